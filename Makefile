@@ -1,0 +1,38 @@
+# The verbs of the project.  Every target builds the venv it needs first.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+PY := $(BIN)/python
+STAMP := $(VENV)/.installed
+PORT ?= /dev/ttyACM0
+
+.PHONY: test sim bench mpy deploy typecheck clean venv
+
+venv: $(STAMP)
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+test: $(STAMP)
+	$(BIN)/pytest -q $(PYTEST_ARGS)
+
+sim: $(STAMP)
+	$(PY) -m host_sim $(SIM_ARGS)
+
+bench: $(STAMP)
+	$(PY) -m host_sim.bench
+
+mpy: $(STAMP)
+	$(PY) -m host_sim.tools.mpy build
+
+deploy: mpy
+	$(PY) -m host_sim.tools.mpy deploy --port $(PORT)
+
+typecheck: $(STAMP)
+	$(BIN)/pyright -p pyrightconfig.json
+
+clean:
+	rm -rf build $(VENV) .pytest_cache

@@ -1,0 +1,512 @@
+"""The rules core: a Go position with plays, passes, captures, undo and ko.
+
+The board is a bordered bytearray (see points.py), every work buffer is
+allocated once in __init__, and play() allocates nothing in the common case,
+so it can run inside the scan loop of a microcontroller.
+
+History is kept as a move log (point, colour, captured stones) plus one
+30-bit Zobrist key per position.  A key match is only a hint: superko is
+decided by rebuilding the earlier position from the log and comparing it
+point by point, so a key collision can never forbid a legal move.
+"""
+from array import array
+
+from gogadget.compat import const
+from gogadget.points import EMPTY, BLACK, WHITE, EDGE, PASS, check_size
+from gogadget.rules import (KO_NONE, KO_SIMPLE, KO_PREVIOUS, KO_POSITIONAL,
+                            KO_SITUATIONAL, SUICIDE_FORBIDDEN, SUICIDE_MULTI)
+
+# Why a play is refused.  Index into REASONS for the words.
+OK = const(0)
+OCCUPIED = const(1)
+SUICIDE = const(2)
+KO = const(3)
+SUPERKO = const(4)
+OFF_BOARD = const(5)
+REASONS = ("ok", "occupied", "suicide", "ko", "superko", "off board")
+
+_KEY_MASK = const(0x3FFFFFFF)
+_SELF_CAPTURE = const(4)  # flag in the move log: the move removed its own chain
+
+
+class Board:
+    """A position and how it came about.
+
+    `ko` and `suicide` take the constants of rules.py.  Colours are explicit
+    in every call, so the board serves GTP (any colour may play) and the
+    referee (which keeps the turn) alike.
+    """
+
+    def __init__(self, size, ko=KO_SIMPLE, suicide=SUICIDE_FORBIDDEN, capacity=256):
+        check_size(size)
+        self.size = size
+        self.ko = ko
+        self.suicide = suicide
+        w = size + 1
+        self.stride = w
+        n = w * (size + 2)
+        self.cells = bytearray(n)
+        self._scratch = bytearray(n)
+        self._mark = bytearray(n)
+        self._gen = 0
+        self._nfill = 0
+        self._stack = array("H", bytes(2 * size * size))
+        self._keys = array("i", bytes(8 * n))
+        seed = 0x2545F491
+        for i in range(2 * n):
+            # A fixed sequence, identical on every interpreter; built once.
+            seed = (seed * 1103515245 + 12345) & 0x7FFFFFFF
+            self._keys[i] = seed >> 1
+        self._capacity = 0
+        self._grow(capacity)
+        self.clear()
+
+    def _grow(self, capacity):
+        # Rare (past the preallocated capacity), so allocation is accepted here.
+        extra = capacity - self._capacity
+        if self._capacity == 0:
+            self._log_pt = array("H", bytes(2 * capacity))
+            self._log_info = bytearray(capacity)
+            self._log_ncap = array("H", bytes(2 * capacity))
+            self._history = array("i", bytes(4 * (capacity + 1)))
+            self._captured = array("H", bytes(2 * capacity))
+        else:
+            self._log_pt.extend(array("H", bytes(2 * extra)))
+            self._log_info.extend(bytearray(extra))
+            self._log_ncap.extend(array("H", bytes(2 * extra)))
+            self._history.extend(array("i", bytes(4 * extra)))
+        self._capacity = capacity
+
+    def clear(self):
+        """Empty board, no history, no prisoners."""
+        size = self.size
+        w = self.stride
+        cells = self.cells
+        for i in range(len(cells)):
+            cells[i] = EDGE
+        for r in range(size):
+            base = (r + 1) * w
+            for c in range(size):
+                cells[base + c] = EMPTY
+        self.moves = 0
+        self.hash = 0
+        self._history[0] = 0
+        self._ncaptured = 0
+        self.prisoners = [0, 0, 0]  # indexed by colour: stones that colour captured
+        self.passes = [0, 0, 0]  # indexed by colour
+        self.handicap = 0
+        self.first = BLACK  # who plays first: White after handicap stones
+        self.last_captures = 0
+
+    # -- set-up -------------------------------------------------------------
+
+    def setup(self, colour, pt):
+        """Put a stone before the first move (handicap, loaded positions)."""
+        if self.moves:
+            raise ValueError("setup after moves")
+        if self.cells[pt] != EMPTY:
+            raise ValueError("occupied")
+        self.cells[pt] = colour
+        self.hash ^= self._keys[2 * pt + colour - 1]
+        self._history[0] = self.hash
+
+    # -- queries ------------------------------------------------------------
+
+    def on_board(self, pt):
+        return 0 < pt < len(self.cells) and self.cells[pt] != EDGE
+
+    def points(self):
+        """Every on-board point, bottom row first (allocates; not for hot paths)."""
+        w = self.stride
+        return [(r + 1) * w + c for r in range(self.size) for c in range(self.size)]
+
+    def to_move(self):
+        if self.moves == 0:
+            return self.first
+        return 3 - (self._log_info[self.moves - 1] & 3)
+
+    def last_move(self):
+        """(colour, point) of the last move, point PASS for a pass; None at start."""
+        if self.moves == 0:
+            return None
+        i = self.moves - 1
+        return self._log_info[i] & 3, self._log_pt[i]
+
+    def move(self, i):
+        """(colour, point) of move i (0-based)."""
+        return self._log_info[i] & 3, self._log_pt[i]
+
+    def captured_stones(self, i=-1):
+        """Points removed by move i (default the last), as a new list."""
+        if i < 0:
+            i += self.moves
+        end = self._cap_end(i)
+        return list(self._captured[end - self._log_ncap[i]:end])
+
+    def _cap_end(self, i):
+        end = self._ncaptured
+        for j in range(self.moves - 1, i, -1):
+            end -= self._log_ncap[j]
+        return end
+
+    def consecutive_passes(self):
+        n = 0
+        i = self.moves - 1
+        while i >= 0 and self._log_pt[i] == PASS:
+            n += 1
+            i -= 1
+        return n
+
+    def chain_liberties(self, pt):
+        """Number of liberties of the chain at pt (0 for an empty point)."""
+        colour = self.cells[pt]
+        if colour != BLACK and colour != WHITE:
+            return 0
+        self._fill(pt, colour)
+        libs = 0
+        cells = self.cells
+        mark = self._mark
+        stack = self._stack
+        w = self.stride
+        # _fill left the chain's stones in the stack; count distinct empties.
+        gen = self._gen
+        for k in range(self._nfill):
+            p = stack[k]
+            for q in (p - 1, p + 1, p - w, p + w):
+                if cells[q] == EMPTY and mark[q] != gen:
+                    mark[q] = gen
+                    libs += 1
+        return libs
+
+    def chain(self, pt):
+        """Points of the chain at pt, as a new list."""
+        colour = self.cells[pt]
+        if colour != BLACK and colour != WHITE:
+            return []
+        self._fill(pt, colour)
+        return list(self._stack[:self._nfill])
+
+    # -- flood fills (allocation-free) ---------------------------------------
+
+    def _next_gen(self):
+        gen = self._gen + 1
+        if gen > 255:
+            mark = self._mark
+            for i in range(len(mark)):
+                mark[i] = 0
+            gen = 1
+        self._gen = gen
+        return gen
+
+    def _fill(self, start, colour):
+        """Mark the chain of `colour` through start; its stones end up in
+        _stack[0:_nfill]."""
+        gen = self._next_gen()
+        cells = self.cells
+        mark = self._mark
+        stack = self._stack
+        w = self.stride
+        mark[start] = gen
+        stack[0] = start
+        n = 1
+        k = 0
+        while k < n:
+            p = stack[k]
+            k += 1
+            q = p - 1
+            if cells[q] == colour and mark[q] != gen:
+                mark[q] = gen
+                stack[n] = q
+                n += 1
+            q = p + 1
+            if cells[q] == colour and mark[q] != gen:
+                mark[q] = gen
+                stack[n] = q
+                n += 1
+            q = p - w
+            if cells[q] == colour and mark[q] != gen:
+                mark[q] = gen
+                stack[n] = q
+                n += 1
+            q = p + w
+            if cells[q] == colour and mark[q] != gen:
+                mark[q] = gen
+                stack[n] = q
+                n += 1
+        self._nfill = n
+
+    def _has_liberty(self, start):
+        """True if the chain through start touches an empty point.  Stops at
+        the first liberty, so the usual case costs a few cell reads."""
+        cells = self.cells
+        w = self.stride
+        if (cells[start - 1] == EMPTY or cells[start + 1] == EMPTY
+                or cells[start - w] == EMPTY or cells[start + w] == EMPTY):
+            return True
+        colour = cells[start]
+        gen = self._next_gen()
+        mark = self._mark
+        stack = self._stack
+        mark[start] = gen
+        stack[0] = start
+        n = 1
+        k = 0
+        while k < n:
+            p = stack[k]
+            k += 1
+            # Unrolled: a tuple of neighbours would be a heap allocation.
+            q = p - 1
+            c = cells[q]
+            if c == EMPTY:
+                return True
+            if c == colour and mark[q] != gen:
+                mark[q] = gen
+                stack[n] = q
+                n += 1
+            q = p + 1
+            c = cells[q]
+            if c == EMPTY:
+                return True
+            if c == colour and mark[q] != gen:
+                mark[q] = gen
+                stack[n] = q
+                n += 1
+            q = p - w
+            c = cells[q]
+            if c == EMPTY:
+                return True
+            if c == colour and mark[q] != gen:
+                mark[q] = gen
+                stack[n] = q
+                n += 1
+            q = p + w
+            c = cells[q]
+            if c == EMPTY:
+                return True
+            if c == colour and mark[q] != gen:
+                mark[q] = gen
+                stack[n] = q
+                n += 1
+        self._nfill = n
+        return False
+
+    def _remove_filled(self):
+        """Take the stones of the last fill off the board onto the capture log."""
+        n = self._nfill
+        top = self._ncaptured
+        if top + n > len(self._captured):
+            self._captured.extend(array("H", bytes(2 * (n + len(self._captured)))))
+        cells = self.cells
+        keys = self._keys
+        stack = self._stack
+        captured = self._captured
+        h = self.hash
+        for k in range(n):
+            p = stack[k]
+            h ^= keys[2 * p + cells[p] - 1]
+            cells[p] = EMPTY
+            captured[top + k] = p
+        self.hash = h
+        self._ncaptured = top + n
+        return n
+
+    # -- moves --------------------------------------------------------------
+
+    def play(self, colour, pt):
+        """Play a stone; returns OK or the reason it is refused (board unchanged)."""
+        cells = self.cells
+        if pt <= 0 or pt >= len(cells) or cells[pt] == EDGE:
+            return OFF_BOARD
+        if cells[pt] != EMPTY:
+            return OCCUPIED
+        if self.moves >= self._capacity:
+            self._grow(2 * self._capacity)
+        opp = 3 - colour
+        w = self.stride
+        cells[pt] = colour
+        self.hash ^= self._keys[2 * pt + colour - 1]
+        cap0 = self._ncaptured
+        # Step 2: remove opponent chains left without liberties.
+        if cells[pt - 1] == opp and not self._has_liberty(pt - 1):
+            self._remove_filled()
+        if cells[pt + 1] == opp and not self._has_liberty(pt + 1):
+            self._remove_filled()
+        if cells[pt - w] == opp and not self._has_liberty(pt - w):
+            self._remove_filled()
+        if cells[pt + w] == opp and not self._has_liberty(pt + w):
+            self._remove_filled()
+        ncap = self._ncaptured - cap0
+        info = colour
+        # Step 3: self-capture.
+        if ncap == 0 and not self._has_liberty(pt):
+            if self.suicide == SUICIDE_FORBIDDEN or (
+                    self.suicide == SUICIDE_MULTI and self._nfill == 1):
+                cells[pt] = EMPTY
+                self.hash ^= self._keys[2 * pt + colour - 1]
+                return SUICIDE
+            ncap = self._remove_filled()
+            info |= _SELF_CAPTURE
+        i = self.moves
+        self._log_pt[i] = pt
+        self._log_info[i] = info
+        self._log_ncap[i] = ncap
+        self.moves = i + 1
+        self._history[i + 1] = self.hash
+        reason = self._repetition(i, colour, pt, ncap)
+        if reason != OK:
+            self._unmake()
+            return reason
+        if info & _SELF_CAPTURE:
+            self.prisoners[opp] += ncap
+        else:
+            self.prisoners[colour] += ncap
+        self.last_captures = ncap
+        return OK
+
+    def _repetition(self, i, colour, pt, ncap):
+        """Ko and superko for move i, just made; OK or the reason to refuse."""
+        ko = self.ko
+        if ko == KO_NONE:
+            return OK
+        if ko == KO_SIMPLE:
+            # 000 Rule 8: capturing just one stone, which was played on the
+            # previous move, when that move also captured just one stone.
+            if (ncap == 1 and i > 0 and not (self._log_info[i] & _SELF_CAPTURE)
+                    and self._log_ncap[i - 1] == 1
+                    and not (self._log_info[i - 1] & _SELF_CAPTURE)
+                    and self._captured[self._ncaptured - 1] == self._log_pt[i - 1]):
+                return KO
+            return OK
+        h = self.hash
+        history = self._history
+        if ko == KO_PREVIOUS:
+            # 001: the position after the same player's previous turn.
+            if i >= 2 and history[i - 1] == h and self._same_position(i - 1):
+                return KO
+            return OK
+        # Positional superko looks at every earlier position; situational only
+        # at those with the same player to move as now (the opponent).
+        for k in range(i, -1, -1):
+            if history[k] != h:
+                continue
+            if ko == KO_SITUATIONAL and self._mover_after(k) != 3 - colour:
+                continue
+            if self._same_position(k):
+                return KO if k == i - 1 and ncap == 1 else SUPERKO
+        return OK
+
+    def _mover_after(self, k):
+        """Who is to move in position k (after k moves)."""
+        if k == 0:
+            return self.first
+        return 3 - (self._log_info[k - 1] & 3)
+
+    def _same_position(self, k):
+        """Exactly compare the current position with position k, rebuilt from
+        the move log in the scratch buffer (no allocation)."""
+        cells = self.cells
+        scratch = self._scratch
+        for j in range(len(cells)):
+            scratch[j] = cells[j]
+        top = self._ncaptured
+        captured = self._captured
+        for j in range(self.moves - 1, k - 1, -1):
+            info = self._log_info[j]
+            pt = self._log_pt[j]
+            n = self._log_ncap[j]
+            if pt != PASS:
+                c = info & 3
+                back = c if info & _SELF_CAPTURE else 3 - c
+                for m in range(top - n, top):
+                    scratch[captured[m]] = back
+                scratch[pt] = EMPTY
+            top -= n
+        for j in range(len(cells)):
+            if scratch[j] != cells[j]:
+                return False
+        return True
+
+    def pass_move(self, colour):
+        if self.moves >= self._capacity:
+            self._grow(2 * self._capacity)
+        i = self.moves
+        self._log_pt[i] = PASS
+        self._log_info[i] = colour
+        self._log_ncap[i] = 0
+        self.moves = i + 1
+        self._history[i + 1] = self.hash
+        self.passes[colour] += 1
+        self.last_captures = 0
+
+    def undo(self):
+        """Take back the last move (play or pass); False if there is none."""
+        i = self.moves - 1
+        if i < 0:
+            return False
+        info = self._log_info[i]
+        n = self._log_ncap[i]
+        colour = info & 3
+        if self._log_pt[i] == PASS:
+            self.passes[colour] -= 1
+        elif info & _SELF_CAPTURE:
+            self.prisoners[3 - colour] -= n
+        else:
+            self.prisoners[colour] -= n
+        self._unmake()
+        return True
+
+    def _unmake(self):
+        """Restore the position before the last logged move (not the counters)."""
+        i = self.moves - 1
+        pt = self._log_pt[i]
+        info = self._log_info[i]
+        n = self._log_ncap[i]
+        self.moves = i
+        self.hash = self._history[i]
+        if pt != PASS:
+            cells = self.cells
+            colour = info & 3
+            back = colour if info & _SELF_CAPTURE else 3 - colour
+            top = self._ncaptured
+            captured = self._captured
+            for m in range(top - n, top):
+                cells[captured[m]] = back
+            cells[pt] = EMPTY
+            self._ncaptured = top - n
+        self.last_captures = self._log_ncap[i - 1] if i > 0 else 0
+
+    def legal(self, colour, pt):
+        """OK or the reason `colour` may not play at pt; the board is unchanged."""
+        reason = self.play(colour, pt)
+        if reason == OK:
+            self.undo()
+        return reason
+
+    # -- text diagrams (tests, showboard) ------------------------------------
+
+    def diagram(self):
+        """Rows top to bottom, '.' empty, 'X' black, 'O' white."""
+        size = self.size
+        w = self.stride
+        lines = []
+        for r in range(size - 1, -1, -1):
+            base = (r + 1) * w
+            lines.append("".join(".XO"[self.cells[base + c]] for c in range(size)))
+        return "\n".join(lines)
+
+    def load_diagram(self, text):
+        """Set the position from a diagram (as diagram() writes) as set-up stones."""
+        rows = [line.strip().replace(" ", "") for line in text.strip().split("\n")]
+        if len(rows) != self.size or any(len(r) != self.size for r in rows):
+            raise ValueError("diagram is not %dx%d" % (self.size, self.size))
+        self.clear()
+        w = self.stride
+        for i, line in enumerate(rows):
+            r = self.size - 1 - i
+            for c, ch in enumerate(line):
+                if ch in "XxBb#":
+                    self.setup(BLACK, (r + 1) * w + c)
+                elif ch in "OoWw":
+                    self.setup(WHITE, (r + 1) * w + c)
+                elif ch not in ".+-":
+                    raise ValueError("bad diagram character " + ch)

@@ -1,0 +1,148 @@
+"""Rule options and the presets: the one table of rule sets.
+
+Every preset names the rule text it follows (../shared/rules/ in the
+project tree) so tests and docs can cite it.
+"""
+from gogadget.compat import const
+
+# Ko: which repetitions a play may not create.
+KO_NONE = const(0)
+KO_SIMPLE = const(1)  # 000 Rule 8: no single-stone recapture of a single-stone capture
+KO_PREVIOUS = const(2)  # 001: not the position after the same player's previous turn
+KO_POSITIONAL = const(3)  # 002 Rule 8, 004: no earlier board position at all
+KO_SITUATIONAL = const(4)  # no earlier position with the same player to move
+KO_NAMES = ("none", "simple", "previous", "positional", "situational")
+
+# Suicide (self-capture, 000 Step 3).
+SUICIDE_FORBIDDEN = const(0)  # 000 Rule 7A, 003, 004
+SUICIDE_MULTI = const(1)  # several stones may be self-captured, a lone stone may not
+SUICIDE_ALLOWED = const(2)  # 002 without 7A, Tromp-Taylor, New Zealand
+SUICIDE_NAMES = ("forbidden", "multi", "allowed")
+
+SCORING_AREA = const(0)  # stones + territory (000, 002 Rules 9-10)
+SCORING_TERRITORY = const(1)  # territory + prisoners + dead stones (001, 003, 004)
+SCORING_NAMES = ("area", "territory")
+
+TIE_DRAW = const(0)
+TIE_WHITE = const(1)  # 004: equal scores, White wins (not with handicap)
+TIE_NAMES = ("draw", "white")
+
+# What White receives for Black's handicap stones.
+COMP_NONE = const(0)
+COMP_N = const(1)  # one point per handicap stone (Chinese)
+COMP_N_MINUS_1 = const(2)  # one point per stone after the first (AGA)
+COMP_NAMES = ("none", "n", "n-1")
+
+PLACEMENT_NAMES = ("fixed", "free")
+
+# name: (source, ko, suicide, scoring, pass stones, white passes last, tie,
+#        komi, komi as prisoners, handicap compensation, handicap placement)
+# Komi "as prisoners" (004) ignores the komi column and hands White
+# 3 / 4 / 5 prisoners on 9x9 / 13x13 / 19x19 in even games.
+PRESETS = {
+    "000": ("000 Go Gadget reference rules, 7A not in effect",
+            KO_SIMPLE, SUICIDE_ALLOWED, SCORING_AREA, 0, 0, TIE_DRAW, 0.0, 0, COMP_NONE, 0),
+    "000-7a": ("000 Go Gadget reference rules with optional Rule 7A",
+               KO_SIMPLE, SUICIDE_FORBIDDEN, SCORING_AREA, 0, 0, TIE_DRAW, 0.0, 0, COMP_NONE, 0),
+    "001": ("001 basic rules for players",
+            KO_PREVIOUS, SUICIDE_FORBIDDEN, SCORING_TERRITORY, 0, 0, TIE_DRAW, 6.5, 0, COMP_NONE, 0),
+    "002": ("002 rules of Go, reference statement with the concise statement's passes",
+            KO_POSITIONAL, SUICIDE_ALLOWED, SCORING_AREA, 1, 1, TIE_DRAW, 0.0, 0, COMP_NONE, 0),
+    "003": ("003 illustrated beginner's rules",
+            KO_SIMPLE, SUICIDE_FORBIDDEN, SCORING_TERRITORY, 1, 1, TIE_DRAW, 0.0, 0, COMP_NONE, 0),
+    "004": ("004 short rules sheet",
+            KO_POSITIONAL, SUICIDE_FORBIDDEN, SCORING_TERRITORY, 0, 0, TIE_WHITE, 0.0, 1, COMP_NONE, 0),
+    "tromp-taylor": ("Tromp-Taylor logical rules",
+                     KO_POSITIONAL, SUICIDE_ALLOWED, SCORING_AREA, 0, 0, TIE_DRAW, 7.5, 0, COMP_NONE, 1),
+    "chinese": ("Chinese rules",
+                KO_POSITIONAL, SUICIDE_FORBIDDEN, SCORING_AREA, 0, 0, TIE_DRAW, 7.5, 0, COMP_N, 0),
+    "japanese": ("Japanese rules",
+                 KO_SIMPLE, SUICIDE_FORBIDDEN, SCORING_TERRITORY, 0, 0, TIE_DRAW, 6.5, 0, COMP_NONE, 0),
+    "aga": ("AGA rules",
+            KO_SITUATIONAL, SUICIDE_FORBIDDEN, SCORING_AREA, 1, 1, TIE_DRAW, 7.5, 0, COMP_N_MINUS_1, 0),
+    "new-zealand": ("New Zealand rules",
+                    KO_SITUATIONAL, SUICIDE_ALLOWED, SCORING_AREA, 0, 0, TIE_DRAW, 7.0, 0, COMP_NONE, 1),
+}
+DEFAULT_PRESET = "chinese"
+
+# gogadget-set-rule keys and the names each takes.
+KEYS = {
+    "ko": KO_NAMES,
+    "suicide": SUICIDE_NAMES,
+    "scoring": SCORING_NAMES,
+    "pass-stones": ("off", "on"),
+    "white-passes-last": ("off", "on"),
+    "tie": TIE_NAMES,
+    "komi-prisoners": ("off", "on"),
+    "handicap-compensation": COMP_NAMES,
+    "handicap-placement": PLACEMENT_NAMES,
+}
+_ATTRS = {
+    "ko": "ko",
+    "suicide": "suicide",
+    "scoring": "scoring",
+    "pass-stones": "pass_stones",
+    "white-passes-last": "white_passes_last",
+    "tie": "tie",
+    "komi-prisoners": "komi_prisoners",
+    "handicap-compensation": "compensation",
+    "handicap-placement": "free_placement",
+}
+
+
+def komi_prisoners(size):
+    """004: the prisoners Black hands White before an even game."""
+    return 5 if size >= 19 else 4 if size >= 13 else 3
+
+
+class Rules:
+    """One rule set: a preset, possibly with options changed afterwards."""
+
+    def __init__(self, preset=DEFAULT_PRESET):
+        self.load(preset)
+
+    def load(self, preset):
+        entry = PRESETS.get(preset)
+        if entry is None:
+            raise ValueError("unknown rules " + preset)
+        self.name = preset
+        (self.source, self.ko, self.suicide, self.scoring, self.pass_stones,
+         self.white_passes_last, self.tie, self.komi, self.komi_prisoners,
+         self.compensation, self.free_placement) = entry
+
+    def set(self, key, value):
+        names = KEYS.get(key)
+        if names is None:
+            raise ValueError("unknown rule " + key)
+        if value not in names:
+            raise ValueError(key + " must be one of " + ", ".join(names))
+        setattr(self, _ATTRS[key], names.index(value))
+        self.name = "custom"
+
+    def get(self, key):
+        return KEYS[key][getattr(self, _ATTRS[key])]
+
+    def describe(self):
+        """Options as "key=value" words, in the order of KEYS' documentation."""
+        out = ["preset=" + self.name, "komi=" + format_points(self.komi)]
+        for key in ("ko", "suicide", "scoring", "pass-stones", "white-passes-last", "tie",
+                    "komi-prisoners", "handicap-compensation", "handicap-placement"):
+            out.append(key + "=" + self.get(key))
+        return " ".join(out)
+
+    def compensation_points(self, handicap):
+        """Points White receives for `handicap` stones under area scoring."""
+        if handicap < 2 or self.scoring != SCORING_AREA:
+            return 0
+        if self.compensation == COMP_N:
+            return handicap
+        if self.compensation == COMP_N_MINUS_1:
+            return handicap - 1
+        return 0
+
+
+def format_points(value):
+    """7.0 -> "7", 6.5 -> "6.5", the same on both interpreters."""
+    if value == int(value):
+        return str(int(value))
+    return str(value)
