@@ -23,7 +23,7 @@ sim: $(STAMP)
 	$(PY) -m host_sim $(SIM_ARGS)
 
 bench: $(STAMP)
-	$(PY) -m host_sim.bench
+	$(PY) -m host_sim.bench $(BENCH)
 
 mpy: $(STAMP)
 	$(PY) -m host_sim.tools.mpy build

@@ -1,0 +1,1 @@
+"""`make bench`: speed and memory figures (never asserted by tests)."""

