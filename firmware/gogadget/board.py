@@ -27,6 +27,11 @@ REASONS = ("ok", "occupied", "suicide", "ko", "superko", "off board")
 
 _KEY_MASK = const(0x3FFFFFFF)
 _SELF_CAPTURE = const(4)  # flag in the move log: the move removed its own chain
+# A counting filter over the keys of the positions in the history: a zero
+# bucket proves a position is new, so superko skips its scan of the history
+# in most moves.  Counts saturate (stay 255), which only costs a scan.
+_SEEN_BUCKETS = const(1024)
+_SEEN_MASK = const(1023)
 
 
 class Board:
@@ -52,6 +57,7 @@ class Board:
         self._nfill = 0
         self._stack = array("H", bytes(2 * size * size))
         self._keys = array("i", bytes(8 * n))
+        self._seen = bytearray(_SEEN_BUCKETS)
         seed = 0x2545F491
         for i in range(2 * n):
             # A fixed sequence, identical on every interpreter; built once.
@@ -91,6 +97,10 @@ class Board:
         self.moves = 0
         self.hash = 0
         self._history[0] = 0
+        seen = self._seen
+        for i in range(_SEEN_BUCKETS):
+            seen[i] = 0
+        seen[0] = 1
         self._ncaptured = 0
         self.prisoners = [0, 0, 0]  # indexed by colour: stones that colour captured
         self.passes = [0, 0, 0]  # indexed by colour
@@ -107,8 +117,10 @@ class Board:
         if self.cells[pt] != EMPTY:
             raise ValueError("occupied")
         self.cells[pt] = colour
+        self._unsee(self.hash)
         self.hash ^= self._keys[2 * pt + colour - 1]
         self._history[0] = self.hash
+        self._see(self.hash)
 
     # -- queries ------------------------------------------------------------
 
@@ -353,6 +365,7 @@ class Board:
         self.moves = i + 1
         self._history[i + 1] = self.hash
         reason = self._repetition(i, colour, pt, ncap)
+        self._see(self.hash)  # counted now; _unmake uncounts it
         if reason != OK:
             self._unmake()
             return reason
@@ -384,6 +397,8 @@ class Board:
             if i >= 2 and history[i - 1] == h and self._same_position(i - 1):
                 return KO
             return OK
+        if self._seen[h & _SEEN_MASK] == 0:
+            return OK  # no earlier position has this key
         # Positional superko looks at every earlier position; situational only
         # at those with the same player to move as now (the opponent).
         for k in range(i, -1, -1):
@@ -394,6 +409,18 @@ class Board:
             if self._same_position(k):
                 return KO if k == i - 1 and ncap == 1 else SUPERKO
         return OK
+
+    def _see(self, h):
+        seen = self._seen
+        b = h & _SEEN_MASK
+        if seen[b] < 255:
+            seen[b] += 1
+
+    def _unsee(self, h):
+        seen = self._seen
+        b = h & _SEEN_MASK
+        if seen[b] < 255:
+            seen[b] -= 1
 
     def _mover_after(self, k):
         """Who is to move in position k (after k moves)."""
@@ -435,6 +462,7 @@ class Board:
         self._log_ncap[i] = 0
         self.moves = i + 1
         self._history[i + 1] = self.hash
+        self._see(self.hash)
         self.passes[colour] += 1
         self.last_captures = 0
 
@@ -462,6 +490,7 @@ class Board:
         info = self._log_info[i]
         n = self._log_ncap[i]
         self.moves = i
+        self._unsee(self._history[i + 1])
         self.hash = self._history[i]
         if pt != PASS:
             cells = self.cells
