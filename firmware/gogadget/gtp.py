@@ -1,0 +1,486 @@
+"""GTP version 2 engine on the rules core.
+
+The engine is a referee, not a player: it keeps the position, checks
+legality, counts and reads/writes SGF, so programs and people can drive the
+board with the Go Text Protocol.  `python -m gogadget.gtp` and
+`micropython -m gogadget.gtp` run the same file on stdin/stdout.
+
+The command table is a dict (`Engine.commands`, name -> handler taking the
+argument list and returning the response text or raising GtpError), so
+link.py can subclass Engine and add or replace commands for the physical
+board.
+"""
+import os
+import sys
+
+from gogadget import VERSION
+from gogadget.points import (BLACK, WHITE, EMPTY, PASS, COLUMNS, MIN_SIZE, MAX_SIZE,
+                             parse_colour, parse_vertex, vertex, point, row_col,
+                             handicap_points, max_handicap, star_points)
+from gogadget.rules import Rules, KEYS, DEFAULT_PRESET, format_points
+from gogadget.board import Board, OK, REASONS
+from gogadget import sgf
+
+PROTOCOL_VERSION = "2"
+NAME = "GoGadget"
+
+# KGS's kgs-rules names -> our presets.
+KGS_RULES = {"chinese": "chinese", "japanese": "japanese", "aga": "aga",
+             "new_zealand": "new-zealand"}
+
+
+class GtpError(Exception):
+    """A command failed; the message is the GTP error text."""
+
+
+def _clean(line):
+    """GTP 3.1 preprocessing: control characters go (except HT and LF),
+    comments go, tabs become spaces.  Bytes are accepted; bytes that are not
+    UTF-8 become '?' so junk can never raise."""
+    if isinstance(line, (bytes, bytearray)):
+        try:
+            line = line.decode("utf-8")
+        except UnicodeError:
+            line = "".join(chr(b) if b < 128 else "?" for b in line)
+    out = []
+    for ch in line:
+        o = ord(ch)
+        if ch == "#":
+            break
+        if ch == "\t":
+            out.append(" ")
+        elif o >= 32 and o != 127:
+            out.append(ch)
+    return "".join(out).strip()
+
+
+def _int(text):
+    t = text[1:] if text[:1] in "+-" else text
+    if not t.isdigit():
+        raise GtpError("syntax error")
+    return int(text)
+
+
+def _float(text):
+    try:
+        value = float(text)
+    except ValueError:
+        raise GtpError("syntax error")
+    if value != value or value in (float("inf"), float("-inf")):
+        raise GtpError("syntax error")
+    return value
+
+
+class Engine:
+    """GTP engine state: one board, its rules, komi and dead-stone marks."""
+
+    def __init__(self, size=19, preset=DEFAULT_PRESET, folder="."):
+        self.rules = Rules(preset)
+        self.komi = None  # None: the preset's komi; set by the komi command
+        if not folder.startswith("/"):
+            # Absolute, so an absolute file name inside the folder is accepted.
+            cwd = os.getcwd().rstrip("/")
+            folder = cwd if folder in (".", "./", "") else cwd + "/" + folder
+        self.folder = folder.rstrip("/") or "/"
+        self.dead = []  # points marked dead for final_score
+        self.done = False
+        self.board = None
+        self._new_board(size)
+        self.commands = {
+            "protocol_version": self.cmd_protocol_version,
+            "name": self.cmd_name,
+            "version": self.cmd_version,
+            "known_command": self.cmd_known_command,
+            "list_commands": self.cmd_list_commands,
+            "quit": self.cmd_quit,
+            "boardsize": self.cmd_boardsize,
+            "clear_board": self.cmd_clear_board,
+            "komi": self.cmd_komi,
+            "play": self.cmd_play,
+            "undo": self.cmd_undo,
+            "showboard": self.cmd_showboard,
+            "fixed_handicap": self.cmd_fixed_handicap,
+            "set_free_handicap": self.cmd_set_free_handicap,
+            "final_score": self.cmd_final_score,
+            "loadsgf": self.cmd_loadsgf,
+            "printsgf": self.cmd_printsgf,
+            "is_legal": self.cmd_is_legal,
+            "captures": self.cmd_captures,
+            "list_stones": self.cmd_list_stones,
+            "genmove": self.cmd_genmove,
+            "kgs-rules": self.cmd_kgs_rules,
+            "gogadget-rules": self.cmd_rules,
+            "gogadget-set-rule": self.cmd_set_rule,
+            "gogadget-rules-info": self.cmd_rules_info,
+            "gogadget-dead": self.cmd_dead,
+        }
+
+    # -- protocol -----------------------------------------------------------
+
+    def handle(self, line):
+        """One command line -> the full response text ("" for blank lines)."""
+        words = _clean(line).split()
+        if not words:
+            return ""
+        ident = ""
+        if words[0].isdigit():
+            ident = words.pop(0)
+        if not words:
+            return "?" + ident + " syntax error\n\n"
+        handler = self.commands.get(words[0])
+        if handler is None:
+            return "?" + ident + " unknown command\n\n"
+        try:
+            result = handler(words[1:])
+        except GtpError as e:
+            return "?" + ident + " " + str(e) + "\n\n"
+        except (ValueError, IndexError) as e:
+            # A handler's own check missed something: still answer, never die.
+            return "?" + ident + " syntax error" + (": " + str(e) if str(e) else "") + "\n\n"
+        # An empty line would end the response early: never send one inside.
+        result = (result or "").rstrip()
+        while "\n\n" in result:
+            result = result.replace("\n\n", "\n")
+        return "=" + ident + " " + result + "\n\n"
+
+    # -- helpers for handlers -------------------------------------------------
+
+    def _new_board(self, size):
+        self.board = Board(size, ko=self.rules.ko, suicide=self.rules.suicide)
+        self.dead = []
+
+    def _apply_rules(self):
+        self.board.ko = self.rules.ko
+        self.board.suicide = self.rules.suicide
+
+    def current_komi(self):
+        return self.rules.komi if self.komi is None else self.komi
+
+    def _args(self, args, low, high=None):
+        if len(args) < low or len(args) > (low if high is None else high):
+            raise GtpError("syntax error")
+
+    def _colour(self, text):
+        try:
+            return parse_colour(text)
+        except ValueError:
+            raise GtpError("syntax error")
+
+    def _vertex(self, text):
+        try:
+            return parse_vertex(self.board.size, text)
+        except ValueError:
+            raise GtpError("syntax error")
+
+    def _vertices(self, pts):
+        """Vertices in GNU Go's order: top row first, left to right."""
+        size = self.board.size
+        keyed = [((size - row_col(size, p)[0]) * 32 + row_col(size, p)[1], p) for p in pts]
+        keyed.sort()
+        return " ".join(vertex(size, p) for _, p in keyed)
+
+    def _path(self, name):
+        """A file name inside the game folder, or GtpError: GTP may come
+        from another machine, so it must not reach files elsewhere."""
+        parts = name.replace("\\", "/").split("/")
+        if ".." in parts or ":" in name:
+            raise GtpError("file name must stay inside the game folder")
+        if name.startswith("/") or name.startswith("\\"):
+            if not name.startswith(self.folder.rstrip("/") + "/"):
+                raise GtpError("file name must stay inside the game folder")
+            return name
+        return self.folder + "/" + name
+
+    # -- commands -------------------------------------------------------------
+
+    def cmd_protocol_version(self, args):
+        return PROTOCOL_VERSION
+
+    def cmd_name(self, args):
+        return NAME
+
+    def cmd_version(self, args):
+        return VERSION
+
+    def cmd_known_command(self, args):
+        self._args(args, 1)
+        return "true" if args[0] in self.commands else "false"
+
+    def cmd_list_commands(self, args):
+        # Sorted: dict order differs between interpreters.
+        return "\n".join(sorted(self.commands))
+
+    def cmd_quit(self, args):
+        self.done = True
+        return ""
+
+    def cmd_boardsize(self, args):
+        self._args(args, 1)
+        size = _int(args[0])
+        if not MIN_SIZE <= size <= MAX_SIZE:
+            raise GtpError("unacceptable size")
+        self._new_board(size)
+        return ""
+
+    def cmd_clear_board(self, args):
+        self._new_board(self.board.size)
+        return ""
+
+    def cmd_komi(self, args):
+        self._args(args, 1)
+        self.komi = _float(args[0])
+        return ""
+
+    def cmd_play(self, args):
+        self._args(args, 2)
+        colour = self._colour(args[0])
+        pt = self._vertex(args[1])
+        if pt == PASS:
+            self.board.pass_move(colour)
+        else:
+            reason = self.board.play(colour, pt)
+            if reason != OK:
+                raise GtpError("illegal move: " + REASONS[reason])
+        self.dead = []
+        return ""
+
+    def cmd_undo(self, args):
+        if not self.board.undo():
+            raise GtpError("cannot undo")
+        self.dead = []
+        return ""
+
+    def cmd_showboard(self, args):
+        b = self.board
+        size = b.size
+        header = "   " + " ".join(COLUMNS[c] for c in range(size))
+        stars = [point(size, r, c) for r, c in star_points(size)]
+        lines = [header]
+        for r in range(size - 1, -1, -1):
+            row = []
+            for c in range(size):
+                pt = point(size, r, c)
+                cell = b.cells[pt]
+                row.append("X" if cell == BLACK else "O" if cell == WHITE else
+                           "+" if pt in stars else ".")
+            label = str(r + 1)
+            text = (" " if len(label) < 2 else "") + label + " " + " ".join(row) + " " + label
+            if r == 1:
+                text += "     WHITE (O) has captured %d stones" % b.prisoners[WHITE]
+            elif r == 0:
+                text += "     BLACK (X) has captured %d stones" % b.prisoners[BLACK]
+            lines.append(text)
+        lines.append(header)
+        return "\n" + "\n".join(lines)
+
+    def _board_empty(self):
+        if self.board.moves or any(self.board.cells[p] != EMPTY for p in self.board.points()):
+            raise GtpError("board not empty")
+
+    def cmd_fixed_handicap(self, args):
+        self._args(args, 1)
+        count = _int(args[0])
+        self._board_empty()
+        size = self.board.size
+        if not 2 <= count <= max_handicap(size):
+            raise GtpError("invalid number of stones")
+        pts = [point(size, r, c) for r, c in handicap_points(size, count)]
+        self._place_handicap(pts)
+        return self._vertices(pts)
+
+    def _place_handicap(self, pts):
+        for p in pts:
+            self.board.setup(BLACK, p)
+        self.board.handicap = len(pts)
+        self.board.first = WHITE
+
+    def cmd_set_free_handicap(self, args):
+        self._board_empty()
+        if len(args) < 2:
+            raise GtpError("bad vertex list")
+        pts = []
+        for a in args:
+            pt = self._vertex(a)
+            if pt == PASS or pt in pts:
+                raise GtpError("bad vertex list")
+            pts.append(pt)
+        if len(pts) >= self.board.size * self.board.size:
+            raise GtpError("bad vertex list")
+        self._place_handicap(pts)
+        return ""
+
+    def cmd_final_score(self, args):
+        try:
+            from gogadget import score
+        except ImportError:
+            raise GtpError("cannot score")
+        return score.count(self.board, self.rules, dead=self.dead, komi=self.current_komi()).result
+
+    def cmd_dead(self, args):
+        """Mark the chains at the given vertices dead (no vertices: clear the
+        marks); answers every dead stone so the person can check."""
+        if not args:
+            self.dead = []
+            return ""
+        pts = []
+        for a in args:
+            pt = self._vertex(a)
+            if pt == PASS or self.board.cells[pt] == EMPTY:
+                raise GtpError("no stone at " + a)
+            pts.append(pt)
+        for pt in pts:
+            for p in self.board.chain(pt):
+                if p not in self.dead:
+                    self.dead.append(p)
+        return self._vertices(self.dead)
+
+    def cmd_loadsgf(self, args):
+        self._args(args, 1, 2)
+        limit = None
+        if len(args) == 2:
+            limit = _int(args[1])
+            if limit < 1:
+                raise GtpError("syntax error")
+        path = self._path(args[0])
+        try:
+            with open(path, "rb") as f:
+                data = f.read()
+        except OSError:
+            raise GtpError("cannot load file")
+        try:
+            game = sgf.parse(data)
+        except ValueError as e:
+            raise GtpError("cannot load file: " + str(e))
+        # Built aside and swapped in only when the whole record is legal.
+        board = Board(game.size, ko=self.rules.ko, suicide=self.rules.suicide)
+        for colour, pt in game.setup:
+            board.setup(colour, pt)
+        if game.handicap and game.setup and all(c == BLACK for c, _ in game.setup):
+            board.handicap = len(game.setup)
+            board.first = WHITE
+        moves = game.moves if limit is None else game.moves[:limit - 1]
+        for n, (colour, pt) in enumerate(moves):
+            if pt == PASS:
+                board.pass_move(colour)
+                continue
+            reason = board.play(colour, pt)
+            if reason != OK:
+                raise GtpError("cannot load file: move %d (%s %s) is illegal: %s" % (
+                    n + 1, "B" if colour == BLACK else "W", vertex(game.size, pt), REASONS[reason]))
+        self.board = board
+        self.dead = []
+        if "KM" in game.props:
+            self.komi = game.komi
+        return ""
+
+    def cmd_printsgf(self, args):
+        self._args(args, 0, 1)
+        text = sgf.record(self.board, self.rules, komi=self.current_komi())
+        if not args:
+            return text
+        path = self._path(args[0])
+        try:
+            with open(path, "w") as f:
+                f.write(text)
+        except OSError:
+            raise GtpError("cannot save file")
+        return ""
+
+    def cmd_is_legal(self, args):
+        self._args(args, 2)
+        colour = self._colour(args[0])
+        pt = self._vertex(args[1])
+        if pt == PASS:
+            return "1"
+        return "1" if self.board.legal(colour, pt) == OK else "0"
+
+    def cmd_captures(self, args):
+        self._args(args, 1)
+        return str(self.board.prisoners[self._colour(args[0])])
+
+    def cmd_list_stones(self, args):
+        self._args(args, 1)
+        colour = self._colour(args[0])
+        cells = self.board.cells
+        return self._vertices([p for p in self.board.points() if cells[p] == colour])
+
+    def cmd_genmove(self, args):
+        raise GtpError("cannot generate moves")
+
+    def _load_preset(self, name):
+        try:
+            self.rules.load(name)
+        except ValueError:
+            raise GtpError("unknown rules " + name)
+        self._apply_rules()
+
+    def cmd_kgs_rules(self, args):
+        self._args(args, 1)
+        preset = KGS_RULES.get(args[0].lower())
+        if preset is None:
+            raise GtpError("unknown rules " + args[0])
+        self._load_preset(preset)
+        return ""
+
+    def cmd_rules(self, args):
+        self._args(args, 0, 1)
+        if args:
+            self._load_preset(args[0])
+        return self.rules.name
+
+    def cmd_set_rule(self, args):
+        if len(args) != 2:
+            raise GtpError("syntax error (gogadget-set-rule KEY VALUE; keys: "
+                           + " ".join(sorted(KEYS)) + ")")
+        try:
+            self.rules.set(args[0], args[1])
+        except ValueError as e:
+            raise GtpError(str(e))
+        self._apply_rules()
+        return ""
+
+    def cmd_rules_info(self, args):
+        return (self.rules.describe().replace("komi=" + format_points(self.rules.komi),
+                                              "komi=" + format_points(self.current_komi()))
+                + "\n" + self.rules.source)
+
+
+def _options(argv):
+    opts = {"size": 19, "rules": DEFAULT_PRESET, "folder": "."}
+    i = 0
+    while i < len(argv):
+        key = argv[i]
+        if key in ("--size", "--rules", "--folder") and i + 1 < len(argv):
+            opts[key[2:]] = argv[i + 1]
+            i += 2
+        else:
+            raise ValueError("usage: gogadget.gtp [--size N] [--rules PRESET] [--folder DIR]")
+    opts["size"] = int(opts["size"])
+    return opts
+
+
+def main(argv=None):
+    """Serve GTP on stdin/stdout until quit or end of input."""
+    if argv is None:
+        argv = sys.argv[1:]
+    try:
+        opts = _options(argv)
+        engine = Engine(opts["size"], opts["rules"], opts["folder"])
+    except ValueError as e:
+        sys.stderr.write(str(e) + "\n")
+        return 2
+    stdin = getattr(sys.stdin, "buffer", sys.stdin)  # bytes: junk cannot raise
+    write = sys.stdout.write
+    while not engine.done:
+        line = stdin.readline()
+        if not line:
+            break
+        response = engine.handle(line)
+        if response:
+            write(response)
+            sys.stdout.flush()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

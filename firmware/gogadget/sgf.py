@@ -1,0 +1,323 @@
+"""SGF FF[4] records: a writer and a small, tolerant reader.
+
+MicroPython has no SGF library, so the board writes and reads its own
+records.  The reader follows the main line (first variation) of the first
+game tree only: that is all a game record on the board ever needs, and it
+keeps the parser iterative (no recursion depth to run out of on a Pico).
+"""
+from gogadget import VERSION
+from gogadget.points import (BLACK, WHITE, EMPTY, PASS, MIN_SIZE, MAX_SIZE,
+                             sgf_coord, parse_sgf_coord)
+from gogadget.rules import format_points
+
+# SGF RU values that other programs understand, for the presets that have one.
+# Other presets are written under their own name, which we read back.
+_RU_NAMES = (("chinese", "Chinese"), ("japanese", "Japanese"), ("aga", "AGA"),
+             ("new-zealand", "NZ"), ("tromp-taylor", "Tromp-Taylor"))
+
+_MOVES_PER_LINE = 10  # short lines keep records readable and diff-friendly
+
+
+def rules_to_ru(name):
+    for preset, ru in _RU_NAMES:
+        if preset == name:
+            return ru
+    return name
+
+
+def ru_to_rules(text):
+    """SGF RU text -> preset name (the text itself, lower-cased, if unknown)."""
+    low = text.strip().lower()
+    for preset, ru in _RU_NAMES:
+        if ru.lower() == low:
+            return preset
+    if low in ("new zealand", "new_zealand", "nz"):
+        return "new-zealand"
+    return low
+
+
+def escape(text):
+    """Text for inside [...]: SGF only needs \\ and ] escaped."""
+    return text.replace("\\", "\\\\").replace("]", "\\]")
+
+
+def _prop(out, name, value):
+    if value:
+        out.append(name + "[" + escape(value) + "]")
+
+
+def write(size, moves, komi=0, handicap=(), rules="", result="", date="",
+          black="", white="", comment="", setup=()):
+    """One game as SGF text.
+
+    moves: (colour, point) pairs, point PASS for a pass.  handicap: points of
+    Black's handicap stones (AB with HA).  setup: other (colour, point) set-up
+    stones (AB/AW without HA), e.g. a position loaded from elsewhere."""
+    out = ["(;GM[1]FF[4]CA[UTF-8]AP[GoGadget:" + VERSION + "]SZ[" + str(size) + "]"]
+    out.append("KM[" + format_points(komi) + "]")
+    handicap = list(handicap)
+    if handicap:
+        out.append("HA[" + str(len(handicap)) + "]")
+    _prop(out, "RU", rules)
+    _prop(out, "RE", result)
+    _prop(out, "DT", date)
+    _prop(out, "PB", black)
+    _prop(out, "PW", white)
+    _prop(out, "C", comment)
+    blacks = [pt for pt in handicap]
+    whites = []
+    for colour, pt in setup:
+        (blacks if colour == BLACK else whites).append(pt)
+    if blacks:
+        out.append("AB" + "".join("[" + sgf_coord(size, pt) + "]" for pt in blacks))
+    if whites:
+        out.append("AW" + "".join("[" + sgf_coord(size, pt) + "]" for pt in whites))
+    n = 0
+    for colour, pt in moves:
+        if n % _MOVES_PER_LINE == 0:
+            out.append("\n")
+        out.append(";" + ("B" if colour == BLACK else "W") + "[" + sgf_coord(size, pt) + "]")
+        n += 1
+    out.append(")\n")
+    return "".join(out)
+
+
+def initial_stones(board):
+    """(colour, point) of the stones the board started from (set-up and
+    handicap), found by taking every move back and replaying it: the board
+    ends exactly as it was, and only public Board calls are used."""
+    log = [board.move(i) for i in range(board.moves)]
+    while board.undo():
+        pass
+    cells = board.cells
+    stones = [(cells[pt], pt) for pt in board.points() if cells[pt] != EMPTY]
+    for colour, pt in log:
+        if pt == PASS:
+            board.pass_move(colour)
+        elif board.play(colour, pt):
+            raise RuntimeError("replay refused")  # same history, same rules: cannot happen
+    return stones
+
+
+def record(board, rules, komi=None, result="", date=""):
+    """The game on `board` as SGF.  rules: a rules.Rules (or a preset name);
+    komi None means the rules' komi."""
+    name = getattr(rules, "name", rules) or ""
+    if komi is None:
+        komi = getattr(rules, "komi", 0)
+    stones = initial_stones(board)
+    handicap = ()
+    setup = stones
+    if board.handicap and len(stones) == board.handicap and all(c == BLACK for c, _ in stones):
+        handicap = [pt for _, pt in stones]
+        setup = ()
+    moves = [board.move(i) for i in range(board.moves)]
+    return write(board.size, moves, komi=komi, handicap=handicap, rules=rules_to_ru(name),
+                 result=result, date=date, setup=setup)
+
+
+# -- reading ---------------------------------------------------------------
+
+
+class Game:
+    """What the reader found: the main line of the first game tree."""
+
+    def __init__(self):
+        self.size = 19
+        self.komi = 0.0
+        self.handicap = 0
+        self.setup = []  # (colour, point) in the order given
+        self.moves = []  # (colour, point), point PASS for a pass
+        self.result = ""
+        self.rules = ""
+        self.props = {}  # root properties: name -> list of raw (unescaped) values
+
+
+def _fail(msg, pos):
+    raise ValueError("SGF: " + msg + " at character " + str(pos))
+
+
+def _nodes(text):
+    """The main-line nodes as lists of (name, [values]), read without recursion."""
+    n = len(text)
+    i = text.find("(")
+    if i < 0:
+        raise ValueError("SGF: no game tree (missing '(')")
+    nodes = []
+    node = None
+    depth = 0  # open parentheses on the main line
+    while True:
+        if i >= n:
+            raise ValueError("SGF: unexpected end of file (missing ')')")
+        ch = text[i]
+        if ch == "(":
+            depth += 1
+            i += 1
+        elif ch == ")":
+            break  # the main line ends at its first close
+        elif ch == ";":
+            node = []
+            nodes.append(node)
+            i += 1
+        elif ch.isalpha():
+            start = i
+            while i < n and text[i].isalpha():
+                i += 1
+            # FF[3] allowed lower-case letters in names (AddBlack -> AB).
+            name = "".join(c for c in text[start:i] if c.isupper())
+            if node is None:
+                _fail("property outside a node", start)
+            if not name:
+                _fail("bad property name " + text[start:i], start)
+            values = []
+            while True:
+                while i < n and text[i] in " \t\r\n":
+                    i += 1
+                if i >= n or text[i] != "[":
+                    break
+                i, value = _value(text, i + 1)
+                values.append(value)
+            if not values:
+                _fail("property " + name + " has no value", start)
+            node.append((name, values))
+        elif ch in " \t\r\n":
+            i += 1
+        else:
+            _fail("unexpected " + repr(ch), i)
+    # The other variations are skipped, but they must close: a truncated
+    # file is reported rather than half read.
+    while depth > 0:
+        if i >= n:
+            raise ValueError("SGF: unexpected end of file (missing ')')")
+        ch = text[i]
+        if ch == "[":
+            i, _ = _value(text, i + 1)
+            continue
+        if ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+        i += 1
+    return nodes
+
+
+def _value(text, i):
+    """Read a value after '['; returns (index after ']', value)."""
+    n = len(text)
+    out = []
+    start = i
+    while i < n:
+        ch = text[i]
+        if ch == "]":
+            return i + 1, "".join(out)
+        if ch == "\\":
+            i += 1
+            if i >= n:
+                break
+            ch = text[i]
+            if ch == "\n" or ch == "\r":
+                # A soft line break: both the backslash and the newline go.
+                if i + 1 < n and text[i + 1] in "\r\n" and text[i + 1] != ch:
+                    i += 1
+                i += 1
+                continue
+        out.append(ch)
+        i += 1
+    _fail("unterminated value", start - 1)
+
+
+def _points(size, values, name):
+    """Point list values, with FF[4] compressed rectangles ("aa:cc")."""
+    pts = []
+    for v in values:
+        if ":" in v:
+            a, b = v.split(":", 1)
+            p, q = _point(size, a, name), _point(size, b, name)
+            w = size + 1
+            r0, c0, r1, c1 = p // w, p % w, q // w, q % w
+            for r in range(min(r0, r1), max(r0, r1) + 1):
+                for c in range(min(c0, c1), max(c0, c1) + 1):
+                    pts.append(r * w + c)
+        else:
+            pts.append(_point(size, v, name))
+    return pts
+
+
+def _point(size, text, name):
+    try:
+        pt = parse_sgf_coord(size, text.strip())
+    except ValueError:
+        raise ValueError("SGF: bad point [" + text + "] in " + name)
+    if pt == PASS:
+        raise ValueError("SGF: " + name + " needs a point, not a pass")
+    return pt
+
+
+def parse(text):
+    """SGF text (str or bytes) -> Game; ValueError with a clear message."""
+    if isinstance(text, (bytes, bytearray)):
+        try:
+            text = text.decode("utf-8")
+        except UnicodeError:
+            raise ValueError("SGF: not UTF-8 text")
+    nodes = _nodes(text)
+    if not nodes:
+        raise ValueError("SGF: game tree has no nodes")
+    game = Game()
+    root = nodes[0]
+    props = game.props
+    for name, values in root:
+        props[name] = props.get(name, []) + values
+    if "GM" in props and props["GM"][0].strip() != "1":
+        raise ValueError("SGF: not a Go record (GM[" + props["GM"][0] + "])")
+    if "SZ" in props:
+        sz = props["SZ"][0].strip()
+        if ":" in sz:
+            a, b = sz.split(":", 1)
+            if a.strip() != b.strip():
+                raise ValueError("SGF: rectangular boards are not supported (SZ[" + sz + "])")
+            sz = a.strip()
+        if not sz.isdigit() or not MIN_SIZE <= int(sz) <= MAX_SIZE:
+            raise ValueError("SGF: board size SZ[" + sz + "] not supported (%d-%d)"
+                             % (MIN_SIZE, MAX_SIZE))
+        game.size = int(sz)
+    if "KM" in props:
+        try:
+            game.komi = float(props["KM"][0].strip() or "0")
+        except ValueError:
+            raise ValueError("SGF: bad komi KM[" + props["KM"][0] + "]")
+    if "HA" in props:
+        ha = props["HA"][0].strip()
+        if not ha.isdigit():
+            raise ValueError("SGF: bad handicap HA[" + ha + "]")
+        game.handicap = int(ha)
+    game.result = props.get("RE", [""])[0]
+    game.rules = props.get("RU", [""])[0]
+    size = game.size
+    board = {}  # point -> colour, so AE and repeats behave as set-up does
+    order = []
+    for k, node in enumerate(nodes):
+        colour_moves = []
+        for name, values in node:
+            if name in ("AB", "AW", "AE"):
+                if k and game.moves:
+                    raise ValueError("SGF: set-up stones (" + name + ") after moves are not supported")
+                for pt in _points(size, values, name):
+                    if name == "AE":
+                        board.pop(pt, None)
+                    else:
+                        if pt not in board:
+                            order.append(pt)
+                        board[pt] = BLACK if name == "AB" else WHITE
+            elif name == "B" or name == "W":
+                v = values[0].strip()
+                try:
+                    pt = parse_sgf_coord(size, v)
+                except ValueError:
+                    raise ValueError("SGF: bad move " + name + "[" + v + "] in node " + str(k))
+                colour_moves.append((BLACK if name == "B" else WHITE, pt))
+        if len(colour_moves) > 1:
+            raise ValueError("SGF: node " + str(k) + " has more than one move")
+        game.moves.extend(colour_moves)
+    game.setup = [(board[pt], pt) for pt in order if pt in board]
+    return game
