@@ -1,0 +1,66 @@
+"""The pin-free application: config -> resume from the journal -> one step() per scan.
+
+Drivers are duck-typed and injected (hw/ on the board, host_sim on the
+desktop, fakes in tests):
+
+* sensors.read(scan) fills a scan bytearray; sensors.kind is "colour" or
+  "occupancy";
+* leds.show(frame, now_ms) displays a frame;
+* buttons.poll(now_ms) returns a BTN_* code (BTN_NONE when nothing happened).
+"""
+from gogadget.events import BTN_NONE
+from gogadget.journal import Journal
+from gogadget.referee import Referee
+from gogadget.scan import new_scan
+
+
+class App:
+    def __init__(self, config, sensors, leds, buttons, store_dir, stream=None):
+        self.config = config
+        self.sensors = sensors
+        self.leds = leds
+        self.buttons = buttons
+        self.store_dir = store_dir
+        kind = getattr(sensors, "kind", None)
+        if kind is not None:
+            config.sensors = kind
+        self.journal = Journal(store_dir) if store_dir else None
+        self.referee = Referee(config, self.journal)
+        self.scan = new_scan(self.referee.size)
+        self.link = None
+        if stream is not None:
+            from gogadget.link import Link
+            self.link = Link(self, stream)
+
+    def boot(self, now_ms):
+        """Resume the journalled game (the LEDs then guide the person to put
+        the position back); a damaged journal is recovered and reported."""
+        records, report = ([], "")
+        if self.journal is not None:
+            try:
+                records, report = self.journal.load()
+            except OSError as exc:
+                records, report = [], "journal unreadable: %s" % exc
+        self.referee.resume(records, report, now_ms)
+        self._fit_scan()
+
+    def _fit_scan(self):
+        n = self.referee.size * self.referee.size
+        if len(self.scan) != n:
+            self.scan = new_scan(self.referee.size)
+
+    def step(self, now_ms):
+        """One cycle: sensors -> referee -> buttons -> LEDs (-> host link)."""
+        ref = self.referee
+        scan = self.scan
+        if len(scan) != ref.n:  # a new game of another size (from the host)
+            self._fit_scan()
+            scan = self.scan
+        self.sensors.read(scan)
+        ref.update(scan, now_ms)
+        button = self.buttons.poll(now_ms)
+        if button != BTN_NONE:
+            ref.press(button, now_ms)
+        self.leds.show(ref.frame, now_ms)
+        if self.link is not None:
+            self.link.poll(now_ms)

@@ -1,0 +1,113 @@
+"""The configuration: every default of the application in one place.
+
+The board keeps it as a small JSON file on flash; the simulator and the tests
+build one in memory.  validate() is the single place that knows the limits.
+"""
+import json
+
+from gogadget.points import check_size, max_handicap
+from gogadget.rules import PRESETS, DEFAULT_PRESET
+from gogadget.scan import SENSOR_KINDS, SENSOR_COLOUR
+
+# 50 scans/s is 20 ms a scan; 3 equal scans in a row end at most 60 ms after
+# the stone settled, which leaves the referee and the LED write inside the
+# 100 ms "settled stone -> LED lit" target (host_sim/bench/referee.py); a
+# single-scan flicker needs only 2.
+DEFAULTS = (
+    ("size", 19),
+    ("sensors", SENSOR_COLOUR),
+    ("preset", DEFAULT_PRESET),
+    ("komi", None),  # None: the preset's komi
+    ("handicap", 0),
+    ("stable_scans", 3),
+    ("scan_hz", 50),
+    ("budget_ma", 2000),  # what the supply can give the LED chain
+    ("volts", 5),
+    ("max_brightness", 160),  # before the current budget lowers it further
+    ("long_press_ms", 800),  # pass held this long is a resignation
+    ("store", "games"),  # directory for the journal and finished games
+    # A hand or sleeve changes many places in one scan: wait this long after
+    # such a scan before trusting the board again.
+    ("hand_places", 3),
+    ("hand_settle_ms", 300),
+    # A place that contradicts the game this long is a sensor fault, not a
+    # stone (people leave a wrong stone for seconds, not half a minute).
+    ("stuck_ms", 30000),
+)
+_NAMES = tuple(name for name, _ in DEFAULTS)
+
+
+class Config:
+    """Plain attributes named as in DEFAULTS."""
+
+    def __init__(self, **values):
+        for name, default in DEFAULTS:
+            setattr(self, name, default)
+        for name in values:
+            if name not in _NAMES:
+                raise ValueError("unknown setting " + name)
+            setattr(self, name, values[name])
+
+    def as_dict(self):
+        return {name: getattr(self, name) for name in _NAMES}
+
+    def stable_ms(self):
+        """How long a scan must stay unchanged to count: stable_scans periods."""
+        return self.stable_scans * 1000 // self.scan_hz
+
+    def validate(self):
+        """Raise ValueError naming the first bad setting; return self."""
+        if not isinstance(self.size, int):
+            raise ValueError("size must be a number")
+        try:
+            check_size(self.size)
+        except ValueError:
+            raise ValueError("size must be 2..19, not %s" % self.size)
+        if self.sensors not in SENSOR_KINDS:
+            raise ValueError("sensors must be one of " + ", ".join(SENSOR_KINDS))
+        if self.preset not in PRESETS:
+            raise ValueError("preset must be one of " + ", ".join(sorted(PRESETS)))
+        if self.komi is not None:
+            if not isinstance(self.komi, (int, float)) or self.komi * 2 != int(self.komi * 2):
+                raise ValueError("komi must be a multiple of 0.5, not %s" % (self.komi,))
+            if not -1000 <= self.komi <= 1000:
+                raise ValueError("komi out of range")
+        if not isinstance(self.handicap, int) or self.handicap < 0 or self.handicap == 1 \
+                or self.handicap > max(max_handicap(self.size), 0) and self.handicap:
+            raise ValueError("handicap must be 0 or 2..%d on %dx%d"
+                             % (max_handicap(self.size), self.size, self.size))
+        _int_range("stable_scans", self.stable_scans, 2, 50)
+        _int_range("scan_hz", self.scan_hz, 1, 1000)
+        _int_range("budget_ma", self.budget_ma, 100, 100000)
+        _int_range("volts", self.volts, 3, 24)
+        _int_range("max_brightness", self.max_brightness, 1, 255)
+        _int_range("long_press_ms", self.long_press_ms, 100, 10000)
+        _int_range("hand_places", self.hand_places, 2, 361)
+        _int_range("hand_settle_ms", self.hand_settle_ms, 0, 10000)
+        _int_range("stuck_ms", self.stuck_ms, 1000, 3600000)
+        if not isinstance(self.store, str) or not self.store:
+            raise ValueError("store must be a directory name")
+        return self
+
+    @classmethod
+    def load(cls, path):
+        """Read a JSON file; missing keys keep their defaults."""
+        with open(path) as f:
+            text = f.read()
+        try:
+            data = json.loads(text)
+        except ValueError:
+            raise ValueError("config %s is not valid JSON" % path)
+        if not isinstance(data, dict):
+            raise ValueError("config %s must hold a JSON object" % path)
+        return cls(**data).validate()
+
+    def save(self, path):
+        self.validate()
+        with open(path, "w") as f:
+            f.write(json.dumps(self.as_dict()))
+
+
+def _int_range(name, value, lo, hi):
+    if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
+        raise ValueError("%s must be a whole number %d..%d, not %s" % (name, lo, hi, value))

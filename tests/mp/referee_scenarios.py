@@ -1,0 +1,516 @@
+"""Scripted physical scenarios for the referee, in plain asserts.
+
+Every function named scenario_* takes a scratch directory (for journals)
+and raises AssertionError on failure.  tests/test_referee_scenarios.py runs
+them under CPython (one pytest case each) and under the MicroPython unix
+port (run_all(), which prints one PASS/FAIL line per scenario).
+"""
+import os
+import sys
+
+from gogadget import frame as fr
+from gogadget import signals as sg
+from gogadget import journal as jn
+from gogadget.board import OK
+from gogadget.events import BTN_PASS, BTN_CONFIRM, BTN_NEW, BTN_RESIGN
+from gogadget.points import BLACK, WHITE, EMPTY, PASS
+from gogadget.scan import S_EMPTY, S_BLACK, S_WHITE, S_FAULT
+
+from fakehand import Hand
+
+
+def _fresh(path):
+    try:
+        os.mkdir(path)
+    except OSError:
+        pass
+    for name in os.listdir(path):
+        sub = path + "/" + name
+        try:
+            os.remove(sub)
+        except OSError:
+            _fresh(sub)
+            os.rmdir(sub)
+    return path
+
+
+# 1. a stone becomes a move after K stable scans; the last move is marked
+def scenario_stable_stone_becomes_move(tmp):
+    h = Hand(9)
+    h.settle()
+    assert h.ref.phase == "play"
+    h.put("E5")
+    h.scans(h.config.stable_scans - 1)
+    assert h.ref.board.moves == 0, "accepted before K stable scans"
+    h.scans(1)
+    assert h.ref.board.moves == 1
+    assert h.ref.board.cells[h.pt("E5")] == BLACK
+    assert h.code("E5") == fr.LAST
+    assert ("move", "B E5") in h.events()
+    assert h.status_pixel(fr.STATUS_TURN) == fr.PUT_WHITE
+    h.play("C3")
+    assert h.code("C3") == fr.LAST and h.code("E5") == fr.OFF
+
+
+# 10. a single-scan flicker never becomes a move
+def scenario_flicker_is_ignored(tmp):
+    h = Hand(9)
+    h.settle()
+    for v in ("A1", "D4", "J9", "E5"):
+        h.put(v)
+        h.scans(1)
+        h.lift(v)
+        h.scans(1)
+    for k in range(1, h.config.stable_scans):
+        h.put("C7")
+        h.scans(k)  # present for fewer than K scans
+        h.lift("C7")
+        h.scans(2)
+    h.settle()
+    assert h.ref.board.moves == 0
+    assert not h.events("move")
+
+
+# 2. captures: prisoners prompt REMOVE until lifted; the next move may come first
+def scenario_capture_prompts_remove(tmp):
+    h = Hand(9)
+    h.settle()
+    h.moves("D5 E5 F5 J9 E4 J8")
+    h.play("E6", tidy=False)  # takes E5
+    assert h.ref.board.moves == 7
+    assert h.ref.board.cells[h.pt("E5")] == EMPTY, h.ref.board.diagram()
+    assert h.colour_at("E5") == fr.REMOVE and h.pattern_at("E5") == fr.BLINK
+    assert any(k == "capture" for k, _ in h.events())
+    assert h.ref.outstanding() == 1
+    # White moves before the prisoner is lifted: unambiguous, accepted
+    h.play("A1", tidy=False)
+    assert h.ref.board.moves == 8
+    assert h.colour_at("E5") == fr.REMOVE
+    h.lift("E5")
+    h.settle()
+    assert h.colour_at("E5") == fr.OFF and h.ref.outstanding() == 0
+
+
+# 3. illegal stones blink fast with the reason, nothing is recorded
+def scenario_suicide_blinks_illegal(tmp):
+    h = Hand(9)
+    h.settle()
+    h.moves("E5 A2 E6 B1")
+    h.put("A1", BLACK)
+    h.settle()
+    assert h.ref.board.moves == 4
+    assert h.code("A1") == fr.ILLEGAL | fr.FAST
+    ev = h.events("illegal")
+    assert ev and "A1" in ev[0][1] and "suicide" in ev[0][1], ev
+    h.scans(20)
+    assert not h.events("illegal"), "reported twice"
+    h.lift("A1")
+    h.settle()
+    assert h.code("A1") == fr.OFF
+    h.play("J9")
+    assert h.ref.board.moves == 5
+
+
+def scenario_ko_blinks_ko(tmp):
+    h = Hand(9)
+    h.settle()
+    # Black: D5 C4 D3, White: E5 D4 F4 E3; Black E4 takes D4; White D4 is ko.
+    h.moves("D5 E5 C4 D4 D3 F4 J9 E3 E4")
+    assert h.ref.board.cells[h.pt("D4")] == EMPTY
+    h.put("D4", WHITE)
+    h.settle()
+    assert h.ref.board.moves == 9
+    assert h.code("D4") == fr.KO | fr.FAST
+    h.lift("D4")
+    h.settle()
+    h.moves("A9 D4")  # a ko threat and answer elsewhere, then the retake is legal
+    assert h.ref.board.moves == 11
+
+
+def scenario_superko_blinks_superko(tmp):
+    h = Hand(4, preset="chinese")
+    h.settle()
+    h.moves("A2 A1 C3 D3 A4 C4 B3 B4 D4")
+    h.put("C4", WHITE)
+    h.settle()
+    assert h.ref.board.moves == 9
+    assert h.code("C4") == fr.SUPERKO | fr.FAST, h.code("C4")
+    assert "superko" in h.events("illegal")[0][1]
+
+
+# 4. colour sensors: the wrong colour is prompted; occupancy: colour from the turn
+def scenario_wrong_colour(tmp):
+    h = Hand(9)
+    h.settle()
+    h.put("E5", WHITE)
+    h.settle()
+    assert h.ref.board.moves == 0
+    assert h.colour_at("E5") == fr.WRONG_COLOUR
+    h.put("E5", BLACK)  # turned over
+    h.settle()
+    assert h.ref.board.moves == 1
+    h.put("E5", WHITE)  # a placed stone swapped for the other colour
+    h.settle()
+    assert h.colour_at("E5") == fr.WRONG_COLOUR
+    h.put("D4", WHITE)
+    h.settle()
+    assert h.ref.board.moves == 1, "a move while another stone is wrong"
+
+
+def scenario_occupancy_colour_from_turn(tmp):
+    h = Hand(9, occupancy=True)
+    h.settle()
+    h.moves("E5 D4 E4")
+    b = h.ref.board
+    assert b.cells[h.pt("E5")] == BLACK and b.cells[h.pt("D4")] == WHITE
+    assert b.cells[h.pt("E4")] == BLACK
+
+
+# 5. two new stones at once: all prompted, none accepted until one remains
+def scenario_two_new_stones(tmp):
+    h = Hand(9)
+    h.settle()
+    h.put("C3")
+    h.put("G7")
+    h.settle()
+    assert h.ref.board.moves == 0
+    assert h.colour_at("C3") == fr.REMOVE and h.colour_at("G7") == fr.REMOVE
+    assert h.events("prompt")
+    h.lift("G7")
+    h.settle()
+    assert h.ref.board.moves == 1 and h.ref.board.cells[h.pt("C3")] == BLACK
+    h.put("D4", WHITE)
+    h.put("E4", WHITE)
+    h.settle()
+    h.lift("D4")
+    h.lift("E4")
+    h.settle()
+    assert h.ref.board.moves == 1 and h.ref.outstanding() == 0
+
+
+# 6. a bumped stone prompts put-back in its colour; a slid stone shows both ends
+def scenario_bumped_and_slid_stones(tmp):
+    h = Hand(9)
+    h.settle()
+    h.moves("C3 G7")
+    h.lift("C3")
+    h.settle()
+    assert h.code("C3") == fr.PUT_BLACK | fr.BLINK
+    h.put("E5", WHITE)  # White's move while a black stone is off: not accepted
+    h.settle()
+    assert h.ref.board.moves == 2
+    h.lift("E5")
+    h.put("C3")
+    h.settle()
+    assert h.code("C3") == fr.OFF and h.ref.outstanding() == 0
+    h.lift("G7")  # slide the white stone one point
+    h.put("G6", WHITE)
+    h.settle()
+    assert h.code("G7") == fr.PUT_WHITE | fr.BLINK
+    assert h.colour_at("G6") == fr.REMOVE
+    assert h.ref.board.moves == 2
+    h.lift("G6")
+    h.put("G7", WHITE)
+    h.settle()
+    assert h.ref.outstanding() == 0
+    h.play("G6")  # black may play there now
+    assert h.ref.board.moves == 3
+
+
+# 7. take-back: lift the last stone, put back its prisoners, confirm
+def scenario_take_back(tmp):
+    h = Hand(9)
+    h.settle()
+    h.moves("E4 E5 D5 J9 F5 J8 E6")  # E6 captures E5
+    assert h.ref.board.cells[h.pt("E5")] == EMPTY and h.ref.board.moves == 7
+    h.press(BTN_CONFIRM)
+    assert h.ref.board.moves == 7, "confirm without a take-back undid something"
+    h.lift("E6")
+    h.settle()
+    assert h.code("E6") == fr.PUT_BLACK | fr.BLINK, "only the stone lifted: not yet a take-back"
+    h.put("E5", WHITE)
+    h.settle()
+    assert h.code("E6") == signals_code(sg.P_TAKEBACK)
+    h.press(BTN_CONFIRM)
+    assert h.ref.board.moves == 6
+    assert h.ref.board.cells[h.pt("E5")] == WHITE
+    assert h.events("undo")
+    assert h.ref.outstanding() == 0
+    # walk further back: J8
+    h.lift("J8")
+    h.settle()
+    h.press(BTN_CONFIRM)
+    assert h.ref.board.moves == 5 and h.ref.to_move() == WHITE
+    h.play("A1")
+    assert h.ref.board.moves == 6
+
+
+def signals_code(prompt):
+    return sg.CODES[prompt]
+
+
+# 8. passes open counting; lifting marks dead, putting back revives; confirm counts
+def _wall_game(h):
+    seq = []
+    for r in range(1, 10):
+        seq.append("E%d" % r)
+        seq.append("F%d" % r)
+    h.moves(" ".join(seq))
+    h.moves("pass B5 pass pass")
+
+
+def scenario_count_dead_stones(tmp):
+    h = Hand(9, journal=jn.Journal(_fresh(tmp + "/count")))
+    h.settle()
+    _wall_game(h)
+    assert h.ref.phase == "count", h.ref.status()
+    assert h.events("count")
+    assert h.code("A1") == fr.OFF, "B5 alive: A-D is neutral"
+    assert h.code("J1") == fr.TERRITORY_WHITE | fr.DIM
+    h.lift("B5")
+    h.settle()
+    assert h.code("A1") == fr.TERRITORY_BLACK | fr.DIM
+    assert h.code("B5") == fr.TERRITORY_BLACK | fr.DIM
+    assert ("count", "B+1.5") in h.events()
+    h.put("B5", WHITE)
+    h.settle()
+    assert h.code("A1") == fr.OFF
+    assert ("count", "W+35.5") in h.events()
+    h.lift("B5")
+    h.settle()
+    h.press(BTN_CONFIRM)
+    assert h.ref.phase == "over" and h.ref.result == "B+1.5"
+    assert ("result", "B+1.5") in h.events()
+    assert len(h.lit(fr.DIGIT)) > 5, "score digits not drawn"
+    assert h.status_pixel(fr.STATUS_TURN) == fr.PUT_BLACK  # the winner
+    names = jn.game_names(tmp + "/count")
+    assert names == ["0001.sgf"], names
+    with open(tmp + "/count/0001.sgf") as f:
+        text = f.read()
+    assert "RE[B+1.5]" in text
+    # clearing the board starts the next game
+    for pl in range(81):
+        h.scan[pl] = S_EMPTY
+    h.wait_ms(h.config.hand_settle_ms + 200)
+    assert h.ref.phase == "play" and h.ref.board.moves == 0
+    assert h.events("new-game")
+
+
+def scenario_white_passes_last(tmp):
+    h = Hand(9, preset="aga")
+    h.settle()
+    h.moves("E5 pass pass")  # W then B pass: White did not pass last
+    assert h.ref.phase == "play"
+    h.moves("pass")
+    assert h.ref.phase == "count"
+
+
+def scenario_score_scrolls_on_small_board(tmp):
+    h = Hand(9)
+    h.settle()
+    h.moves("E5")
+    h.press(BTN_RESIGN)  # White resigns
+    assert h.ref.result == "B+R" and h.ref.phase == "over"
+    frames = set()
+    for _ in range(40):
+        h.scans(5)
+        frames.add(bytes(h.ref.frame))
+    assert len(frames) > 3, "text wider than the board must scroll"
+
+
+# 9. resign, new game, handicap
+def scenario_resign_and_new_game(tmp):
+    h = Hand(9)
+    h.settle()
+    h.moves("E5 D4")
+    h.press(BTN_RESIGN)
+    assert h.ref.result == "W+R" and h.ref.phase == "over"
+    assert h.events("resign")
+    h.press(BTN_NEW)
+    assert h.ref.phase == "setup" and h.ref.board.moves == 0
+    assert h.colour_at("E5") == fr.REMOVE
+    h.follow()
+    assert h.ref.phase == "play"
+
+
+def scenario_fixed_handicap(tmp):
+    h = Hand(9, handicap=3)
+    h.settle()
+    assert h.ref.phase == "setup"
+    spots = h.lit(fr.PUT_BLACK)
+    assert len(spots) == 3
+    for v in ("C3", "G7", "C7"):
+        assert h.code(v) == fr.PUT_BLACK | fr.BLINK, v
+    h.put("E5", WHITE)
+    h.settle()
+    assert h.ref.phase == "setup" and h.ref.board.moves == 0
+    h.lift("E5")
+    h.follow()
+    assert h.ref.phase == "play" and h.ref.to_move() == WHITE
+    h.play("E5")
+    assert h.ref.board.move(0) == (WHITE, h.pt("E5"))
+
+
+def scenario_free_handicap(tmp):
+    h = Hand(9, preset="tromp-taylor", handicap=2)
+    h.settle()
+    assert h.ref.phase == "setup"
+    h.put("D4")
+    h.settle()
+    h.press(BTN_CONFIRM)
+    assert h.ref.phase == "setup", "confirmed with too few stones"
+    h.put("F6")
+    h.settle()
+    assert h.code("F6") == signals_code(sg.P_PLACED)
+    h.press(BTN_CONFIRM)
+    assert h.ref.phase == "play" and h.ref.to_move() == WHITE
+    assert h.ref.board.handicap == 2
+    assert h.ref.board.cells[h.pt("D4")] == BLACK and h.ref.board.cells[h.pt("F6")] == BLACK
+    assert "HA[2]" in h.ref.sgf()
+
+
+# 10. a hand or sleeve over the board never becomes a move
+def scenario_hand_over_board(tmp):
+    h = Hand(9)
+    h.settle()
+    h.moves("E5")
+    sleeve = ("A1", "B1", "C1", "B2", "C2", "D2")
+    for step in range(6):  # dragging across: a few places change each scan
+        for v in sleeve[:step + 1]:
+            h.put(v, WHITE)
+        h.scans(1)
+    h.scans(h.config.stable_scans + 1)  # resting there briefly
+    for v in sleeve:
+        h.lift(v)
+    h.put("C1", WHITE)  # ...and leaves one stone that settles
+    h.scans(2)
+    assert h.ref.board.moves == 1, "the sleeve became a move"
+    h.wait_ms(h.config.hand_settle_ms + 200)
+    assert h.ref.board.moves == 2 and h.ref.board.cells[h.pt("C1")] == WHITE
+
+
+def scenario_sensor_fault_reported(tmp):
+    h = Hand(9)
+    h.settle()
+    h.scan[h.pl("D4")] = S_FAULT
+    h.settle()
+    assert ("fault", "sensor D4 faulty") in h.events()
+    assert h.colour_at("D4") == fr.FAULT
+    assert h.status_pixel(fr.STATUS_ALERT) & 0x0F == fr.FAULT
+    h.moves("E5 C3")
+    assert h.ref.board.moves == 2
+
+
+def scenario_stuck_sensor_reported(tmp):
+    h = Hand(9, stuck_ms=2000)
+    h.settle()
+    h.put("D4", WHITE)  # reads a stone where none can be (black to move)
+    h.settle()
+    assert h.ref.board.moves == 0
+    h.wait_ms(2100)
+    assert ("fault", "sensor D4 stuck") in h.events()
+    assert h.colour_at("D4") == fr.FAULT
+    h.moves("E5 C3 E4")  # the game goes on around it
+    assert h.ref.board.moves == 3
+
+
+# host side: moves from an engine, undo
+def scenario_external_move_prompts(tmp):
+    h = Hand(9)
+    h.settle()
+    h.moves("E5 D5 J9 E6 J8 F5")
+    code = h.ref.external_move(BLACK, h.pt("E4"))
+    assert code == OK
+    h.settle()
+    assert h.ref.board.moves == 7
+    assert h.code("E4") == fr.PUT_BLACK | fr.BLINK
+    h.press(BTN_CONFIRM)
+    assert h.ref.board.moves == 7, "an unplaced engine move was taken back"
+    assert h.ref.external_move(WHITE, h.pt("E5")) != OK  # occupied
+    h.put("E4")
+    h.settle()
+    assert h.ref.outstanding() == 0 and h.code("E4") == fr.LAST
+    for colour, v in ((WHITE, "D4"), (BLACK, "A1"), (WHITE, "F4"), (BLACK, "A2")):
+        assert h.ref.external_move(colour, h.pt(v)) == OK
+        h.follow()
+    assert h.ref.external_move(WHITE, h.pt("E3")) == OK  # takes E4 and E5
+    h.settle()
+    assert h.code("E3") == fr.PUT_WHITE | fr.BLINK
+    assert h.colour_at("E4") == fr.REMOVE and h.colour_at("E5") == fr.REMOVE
+    h.follow()
+    assert h.ref.outstanding() == 0 and h.ref.board.moves == 12
+
+
+def scenario_host_undo_prompts_fix(tmp):
+    h = Hand(9)
+    h.settle()
+    h.moves("E4 E5 D5 J9 F5 J8 E6")
+    assert h.ref.undo()
+    h.settle()
+    assert h.colour_at("E6") == fr.REMOVE
+    assert h.code("E5") == fr.PUT_WHITE | fr.BLINK
+    h.follow()
+    assert h.ref.outstanding() == 0 and h.ref.board.moves == 6
+    h.play("E6")
+    assert h.ref.board.moves == 7
+
+
+# power cut: the journal brings the game back, the LEDs ask for the stones
+def scenario_power_cut_resume(tmp):
+    d = _fresh(tmp + "/cut")
+    h = Hand(9, journal=jn.Journal(d))
+    h.ref.resume([], "", h.t)
+    h.settle()
+    h.moves("E4 E5 D5 J9 F5 J8 E6 pass")
+    diagram = h.ref.board.diagram()
+    # power cut: a new referee, a new empty scan, the journal on flash
+    h2 = Hand(9, journal=jn.Journal(d))
+    records, report = h2.ref.journal.load()
+    assert report == ""
+    h2.ref.resume(records, report, h2.t)
+    assert h2.ref.board.diagram() == diagram and h2.ref.board.moves == 8
+    h2.settle()
+    assert h2.ref.phase == "resume"
+    assert h2.code("E4") == fr.PUT_BLACK | fr.BLINK
+    assert h2.code("J9") == fr.PUT_WHITE | fr.BLINK
+    assert h2.events("resume")
+    h2.follow()
+    assert h2.ref.phase == "play" and h2.ref.to_move() == BLACK
+    h2.play("A1")
+    assert h2.ref.board.moves == 9
+
+
+def scenario_led_budget(tmp):
+    for size in (9, 13, 19):
+        h = Hand(size)
+        h.settle()
+        f = h.ref.frame
+        for i in range(1, len(f)):
+            f[i] = fr.PUT_WHITE | fr.BLINK  # the hungriest colour everywhere
+        assert sg.estimate_ma(f) <= h.config.budget_ma, (size, sg.estimate_ma(f))
+        assert f[0] > 0
+
+
+def scenarios():
+    g = globals()
+    return [(name, g[name]) for name in sorted(g) if name.startswith("scenario_")]
+
+
+def run_all(tmp="/tmp/gogadget-scenarios"):
+    _fresh(tmp)
+    failed = 0
+    for name, fn in scenarios():
+        try:
+            fn(tmp)
+            print("PASS", name)
+        except Exception as exc:  # report every scenario, not just the first
+            failed += 1
+            print("FAIL", name, repr(exc))
+            if hasattr(sys, "print_exception"):
+                sys.print_exception(exc)
+    print("DONE %d scenarios, %d failed" % (len(scenarios()), failed))
+    return failed
+
+
+if __name__ == "__main__":
+    run_all(sys.argv[1] if len(sys.argv) > 1 else "/tmp/gogadget-scenarios")
