@@ -1,0 +1,385 @@
+"""A simulated person plays a recorded game on the virtual board.
+
+The person has human habits: prisoners come off in random order after
+random delays, sometimes only after the next stone is down; now and then a
+stone gets bumped to the next point and is put right once the lights ask
+for it.  The person knows only the game record and what the LEDs show --
+never the rules core -- so every capture, ko and correction must come from
+the firmware's prompts.  At the end the firmware's own SGF (referee.sgf())
+must hold exactly the moves of the input; sgfmill, an independent SGF
+implementation, reads both.
+
+    python -m host_sim replay GAME.sgf [--sensors colour|occupancy] [--noise P]
+                                       [--seed N] [--out OUT.sgf] [--json]
+"""
+import argparse
+import json
+import random
+import sys
+
+from sgfmill import sgf as sgfmill_sgf
+
+from gogadget import frame, points, rules as rules_mod, scan
+from gogadget.points import BLACK, EMPTY, WHITE
+from host_sim.virtual import LIFT_CODES, PUT_CODES, Simulator, make_config
+
+COLOURS = {"b": BLACK, "w": WHITE}
+DEFAULT_PRESET = "japanese"  # the historical records the simulator ships were played so
+
+
+class Game:
+    """A game record reduced to what a person at the board needs."""
+
+    def __init__(self, size, komi, setup, moves, rules, props):
+        self.size = size
+        self.komi = komi
+        self.setup = setup  # [(colour, place)] set up before the first move
+        self.moves = moves  # [(colour, place or None for a pass)]
+        self.rules = rules
+        self.props = props
+
+
+def load_game(data):
+    """SGF bytes or text -> Game, ValueError with the reason if it cannot be replayed."""
+    if isinstance(data, str):
+        data = data.encode("utf-8")
+    try:
+        game = sgfmill_sgf.Sgf_game.from_bytes(data)
+    except ValueError as exc:
+        raise ValueError("not a readable SGF game: %s" % exc)
+    size = game.get_size()
+    if not points.MIN_SIZE <= size <= points.MAX_SIZE:
+        raise ValueError("board size %d is not supported" % size)
+    root = game.get_root()
+    black, white, empty = root.get_setup_stones()
+    if empty:
+        raise ValueError("the record clears points before play (AE); cannot replay")
+    setup = [(BLACK, r * size + c) for r, c in sorted(black)]
+    setup += [(WHITE, r * size + c) for r, c in sorted(white)]
+    moves = []
+    for n, node in enumerate(game.get_main_sequence()[1:], 1):
+        if node.has_setup_stones():
+            raise ValueError("node %d adds or removes stones mid-game; cannot replay" % n)
+        colour, move = node.get_move()
+        if colour is None:
+            continue
+        moves.append((COLOURS[colour], None if move is None else move[0] * size + move[1]))
+    ru = root.get("RU").lower() if root.has_property("RU") else ""
+    props = {k: root.get_raw_list(k) for k in root.properties()}
+    return Game(size, game.get_komi(), setup, moves, ru, props)
+
+
+def preset_for(game, wanted=None):
+    if wanted:
+        if wanted not in rules_mod.PRESETS:
+            raise ValueError("unknown rules %s (one of %s)" % (wanted, ", ".join(rules_mod.PRESETS)))
+        return wanted
+    return game.rules if game.rules in rules_mod.PRESETS else DEFAULT_PRESET
+
+
+class Person:
+    """A hand that follows the LED prompts, with habits drawn from rng."""
+
+    def __init__(self, sim, rng, late=0.1, bump=0.03, max_delay_ms=300):
+        self.sim = sim
+        self.rng = rng
+        self.late = late
+        self.bump_chance = bump
+        self.max_delay_ms = max_delay_ms
+        self.stats = {"lifts": 0, "puts": 0, "bumps": 0, "bumps_unfixed": 0, "late": 0,
+                      "prompts_shown": 0, "stuck": 0, "retries": 0}
+        self._shown = set()
+
+    def pause(self):
+        self.sim.run(self.rng.randint(self.sim.period_ms, self.max_delay_ms))
+
+    def look(self):
+        """Read the lights; counts every prompt that newly appeared."""
+        prompts = self.sim.leds.prompts()
+        now = set(prompts)
+        self.stats["prompts_shown"] += len(now - self._shown)
+        self._shown = now
+        return prompts
+
+    def _do(self, place, code):
+        stones = self.sim.stones
+        colour = code & 0x0F
+        here = stones.cells[place]
+        if colour in LIFT_CODES:
+            if here != EMPTY:
+                stones.lift(place)
+                self.stats["lifts"] += 1
+        elif colour in PUT_CODES:
+            want = PUT_CODES[colour]
+            if here != want:
+                if here != EMPTY:
+                    stones.lift(place)
+                    self.stats["lifts"] += 1
+                stones.put(place, want)
+                self.stats["puts"] += 1
+        elif colour == frame.WRONG_COLOUR and here != EMPTY:
+            stones.lift(place)
+            stones.put(place, BLACK + WHITE - here)
+            self.stats["lifts"] += 1
+            self.stats["puts"] += 1
+
+    def wait_until(self, seen, max_ms=3000):
+        """Scan until seen() -- something the person sees on the lights -- or give up."""
+        sim = self.sim
+        end = sim.clock.now_ms + max_ms
+        while sim.clock.now_ms < end:
+            sim.step()
+            if seen():
+                return True
+        return False
+
+    def answered(self, done):
+        """Wait until every light the person just acted on has changed."""
+        code = self.sim.leds.code
+        return self.wait_until(lambda: all(code(pl) != c for pl, c in done))
+
+    def tidy(self, rounds=8):
+        """Do what the lights ask until they ask nothing; False if they never stop."""
+        self.sim.settle()
+        for _ in range(rounds):
+            prompts = self.look()
+            if not prompts:
+                return True
+            lifts = [(p, c) for p, c in prompts.items() if c & 0x0F in LIFT_CODES]
+            others = [(p, c) for p, c in prompts.items() if c & 0x0F not in LIFT_CODES]
+            self.rng.shuffle(lifts)  # people clear prisoners in no fixed order
+            self.rng.shuffle(others)
+            # A stray stone comes off before the missing one goes back: put
+            # back first, the stray would read as a fresh move of the side to play.
+            done = lifts + others
+            for place, code in done:
+                self._do(place, code)
+                self.pause()
+            if not self.answered(done):
+                self.sim.settle()
+        if self.look():
+            self.stats["stuck"] += 1
+            return False
+        return True
+
+    def put(self, colour, place):
+        self.sim.stones.put(place, colour)
+        self.stats["puts"] += 1
+
+    def bump(self):
+        """Knock a stone onto a neighbouring empty point."""
+        stones = self.sim.stones
+        size = stones.size
+        candidates = []
+        for pl, c in enumerate(stones.cells):
+            if c == EMPTY:
+                continue
+            r, col = divmod(pl, size)
+            for dr, dc in ((0, 1), (0, -1), (1, 0), (-1, 0)):
+                rr, cc = r + dr, col + dc
+                if 0 <= rr < size and 0 <= cc < size and stones.cells[rr * size + cc] == EMPTY:
+                    candidates.append((pl, rr * size + cc))
+        if not candidates:
+            return
+        before = bytes(stones.cells)
+        src, dst = self.rng.choice(candidates)
+        stones.slide(src, dst)
+        self.stats["bumps"] += 1
+        code = self.sim.leds.code
+        self.wait_until(lambda: code(dst) & 0x0F in LIFT_CODES)
+        self.tidy()
+        if bytes(stones.cells) != before:
+            self.stats["bumps_unfixed"] += 1
+
+    def press_pass(self):
+        sim = self.sim
+        heard = len(sim.events)
+        sim.press("pass")
+        # The board beeps (an event) when it takes the pass.
+        self.wait_until(lambda: len(sim.events) > heard)
+
+    def play_stone(self, colour, place):
+        """Put the move's stone down and wait for the lights to answer it."""
+        sim = self.sim
+        before = sim.leds.code(place)
+        self.put(colour, place)
+        self.wait_until(lambda: sim.leds.code(place) != before)
+
+    def play_game(self, game):
+        """Set up and play every move of the record."""
+        sim = self.sim
+        self.tidy()  # handicap stones the firmware asks for
+        moves = game.moves
+        skip_tidy = False
+        for i, (colour, place) in enumerate(moves):
+            if place is None:
+                self.tidy()
+                self.press_pass()
+                continue
+            self.pause()
+            if sim.stones.cells[place] != EMPTY:
+                # A prisoner left for later sits where the next stone goes: no
+                # one can play through a stone, so it comes off first.
+                self.tidy()
+            if sim.stones.cells[place] != EMPTY:
+                self.stats["stuck"] += 1
+                return False
+            self.play_stone(colour, place)
+            prompts = self.look()
+            nxt = moves[i + 1] if i + 1 < len(moves) else (None, None)
+            removals = [p for p, c in prompts.items() if c & 0x0F == frame.REMOVE]
+            if (removals and not skip_tidy and nxt[1] is not None and nxt[1] not in removals
+                    and self.rng.random() < self.late):
+                # Forgets the prisoners until after the reply.
+                self.stats["late"] += 1
+                skip_tidy = True
+                continue
+            skip_tidy = False
+            for _ in range(3):
+                self.tidy()
+                if sim.stones.cells[place] == colour:
+                    break
+                if sim.stones.cells[place] != EMPTY:
+                    self.stats["stuck"] += 1
+                    return False
+                # The lights took the stone back (prisoners were still on the
+                # board); a person tries again once the board is tidy.
+                self.stats["retries"] += 1
+                self.play_stone(colour, place)
+            if self.rng.random() < self.bump_chance:
+                self.bump()
+        self.tidy()
+        return True
+
+
+def load_into(sim, data):
+    """Play a game record onto the simulator's board through a tidy hand."""
+    game = load_game(data)
+    if game.size != sim.size:
+        raise ValueError("the record is %dx%d, the board %dx%d: start a new game of that size"
+                         % (game.size, game.size, sim.size, sim.size))
+    if game.setup:
+        sim.referee.set_position([(c, points.place_point(game.size, pl)) for c, pl in game.setup])
+    person = Person(sim, random.Random(0), late=0.0, bump=0.0, max_delay_ms=sim.period_ms)
+    if not person.play_game(game):
+        raise ValueError("the lights never cleared while loading; board left as it is")
+    return game
+
+
+def sgf_moves(text):
+    game = load_game(text)
+    return game.setup, game.moves
+
+
+def compare(game, firmware_sgf):
+    """None if the firmware's record holds the game's moves, else what differs."""
+    try:
+        setup, moves = sgf_moves(firmware_sgf)
+    except ValueError as exc:
+        return "firmware SGF unreadable: %s" % exc
+    if sorted(setup) != sorted(game.setup):
+        return "set-up stones differ: %d in the firmware's record, %d in the game" % (
+            len(setup), len(game.setup))
+    for i, (want, got) in enumerate(zip(game.moves, moves)):
+        if want != got:
+            return "move %d: game has %s, firmware recorded %s" % (
+                i + 1, describe(game.size, want), describe(game.size, got))
+    if len(moves) != len(game.moves):
+        return "the game has %d moves, the firmware recorded %d" % (len(game.moves), len(moves))
+    return None
+
+
+def describe(size, move):
+    colour, place = move
+    where = "pass" if place is None else points.vertex(size, points.place_point(size, place))
+    return points.colour_name(colour) + " " + where
+
+
+def final_count(referee):
+    """The firmware's own count of the final position, or None."""
+    try:
+        from gogadget import score
+        rules = getattr(referee, "rules", None)
+        if rules is None:
+            return None
+        c = score.count(referee.board, rules)
+        return {"black": c.black, "white": c.white, "result": c.result}
+    except (ImportError, AttributeError, ValueError):
+        return None
+
+
+def replay(data, sensors=scan.SENSOR_COLOUR, noise=0.0, seed=0, preset=None, late=0.1, bump=0.03):
+    """Play a game record through the firmware; returns (summary dict, firmware SGF)."""
+    game = load_game(data)
+    rng = random.Random(seed)
+    handicap = len(game.setup) if all(c == BLACK for c, _ in game.setup) else 0
+    fixed = False
+    if 2 <= handicap <= points.max_handicap(game.size):
+        spots = sorted(r * game.size + c for r, c in points.handicap_points(game.size, handicap))
+        fixed = spots == sorted(pl for _, pl in game.setup)
+    cfg = make_config(size=game.size, sensors=sensors, preset=preset_for(game, preset),
+                      komi=float(game.komi), handicap=handicap if fixed else 0)
+    sim = Simulator(cfg, noise=noise, seed=rng.random())
+    try:
+        if game.setup and not fixed:
+            sim.referee.set_position([(c, points.place_point(game.size, pl)) for c, pl in game.setup])
+        person = Person(sim, random.Random(rng.random()), late=late, bump=bump)
+        finished = person.play_game(game)
+        fw = sim.referee.sgf()
+        problem = compare(game, fw) if finished else "the person got stuck: the lights never cleared"
+        kinds = {}
+        for _, kind, _ in sim.events:
+            kinds[kind] = kinds.get(kind, 0) + 1
+        summary = {
+            "size": game.size, "sensors": sensors, "noise": noise, "seed": seed,
+            "rules": cfg.preset, "komi": game.komi,
+            "moves": len(game.moves), "captures": kinds.get("capture", 0),
+            "prompts_shown": person.stats["prompts_shown"],
+            "person": person.stats, "events": kinds,
+            "flickers": sim.sensors.flickers, "scans": sim.steps, "virtual_ms": sim.clock.now_ms,
+            "status": sim.referee.status(), "result": sim.referee.result,
+            "count": final_count(sim.referee),
+            "match": problem is None, "problem": problem,
+        }
+        return summary, fw
+    finally:
+        sim.close()
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(prog="python -m host_sim replay", description=__doc__.split("\n\n")[0])
+    ap.add_argument("game", help="SGF file to replay")
+    ap.add_argument("--sensors", choices=scan.SENSOR_KINDS, default=scan.SENSOR_COLOUR)
+    ap.add_argument("--noise", type=float, default=0.0, help="flicker chance per point per scan")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--rules", default=None, help="rules preset (default: the record's RU or japanese)")
+    ap.add_argument("--late", type=float, default=0.1, help="chance prisoners come off after the reply")
+    ap.add_argument("--bump", type=float, default=0.03, help="chance per move of bumping a stone")
+    ap.add_argument("--out", help="write the firmware's SGF here")
+    ap.add_argument("--json", action="store_true", help="print a JSON summary")
+    args = ap.parse_args(argv)
+    if not 0.0 <= args.noise < 1.0:
+        ap.error("--noise must be a probability below 1")
+    try:
+        with open(args.game, "rb") as f:
+            data = f.read()
+        summary, fw = replay(data, args.sensors, args.noise, args.seed, args.rules,
+                             args.late, args.bump)
+    except (OSError, ValueError) as exc:
+        print("replay: %s" % exc, file=sys.stderr)
+        return 2
+    summary["game"] = args.game
+    if args.out:
+        with open(args.out, "w") as f:
+            f.write(fw)
+    if args.json:
+        print(json.dumps(summary, indent=1, sort_keys=True))
+    else:
+        print("%s: %d moves, %d captures, %d prompts shown, %s" % (
+            args.game, summary["moves"], summary["captures"], summary["prompts_shown"],
+            "record matches" if summary["match"] else "MISMATCH: " + summary["problem"]))
+    return 0 if summary["match"] else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,188 @@
+"""The simulator in a terminal: physical actions from stdin, the board in ANSI colour.
+
+One action per line (a script can be piped in):
+
+    put b D4 | put w D4 | put D4   put down a stone (no colour: the one the turn light asks for)
+    lift D4                        pick a stone up
+    slide D4 E4                    push a stone to another point
+    pass | confirm | new | resign  press a button
+    hand                           hold a hand over the board for a moment
+    wait N                         let N ms pass
+    show                           draw the board again
+    sgf                            print the firmware's SGF record
+    save FILE | load FILE          write the firmware's SGF / play a game record in
+    quit
+
+After every action the simulator scans long enough for the referee's
+stability window, then draws the stones with the light under each point.
+"""
+import os
+import sys
+
+from gogadget import frame, points
+from gogadget.points import BLACK, WHITE
+from host_sim.virtual import BUTTONS, code_name
+
+STONE_CHARS = {0: ".", BLACK: "X", WHITE: "O"}
+STATUS_NAMES = ("turn", "phase", "alert")
+
+
+def _bg(rgb):
+    return "\x1b[48;2;%d;%d;%dm" % rgb
+
+
+def render(sim, colour=True):
+    """The board as text: rows from the top, the light under each point as background."""
+    size = sim.size
+    stars = set(r * size + c for r, c in points.star_points(size))
+    letters = points.COLUMNS[:size]
+    head = "   " + " ".join(letters)
+    lines = [head]
+    for row in range(size - 1, -1, -1):
+        cells = []
+        for col in range(size):
+            pl = row * size + col
+            stone = sim.stones.cells[pl]
+            ch = STONE_CHARS[stone]
+            if stone == 0 and pl in stars:
+                ch = "+"
+            code = sim.leds.code(pl)
+            if colour and code & 0x0F != frame.OFF:
+                # Blinking lights are drawn in their "on" colour so a still
+                # picture shows every prompt.
+                rgb = frame.rgb(code & 0x0F | (code & 0xF0 if code & 0xF0 == frame.DIM else 0),
+                                max(sim.leds.frame[0], 96), 0)
+                fg = "\x1b[1;30m" if stone == BLACK else "\x1b[1;97m" if stone == WHITE else "\x1b[97m"
+                cells.append(_bg(rgb) + fg + ch + "\x1b[0m")
+            else:
+                cells.append(ch)
+        lines.append("%2d %s %d" % (row + 1, " ".join(cells), row + 1))
+    lines.append(head)
+    lit = sim.leds.lit()
+    if lit:
+        lines.append("lights: " + ", ".join("%s %s" % (sim.vertex(pl), code_name(c))
+                                            for pl, c in sorted(lit.items())))
+    else:
+        lines.append("lights: none")
+    status = []
+    for i, name in enumerate(STATUS_NAMES):
+        code = sim.leds.status(i)
+        status.append("%s=%s" % (name, code_name(code) if code else "off"))
+    lines.append("status lights: " + " ".join(status))
+    lines.append("referee: " + sim.referee.status())
+    return "\n".join(lines)
+
+
+class Console:
+    """Turns action lines into hand movements and button presses."""
+
+    def __init__(self, sim, out=sys.stdout, colour=True):
+        self.sim = sim
+        self.out = out
+        self.colour = colour
+        self.seen = len(sim.events)
+        self.interactive = False
+
+    def say(self, text):
+        self.out.write(text + "\n")
+
+    def settle(self):
+        self.sim.until_quiet()
+
+    def report_events(self):
+        for now, kind, text in self.sim.events[self.seen:]:
+            self.say("event %s: %s" % (kind, text))
+        self.seen = len(self.sim.events)
+
+    def show(self):
+        self.say(render(self.sim, self.colour))
+
+    def do(self, line):
+        """Run one action line; False when the session should end."""
+        words = line.split("#", 1)[0].split()
+        if not words:
+            return True
+        verb, args = words[0].lower(), words[1:]
+        sim = self.sim
+        try:
+            if verb in ("quit", "exit", "q"):
+                return False
+            if verb == "put":
+                if len(args) == 2:
+                    colour = points.parse_colour(args[0])
+                    where = args[1]
+                elif len(args) == 1:
+                    colour = sim.referee.to_move()
+                    where = args[0]
+                else:
+                    raise ValueError("put [b|w] VERTEX")
+                sim.stones.put(where, colour)
+            elif verb == "lift":
+                _need(args, 1, "lift VERTEX")
+                sim.stones.lift(args[0])
+            elif verb == "slide":
+                _need(args, 2, "slide FROM TO")
+                sim.stones.slide(args[0], args[1])
+            elif verb in BUTTONS:
+                _need(args, 0, verb)
+                sim.press(verb)
+            elif verb == "hand":
+                sim.stones.hand(sim.clock.now_ms)
+            elif verb == "wait":
+                _need(args, 1, "wait MS")
+                if not args[0].isdigit():
+                    raise ValueError("wait takes milliseconds")
+                sim.run(int(args[0]))
+                self.report_events()
+                return True
+            elif verb == "show":
+                self.show()
+                return True
+            elif verb == "sgf":
+                self.say(sim.referee.sgf().rstrip())
+                return True
+            elif verb == "save":
+                _need(args, 1, "save FILE")
+                with open(args[0], "w") as f:
+                    f.write(sim.referee.sgf())
+                self.say("saved " + args[0])
+                return True
+            elif verb == "load":
+                _need(args, 1, "load FILE")
+                from host_sim.replay import load_into
+                with open(args[0], "rb") as f:
+                    load_into(sim, f.read())
+            else:
+                raise ValueError("unknown action %r (put, lift, slide, pass, confirm, new, resign,"
+                                 " hand, wait, show, sgf, save, load, quit)" % verb)
+        except (ValueError, OSError) as exc:
+            self.say("error: %s" % exc)
+            return True
+        self.settle()
+        self.report_events()
+        self.show()
+        return True
+
+    def run(self, lines):
+        for line in lines:
+            if not self.interactive:
+                self.say("> " + line.rstrip("\n"))  # a piped script: echo it into the log
+            if not self.do(line):
+                break
+
+
+def _need(args, n, usage):
+    if len(args) != n:
+        raise ValueError("usage: " + usage)
+
+
+def main(sim, stream=None, colour=None):
+    stream = stream or sys.stdin
+    if colour is None:
+        colour = "NO_COLOR" not in os.environ
+    console = Console(sim, colour=colour)
+    console.interactive = stream.isatty()
+    console.report_events()
+    console.show()
+    console.run(stream)
+    return 0

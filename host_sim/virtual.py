@@ -1,0 +1,343 @@
+"""The virtual board: physical stones, sensors, LEDs, buttons and a clock.
+
+The simulator runs the firmware's own application (gogadget.app.App) with
+these drivers in place of the hardware ones.  Nothing here knows a rule of
+Go: the stones are only what a hand put down or lifted, and every decision
+(moves, captures, prompts) comes back from the firmware through the LED
+frame and the referee's events.
+"""
+import math
+import random
+import shutil
+import tempfile
+
+from gogadget import events, frame, points, scan
+from gogadget.points import BLACK, EMPTY, WHITE
+
+HAND_MS = 300  # how long a hand held over the board disturbs the sensors
+HAND_SHARE = 0.3  # share of the points a hand covers at any one scan
+
+# Frame codes the person acts on, and what they mean to a hand.
+LIFT_CODES = (frame.REMOVE, frame.ILLEGAL, frame.KO, frame.SUPERKO)
+PUT_CODES = {frame.PUT_BLACK: BLACK, frame.PUT_WHITE: WHITE}
+ACTION_CODES = LIFT_CODES + tuple(PUT_CODES) + (frame.WRONG_COLOUR,)
+
+
+class Clock:
+    """Virtual milliseconds; the simulator decides when time passes."""
+
+    def __init__(self, start_ms=0):
+        self.now_ms = start_ms
+
+    def advance(self, ms):
+        self.now_ms += ms
+        return self.now_ms
+
+
+class Stones:
+    """What physically lies on the board, by place (row * size + col)."""
+
+    def __init__(self, size):
+        self.size = size
+        self.cells = bytearray(size * size)
+        self.hand_until_ms = -1
+        self.changes = 0  # bumped by every put/lift, so sensors know to re-read
+
+    def place(self, vertex_or_place):
+        if isinstance(vertex_or_place, int):
+            if not 0 <= vertex_or_place < len(self.cells):
+                raise ValueError("no such point %d" % vertex_or_place)
+            return vertex_or_place
+        pt = points.parse_vertex(self.size, vertex_or_place)
+        if pt == points.PASS:
+            raise ValueError("a stone needs a point, not pass")
+        return points.place(self.size, pt)
+
+    def vertex(self, place):
+        return points.vertex(self.size, points.place_point(self.size, place))
+
+    def put(self, where, colour):
+        pl = self.place(where)
+        if colour not in (BLACK, WHITE):
+            raise ValueError("a stone is black or white")
+        if self.cells[pl] != EMPTY:
+            raise ValueError("%s already holds a stone" % self.vertex(pl))
+        self.cells[pl] = colour
+        self.changes += 1
+        return pl
+
+    def lift(self, where):
+        pl = self.place(where)
+        colour = self.cells[pl]
+        if colour == EMPTY:
+            raise ValueError("no stone on %s" % self.vertex(pl))
+        self.cells[pl] = EMPTY
+        self.changes += 1
+        return colour
+
+    def slide(self, src, dst):
+        a, b = self.place(src), self.place(dst)
+        if self.cells[b] != EMPTY:
+            raise ValueError("%s already holds a stone" % self.vertex(b))
+        colour = self.lift(a)
+        self.put(b, colour)
+        return colour
+
+    def hand(self, now_ms, duration_ms=HAND_MS):
+        """A hand reaching over the board: the sensors misread for a moment."""
+        self.hand_until_ms = now_ms + duration_ms
+
+    def count(self):
+        return sum(1 for c in self.cells if c != EMPTY)
+
+
+class Sensors:
+    """Hall (colour) or reed (occupancy) sensors under the virtual stones.
+
+    noise is the chance per point per scan that a sensor flickers to a
+    wrong reading for that one scan."""
+
+    def __init__(self, stones, clock, kind=scan.SENSOR_COLOUR, noise=0.0, rng=None):
+        if kind not in scan.SENSOR_KINDS:
+            raise ValueError("sensors must be one of " + ", ".join(scan.SENSOR_KINDS))
+        if not 0.0 <= noise < 1.0:
+            raise ValueError("noise is a probability below 1")
+        self.kind = kind
+        self.stones = stones
+        self.clock = clock
+        self.noise = noise
+        self.rng = rng or random.Random()
+        self._log_keep = math.log(1.0 - noise) if noise > 0 else 0.0
+        self._clean = bytearray(len(stones.cells))
+        self._seen_changes = -1
+        self.reads = 0
+        self.flickers = 0
+
+    def _refresh(self):
+        occupied = scan.S_STONE
+        for i, c in enumerate(self.stones.cells):
+            if c == EMPTY:
+                self._clean[i] = scan.S_EMPTY
+            elif self.kind == scan.SENSOR_OCCUPANCY:
+                self._clean[i] = occupied
+            else:
+                self._clean[i] = scan.S_BLACK if c == BLACK else scan.S_WHITE
+        self._seen_changes = self.stones.changes
+
+    def _wrong(self, value):
+        rng = self.rng
+        if self.kind == scan.SENSOR_OCCUPANCY:
+            return scan.S_EMPTY if value != scan.S_EMPTY else scan.S_STONE
+        others = [v for v in (scan.S_EMPTY, scan.S_BLACK, scan.S_WHITE) if v != value]
+        return others[rng.randrange(2)]
+
+    def _gap(self):
+        # Points until the next flicker: geometric, so a scan costs time in
+        # proportion to its flickers rather than to the board size.
+        u = self.rng.random()
+        return int(math.log(1.0 - u) / self._log_keep)
+
+    def read(self, out):
+        self.reads += 1
+        if self._seen_changes != self.stones.changes:
+            self._refresh()
+        out[:] = self._clean
+        n = len(out)
+        if self.clock.now_ms < self.stones.hand_until_ms:
+            covered = self.rng.sample(range(n), int(n * HAND_SHARE))
+            for i in covered:
+                if self.kind == scan.SENSOR_OCCUPANCY:
+                    out[i] = scan.S_STONE
+                else:
+                    out[i] = scan.S_BLACK if self.rng.random() < 0.5 else scan.S_WHITE
+        if self.noise > 0:
+            i = self._gap()
+            while i < n:
+                out[i] = self._wrong(out[i])
+                self.flickers += 1
+                i += 1 + self._gap()
+
+
+class Leds:
+    """Keeps the last frame the firmware showed, as the real strip would."""
+
+    def __init__(self, size):
+        self.size = size
+        self.frame = frame.new_frame(size)
+        self.now_ms = 0
+        self.shows = 0
+        self.changes = 0
+
+    def show(self, data, now_ms):
+        self.shows += 1
+        self.now_ms = now_ms
+        if len(data) != len(self.frame):  # the firmware started a game of another size
+            self.frame = bytearray(len(data))
+            self.size = math.isqrt(len(data) - 1 - frame.STATUS_PIXELS)
+        if data != self.frame:
+            self.frame[:] = data
+            self.changes += 1
+
+    def code(self, place):
+        return self.frame[1 + place]
+
+    def status(self, index):
+        return self.frame[1 + self.size * self.size + index]
+
+    def rgb(self, place, phase_ms=None):
+        """Colour of the light under a point right now (blink patterns applied)."""
+        if phase_ms is None:
+            phase_ms = self.now_ms
+        return frame.rgb(self.code(place), self.frame[0], phase_ms)
+
+    def status_rgb(self, index, phase_ms=None):
+        if phase_ms is None:
+            phase_ms = self.now_ms
+        return frame.rgb(self.status(index), self.frame[0], phase_ms)
+
+    def prompts(self):
+        """{place: code} for every light asking the person to do something."""
+        out = {}
+        for pl in range(self.size * self.size):
+            c = self.frame[1 + pl]
+            if c & 0x0F in ACTION_CODES and c & 0xF0 != frame.DIM:
+                out[pl] = c
+        return out
+
+    def lit(self):
+        """{place: code} of every light that is not off."""
+        return {pl: self.frame[1 + pl] for pl in range(self.size * self.size)
+                if self.frame[1 + pl] & 0x0F != frame.OFF}
+
+
+def code_name(code):
+    name = frame.NAMES[code & 0x0F]
+    pattern = code & 0xF0
+    if pattern == frame.BLINK:
+        name += "/blink"
+    elif pattern == frame.FAST:
+        name += "/fast"
+    elif pattern == frame.DIM:
+        name += "/dim"
+    return name
+
+
+class Buttons:
+    """Button presses queued by the GUI, the TUI or a script."""
+
+    def __init__(self):
+        self.queue = []
+
+    def press(self, code):
+        if not 0 < code < len(events.BUTTON_NAMES):
+            raise ValueError("no button %r" % (code,))
+        self.queue.append(code)
+
+    def poll(self, now_ms):
+        if self.queue:
+            return self.queue.pop(0)
+        return events.BTN_NONE
+
+
+BUTTONS = {"pass": events.BTN_PASS, "confirm": events.BTN_CONFIRM, "new": events.BTN_NEW,
+           "resign": events.BTN_RESIGN}
+
+
+def make_config(size=None, sensors=None, preset=None, komi=None, handicap=None, **extra):
+    """A firmware Config with the simulator's choices, validated."""
+    from gogadget.config import Config
+
+    cfg = Config()
+    for name, value in (("size", size), ("sensors", sensors), ("preset", preset),
+                        ("komi", komi), ("handicap", handicap)):
+        if value is not None:
+            setattr(cfg, name, value)
+    for name, value in extra.items():
+        setattr(cfg, name, value)
+    cfg.validate()
+    return cfg
+
+
+class Simulator:
+    """The firmware application wired to the virtual board.
+
+    step() is one scan cycle of the real loop (1000 / scan_hz ms of virtual
+    time).  Referee events are collected in .events as (now_ms, kind, text).
+    """
+
+    def __init__(self, config=None, noise=0.0, seed=None, store_dir=None, **choices):
+        from gogadget.app import App
+
+        self.config = config if config is not None else make_config(**choices)
+        self.rng = random.Random(seed)
+        self.clock = Clock()
+        self.stones = Stones(self.config.size)
+        self.sensors = Sensors(self.stones, self.clock, self.config.sensors, noise,
+                               random.Random(self.rng.random()))
+        self.leds = Leds(self.config.size)
+        self.buttons = Buttons()
+        self._own_store = store_dir is None
+        self.store_dir = tempfile.mkdtemp(prefix="gogadget-sim-") if store_dir is None else store_dir
+        self.app = App(self.config, self.sensors, self.leds, self.buttons, self.store_dir)
+        self.period_ms = max(1, 1000 // self.config.scan_hz)
+        self.events = []
+        self.steps = 0
+        self.app.boot(self.clock.now_ms)
+        self._drain()
+
+    @property
+    def referee(self):
+        return self.app.referee
+
+    @property
+    def size(self):
+        return self.config.size
+
+    def close(self):
+        if self._own_store:
+            shutil.rmtree(self.store_dir, ignore_errors=True)
+
+    def _drain(self):
+        ref = self.app.referee
+        while True:
+            ev = ref.poll_event()
+            if ev is None:
+                return
+            self.events.append((self.clock.now_ms, ev[0], ev[1]))
+
+    def step(self):
+        now = self.clock.advance(self.period_ms)
+        self.app.step(now)
+        self.steps += 1
+        self._drain()
+
+    def run(self, ms):
+        """Let ms of virtual time pass, scanning at the firmware's rate."""
+        for _ in range(max(1, (ms + self.period_ms - 1) // self.period_ms)):
+            self.step()
+
+    def settle(self, extra=3):
+        """Scan long enough for the referee's stability window to pass."""
+        for _ in range(self.config.stable_scans + extra):
+            self.step()
+
+    def until_quiet(self, max_ms=2000):
+        """Scan until the hand's disturbance is over and the frame stops changing."""
+        end = self.clock.now_ms + max_ms
+        self.settle()
+        while self.clock.now_ms < end:
+            before = self.leds.changes
+            self.settle()
+            if self.leds.changes == before and self.clock.now_ms >= self.stones.hand_until_ms:
+                return True
+        return False
+
+    def press(self, name_or_code):
+        code = BUTTONS[name_or_code] if isinstance(name_or_code, str) else name_or_code
+        self.buttons.press(code)
+
+    def events_since(self, index):
+        return self.events[index:]
+
+    def vertex(self, place):
+        return self.stones.vertex(place)
