@@ -1,0 +1,613 @@
+"""GTP on the board's USB serial line, served between scans.
+
+The board is a GTP engine whose moves are made by the person at the board:
+`play` from a controller becomes a "place this stone" prompt on the LEDs,
+and `genmove` is answered later, when the sensors have seen the person's
+move.  poll() is called once per scan cycle: it reads what has arrived
+without blocking, assembles lines in a buffer allocated once, and runs at
+most one command, so a slow command or a flood of noise never stalls the
+scan loop.
+
+Bytes are cleaned as GTP 2 section 3.1 says (control characters dropped,
+tabs made spaces); bytes above 127 become '?', so any noise decodes as
+ASCII and fails as an unknown command instead of raising.
+"""
+import sys
+
+from gogadget.compat import const
+from gogadget import journal, sgf
+from gogadget.board import REASONS
+from gogadget.gtp import Engine, GtpError, _clean, _int, _float
+from gogadget.points import (BLACK, WHITE, PASS, MIN_SIZE, MAX_SIZE, max_handicap,
+                             handicap_points, point, vertex, colour_name)
+
+# Longest accepted command: gogadget-setup with every point of a 19x19
+# board named ("b A1 B1 ..." is about 4 bytes a stone) still fits.
+MAX_LINE = const(2048)
+# Bytes taken from the stream per poll: bounds the time one poll costs.
+RX_CHUNK = const(256)
+# Referee events kept for gogadget-events; older ones are dropped (counted).
+EVENT_SLOTS = const(64)
+
+
+def valid_game_name(name):
+    """Stored games are NNNN.sgf (journal.save_game): the only names the
+    link serves, so no path can reach outside the game folder."""
+    return (len(name) == 8 and name.endswith(".sgf") and name[:4].isdigit()
+            and "/" not in name and "\\" not in name)
+
+
+class StdioStream:
+    """The Pico's USB CDC serial line (sys.stdin / sys.stdout), read without
+    blocking.  Ctrl-C is turned off so a 0x03 in the noise is just a byte."""
+
+    def __init__(self):
+        import select
+        self._in = getattr(sys.stdin, "buffer", sys.stdin)
+        self._out = getattr(sys.stdout, "buffer", sys.stdout)
+        self._poller = select.poll()
+        self._poller.register(sys.stdin, select.POLLIN)
+        self._one = bytearray(1)
+        self.closed = False
+        try:
+            import micropython
+            micropython.kbd_intr(-1)
+        except (ImportError, AttributeError):
+            pass
+
+    def readinto(self, buf):
+        n = 0
+        one = self._one
+        while n < len(buf) and self._poller.poll(0):
+            if not self._in.readinto(one):
+                self.closed = True  # end of input (host side closed)
+                break
+            buf[n] = one[0]
+            n += 1
+        return n
+
+    def write(self, data):
+        self._out.write(data)
+        try:
+            self._out.flush()
+        except AttributeError:
+            pass
+
+
+class Link(Engine):
+    """GTP engine for the physical board.
+
+    `target` is an App (its referee and store folder are used) or a Referee;
+    `stream` has readinto(buf) -> count or read(n) -> bytes/None, and
+    write(bytes).  Commands the base Engine knows about the position are
+    replaced here by ones that go through the referee.
+    """
+
+    def __init__(self, target, stream, store=None):
+        referee = getattr(target, "referee", None)
+        if referee is None:
+            referee = target
+        self.app = target if referee is not target else None
+        self.referee = referee
+        self.stream = stream
+        if store is None:
+            store = getattr(target, "store_dir", None)
+        if store is None:
+            config = getattr(referee, "config", None)
+            store = getattr(config, "store", None)
+        self.store = store
+        Engine.__init__(self, referee.board.size, folder=store or ".")
+        self._use_board()
+        self._rx = bytearray(RX_CHUNK)
+        self._rx_len = 0
+        self._rx_pos = 0
+        self._line = bytearray(MAX_LINE)
+        self._n = 0
+        self._overflow = False
+        self._readinto = getattr(stream, "readinto", None)
+        self._events = [None] * EVENT_SLOTS
+        self._ev_head = 0  # next slot to write
+        self._ev_count = 0
+        self._ev_dropped = 0
+        self._wait_colour = 0  # genmove pending for this colour (0: none)
+        self._wait_id = ""
+        self._wait_from = 0
+        self._wait_end = ""  # "resign" / error text decided by an event
+        self._wait_pending = False
+        self.current_id = ""
+        self._reported = referee.board.moves  # moves the controller knows of
+        self.replay = None
+        self.lines = 0  # lines received (for the status light and tests)
+        for name, fn in (
+                ("boardsize", self._boardsize), ("clear_board", self._clear_board),
+                ("komi", self._komi), ("fixed_handicap", self._fixed_handicap),
+                ("set_free_handicap", self._set_free_handicap),
+                ("play", self._play), ("genmove", self._genmove), ("undo", self._undo),
+                ("final_score", self._final_score),
+                ("gogadget-status", self._status), ("gogadget-sgf", self._sgf),
+                ("gogadget-games", self._games), ("gogadget-fetch", self._fetch),
+                ("gogadget-events", self._events_cmd), ("gogadget-new", self._new),
+                ("loadsgf", self._loadsgf), ("printsgf", self._printsgf),
+                ("gogadget-setup", self._setup),
+                ("gogadget-replay", self._replay), ("gogadget-frame", self._frame)):
+            self.commands[name] = fn
+
+    def _use_board(self):
+        # The base engine's queries (showboard, final_score, ...) must see
+        # the game record, not a board of its own.
+        board = self.referee.board
+        self.board = board
+        rules = getattr(self.referee, "rules", None)
+        if rules is not None:
+            self.rules = rules
+
+    # -- the serial side ---------------------------------------------------
+
+    def poll(self, now_ms=0):
+        """One slice of link work: True if a response was written."""
+        if self.board is not self.referee.board:
+            # The referee started a game by itself (new-game button, resume).
+            self._use_board()
+            self._reported = self.referee.board.moves
+            self.replay = None
+        self._drain_events()
+        if self.replay is not None:
+            self.replay.step()
+        if self._wait_colour:
+            if not self._check_genmove():
+                return False
+            return True
+        if self._rx_pos >= self._rx_len:
+            if self._readinto is not None:
+                got = self._readinto(self._rx)
+            else:
+                data = self.stream.read(RX_CHUNK)
+                got = len(data) if data else 0
+                if got:
+                    self._rx[:got] = data
+            if not got:
+                return False
+            self._rx_len = got
+            self._rx_pos = 0
+        rx = self._rx
+        line = self._line
+        n = self._n
+        i = self._rx_pos
+        end = self._rx_len
+        while i < end:
+            b = rx[i]
+            i += 1
+            if b == 10:
+                self._rx_pos = i
+                self._n = 0
+                return self._finish(n)
+            if b == 9:
+                b = 32
+            elif b < 32 or b == 127:
+                continue  # CR, NUL and other controls: GTP says drop them
+            elif b > 127:
+                b = 63
+            if n < MAX_LINE:
+                line[n] = b
+                n += 1
+            else:
+                self._overflow = True
+        self._rx_pos = i
+        self._n = n
+        return False
+
+    def _finish(self, n):
+        self.lines += 1
+        if self._overflow:
+            self._overflow = False
+            self._send("? line too long\n\n")
+            return True
+        text = bytes(self._line[:n]).decode()  # ASCII by construction
+        out = self.handle(text)
+        if out:
+            self._send(out)
+            return True
+        return False
+
+    def _send(self, text):
+        try:
+            self.stream.write(text.encode())
+        except OSError:
+            pass  # host gone: the game goes on on the board
+
+    # -- referee events ------------------------------------------------------
+
+    def _drain_events(self):
+        referee = self.referee
+        while True:
+            ev = referee.poll_event()
+            if ev is None:
+                return
+            self._note(ev)
+
+    def _note(self, ev):
+        kind = ev[0]
+        if self._wait_colour:
+            if kind == "resign":
+                self._wait_end = "resign"
+            elif kind == "new-game":
+                self._wait_end = "?new game started on the board"
+        if self._ev_count == EVENT_SLOTS:
+            self._ev_dropped += 1
+        else:
+            self._ev_count += 1
+        self._events[self._ev_head] = ev
+        self._ev_head = (self._ev_head + 1) % EVENT_SLOTS
+        if self.replay is not None:
+            self.replay.event(ev)
+
+    def note(self, kind, text):
+        """Add a link event of its own (replay warnings) to the event stream."""
+        self._note((kind, text))
+
+    # -- genmove: the answer comes when the person has moved ----------------
+
+    def handle(self, line):
+        words = _clean(line).split()
+        self.current_id = words[0] if words and words[0].isdigit() else ""
+        out = Engine.handle(self, line)
+        self.done = False  # quit ends the host's session, never the board's
+        if self._wait_colour and self._wait_pending:
+            self._wait_pending = False
+            # The base answered "=": the real answer comes when the person
+            # has moved (at once if they moved before the command came).
+            self._check_genmove()
+            return ""
+        return out
+
+    def _genmove(self, args):
+        self._args(args, 1)
+        colour = self._colour(args[0])
+        referee = self.referee
+        board = referee.board
+        start = self._reported
+        if start > board.moves:
+            start = board.moves
+        if start == board.moves:
+            if referee.phase == "over":
+                raise GtpError("game is over")
+            if referee.to_move() != colour:
+                raise GtpError("not " + ("black" if colour == BLACK else "white") + "'s turn on the board")
+        elif board.move(start)[0] != colour:
+            raise GtpError("the board's next move is not " + ("black" if colour == BLACK else "white"))
+        self._wait_colour = colour
+        self._wait_pending = True
+        self._wait_id = self.current_id
+        self._wait_from = start
+        self._wait_end = ""
+        return ""
+
+    @property
+    def waiting(self):
+        """The colour a pending genmove waits for (0: none)."""
+        return self._wait_colour
+
+    def _check_genmove(self):
+        board = self.referee.board
+        end = self._wait_end
+        if board.moves > self._wait_from:
+            colour, pt = board.move(self._wait_from)
+            self._reported = self._wait_from + 1
+            if colour == self._wait_colour:
+                self._answer("=", vertex(board.size, pt))
+            else:
+                self._answer("?", "board moved for the other colour")
+            return True
+        if end:
+            if end[0] == "?":
+                self._answer("?", end[1:])
+            else:
+                self._answer("=", end)
+            return True
+        if board.moves < self._wait_from:
+            self._reported = board.moves
+            self._answer("?", "move taken back on the board")
+            return True
+        return False
+
+    def _answer(self, mark, text):
+        self._wait_colour = 0
+        self._wait_end = ""
+        self._send(mark + self._wait_id + " " + text + "\n\n")
+
+    def cancel_genmove(self):
+        """Give up a pending genmove (host closed, new game from the host)."""
+        if self._wait_colour:
+            self._answer("?", "cancelled")
+
+    # -- commands that go through the referee -------------------------------
+
+    def _after_new_game(self):
+        self._use_board()
+        self.replay = None
+        self.dead = []
+        self._reported = self.referee.board.moves
+        self.cancel_genmove()
+
+    def _new_game(self, **opts):
+        try:
+            self.referee.new_game(**opts)
+        except ValueError as e:
+            raise GtpError(str(e))
+        self._after_new_game()
+
+    def _boardsize(self, args):
+        self._args(args, 1)
+        size = _int(args[0])
+        if not MIN_SIZE <= size <= MAX_SIZE:
+            raise GtpError("unacceptable size")
+        self._new_game(size=size)
+        return ""
+
+    def _clear_board(self, args):
+        self._args(args, 0)
+        self._new_game()
+        return ""
+
+    def _komi(self, args):
+        self._args(args, 1)
+        komi = _float(args[0])
+        self.komi = komi
+        self.referee.set_komi(komi)
+        return ""
+
+    def _empty(self):
+        board = self.referee.board
+        if board.moves:
+            return False
+        cells = board.cells
+        for c in cells:
+            if c == BLACK or c == WHITE:
+                return False
+        return True
+
+    def _fixed_handicap(self, args):
+        self._args(args, 1)
+        count = _int(args[0])
+        if not self._empty():
+            raise GtpError("board not empty")
+        size = self.referee.board.size
+        if not 2 <= count <= max_handicap(size):
+            raise GtpError("invalid number of stones")
+        # As a set-up position, so presets with free placement get the
+        # GTP fixed points too.
+        pts = [point(size, r, c) for r, c in handicap_points(size, count)]
+        self._set_position([(BLACK, pt) for pt in pts])
+        return self._vertices(pts)
+
+    def _set_free_handicap(self, args):
+        if not self._empty():
+            raise GtpError("board not empty")
+        if len(args) < 2:
+            raise GtpError("bad vertex list")
+        pts = []
+        for a in args:
+            pt = self._vertex(a)
+            if pt == PASS or pt in pts:
+                raise GtpError("bad vertex list")
+            pts.append(pt)
+        self._set_position([(BLACK, pt) for pt in pts])
+        return ""
+
+    def _set_position(self, stones):
+        try:
+            self.referee.set_position(stones)
+        except ValueError as e:
+            raise GtpError(str(e))
+        self._after_new_game()
+
+    def _play(self, args):
+        self._args(args, 2)
+        colour = self._colour(args[0])
+        pt = self._vertex(args[1])
+        if self._wait_colour:
+            raise GtpError("waiting for the board's move")
+        try:
+            code = self.referee.external_move(colour, pt)
+        except ValueError as e:
+            raise GtpError(str(e))
+        if code:
+            raise GtpError("illegal move: " + REASONS[code] if code < len(REASONS) else "illegal move")
+        self._reported = self.referee.board.moves
+        self.dead = []
+        return ""
+
+    def _undo(self, args):
+        self._args(args, 0)
+        if not self.referee.board.moves or self.referee.undo() is False:
+            raise GtpError("cannot undo")
+        moves = self.referee.board.moves
+        if self._reported > moves:
+            self._reported = moves
+        self.dead = []
+        return ""
+
+    def _final_score(self, args):
+        result = self.referee.result
+        if result and not self.dead:
+            return result
+        return Engine.cmd_final_score(self, args)
+
+    def _loadsgf(self, args):
+        raise GtpError("the board cannot jump to a position: use gogadget-replay or gogadget-setup")
+
+    def _printsgf(self, args):
+        self._args(args, 0, 1)
+        if args:
+            raise GtpError("cannot save file: the board keeps its own records (gogadget-games)")
+        return self.referee.sgf()
+
+    # -- gogadget-* extensions for host tools ---------------------------------
+
+    def _status(self, args):
+        referee = self.referee
+        turn = colour_name(referee.to_move())
+        words = ["phase=" + referee.phase, "turn=" + turn,
+                 "moves=" + str(referee.board.moves),
+                 "outstanding=" + str(referee.outstanding()),
+                 "size=" + str(referee.board.size)]
+        if referee.result:
+            words.append("result=" + referee.result)
+        if self._wait_colour:
+            words.append("waiting=" + colour_name(self._wait_colour))
+        if self.replay is not None:
+            words.append("replay=" + self.replay.progress())
+        text = referee.status()
+        if text:
+            words.append("| " + text.replace("\n", " "))
+        return " ".join(words)
+
+    def _sgf(self, args):
+        return _no_blank_lines(self.referee.sgf())
+
+    def _games(self, args):
+        if not self.store:
+            return ""
+        return "\n".join(journal.game_names(self.store))
+
+    def _game_path(self, args):
+        self._args(args, 1)
+        name = args[0]
+        if not valid_game_name(name):
+            raise GtpError("bad game name (expected NNNN.sgf)")
+        if not self.store:
+            raise GtpError("no game folder")
+        return self.store + "/" + name
+
+    def _fetch(self, args):
+        path = self._game_path(args)
+        try:
+            with open(path) as f:
+                text = f.read()
+        except OSError:
+            raise GtpError("no such game " + args[0])
+        return _no_blank_lines(text)
+
+    def _events_cmd(self, args):
+        """Events since the last call, oldest first, one "kind text" a line."""
+        lines = []
+        if self._ev_dropped:
+            lines.append("dropped " + str(self._ev_dropped))
+        start = (self._ev_head - self._ev_count) % EVENT_SLOTS
+        for k in range(self._ev_count):
+            i = (start + k) % EVENT_SLOTS
+            kind, text = self._events[i]
+            self._events[i] = None
+            lines.append((kind + " " + text.replace("\n", " ")).strip())
+        self._ev_count = 0
+        self._ev_dropped = 0
+        return "\n".join(lines)
+
+    def _new(self, args):
+        """gogadget-new [size=N] [komi=K] [handicap=H] [rules=PRESET]"""
+        opts = {}
+        for a in args:
+            key, sep, value = a.partition("=")
+            if not sep or key not in ("size", "komi", "handicap", "rules"):
+                raise GtpError("expected size=N komi=K handicap=H rules=PRESET, got " + a)
+            try:
+                opts[key] = value if key == "rules" else (
+                    float(value) if key == "komi" else int(value))
+            except ValueError:
+                raise GtpError("bad value for " + key)
+        self._new_game(size=opts.get("size"), komi=opts.get("komi"),
+                       handicap=opts.get("handicap"), preset=opts.get("rules"))
+        return ""
+
+    def _setup(self, args):
+        """gogadget-setup [b V V ...] [w V V ...]: a position for the person to
+        set up by LED prompts (no arguments: the empty board)."""
+        colour = 0
+        stones = []
+        seen = set()
+        for a in args:
+            if a.lower() in ("b", "black", "w", "white"):
+                colour = self._colour(a)
+                continue
+            if not colour:
+                raise GtpError("colour expected before " + a)
+            pt = self._vertex(a)
+            if pt == PASS or pt in seen:
+                raise GtpError("bad vertex " + a)
+            seen.add(pt)
+            stones.append((colour, pt))
+        self._set_position(stones)
+        return ""
+
+    def _replay(self, args):
+        """gogadget-replay NAME | stop: guide the person through a stored game."""
+        if args and args[0] == "stop":
+            self.replay = None
+            return ""
+        path = self._game_path(args)
+        try:
+            with open(path) as f:
+                text = f.read()
+        except OSError:
+            raise GtpError("no such game " + args[0])
+        try:
+            game = sgf.parse(text)
+        except ValueError as e:
+            raise GtpError("cannot load " + args[0] + ": " + str(e))
+        self._new_game(size=game.size, komi=game.komi)
+        if game.setup:
+            self._set_position(game.setup)
+        self.replay = Replay(self, game)
+        return str(len(game.moves))
+
+    def _frame(self, args):
+        """The LED frame as hex, for `gogadget watch`."""
+        frame = self.referee.frame
+        return "".join("%02x" % b for b in frame)
+
+
+class Replay:
+    """Guides the person through a recorded game: each recorded move is
+    prompted on the LEDs (as an external move) once the previous one has
+    been placed, and a warning event is raised when the board departs."""
+
+    def __init__(self, link, game):
+        self.link = link
+        self.moves = game.moves
+        self.next = 0
+        self.base = link.referee.board.moves
+        self.warned = False
+
+    def progress(self):
+        return str(self.next) + "/" + str(len(self.moves))
+
+    def step(self):
+        referee = self.link.referee
+        if self.next >= len(self.moves) or referee.outstanding():
+            return
+        board = referee.board
+        if board.moves != self.base + self.next:
+            if not self.warned:
+                self.warned = True
+                self.link.note("replay", "board departs from the record at move " + str(self.next + 1))
+            return
+        colour, pt = self.moves[self.next]
+        code = referee.external_move(colour, pt)
+        if code:
+            self.link.note("replay", "recorded move " + str(self.next + 1) + " is illegal here")
+            self.next = len(self.moves)
+            return
+        self.next += 1
+        self.warned = False
+        if self.next == len(self.moves):
+            self.link.note("replay", "end of the record")
+
+    def event(self, ev):
+        if ev[0] in ("illegal", "fault", "error") and not self.warned:
+            self.warned = True
+            self.link.note("replay", "board departs from the record at move " + str(self.next) + ": " + ev[1])
+
+
+def _no_blank_lines(text):
+    # A GTP response ends at the first empty line.
+    return "\n".join(line for line in text.strip().split("\n") if line.strip())

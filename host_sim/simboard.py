@@ -1,0 +1,249 @@
+"""The virtual board behind a serial port, with a simulated person at it.
+
+`gogadget ... --sim` and the end-to-end tests use this instead of a USB
+cable: the firmware's App (and so its own Link) runs in a thread on the
+master end of a pty, and host tools open the slave path with pyserial as
+they would /dev/ttyACM0.  The person follows the LED prompts (puts the
+stones the LEDs ask for, lifts prisoners) and, on its own turns, places a
+stone a policy chooses, or presses pass.
+"""
+import os
+import pty
+import random
+import shlex
+import shutil
+import tempfile
+import threading
+import time
+import tty
+
+from gogadget import events, frame
+from gogadget.board import OK
+from gogadget.points import BLACK, EMPTY, PASS, place, vertex, parse_vertex
+from host_sim import virtual
+from host_sim.serialport import FdStream, GtpClient, PipeTransport
+
+
+class RandomPolicy:
+    """Random legal moves that do not fill the player's own eyes; pass when
+    nothing is left (so a game between two of them ends)."""
+
+    def __init__(self, seed=0):
+        self.rng = random.Random(seed)
+
+    def choose(self, board, colour):
+        pts = board.points()
+        self.rng.shuffle(pts)
+        w = board.stride
+        cells = board.cells
+        for pt in pts:
+            if cells[pt] != EMPTY:
+                continue
+            if all(cells[q] in (colour, 3) for q in (pt - 1, pt + 1, pt - w, pt + w)):
+                continue  # own eye
+            if board.legal(colour, pt) == OK:
+                return pt
+        return PASS
+
+    def close(self):
+        pass
+
+
+class EnginePolicy:
+    """A GTP engine (GNU Go) chooses the person's moves; it is kept in step
+    with the referee's record and asked with reg_genmove."""
+
+    def __init__(self, command):
+        self.gtp = GtpClient(PipeTransport(shlex.split(command)))
+        self.known = None  # (size, moves as (colour, pt)) the engine has
+
+    def _sync(self, board):
+        record = [board.move(i) for i in range(board.moves)]
+        size = board.size
+        if self.known is None or self.known[0] != size or \
+                self.known[1] != record[:len(self.known[1])] or self.known[2] != board.handicap:
+            self.gtp.send("boardsize %d" % size)
+            self.gtp.send("clear_board")
+            from gogadget import sgf
+            for colour, pt in sgf.initial_stones(board):
+                self.gtp.send("play %s %s" % ("b" if colour == BLACK else "w", vertex(size, pt)))
+            self.known = (size, [], board.handicap)
+        known = self.known[1]
+        for colour, pt in record[len(known):]:
+            self.gtp.send("play %s %s" % ("b" if colour == BLACK else "w", vertex(size, pt)))
+            known.append((colour, pt))
+
+    def choose(self, board, colour):
+        self._sync(board)
+        answer = self.gtp.send("reg_genmove " + ("b" if colour == BLACK else "w")).strip().lower()
+        if answer == "resign":
+            return "resign"
+        return parse_vertex(board.size, answer)
+
+    def close(self):
+        self.gtp.close()
+
+
+class Person:
+    """Does what the LEDs ask; moves for `colour` (None: for whichever colour
+    the link's genmove waits for, i.e. the side the host gave the board)."""
+
+    def __init__(self, sim, policy, colour=None, confirm_count=True):
+        self.sim = sim
+        self.policy = policy
+        self.colour = colour
+        self.confirm_count = confirm_count
+        self._wait_moves = -1  # the referee has not yet taken our last stone
+        self._wait_until = 0
+        self.moves = 0
+        self.fixes = 0
+
+    def act(self, now_ms):
+        sim = self.sim
+        ref = sim.app.referee
+        stones = sim.stones
+        size = stones.size
+        if size != ref.board.size:
+            stones.__init__(ref.board.size)  # the host started another size: a new board
+            sim.sensors._clean = bytearray(len(stones.cells))
+            sim.sensors._seen_changes = -1
+            return
+        prompts = sim.leds.prompts()
+        if prompts:
+            for pl, code in prompts.items():
+                c = code & 0x0F
+                have = stones.cells[pl]
+                if c in virtual.LIFT_CODES or c == frame.WRONG_COLOUR:
+                    if have != EMPTY:
+                        stones.lift(pl)
+                        self.fixes += 1
+                elif c in virtual.PUT_CODES and have == EMPTY:
+                    stones.put(pl, virtual.PUT_CODES[c])
+                    self.fixes += 1
+            self._wait_moves = -1
+            return
+        if ref.phase == "count":
+            if self.confirm_count:
+                sim.buttons.press(events.BTN_CONFIRM)
+            return
+        if ref.phase != "play" or ref.outstanding():
+            return
+        board = ref.board
+        if self._wait_moves >= 0:
+            if board.moves == self._wait_moves and now_ms < self._wait_until:
+                return  # our stone is not yet taken
+            self._wait_moves = -1
+        turn = board.to_move()
+        colour = self.colour if self.colour is not None else sim.link.waiting
+        if colour != turn:
+            return
+        choice = self.policy.choose(board, turn)
+        self.moves += 1
+        if choice == "resign":
+            sim.buttons.press(events.BTN_RESIGN)
+        elif choice == PASS:
+            sim.buttons.press(events.BTN_PASS)
+        else:
+            stones.put(place(size, choice), turn)
+        self._wait_moves = board.moves
+        self._wait_until = now_ms + 2000
+
+
+class SimBoard:
+    """App + virtual drivers + person, served on a pty (or any stream)."""
+
+    def __init__(self, size=9, preset=None, komi=None, sensors=None, policy=None, colour=None,
+                 store_dir=None, seed=0, stream=None, speed=20.0):
+        from gogadget.app import App
+        from gogadget.link import Link
+
+        self.config = virtual.make_config(size=size, preset=preset, komi=komi, sensors=sensors)
+        self.clock = virtual.Clock()
+        self.stones = virtual.Stones(size)
+        self.sensors = virtual.Sensors(self.stones, self.clock, self.config.sensors)
+        self.leds = virtual.Leds(size)
+        self.buttons = virtual.Buttons()
+        self._own_store = store_dir is None
+        self.store_dir = store_dir or tempfile.mkdtemp(prefix="gogadget-sim-")
+        self.port = None
+        self._fds = []
+        if stream is None:
+            master, slave = pty.openpty()
+            tty.setraw(slave)
+            self._fds = [master, slave]
+            self.port = os.ttyname(slave)
+            stream = FdStream(master)
+        self.stream = stream
+        self.app = App(self.config, self.sensors, self.leds, self.buttons, self.store_dir,
+                       stream=stream)
+        self.link = getattr(self.app, "link", None)
+        self._own_link = self.link is None
+        if self._own_link:
+            self.link = Link(self.app, stream, store=self.store_dir)
+        self.person = Person(self, policy or RandomPolicy(seed), colour)
+        self.period_ms = max(1, 1000 // self.config.scan_hz)
+        self.speed = speed  # virtual ms per real ms
+        self.steps = 0
+        self.error = None
+        self._stop = threading.Event()
+        self._thread = None
+        self.lock = threading.Lock()
+        self.app.boot(self.clock.now_ms)
+
+    def step(self):
+        now = self.clock.advance(self.period_ms)
+        self.person.act(now)
+        self.app.step(now)
+        if self._own_link:
+            self.link.poll(now)
+        self.steps += 1
+
+    def _run(self):
+        pause = self.period_ms / 1000.0 / self.speed
+        try:
+            while not self._stop.is_set():
+                with self.lock:
+                    self.step()
+                time.sleep(pause)
+        except Exception as exc:  # reported to the host side by close()/check()
+            self.error = exc
+            raise
+
+    def start(self):
+        self._thread = threading.Thread(target=self._run, name="gogadget-sim", daemon=True)
+        self._thread.start()
+        return self
+
+    def check(self):
+        if self.error is not None:
+            raise RuntimeError("simulated board stopped: %r" % (self.error,))
+
+    def close(self):
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(5)
+        self.person.policy.close()
+        for fd in self._fds:
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+        self._fds = []
+        if self._own_store:
+            shutil.rmtree(self.store_dir, ignore_errors=True)
+
+    def __enter__(self):
+        return self.start()
+
+    def __exit__(self, *exc):
+        self.close()
+
+
+def policy_from(spec, seed=0):
+    """"random" or "engine:COMMAND" (e.g. engine:/usr/games/gnugo --mode gtp --level 1)."""
+    if spec in (None, "", "random"):
+        return RandomPolicy(seed)
+    if spec.startswith("engine:"):
+        return EnginePolicy(spec[len("engine:"):])
+    raise ValueError("person policy must be 'random' or 'engine:COMMAND'")
+
