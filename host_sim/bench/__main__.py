@@ -2,7 +2,7 @@
 import importlib
 import sys
 
-SECTIONS = ("rules", "referee", "scan")
+SECTIONS = ("rules", "referee", "scan", "link")
 
 
 def main(argv):
