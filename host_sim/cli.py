@@ -7,7 +7,9 @@
   gogadget watch                 mirror the board live in the terminal
 
 Every command takes --sim instead of --port: the simulator's virtual board
-with a simulated person (host_sim/simboard.py) behind a pty.
+with a simulated person (host_sim/simboard.py) behind a pty.  `play --sim
+--gui` makes you the person instead: the simulator's window is the board
+(host_sim/match.py).
 """
 import argparse
 import os
@@ -140,8 +142,23 @@ def play_game(board, eng, person, size, komi, handicap=0, max_moves=0, log=None)
     return moves, result
 
 
+def _play_in_simulator(args):
+    """You at the simulator's window (terminal without a display) as the board."""
+    from host_sim.__main__ import main as sim_main
+    argv = ["--size", str(args.size), "--komi", str(args.komi), "--handicap", str(args.handicap),
+            "--engine", args.engine, "--colour", args.colour, "--max-moves", str(args.max_moves)]
+    if args.out:
+        argv += ["--out", args.out]
+    return sim_main(argv)
+
+
 def cmd_play(args):
     """The person at the board plays --colour against a GTP engine."""
+    if args.gui:
+        if not args.sim:
+            print("gogadget play: --gui needs --sim", file=sys.stderr)
+            return 2
+        return _play_in_simulator(args)
     person = parse_colour(args.colour)
     conn = Connection(args, colour=person, size=args.size)
     eng = engine(args.engine)
@@ -244,6 +261,8 @@ def parser():
     pl.add_argument("--out", default=None, help="save the game record here")
     pl.add_argument("--max-moves", type=int, default=0, help="stop after this many moves (0: no limit)")
     pl.add_argument("--quiet", action="store_true")
+    pl.add_argument("--gui", action="store_true",
+                    help="--sim: you play at the simulator's window instead of a simulated person")
     pl.set_defaults(func=cmd_play)
     pu = sub.add_parser("pull", help="download the games stored on the board")
     _add_board_options(pu)

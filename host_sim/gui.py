@@ -5,15 +5,20 @@ put down a stone of the colour in hand, click a stone to lift it, drag a
 stone to slide it (off the board to take it away).  Key c switches the
 colour in hand, h holds a hand over the board.  Illegal or sloppy handling
 is allowed: the firmware's prompts are what there is to see.
+
+With an engine (python -m host_sim --engine CMD) the window is the board in
+a game against it (host_sim/match.py): the engine's moves light up as
+"place this stone" prompts, the person's moves go to the engine.
 """
 import json
 import os
+import signal
 import tkinter as tk
 from tkinter import filedialog, messagebox, simpledialog
 
 from gogadget import points, rules as rules_mod, scan
 from gogadget.points import BLACK, EMPTY, WHITE
-from host_sim.virtual import Simulator, code_name, make_config
+from host_sim.virtual import PUT_CODES, Simulator, code_name, make_config
 
 WOOD = "#dcb35c"
 LINE = "#3a2a10"
@@ -38,9 +43,11 @@ def _glow(rgb):
 class BoardView:
     """The window: canvas, buttons and status line around one Simulator."""
 
-    def __init__(self, root, choices, noise=0.0, seed=None, state_file=None):
+    def __init__(self, root, choices, noise=0.0, seed=None, state_file=None, versus=None):
         self.root = root
         self.choices = dict(choices)
+        self.versus = versus  # match.start() options when playing an engine
+        self.match = None
         self.noise = noise
         self.seed = seed
         self.state_file = state_file
@@ -138,10 +145,26 @@ class BoardView:
 
     def new_board(self):
         """A fresh virtual board running the firmware with the current choices."""
+        self.close()
+        if self.versus is None:
+            self.sim = Simulator(make_config(**self.choices), noise=self.noise, seed=self.seed)
+        else:
+            from host_sim import match
+            # The relay sets handicap stones and komi over GTP, as a host does.
+            cfg = make_config(**dict(self.choices, handicap=0))
+            self.sim, self.match = match.start(cfg, komi=self.choices.get("komi"),
+                                               handicap=self.choices.get("handicap") or 0,
+                                               noise=self.noise, seed=self.seed, **self.versus)
+        self._layout()
+
+    def close(self):
+        if self.match is not None:
+            self.match.close()
+            self.match.save()
+            self.match = None
         if self.sim is not None:
             self.sim.close()
-        self.sim = Simulator(make_config(**self.choices), noise=self.noise, seed=self.seed)
-        self._layout()
+            self.sim = None
 
     def _layout(self):
         size = self.sim.size
@@ -201,7 +224,13 @@ class BoardView:
 
     # -- the hand -----------------------------------------------------------
 
-    def colour_in_hand(self):
+    def colour_in_hand(self, place=None):
+        if place is not None:
+            # A "place this stone" light: the person takes that colour from
+            # the bowls (an engine's move needs no switching of the hand).
+            prompted = PUT_CODES.get(self.sim.leds.code(place) & 0x0F)
+            if prompted:
+                return prompted
         if self.sim.config.sensors == scan.SENSOR_OCCUPANCY:
             # The sensors cannot tell; use the stone the turn light asks for.
             return self.sim.referee.to_move()
@@ -225,7 +254,7 @@ class BoardView:
                 return
             if end == start:
                 if stones.cells[start] == EMPTY:
-                    stones.put(start, self.colour_in_hand())
+                    stones.put(start, self.colour_in_hand(start))
                 else:
                     stones.lift(start)
             elif stones.cells[start] != EMPTY:
@@ -248,6 +277,10 @@ class BoardView:
     def load(self, path=None):
         from host_sim.replay import load_game, load_into
 
+        if self.match is not None:
+            messagebox.showerror("Go Gadget", "a game against %s is on: no loading" % self.match.name,
+                                 parent=self.root)
+            return
         path = path or filedialog.askopenfilename(filetypes=[("SGF", "*.sgf")], parent=self.root)
         if not path:
             return
@@ -271,6 +304,8 @@ class BoardView:
         if sim.events and sim.events[-1][0] == sim.clock.now_ms:
             _, kind, text = sim.events[-1]
             self.last_event.set("%s: %s" % (kind, text))
+        if self.match is not None and self.match.done:
+            self.match.save()
         if sim.clock.now_ms >= self._draw_due:
             self._draw_due = sim.clock.now_ms + DRAW_MS
             self.draw()
@@ -300,7 +335,10 @@ class BoardView:
             peak = max(rgb) or 1
             # Shown at a readable strength: the budget dims real pixels a lot.
             self.status_canvas.itemconfigure(item, fill=_hex(tuple(v * 220 // peak for v in rgb)))
-        self.status.set(sim.referee.status())
+        text = sim.referee.status()
+        if self.match is not None:
+            text = self.match.status() + "\n" + text
+        self.status.set(text)
         if self.state_file:
             self.write_state()
 
@@ -315,6 +353,8 @@ class BoardView:
                        if c != EMPTY},
             "lights": {sim.vertex(pl): code_name(code) for pl, code in sim.leds.lit().items()},
             "status": sim.referee.status(), "phase": sim.referee.phase,
+            "game": self.match.status() if self.match is not None else None,
+            "game_log": list(self.match.log[-30:]) if self.match is not None else [],
             "events": [[k, t] for _, k, t in sim.events[-30:]],
             # Screen position of every point, so a test can click on it.
             "screen": {sim.vertex(pl): [rx + self.xy(pl)[0], ry + self.xy(pl)[1]]
@@ -332,10 +372,15 @@ class BoardView:
         os.replace(tmp, self.state_file)  # readers never see half a file
 
 
-def main(choices, noise=0.0, seed=None, state_file=None, load=None):
+def main(choices, noise=0.0, seed=None, state_file=None, load=None, versus=None):
     root = tk.Tk()
-    view = BoardView(root, choices, noise=noise, seed=seed, state_file=state_file)
+    view = BoardView(root, choices, noise=noise, seed=seed, state_file=state_file, versus=versus)
     if load:
         root.after(100, lambda: view.load(load))
-    root.mainloop()
+    # A plain kill still ends the engine and keeps the record (--out).
+    signal.signal(signal.SIGTERM, lambda *_: root.after_idle(root.destroy))
+    try:
+        root.mainloop()
+    finally:
+        view.close()  # ends the engine and keeps the last record
     return 0

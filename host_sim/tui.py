@@ -2,7 +2,8 @@
 
 One action per line (a script can be piped in):
 
-    put b D4 | put w D4 | put D4   put down a stone (no colour: the one the turn light asks for)
+    put b D4 | put w D4 | put D4   put down a stone (no colour: the one the light there
+                                   asks for, else the one the turn light asks for)
     lift D4                        pick a stone up
     slide D4 E4                    push a stone to another point
     pass | confirm | new | resign  press a button
@@ -21,7 +22,7 @@ import sys
 
 from gogadget import frame, points
 from gogadget.points import BLACK, WHITE
-from host_sim.virtual import BUTTONS, code_name
+from host_sim.virtual import BUTTONS, PUT_CODES, code_name
 
 STONE_CHARS = {0: ".", BLACK: "X", WHITE: "O"}
 STATUS_NAMES = ("turn", "phase", "alert")
@@ -82,20 +83,38 @@ class Console:
         self.colour = colour
         self.seen = len(sim.events)
         self.interactive = False
+        self.match = None  # a host_sim.match.Match when playing an engine
+        self._log_seen = 0
 
     def say(self, text):
         self.out.write(text + "\n")
 
     def settle(self):
         self.sim.until_quiet()
+        match = self.match
+        if match is not None:
+            # The engine answers in real time: scan on until it is the
+            # person's turn again and its move is lit.
+            match.wait(self.sim.step)
+            self.sim.until_quiet()
+            if match.done:
+                match.save()
 
     def report_events(self):
         for now, kind, text in self.sim.events[self.seen:]:
             self.say("event %s: %s" % (kind, text))
         self.seen = len(self.sim.events)
+        if self.match is not None:
+            log = self.match.log
+            for text in log[self._log_seen:]:
+                self.say("game: " + text)
+            self._log_seen = len(log)
 
     def show(self):
         self.say(render(self.sim, self.colour))
+        if self.match is not None:
+            self.say("game: " + self.match.status())
+        self.out.flush()  # a program driving the console reads it block by block
 
     def do(self, line):
         """Run one action line; False when the session should end."""
@@ -112,8 +131,8 @@ class Console:
                     colour = points.parse_colour(args[0])
                     where = args[1]
                 elif len(args) == 1:
-                    colour = sim.referee.to_move()
                     where = args[0]
+                    colour = _prompted_colour(sim, where) or sim.referee.to_move()
                 else:
                     raise ValueError("put [b|w] VERTEX")
                 sim.stones.put(where, colour)
@@ -171,18 +190,31 @@ class Console:
                 break
 
 
+def _prompted_colour(sim, where):
+    """The colour a "place this stone" light asks for at where, if any."""
+    code = sim.leds.code(sim.stones.place(where)) & 0x0F
+    return PUT_CODES.get(code)
+
+
 def _need(args, n, usage):
     if len(args) != n:
         raise ValueError("usage: " + usage)
 
 
-def main(sim, stream=None, colour=None):
+def main(sim, stream=None, colour=None, match=None):
     stream = stream or sys.stdin
     if colour is None:
         colour = "NO_COLOR" not in os.environ
     console = Console(sim, colour=colour)
     console.interactive = stream.isatty()
-    console.report_events()
-    console.show()
-    console.run(stream)
+    console.match = match
+    try:
+        if match is not None:
+            console.settle()  # the engine may move first
+        console.report_events()
+        console.show()
+        console.run(stream)
+    finally:
+        if match is not None:
+            match.save()
     return 0

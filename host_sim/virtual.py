@@ -263,9 +263,11 @@ class Simulator:
 
     step() is one scan cycle of the real loop (1000 / scan_hz ms of virtual
     time).  Referee events are collected in .events as (now_ms, kind, text).
+    With a stream (see host_sim.match.Wire) the firmware's own Link serves
+    GTP on it, as the board does on its USB line.
     """
 
-    def __init__(self, config=None, noise=0.0, seed=None, store_dir=None, **choices):
+    def __init__(self, config=None, noise=0.0, seed=None, store_dir=None, stream=None, **choices):
         from gogadget.app import App
 
         self.config = config if config is not None else make_config(**choices)
@@ -278,9 +280,10 @@ class Simulator:
         self.buttons = Buttons()
         self._own_store = store_dir is None
         self.store_dir = tempfile.mkdtemp(prefix="gogadget-sim-") if store_dir is None else store_dir
-        self.app = App(self.config, self.sensors, self.leds, self.buttons, self.store_dir)
+        self.app = App(self.config, self.sensors, self.leds, self.buttons, self.store_dir,
+                       stream=stream)
+        self._tap_events()
         self.period_ms = max(1, 1000 // self.config.scan_hz)
-        self.events = []
         self.steps = 0
         self.app.boot(self.clock.now_ms)
         self._drain()
@@ -297,13 +300,30 @@ class Simulator:
         if self._own_store:
             shutil.rmtree(self.store_dir, ignore_errors=True)
 
-    def _drain(self):
+    @property
+    def link(self):
+        """The firmware's GTP link (None without a stream)."""
+        return self.app.link
+
+    def _tap_events(self):
+        # With a stream the Link collects the referee's events first (for
+        # gogadget-events); a tap sees each one on its way, whoever asks.
         ref = self.app.referee
-        while True:
-            ev = ref.poll_event()
-            if ev is None:
-                return
-            self.events.append((self.clock.now_ms, ev[0], ev[1]))
+        take = ref.poll_event
+        events = self.events = []
+
+        def poll_event():
+            ev = take()
+            if ev is not None:
+                events.append((self.clock.now_ms, ev[0], ev[1]))
+            return ev
+
+        ref.poll_event = poll_event
+
+    def _drain(self):
+        poll = self.app.referee.poll_event
+        while poll() is not None:
+            pass
 
     def step(self):
         now = self.clock.advance(self.period_ms)
