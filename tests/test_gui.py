@@ -140,3 +140,34 @@ def test_gui_hand_places_lifts_slides_and_shows_prompts(display, tmp_path):
         assert moves(gui.state()) == ["B D4", "W E5"]
     finally:
         gui.close()
+
+
+def test_gui_is_the_board_in_a_game_against_gnugo(display, tmp_path, gnugo_path):
+    out = tmp_path / "game.sgf"
+    gui = Gui(display, tmp_path, "--size", "9", "--engine", gnugo_path + " --mode gtp --level 0",
+              "--out", str(out))
+    try:
+        gui.wait(lambda s: s.get("mapped") and "Black to play (you)" in (s["game"] or ""),
+                 "the person's turn")
+        time.sleep(0.5)
+        gui.click("E5")
+        s = gui.wait(lambda s: any(v.startswith("put-white") for v in s["lights"].values()),
+                     "GNU Go's reply lit")
+        reply = next(v for v, c in s["lights"].items() if c.startswith("put-white"))
+        assert "GNU Go's white %s is waiting to be placed" % reply in s["game"]
+        assert reply not in s["stones"] and moves(s) == ["B E5", "W " + reply]
+        gui.click(reply)  # black in hand, but the light says which stone to take
+        s = gui.wait(lambda s: s["stones"].get(reply) == "W" and not any(
+            v.split("/")[0] in ("put-white", "put-black", "remove") for v in s["lights"].values()),
+                     "reply placed")
+        assert s["stones"] == {"E5": "B", reply: "W"}
+        assert "Black to play (you)" in s["game"] and s["game_log"][-2:] == ["1. black E5",
+                                                                            "2. white " + reply]
+    finally:
+        gui.close()
+    # Closing the window ends the engine and keeps the firmware's record.
+    from sgfmill import sgf as sgfmill_sgf
+    game = sgfmill_sgf.Sgf_game.from_string(out.read_text())
+    got = [n.get_move() for n in game.get_main_sequence()[1:]]
+    col = "ABCDEFGHJ".index(reply[0])
+    assert got == [("b", (4, 4)), ("w", (int(reply[1:]) - 1, col))]
