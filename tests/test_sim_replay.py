@@ -24,7 +24,7 @@ def test_games_are_shipped_with_sources():
         assert g.name in readme, "%s has no source in games/README.md" % g.name
 
 
-@pytest.mark.parametrize("sensors,noise,seed", [("colour", 0.0005, 1), ("occupancy", 0.0005, 2)])
+@pytest.mark.parametrize("sensors,noise,seed", [("colour", 0.003, 1), ("occupancy", 0.003, 2)])
 @pytest.mark.parametrize("game", GAMES, ids=[g.stem for g in GAMES])
 def test_real_game_reconstructed_exactly(game, sensors, noise, seed):
     data = game.read_bytes()

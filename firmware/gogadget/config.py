@@ -26,9 +26,12 @@ DEFAULTS = (
     ("max_brightness", 160),  # before the current budget lowers it further
     ("long_press_ms", 800),  # pass held this long is a resignation
     ("store", "games"),  # directory for the journal and finished games
-    # A hand or sleeve changes many places in one scan: wait this long after
-    # such a scan before trusting the board again.
+    # A hand or sleeve changes many places at once: when hand_places places
+    # have changes that lasted 2+ scans and began within hand_window_ms,
+    # nothing is adopted until hand_settle_ms after that stops (single-scan
+    # flickers never count; see referee.py).
     ("hand_places", 3),
+    ("hand_window_ms", 120),
     ("hand_settle_ms", 300),
     # A place that contradicts the game this long is a sensor fault, not a
     # stone (people leave a wrong stone for seconds, not half a minute).
@@ -84,6 +87,7 @@ class Config:
         _int_range("long_press_ms", self.long_press_ms, 100, 10000)
         _int_range("hand_places", self.hand_places, 2, 361)
         _int_range("hand_settle_ms", self.hand_settle_ms, 0, 10000)
+        _int_range("hand_window_ms", self.hand_window_ms, 0, 5000)
         _int_range("stuck_ms", self.stuck_ms, 1000, 3600000)
         if not isinstance(self.store, str) or not self.store:
             raise ValueError("store must be a directory name")

@@ -10,23 +10,50 @@ on the board (`want`, by place) and decides:
   prisoners to lift, stones to put back, illegal or wrong-colour stones,
   several new stones at once, a slid stone at both ends.
 
-A scan counts only after it has been the same for config.stable_scans scans
-in a row (and, after a scan that changed many places at once, a hand over
-the board, for config.hand_settle_ms more).  An unchanged scan costs one
-buffer comparison and allocates nothing.
+Stray stones.  A new stone that stands while a stone of the game is missing
+or shows the wrong colour (the far end of a slid stone, a stone put down
+while the position was not right) is prompted REMOVE and marked a stray: it
+is never taken as a move, even after the missing stone is back, until its
+place has read empty again (lifted, then placed again).  Several new stones
+with nothing missing are not strays: "lift all but one", and the one left
+standing is the move.
+
+Debouncing, per place.  A place's reading counts (is adopted) once the
+sensor has given the same value for config.stable_scans scans in a row, so
+a single-scan flicker never counts, however noisy the rest of the board is.
+While the sensors flicker a lot (measured: flickers per scan over the last
+second or so), up to _MAX_EXTRA scans are added so that chance runs of
+equal misreadings stay below _FALSE_RATE a scan.
+Adopted changes are handed on together: not while another place is still
+settling (a change seen for 2 or more scans but fewer than stable_scans),
+nor while a neighbour of an adopted place changed fewer than stable_scans
+scans ago (a flicker on the near end of a slid stone must not let the far
+end through alone), for at most hand_settle_ms.  A hand or sleeve over the board shows as many
+places changing at once: when hand_places or more places have a change that
+has lasted 2 or more scans and began within the last hand_window_ms, nothing
+is adopted until hand_settle_ms after that stops.  Single-scan flickers
+never count towards it, so sensor noise spread over the board is not a
+hand.  An unchanged scan with every place settled costs one buffer
+comparison and allocates nothing; while places settle, one pass over the
+board per scan (no allocation either).
 
 Phases: "setup" (clearing the board, handicap or a given position),
-"play", "count" (dead stones marked by lifting them), "over" (result shown),
-"resume" (after a power cut: put the journalled position back).
+"play", "count" (dead stones marked by lifting them; a new stone on an
+empty point ends counting: dead marks are cleared and the stone is the next
+move if legal), "over" (result shown), "resume" (after a power cut: put the
+journalled position back).
+
+Rule and komi changes during a game (GTP komi, rules, gogadget-set-rule)
+are journalled as K_KOMI / K_RULES records and replayed on resume.
 """
 from array import array
 
 from gogadget import board as core
 from gogadget import signals as sg
 from gogadget import journal as jn
-from gogadget.compat import ticks_diff
+from gogadget.compat import const, ticks_add, ticks_diff
 from gogadget.points import (EMPTY, BLACK, WHITE, PASS, check_size, colour_name,
-                             handicap_points, max_handicap, place_point, point, vertex)
+                             handicap_points, max_handicap, point, vertex)
 from gogadget.rules import Rules, PRESETS, format_points
 from gogadget.scan import S_EMPTY, S_STONE, S_FAULT, new_scan
 from gogadget.frame import new_frame
@@ -34,7 +61,15 @@ from gogadget.events import BTN_PASS, BTN_CONFIRM, BTN_NEW, BTN_RESIGN
 
 _ILLEGAL_PROMPT = (sg.P_NONE, sg.P_ILLEGAL, sg.P_ILLEGAL, sg.P_KO, sg.P_SUPERKO, sg.P_ILLEGAL)
 _PRESET_NAMES = sorted(PRESETS)
-_EVENT_SLOTS = 32  # events nobody collects are dropped, oldest first
+_EVENT_SLOTS = 16  # events nobody collects are dropped, oldest first
+# Bits of Referee._mark, one byte per place.
+_M_REMOVE = const(1)  # a stone here must be lifted (prisoner, undone move)
+_M_STRAY = const(2)  # a stray stone stands here: never a move until lifted
+_M_DEAD = const(4)  # counting: place of a chain marked dead
+_M_CONTRA = const(8)  # the place contradicts the game since _since[place]
+_TICK_SHIFT = const(7)  # _since keeps time in 128 ms units, 16 bits (2 h range)
+_MAX_EXTRA = const(3)  # scans the debounce may add for noisy sensors
+_FALSE_RATE = 1e-6  # accepted chance per scan that flickers pass the debounce
 _SCROLL_MS = 180  # one column of score text per step when it is wider than the board
 
 
@@ -58,14 +93,12 @@ class Referee:
         self.n = n
         self.want = bytearray(n)  # EMPTY/BLACK/WHITE: what belongs on each place
         self.prompt = bytearray(n)  # signals.P_* per place
-        self._remove = bytearray(n)  # 1: a stone here must be lifted (prisoner, undone move)
-        self._fault = bytearray(n)  # 1: sensor reported faulty; the place is ignored
-        self._contra = bytearray(n)  # 1: the place contradicts the game since _since[place]
-        self._since = array("i", bytes(4 * n))
-        self._dead = bytearray(n)  # counting: place of a chain marked dead
-        self._stable = new_scan(size)  # the last scan that counted
-        self._cand = new_scan(size)  # the scan being watched for stability
-        self._pt = array("H", [place_point(size, pl) for pl in range(n)])
+        self._mark = bytearray(n)  # _M_* bits per place
+        self._fault = bytearray(n)  # 1: stuck, 2: the driver says faulty; ignored
+        self._since = array("H", bytes(2 * n))  # see _M_CONTRA
+        self._stable = new_scan(size)  # the adopted reading of every place
+        self._cand = new_scan(size)  # the last reading of every place
+        self._run = bytearray(n)  # scans in a row _cand has read so (saturates)
         self.frame = new_frame(size)
         self._brightness = sg.brightness_cap(len(self.frame) - 1, self.config.budget_ma,
                                              self.config.max_brightness)
@@ -80,7 +113,10 @@ class Referee:
             self._alloc(size)
         self.rules = rules
         self.komi = rules.komi if komi is None else float(komi)
-        self.board = core.Board(size, rules.ko, rules.suicide)
+        # Room for a long game in one allocation: growing the move log
+        # later would need the old and the new log at once.
+        n = size * size
+        self.board = core.Board(size, rules.ko, rules.suicide, n + n // 8)
         self.handicap = handicap
         self._setups = []
         # Free handicap stones arrive later (placed and confirmed, or as
@@ -94,13 +130,29 @@ class Referee:
         self.phase = "setup"
         self._resume_phase = "play"
         self._journalled = False
-        for buf in (self.want, self._remove, self._fault, self._contra, self._dead):
-            for i in range(self.n):
-                buf[i] = 0
-        self._count = 0
-        self._adopted = True
+        for i in range(self.n):
+            self.want[i] = self._mark[i] = self._fault[i] = 0
+        hz = self.config.scan_hz
+        k = self.config.stable_scans
+        # Hand window in scans; run counters saturate just past it (and past
+        # the longest debounce, stable_scans + _MAX_EXTRA).
+        self._window = max(k + _MAX_EXTRA + 1, self.config.hand_window_ms * hz // 1000)
+        if self._window > 250:
+            self._window = 250
+        self._k = k
+        self._flick = 0
+        # Noisy sensors: with f single-scan flickers a scan over n places, a
+        # false reading lasts k scans about n * (f / n) ** k times a scan.
+        # Keep that under _FALSE_RATE: the largest f (x1024) each k allows.
+        n = self.n
+        self._k_limits = tuple(int(1024 * (_FALSE_RATE * n ** (kk - 1)) ** (1.0 / kk))
+                               for kk in range(k, k + _MAX_EXTRA))
+        self._busy = 0
+        self._waiting = False
+        self._wait_from = 0
         self._quiet = False
         self._quiet_until = 0
+        self._resumed = -1  # counting ended by a stone here: try it as a move
         self._ncontra = 0
         self._oldest = 0
         self._outstanding = 0
@@ -122,6 +174,7 @@ class Referee:
         self._last_seen = True  # the last move has been on the board (take-back allowed)
         self._setups = []
         self._sync_want()
+        self._rules_seen()
         self._dirty = True
 
     def _handicap_done(self):
@@ -134,9 +187,29 @@ class Referee:
         preset = _PRESET_NAMES.index(r.name) if r.name in _PRESET_NAMES else 255
         packed = _pack_rules(r)
         # b6 bit 0: the handicap stones follow as K_SETUP records.
+        self._rules_seen()
         return [jn.encode(jn.K_NEW, self.size, _komi_code(self.komi), self.handicap, preset,
                           1 if (self._free or self._setups) else 0),
-                jn.encode(jn.K_RULES, r.ko, packed)]
+                jn.encode(jn.K_RULES, r.ko, packed, _rules_name_code(r))]
+
+    def _rules_seen(self):
+        """Remember the rules as journalled (see _rules_changed)."""
+        r = self.rules
+        self._seen_ko = r.ko
+        self._seen_packed = _pack_rules(r)
+        self._seen_name = r.name
+
+    def _rules_changed(self):
+        # GTP (link.py) changes self.rules in place: rules, kgs-rules,
+        # gogadget-set-rule.  Allocates nothing.
+        r = self.rules
+        return r.ko != self._seen_ko or r.name != self._seen_name \
+            or _pack_rules(r) != self._seen_packed
+
+    def _log_rules(self):
+        r = self.rules
+        self._rules_seen()
+        self.journal.append(jn.encode(jn.K_RULES, r.ko, self._seen_packed, _rules_name_code(r)))
 
     def _log(self, kind, arg=0, value=0, b4=0):
         """Journal one record; it is on flash before the LEDs confirm anything."""
@@ -152,6 +225,8 @@ class Referee:
             self._journalled = True
             if kind == 0:
                 return
+        elif self._rules_changed():
+            self._log_rules()  # before the record it may matter to
         j.append(jn.encode(kind, arg, value, b4))
 
     def new_game(self, size=None, komi=None, handicap=None, preset=None):
@@ -210,42 +285,117 @@ class Referee:
     # -- scans -------------------------------------------------------------
 
     def update(self, scan, now_ms):
-        """Feed one scan; allocates nothing when the scan is unchanged."""
+        """Feed one scan; allocates nothing."""
         self._now = now_ms
-        cand = self._cand
-        if scan != cand:
+        if self._journalled and self.journal is not None and self._rules_changed():
+            self._log_rules()
+        if self._busy or scan != self._cand:
             if len(scan) != self.n:
                 raise ValueError("scan is not %dx%d" % (self.size, self.size))
-            # How many places changed since the last scan: a hand or sleeve
-            # changes many at once, a stone one or two.
-            changed = 0
-            for i in range(self.n):
-                if scan[i] != cand[i]:
-                    changed += 1
-            cand[:] = scan
-            self._count = 1
-            self._adopted = False
-            if changed >= self.config.hand_places:
-                self._quiet = True
-                self._quiet_until = now_ms + self.config.hand_settle_ms
-        elif self._count < self.config.stable_scans:
-            self._count += 1
-        if not self._adopted and self._count >= self.config.stable_scans:
-            if self._quiet and ticks_diff(now_ms, self._quiet_until) < 0:
-                pass
-            else:
-                self._quiet = False
-                self._adopted = True
-                if cand != self._stable:
-                    self._stable[:] = cand
-                    self._dirty = True
+            self._debounce(scan, now_ms)
+        elif self._flick:
+            self._noise(0)
         if self._ncontra and self.phase == "play" and \
-                ticks_diff(now_ms, self._oldest) >= self.config.stuck_ms:
+                _age_ms(now_ms, self._oldest) >= self.config.stuck_ms:
             self._check_stuck(now_ms)
         if self.phase == "over":
             self._scroll_text(now_ms)
         if self._dirty:
             self._refresh()
+
+    def _debounce(self, scan, now):
+        """Per-place debouncing and the hand detector (see the module notes)."""
+        cand = self._cand
+        run = self._run
+        stable = self._stable
+        k = self._k
+        window = self._window
+        cap = window + 1
+        busy = ready = moving = recent = flick = 0
+        lo = hi = 0  # the places ready to be adopted lie in lo..hi-1
+        for pl in range(self.n):
+            s = scan[pl]
+            c = cand[pl]
+            if s != c:
+                if c != stable[pl] and run[pl] == 1:
+                    flick += 1  # read for one scan only: a flicker
+                cand[pl] = s
+                run[pl] = r = 1
+            else:
+                r = run[pl]
+                if r < cap:
+                    r += 1
+                    run[pl] = r
+            if r < cap:
+                busy += 1
+            if s != stable[pl]:
+                if r >= k:
+                    if not ready:
+                        lo = pl
+                    ready += 1
+                    hi = pl + 1
+                elif r >= 2:
+                    moving += 1
+                if 2 <= r <= window:
+                    recent += 1
+        # Places waiting to be adopted keep the loop going after they settle.
+        self._busy = busy + ready
+        self._noise(flick)
+        settle = self.config.hand_settle_ms
+        if recent >= self.config.hand_places:
+            self._quiet = True
+            self._quiet_until = ticks_add(now, settle)
+        if not ready:
+            self._waiting = False
+            return
+        if self._quiet:
+            if ticks_diff(now, self._quiet_until) < 0:
+                return
+            self._quiet = False
+        if moving or self._beside_unsettled(k, lo, hi):
+            # Another place is on its way: hand both on together (a slid
+            # stone's two ends), unless it never settles.
+            if not self._waiting:
+                self._waiting = True
+                self._wait_from = now
+            if ticks_diff(now, self._wait_from) < settle:
+                return
+        self._waiting = False
+        for pl in range(lo, hi):
+            if run[pl] >= k and cand[pl] != stable[pl]:
+                stable[pl] = cand[pl]
+        self._busy = busy
+        self._dirty = True
+
+    def _noise(self, flick):
+        """Track the flicker rate (a leaky sum over about 64 scans, x1024 per
+        flicker a scan) and lengthen the debounce while it is high."""
+        f = self._flick
+        f += (flick << 4) - (f >> 6)
+        self._flick = f
+        limits = self._k_limits
+        extra = 0
+        while extra < len(limits) and f > limits[extra]:
+            extra += 1
+        self._k = self.config.stable_scans + extra
+
+    def _beside_unsettled(self, k, lo, hi):
+        """Is a place about to be adopted next to one that changed less than
+        k scans ago?  A flicker on the near end of a slid stone must not let
+        the far end through alone, where it would read as a new stone."""
+        run = self._run
+        cand = self._cand
+        stable = self._stable
+        size = self.size
+        n = self.n
+        for pl in range(lo, hi):
+            if run[pl] >= k and cand[pl] != stable[pl]:
+                c = pl % size
+                if (c > 0 and run[pl - 1] < k) or (c < size - 1 and run[pl + 1] < k) \
+                        or (pl >= size and run[pl - size] < k) \
+                        or (pl + size < n and run[pl + size] < k):
+                    return True
+        return False
 
     def _refresh(self):
         self._dirty = False
@@ -282,14 +432,14 @@ class Referee:
         scan = self._stable
         want = self.want
         prompt = self.prompt
-        remove = self._remove
+        mark = self._mark
         fault = self._fault
-        contra = self._contra
         since = self._since
-        now = self._now
+        now = (self._now >> _TICK_SHIFT) & 0xFFFF
         extras = missing = wrong = pending = 0
         ncontra = 0
         oldest = now
+        age = 0
         self._has_fault = False
         self._extra = -1
         self._missing = -1
@@ -299,26 +449,27 @@ class Referee:
             if s == S_FAULT:
                 if fault[pl] != 2:
                     fault[pl] = 2
-                    self._event("fault", "sensor %s faulty" % vertex(self.size, self._pt[pl]))
+                    self._event("fault", "sensor %s faulty" % vertex(self.size, self._pt(pl)))
                 prompt[pl] = sg.P_FAULT
                 self._has_fault = True
-                contra[pl] = 0
+                mark[pl] &= ~_M_CONTRA
                 continue
             if fault[pl] == 2 or (fault[pl] and (s == S_EMPTY) == (w == EMPTY)):
                 # The driver's fault cleared, or a stuck place agrees with the
                 # game again: trust it.
                 fault[pl] = 0
-                self._event("fault", "sensor %s ok" % vertex(self.size, self._pt[pl]))
+                self._event("fault", "sensor %s ok" % vertex(self.size, self._pt(pl)))
             if fault[pl]:
                 prompt[pl] = sg.P_FAULT
                 self._has_fault = True
-                contra[pl] = 0
+                mark[pl] &= ~_M_CONTRA
                 continue
+            m = mark[pl]
             p = sg.P_NONE
             if w == EMPTY:
                 if s == S_EMPTY:
-                    remove[pl] = 0
-                elif remove[pl]:
+                    m &= ~(_M_REMOVE | _M_STRAY)
+                elif m & _M_REMOVE:
                     p = sg.P_REMOVE
                     pending += 1
                 else:
@@ -333,15 +484,23 @@ class Referee:
                 p = sg.P_WRONG_COLOUR
                 wrong += 1
             prompt[pl] = p
-            if p != sg.P_NONE and not remove[pl]:
-                if not contra[pl]:
-                    contra[pl] = 1
+            if p != sg.P_NONE and not m & _M_REMOVE:
+                if not m & _M_CONTRA:
+                    m |= _M_CONTRA
                     since[pl] = now
-                elif ticks_diff(since[pl], oldest) < 0:
+                elif (now - since[pl]) & 0xFFFF > age:
+                    age = (now - since[pl]) & 0xFFFF
                     oldest = since[pl]
                 ncontra += 1
             else:
-                contra[pl] = 0
+                m &= ~_M_CONTRA
+            mark[pl] = m
+        if extras and (missing or wrong):
+            # Stones put down while the position is not right: strays.
+            for pl in range(self.n):
+                if prompt[pl] == sg.P_REMOVE and not mark[pl] & _M_REMOVE \
+                        and pl != self._resumed:
+                    mark[pl] |= _M_STRAY
         self._extras = extras
         self._missings = missing
         self._wrong = wrong
@@ -355,30 +514,35 @@ class Referee:
             self._multi = 0
 
     def _check_stuck(self, now):
-        contra = self._contra
+        mark = self._mark
         since = self._since
         limit = self.config.stuck_ms
         for pl in range(self.n):
-            if contra[pl] and ticks_diff(now, since[pl]) >= limit:
-                contra[pl] = 0
+            if mark[pl] & _M_CONTRA and _age_ms(now, since[pl]) >= limit:
+                mark[pl] &= ~_M_CONTRA
                 self._fault[pl] = 1
-                self._event("fault", "sensor %s stuck" % vertex(self.size, self._pt[pl]))
+                self._event("fault", "sensor %s stuck" % vertex(self.size, self._pt(pl)))
         self._dirty = True
 
     # -- play --------------------------------------------------------------
 
     def _refresh_play(self):
         self._diff()
-        if self._extras == 1 and self._missings == 0 and self._wrong == 0:
+        resumed = self._resumed
+        self._resumed = -1
+        if self._extras == 1 and (self._missings == 0 and self._wrong == 0
+                                  or self._extra == resumed):
             pl = self._extra
             s = self._stable[pl]
             colour = self.board.to_move()
-            if s != S_STONE and s != colour:
+            if self._mark[pl] & _M_STRAY:
+                self._report(pl, "stray stone at %s: lift it" % vertex(self.size, self._pt(pl)))
+            elif s != S_STONE and s != colour:
                 self.prompt[pl] = sg.P_WRONG_COLOUR
                 self._report(pl, "%s stone at %s: %s to play" % (
-                    colour_name(s), vertex(self.size, self._pt[pl]), colour_name(colour)))
+                    colour_name(s), vertex(self.size, self._pt(pl)), colour_name(colour)))
             else:
-                pt = self._pt[pl]
+                pt = self._pt(pl)
                 code = self.board.play(colour, pt)
                 if code == core.OK:
                     self._accepted(colour, pt)
@@ -421,18 +585,23 @@ class Referee:
         w = self.size + 1
         return (pt // w - 1) * self.size + pt % w
 
+    def _pt(self, pl):
+        """The point (bordered numbering, see points.py) of a place."""
+        size = self.size
+        return (pl // size + 1) * (size + 1) + pl % size
+
     def _sync_want(self):
         """want <- the board; places that lost their stone must be lifted."""
         cells = self.board.cells
         want = self.want
-        remove = self._remove
-        pts = self._pt
+        mark = self._mark
+        size = self.size
         for pl in range(self.n):
-            c = cells[pts[pl]]
+            c = cells[(pl // size + 1) * (size + 1) + pl % size]
             if c == EMPTY and want[pl] != EMPTY:
-                remove[pl] = 1
+                mark[pl] |= _M_REMOVE
             elif c != EMPTY:
-                remove[pl] = 0
+                mark[pl] &= ~(_M_REMOVE | _M_STRAY)
             want[pl] = c
 
     def _accepted(self, colour, pt):
@@ -477,6 +646,12 @@ class Referee:
         if score.game_over(self.board, self.rules):
             self.phase = "count"
             self._counted = None
+            # Only a stone put down from now on can end counting (see
+            # _refresh_count); one already standing is a stray.
+            for pl in range(self.n):
+                if self.want[pl] == EMPTY and self._stable[pl] not in (S_EMPTY, S_FAULT) \
+                        and not self._mark[pl] & _M_REMOVE:
+                    self._mark[pl] |= _M_STRAY
             self._event("count", "two passes: lift dead stones, then confirm")
         self._dirty = True
         self._refresh()
@@ -591,36 +766,56 @@ class Referee:
         from gogadget import score
         dead = []
         for pl in range(self.n):
-            if self._dead[pl]:
-                dead.append(self._pt[pl])
+            if self._mark[pl] & _M_DEAD:
+                dead.append(self._pt(pl))
         return score.count(self.board, self.rules, dead, self.komi)
 
     def _refresh_count(self):
         scan = self._stable
         want = self.want
-        dead = self._dead
+        mark = self._mark
         board = self.board
         self._has_fault = False
+        new = -1
+        nnew = 0
         for pl in range(self.n):
-            dead[pl] = 0
+            m = mark[pl] & ~_M_DEAD
+            if want[pl] == EMPTY and scan[pl] != S_FAULT:
+                if scan[pl] == S_EMPTY:
+                    m &= ~(_M_REMOVE | _M_STRAY)
+                elif not m & (_M_REMOVE | _M_STRAY):
+                    new = pl
+                    nnew += 1
+            mark[pl] = m
+        if nnew == 1:
+            # 001/003: players who cannot agree on the count play on.  The
+            # new stone ends counting and is the next move if it is legal;
+            # the lifted dead stones are prompted back.
+            self.phase = "play"
+            self._counted = None
+            self._resumed = new
+            self._event("count", "new stone at %s: counting ends, play resumes"
+                        % vertex(self.size, self._pt(new)))
+            self._refresh_play()
+            return
         # A chain with any stone lifted is dead; put them all back to revive it.
         for pl in range(self.n):
-            if want[pl] != EMPTY and scan[pl] == S_EMPTY and not dead[pl]:
-                for pt in board.chain(self._pt[pl]):
-                    dead[self._place(pt)] = 1
+            if want[pl] != EMPTY and scan[pl] == S_EMPTY and not mark[pl] & _M_DEAD:
+                for pt in board.chain(self._pt(pl)):
+                    mark[self._place(pt)] |= _M_DEAD
         c = self._count_now()
         owner = c.owner
         outstanding = 0
         for pl in range(self.n):
             s = scan[pl]
-            terr = owner[self._pt[pl]]
+            terr = owner[self._pt(pl)]
             t = sg.P_TERRITORY_BLACK if terr == BLACK else sg.P_TERRITORY_WHITE if terr == WHITE \
                 else sg.P_NONE
             if s == S_FAULT:
                 p = sg.P_FAULT
                 self._has_fault = True
             elif want[pl] != EMPTY:
-                if dead[pl]:
+                if mark[pl] & _M_DEAD:
                     p = sg.P_DEAD if s != S_EMPTY else t
                 else:
                     p = sg.P_WRONG_COLOUR if s != S_STONE and s != want[pl] else sg.P_NONE
@@ -643,7 +838,7 @@ class Referee:
             # Free handicap: black stones placed so far are counted, not errors.
             placed = 0
             for pl in range(self.n):
-                if self.prompt[pl] == sg.P_REMOVE and not self._remove[pl]:
+                if self.prompt[pl] == sg.P_REMOVE and not self._mark[pl] & _M_REMOVE:
                     if self._stable[pl] == WHITE:
                         self.prompt[pl] = sg.P_WRONG_COLOUR
                     else:
@@ -668,7 +863,7 @@ class Referee:
         self._log(0)
         for pl in range(self.n):
             if self.prompt[pl] == sg.P_PLACED:
-                pt = self._pt[pl]
+                pt = self._pt(pl)
                 self._setup_stone(BLACK, pt)
                 self._log(jn.K_SETUP, BLACK, pt)
         self._handicap_done()
@@ -698,6 +893,10 @@ class Referee:
                 self._start(arg, (value - 32768) / 2, b4, preset, free=bool(b6 & 1))
                 over = None
             elif kind == jn.K_RULES:
+                if 0 < b4 <= len(_PRESET_NAMES):
+                    self.rules.load(_PRESET_NAMES[b4 - 1])  # its name and komi
+                elif b4 == 255:
+                    self.rules.name = "custom"
                 _unpack_rules(self.rules, arg, value)
                 self.board.ko = self.rules.ko
                 self.board.suicide = self.rules.suicide
@@ -722,9 +921,10 @@ class Referee:
             elif kind == jn.K_KOMI:
                 self.komi = (value - 32768) / 2
         self._journalled = True
+        self._rules_seen()
         self._sync_want()
         for i in range(self.n):
-            self._remove[i] = 0  # what was lifted before the cut need not be again
+            self._mark[i] &= ~_M_REMOVE  # what was lifted before the cut need not be again
         moves = self.board.moves
         if problem:
             self.damage = (report + "; " if report else "") + problem
@@ -818,6 +1018,11 @@ class Referee:
         return text
 
 
+def _age_ms(now_ms, then):
+    """Milliseconds from a 16-bit _since tick to now (128 ms resolution)."""
+    return (((now_ms >> _TICK_SHIFT) - then) & 0xFFFF) << _TICK_SHIFT
+
+
 def _komi_code(komi):
     return int(komi * 2) + 32768
 
@@ -825,6 +1030,11 @@ def _komi_code(komi):
 def _pack_rules(r):
     return (r.suicide | r.scoring << 2 | r.pass_stones << 3 | r.white_passes_last << 4
             | r.tie << 5 | r.komi_prisoners << 6 | r.compensation << 7 | r.free_placement << 9)
+
+
+def _rules_name_code(r):
+    # K_RULES b4: 1 + preset index, 255 custom, 0 (older journals) unknown.
+    return _PRESET_NAMES.index(r.name) + 1 if r.name in _PRESET_NAMES else 255
 
 
 def _unpack_rules(rules, ko, packed):

@@ -59,14 +59,13 @@ REPLAY = """
 import gc, os
 gc.collect()
 base = gc.mem_alloc()
-from gogadget.app import App
-from gogadget import referee, journal, score, sgf, font, signals
+from gogadget.app import App  # and what it imports: no score/sgf/font/gtp/link
 gc.collect()
 code = gc.mem_alloc() - base
 from gogadget.config import Config
 from gogadget import signals as sg
 from gogadget.scan import S_EMPTY, S_BLACK, S_WHITE
-MOVES = %r
+MOVES = %r  # bytes: colour, place // 256, place %% 256 (a list of ints is 5K of "data")
 class Sensors:
     kind = "colour"
     def __init__(self):
@@ -89,16 +88,16 @@ def steps(n):
         app.step(t)
         t += 20
 ref = app.referee
-for i in range(0, len(MOVES), 2):
+for i in range(0, len(MOVES), 3):
     colour = MOVES[i]
-    pl = MOVES[i + 1]
+    pl = MOVES[i + 1] * 256 + MOVES[i + 2]
     s.board[pl] = S_BLACK if colour == 1 else S_WHITE
     steps(5)
     for q in range(361):
         if ref.prompt[q] == sg.P_REMOVE:
             s.board[q] = S_EMPTY
     steps(20)
-assert ref.board.moves == len(MOVES) // 2, ref.status()
+assert ref.board.moves == len(MOVES) // 3, ref.status()
 gc.collect()
 print("OK moves %%d, code %%d bytes, data %%d bytes, free %%d bytes" %% (
     ref.board.moves, code, gc.mem_alloc() - base - code, gc.mem_free()))
@@ -138,13 +137,25 @@ def game_moves():
     return out, game.size
 
 
+def packed(moves):
+    """[colour, place, ...] -> bytes of (colour, place // 256, place % 256)."""
+    out = bytearray()
+    for i in range(0, len(moves), 2):
+        out += bytes((moves[i], moves[i + 1] >> 8, moves[i + 1] & 255))
+    return bytes(out)
+
+
 def main():
-    proc = micropython(COST)
-    if proc.returncode:
-        print("cost script failed:", proc.stdout, proc.stderr)
-        return
-    words = proc.stdout.split()
-    idle, move = float(words[1]), float(words[3])
+    idle = move = None
+    for _ in range(3):  # the best of three: other load on the machine only adds
+        proc = micropython(COST)
+        if proc.returncode:
+            print("cost script failed:", proc.stdout, proc.stderr)
+            return
+        words = proc.stdout.split()
+        i, m = float(words[1]), float(words[3])
+        idle = i if idle is None else min(idle, i)
+        move = m if move is None else min(move, m)
     print("referee.update, scan unchanged    %8.1f us (unix port)  ~%6.2f ms on RP2040"
           % (idle, idle * RP2040_SLOWDOWN / 1000))
     print("referee.update, move + capture    %8.1f us (unix port)  ~%6.2f ms on RP2040"
@@ -169,7 +180,7 @@ def main():
         def fits(kb):
             runs[0] += 1
             store = os.path.join(d, "s%d" % runs[0])  # a fresh store each run
-            p = micropython(REPLAY % (moves, store), heapsize="%dK" % kb, path=mpy)
+            p = micropython(REPLAY % (packed(moves), store), heapsize="%dK" % kb, path=mpy)
             return p.returncode == 0 and p.stdout.startswith("OK"), p
         lo, hi = 8, 256
         ok, p = fits(hi)

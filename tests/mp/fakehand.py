@@ -15,7 +15,8 @@ SCAN_MS = 20
 
 
 class Hand:
-    def __init__(self, size=9, journal=None, occupancy=False, t=1000, **settings):
+    def __init__(self, size=9, journal=None, occupancy=False, t=1000, flicker=0, seed=1,
+                 **settings):
         self.config = Config(size=size, **settings)
         if occupancy:
             self.config.sensors = "occupancy"
@@ -26,6 +27,16 @@ class Hand:
         self.scan = new_scan(size)
         self.t = t
         self.log = []  # every event seen, in order
+        # flicker: sensors that misread for one scan, per scan (noise)
+        self.flicker = flicker
+        self.flickers = 0
+        self._seed = seed
+        self._noisy = new_scan(size)
+
+    def _rand(self, n):
+        # A fixed LCG: the same flickers under CPython and MicroPython.
+        self._seed = (self._seed * 1103515245 + 12345) & 0x7FFFFFFF
+        return (self._seed >> 8) % n
 
     # -- geometry ----------------------------------------------------------
 
@@ -48,7 +59,18 @@ class Hand:
 
     def scans(self, n=1):
         for _ in range(n):
-            self.ref.update(self.scan, self.t)
+            scan = self.scan
+            if self.flicker:
+                scan = self._noisy
+                scan[:] = self.scan
+                for _ in range(self.flicker):
+                    pl = self._rand(len(scan))
+                    if self.occupancy:
+                        scan[pl] = S_EMPTY if scan[pl] != S_EMPTY else S_STONE
+                    else:
+                        scan[pl] = (scan[pl] + 1 + self._rand(2)) % 3  # EMPTY/BLACK/WHITE
+                    self.flickers += 1
+            self.ref.update(scan, self.t)
             self.t += SCAN_MS
         self.drain()
 

@@ -389,6 +389,142 @@ def scenario_hand_over_board(tmp):
     assert h.ref.board.moves == 2 and h.ref.board.cells[h.pt("C1")] == WHITE
 
 
+# 11. noisy sensors: a flicker somewhere on the board every scan stalls nothing
+def _noisy_play(h, v, scans=40):
+    n = h.ref.board.moves
+    h.put(v, h.ref.to_move())
+    for _ in range(scans):
+        h.scans(1)
+        if h.ref.board.moves > n:
+            break
+    assert h.ref.board.moves == n + 1, "%s not accepted under noise: %s" % (v, h.ref.status())
+    h.follow()
+
+
+def scenario_noisy_sensors_do_not_stall(tmp):
+    for occupancy in (False, True):
+        # two misreads a scan on 361 sensors: noise 0.0055 per point per scan
+        h = Hand(19, occupancy=occupancy, flicker=2)
+        h.settle()
+        assert h.ref.phase == "play"
+        for v in "D5 E5 F5 Q16 E4 Q15 E6".split():  # E6 takes E5
+            _noisy_play(h, v)
+        assert h.ref.board.cells[h.pt("E5")] == EMPTY and h.ref.board.moves == 7
+        h.wait_ms(4000)  # 200 noisy scans, nothing new on the board
+        assert h.ref.board.moves == 7, "a flicker became a move"
+        assert not h.events("illegal")
+        assert h.flickers >= 2 * 200
+        assert h.ref.outstanding() == 0
+
+
+# 6b. bump order: the missing stone goes back before the stray comes off
+def scenario_stray_never_becomes_move(tmp):
+    for occupancy in (False, True):
+        h = Hand(9, occupancy=occupancy)
+        h.settle()
+        h.moves("C3 G7 D4 G6")  # Black to move
+        h.lift("C3")  # a black stone slides from C3 to C2
+        h.put("C2", BLACK)
+        h.settle()
+        assert h.code("C3") == fr.PUT_BLACK | fr.BLINK
+        assert h.colour_at("C2") == fr.REMOVE
+        h.put("C3", BLACK)  # put back first, the stray still on C2
+        h.settle()
+        assert h.ref.board.moves == 4, "the stray became a move"
+        assert h.colour_at("C2") == fr.REMOVE
+        assert any("stray stone at C2" in t for k, t in h.events("illegal"))
+        h.wait_ms(500)
+        assert h.ref.board.moves == 4
+        h.lift("C2")
+        h.settle()
+        assert h.ref.outstanding() == 0 and h.code("C2") == fr.OFF
+        h.play("C2")  # lifted and placed again: now it is a move
+        assert h.ref.board.moves == 5 and h.ref.board.cells[h.pt("C2")] == BLACK
+        # a stone put down while another is missing is a stray too
+        h.lift("G7")
+        h.put("A9", WHITE)
+        h.settle()
+        h.put("G7", WHITE)
+        h.settle()
+        assert h.ref.board.moves == 5 and h.colour_at("A9") == fr.REMOVE
+        h.follow()
+        h.play("A9")
+        assert h.ref.board.moves == 6
+
+
+# 8b. counting: a new stone on an empty point means play goes on (001/003)
+def scenario_stone_in_counting_resumes_play(tmp):
+    d = _fresh(tmp + "/resume-count")
+    h = Hand(9, journal=jn.Journal(d))
+    h.settle()
+    _wall_game(h)
+    assert h.ref.phase == "count" and h.ref.to_move() == BLACK
+    h.lift("B5")  # marked dead
+    h.settle()
+    assert h.code("B5") == fr.TERRITORY_BLACK | fr.DIM
+    h.put("C5", BLACK)  # Black disagrees: plays on
+    h.settle()
+    assert h.ref.phase == "play", h.ref.status()
+    assert h.ref.board.moves == 23 and h.ref.board.last_move() == (BLACK, h.pt("C5"))
+    assert ("move", "B C5") in h.events()
+    assert h.code("B5") == fr.PUT_WHITE | fr.BLINK, "dead mark not cleared"
+    h.follow()
+    assert h.ref.outstanding() == 0
+    # an illegal stone ends counting too, and is prompted as such
+    h.moves("H1 pass J2 pass pass")  # W H1, B pass, W J2, B pass, W pass
+    assert h.ref.phase == "count" and h.ref.to_move() == BLACK, h.ref.status()
+    n = h.ref.board.moves
+    h.put("J1", BLACK)  # suicide
+    h.settle()
+    assert h.ref.phase == "play" and h.ref.board.moves == n
+    assert h.code("J1") == fr.ILLEGAL | fr.FAST
+    assert any("suicide" in t for k, t in h.events("illegal"))
+    h.lift("J1")
+    h.settle()
+    h.put("A1", WHITE)  # a wrong-colour stone left standing...
+    h.settle()
+    assert h.colour_at("A1") == fr.WRONG_COLOUR
+    h.press(BTN_PASS)  # B passes: W pass, B pass -- counting again
+    assert h.ref.phase == "count"
+    h.scans(10)  # ...does not end counting: it stood before counting began
+    assert h.ref.phase == "count" and h.colour_at("A1") == fr.REMOVE
+    h.lift("A1")
+    h.settle()
+    h.press(BTN_CONFIRM)
+    assert h.ref.phase == "over" and h.ref.result
+
+
+def scenario_rule_change_survives_power_cut(tmp):
+    d = _fresh(tmp + "/rules-cut")
+    h = Hand(9, journal=jn.Journal(d), preset="japanese")
+    h.ref.resume([], "", h.t)
+    h.settle()
+    h.moves("E5 D4")
+    # what GTP gogadget-set-rule / komi do to a running game (link.py)
+    h.ref.rules.set("ko", "positional")
+    h.ref.rules.set("scoring", "area")
+    h.ref.board.ko = h.ref.rules.ko
+    h.ref.set_komi(0.5)
+    h.scans(1)
+    h.moves("C3")
+    rules = h.ref.rules.describe()
+    assert "ko=positional" in rules and "preset=custom" in rules
+    h2 = Hand(9, journal=jn.Journal(d), preset="japanese")
+    records, report = h2.ref.journal.load()
+    h2.ref.resume(records, report, h2.t)
+    assert h2.ref.rules.describe() == rules, (h2.ref.rules.describe(), rules)
+    assert h2.ref.komi == 0.5 and h2.ref.board.ko == h.ref.board.ko
+    assert h2.ref.board.moves == 3
+    # a preset loaded mid-game comes back by name
+    h2.follow()
+    h2.ref.rules.load("chinese")
+    h2.scans(1)  # noticed within a scan, before any further move
+    h3 = Hand(9, journal=jn.Journal(d), preset="japanese")
+    records, report = h3.ref.journal.load()
+    h3.ref.resume(records, report, h3.t)
+    assert h3.ref.rules.name == "chinese" and h3.ref.rules.describe() == h2.ref.rules.describe()
+
+
 def scenario_sensor_fault_reported(tmp):
     h = Hand(9)
     h.settle()
