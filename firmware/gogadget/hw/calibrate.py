@@ -1,0 +1,103 @@
+"""The calibration procedure at the board (pass + new held: BTN_CALIBRATE).
+
+1. empty board, press confirm: the baseline of every sensor;
+2. black stones on the blinking places (a checkerboard, 181 on 19x19), press
+   confirm: the black step there;
+3. white stones on the other blinking places (black ones stay), confirm:
+   the white step there.  calib.py mirrors each step for the other colour.
+
+The result is saved to flash and used at once; new game aborts and keeps
+the previous calibration.  The LEDs say what to do at every step.
+"""
+from array import array
+
+from gogadget import frame as F
+from gogadget.events import BTN_CONFIRM, BTN_NEW
+from gogadget.hw.calib import CalibrationError, Calibration, checkerboard
+from gogadget.scan import S_BLACK, S_WHITE
+
+EMPTY_STEP = 0
+BLACK_STEP = 1
+WHITE_STEP = 2
+STEP_NAMES = ("empty the board", "black stones on the blinking points",
+              "white stones on the blinking points")
+
+
+class Calibrator:
+    def __init__(self, scanner, path, samples=16):
+        self.scanner = scanner
+        self.size = scanner.size
+        self.path = path
+        self.samples = samples
+        self.cal = Calibration(self.size)
+        self.black_places = checkerboard(self.size, 0)
+        self.white_places = checkerboard(self.size, 1)
+        self.frame = F.new_frame(self.size)
+        self.step_no = EMPTY_STEP
+        self.result = None  # None while running, then "ok" / "aborted" / an error text
+        self._prompt()
+
+    def instructions(self):
+        return STEP_NAMES[self.step_no]
+
+    def _prompt(self):
+        f = self.frame
+        n = self.size * self.size
+        for p in range(n):
+            f[1 + p] = F.DIM | F.INFO
+        if self.step_no == BLACK_STEP:
+            for p in self.black_places:
+                f[1 + p] = F.BLINK | F.PUT_BLACK
+        elif self.step_no == WHITE_STEP:
+            for p in self.black_places:
+                f[1 + p] = F.DIM | F.PUT_BLACK
+            for p in self.white_places:
+                f[1 + p] = F.BLINK | F.PUT_WHITE
+        f[1 + n + F.STATUS_PHASE] = F.BLINK | F.INFO
+
+    def average(self):
+        n = self.size * self.size
+        sums = array("I", [0] * n)
+        for _ in range(self.samples):
+            self.scanner.read_raw()
+            raw = self.scanner.raw
+            for p in range(n):
+                sums[p] += raw[p]
+        return array("H", [s // self.samples for s in sums])
+
+    def press(self, button):
+        """Feed a button; returns self.result (None while still running)."""
+        if self.result is not None:
+            return self.result
+        if button == BTN_NEW:
+            self.result = "aborted"
+        elif button == BTN_CONFIRM:
+            readings = self.average()
+            if self.step_no == EMPTY_STEP:
+                self.cal.set_base(readings)
+            elif self.step_no == BLACK_STEP:
+                self.cal.set_sample(S_BLACK, readings, self.black_places)
+            else:
+                self.cal.set_sample(S_WHITE, readings, self.white_places)
+                self._finish()
+                return self.result
+            self.step_no += 1
+            self._prompt()
+        return self.result
+
+    def _finish(self):
+        n = self.size * self.size
+        try:
+            bad = self.cal.derive()
+        except CalibrationError as exc:
+            self.result = str(exc)
+            for p in range(n):
+                self.frame[1 + p] = F.FAST | F.FAULT
+            return
+        self.cal.save(self.path)
+        self.scanner.calibration = self.cal
+        for p in range(n):
+            self.frame[1 + p] = F.OK_GREEN | F.DIM
+        for p in bad:
+            self.frame[1 + p] = F.FAST | F.FAULT
+        self.result = "ok" if not bad else "ok, %d points without a magnet step" % len(bad)

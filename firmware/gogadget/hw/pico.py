@@ -1,0 +1,67 @@
+"""Builds the drivers of the reference design from pins.py and a Config.
+
+The only module that imports machine and neopixel; tests pass the fakes of
+tests/mp in instead (or put them on the import path).
+"""
+from gogadget import frame as F
+from gogadget.hw import pins
+from gogadget.hw.buttons import Buttons
+from gogadget.hw.calib import Calibration, CalibrationError
+from gogadget.hw.heartbeat import Heartbeat
+from gogadget.hw.leds import LedChain
+from gogadget.hw.muxscan import MuxScanner
+from gogadget.hw.shiftscan import ShiftScanner
+from gogadget.scan import SENSOR_COLOUR
+
+CALIBRATION_FILE = "calib.bin"
+
+
+def _machine(machine):
+    if machine is None:
+        import machine
+    return machine
+
+
+def load_calibration(size, path=CALIBRATION_FILE):
+    """-> (Calibration, message): the stored one, or the defaults and why."""
+    try:
+        return Calibration.load(path, size), "calibration loaded"
+    except OSError:
+        return Calibration(size), "not calibrated yet: hold pass + new to calibrate"
+    except CalibrationError as exc:
+        return Calibration(size), "%s: hold pass + new to calibrate" % exc
+
+
+def make_sensors(config, machine=None, calibration=None):
+    m = _machine(machine)
+    size = config.size
+    if config.sensors == SENSOR_COLOUR:
+        out = m.Pin.OUT
+        select = [m.Pin(g, out, value=0) for g in pins.MUX_SELECT]
+        bank = [m.Pin(g, out, value=0) for g in pins.BANK_SELECT]
+        adcs = [m.ADC(m.Pin(g)) for g in pins.ADC_PINS[:pins.bank_count(size)]]
+        return MuxScanner(size, select, bank, adcs, calibration)
+    spi = m.SPI(pins.SPI_ID, baudrate=pins.SHIFT_BAUD, polarity=0, phase=0,
+                sck=m.Pin(pins.SPI_SCK), mosi=m.Pin(pins.SPI_MOSI), miso=m.Pin(pins.SPI_MISO))
+    return ShiftScanner(size, spi, m.Pin(pins.SHIFT_LOAD, m.Pin.OUT, value=1))
+
+
+def make_leds(config, machine=None, neopixel=None):
+    m = _machine(machine)
+    if neopixel is None:
+        import neopixel
+    count = config.size * config.size + F.STATUS_PIXELS
+    np = neopixel.NeoPixel(m.Pin(pins.LED_DATA, m.Pin.OUT), count)
+    return LedChain(np, config.size, config.max_brightness, config.budget_ma)
+
+
+def make_buttons(config, machine=None):
+    m = _machine(machine)
+    up = m.Pin.PULL_UP
+    return Buttons(m.Pin(pins.BUTTON_PASS, m.Pin.IN, up), m.Pin(pins.BUTTON_CONFIRM, m.Pin.IN, up),
+                   m.Pin(pins.BUTTON_NEW, m.Pin.IN, up), config.long_press_ms)
+
+
+def make_heartbeat(machine=None):
+    m = _machine(machine)
+    return Heartbeat(m.Pin(pins.STATUS_LED, m.Pin.OUT))

@@ -1,0 +1,114 @@
+"""THE pin map of the reference design (hardware/README.md), and the wiring
+arithmetic that goes with it: which mux channel, shift-register bit and LED
+each place is wired to.
+
+The drivers, the pin-level fakes in tests/mp and the wiring-diagram generator
+(host_sim/tools/wiring.py) all read this module, so a change here changes the
+firmware, the tests and the drawing together.  No `machine` import here: the
+desktop tools import it too.
+"""
+from gogadget.compat import const
+
+# --- Raspberry Pi Pico GPIO numbers --------------------------------------
+# GP0/GP1 stay free for a UART console while debugging.
+
+# Colour variant: two levels of CD74HC4067 16-channel analog multiplexers.
+# Level 1: up to 32 muxes, one sensor per channel; their S0..S3 are all
+# wired together to MUX_SELECT.  Level 2: one 4067 per ADC input ("bank");
+# its channel k takes the common pin of level-1 mux (bank * 16 + k); the
+# level-2 select lines are shared by both banks.  Every /E is tied to GND.
+MUX_SELECT = (2, 3, 4, 5)  # level-1 S0, S1, S2, S3
+BANK_SELECT = (6, 7, 8, 9)  # level-2 S0, S1, S2, S3
+ADC_PINS = (26, 27)  # level-2 mux of bank 0 -> ADC0 (GP26), bank 1 -> ADC1 (GP27)
+MUX_CHANNELS = const(16)
+
+# Occupancy variant: a chain of 74HC165 read by SPI0.  Chip 0's QH goes to
+# MISO; each chip's SER takes the next chip's QH; the last chip's SER is tied
+# to GND, so the byte read after the chain is 0x00 when the chain is whole,
+# and the spare inputs of the last chip are tied alternately to 3V3 and GND
+# (shift_spare_level) so a chain stuck high or low, short or long, shows.
+SPI_ID = const(0)
+SPI_SCK = const(18)
+SPI_MOSI = const(19)  # required by machine.SPI, not connected
+SPI_MISO = const(20)
+SHIFT_LOAD = const(21)  # SH/LD of every 165: low = load the inputs
+SHIFT_BAUD = const(1000000)
+SHIFT_ACTIVE_LOW = True  # reed / open-drain Hall pulls the input to GND
+
+# Both variants.
+LED_DATA = const(15)  # -> 74AHCT125 (5 V) -> DIN of LED 0
+BUTTON_PASS = const(10)  # buttons switch to GND, internal pull-ups
+BUTTON_CONFIRM = const(11)
+BUTTON_NEW = const(12)
+STATUS_LED = "LED"  # the Pico's own LED (GP25; the CYW43 pin on a Pico W)
+
+# The analog node behind two mux levels holds the last sensor's voltage for
+# a moment; one conversion is thrown away after every switch (section
+# "Settling" of hardware/README.md).
+SETTLE_READS = const(1)
+
+# Raw readings (read_u16) this close to a rail mean a dead or shorted sensor.
+RAIL_LOW = const(1024)
+RAIL_HIGH = const(64512)
+
+# The ADC signal names used by the diagram.
+GPIO_NAMES = {
+    2: "MUX S0", 3: "MUX S1", 4: "MUX S2", 5: "MUX S3",
+    6: "BANK S0", 7: "BANK S1", 8: "BANK S2", 9: "BANK S3",
+    10: "PASS", 11: "CONFIRM", 12: "NEW GAME",
+    15: "LED DATA",
+    18: "SPI SCK", 19: "SPI MOSI (n.c.)", 20: "SPI MISO", 21: "SH/LD",
+    26: "ADC0 bank 0", 27: "ADC1 bank 1",
+}
+
+
+def mux_count(size):
+    """Level-1 multiplexers needed for a size x size board."""
+    return (size * size + MUX_CHANNELS - 1) // MUX_CHANNELS
+
+
+def bank_count(size):
+    return (mux_count(size) + MUX_CHANNELS - 1) // MUX_CHANNELS
+
+
+def mux_address(place):
+    """Place -> (bank, level-2 channel, level-1 channel).
+
+    Sensors are wired in place order: place p sits on channel p % 16 of
+    level-1 mux p // 16."""
+    mux = place // MUX_CHANNELS
+    return mux // MUX_CHANNELS, mux % MUX_CHANNELS, place % MUX_CHANNELS
+
+
+def mux_place(bank, channel2, channel1):
+    """Inverse of mux_address (may be >= size*size for a spare channel)."""
+    return (bank * MUX_CHANNELS + channel2) * MUX_CHANNELS + channel1
+
+
+def shift_chips(size):
+    return (size * size + 7) // 8
+
+
+def shift_address(place):
+    """Place -> (byte, bit) in the SPI read: input D<bit> of chip <byte>.
+
+    The 165 shifts D7 out first and SPI reads MSB first, so D<n> is bit n."""
+    return place >> 3, place & 7
+
+
+def shift_spare_level(size, place):
+    """Level a spare input (place >= size*size) of the last 165 is tied to."""
+    return 1 if (place - size * size) % 2 == 0 else 0
+
+
+def led_index(size, place):
+    """Place -> position in the WS2812 chain.
+
+    LED 0 is under A1, the bottom-left corner seen from Black's side; the
+    chain runs serpentine: even rows left to right, odd rows right to left.
+    The frame's status pixels follow the last board LED."""
+    row = place // size
+    col = place % size
+    if row & 1:
+        col = size - 1 - col
+    return row * size + col

@@ -1,0 +1,73 @@
+"""Boot self-test of the sensors: find the ones that cannot be trusted,
+name them (LEDs and USB), and leave them out of every scan (S_FAULT) rather
+than let them invent or hide stones.
+
+Colour sensors are read `samples` times.  A sensor is faulty if a reading
+sits at a rail (open wire, short, dead part), jumps more than NOISE_MAX
+between reads (loose contact, missing decoupling), lies outside what the
+calibration saw it do, or showed no magnet step at calibration.  For the
+occupancy chain the tail byte tells whether the chain itself is whole.
+"""
+from gogadget import frame as F
+from gogadget.compat import const
+from gogadget.hw import pins
+from gogadget.points import vertex, place_point
+
+NOISE_MAX = const(3000)  # u16 counts between the extremes of `samples` reads
+
+
+def check(scanner, samples=8):
+    """Test every sensor; returns a list of (place, reason) and marks the
+    places in scanner.fault."""
+    n = scanner.size * scanner.size
+    faults = []
+    if not hasattr(scanner, "calibration"):  # occupancy chain
+        if not scanner.read_raw():
+            faults = [(p, "shift-register chain broken") for p in range(n)]
+    else:
+        lo = [65535] * n
+        hi = [0] * n
+        for _ in range(samples):
+            scanner.read_raw()
+            raw = scanner.raw
+            for p in range(n):
+                v = raw[p]
+                if v < lo[p]:
+                    lo[p] = v
+                if v > hi[p]:
+                    hi[p] = v
+        cal = scanner.calibration
+        bad = set(cal.bad)
+        for p in range(n):
+            if lo[p] < pins.RAIL_LOW:
+                faults.append((p, "stuck low (%d)" % lo[p]))
+            elif hi[p] > pins.RAIL_HIGH:
+                faults.append((p, "stuck high (%d)" % hi[p]))
+            elif hi[p] - lo[p] > NOISE_MAX:
+                faults.append((p, "noisy (%d..%d)" % (lo[p], hi[p])))
+            elif p in bad:
+                faults.append((p, "no magnet step at calibration"))
+            elif cal.calibrated:
+                a, b = cal.span(p)
+                if lo[p] < a or hi[p] > b:
+                    faults.append((p, "out of calibrated range (%d..%d, expected %d..%d)"
+                                   % (lo[p], hi[p], a, b)))
+    for p in range(n):
+        scanner.fault[p] = 0
+    for p, _ in faults:
+        scanner.fault[p] = 1
+    return faults
+
+
+def describe(size, faults):
+    """One line per faulty sensor, naming the point as GTP does (D4)."""
+    return ["sensor fault at %s: %s" % (vertex(size, place_point(size, p)), why) for p, why in faults]
+
+
+def show(frm, faults):
+    """Mark the faulty places in an LED frame (fast-blinking FAULT)."""
+    for p, _ in faults:
+        frm[1 + p] = F.FAST | F.FAULT
+    if faults:
+        frm[len(frm) - F.STATUS_PIXELS + F.STATUS_ALERT] = F.FAST | F.FAULT
+    return frm

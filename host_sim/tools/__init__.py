@@ -1,0 +1,1 @@
+"""Host tools: firmware build/deploy (mpy.py), wiring diagrams (wiring.py)."""

@@ -1,0 +1,235 @@
+"""Sensor drivers against the pin-level fakes (tests/mp/machine.py), which
+model the mux wiring and settling: a wrong select order, a missing settle
+read or a wrong bit order gives wrong scans here."""
+import os
+import random
+import sys
+
+import pytest
+
+from conftest import ROOT
+
+sys.path.insert(0, str(ROOT / "tests" / "mp"))
+import machine  # noqa: E402  (the fake)
+
+from gogadget.config import Config  # noqa: E402
+from gogadget.hw import pins, pico  # noqa: E402
+from gogadget.hw.calib import Calibration, CalibrationError, checkerboard  # noqa: E402
+from gogadget.hw.muxscan import MuxScanner, build_plan  # noqa: E402
+from gogadget.scan import S_EMPTY, S_BLACK, S_WHITE, S_STONE, S_FAULT, new_scan  # noqa: E402
+
+
+def colour_scanner(size, settle=pins.SETTLE_READS, select=pins.MUX_SELECT, **rig):
+    board = machine.install_colour(size, **rig)
+    out = machine.Pin.OUT
+    scanner = MuxScanner(size, [machine.Pin(g, out) for g in select],
+                         [machine.Pin(g, out) for g in pins.BANK_SELECT],
+                         [machine.ADC(machine.Pin(g)) for g in pins.ADC_PINS], settle_reads=settle)
+    return board, scanner
+
+
+def calibrated(board, scanner):
+    """Calibrate as a person would: empty, black checkerboard, white on the rest."""
+    size = board.size
+    cal = Calibration(size)
+    scanner.read_raw()
+    cal.set_base(scanner.raw)
+    for p in checkerboard(size, 0):
+        board.stones[p] = 1
+    scanner.read_raw()
+    cal.set_sample(S_BLACK, scanner.raw, checkerboard(size, 0))
+    for p in checkerboard(size, 1):
+        board.stones[p] = 2
+    scanner.read_raw()
+    cal.set_sample(S_WHITE, scanner.raw, checkerboard(size, 1))
+    for p in range(size * size):
+        board.stones[p] = 0
+    assert cal.derive() == []
+    scanner.calibration = cal
+    return cal
+
+
+def random_position(board, rnd):
+    for p in range(len(board.stones)):
+        board.stones[p] = rnd.choice((0, 0, 1, 2))
+    return [(S_EMPTY, S_BLACK, S_WHITE)[s] for s in board.stones]
+
+
+@pytest.mark.parametrize("size", [9, 13, 19])
+def test_plan_reads_every_place_once_and_no_spare_channel(size):
+    steps, _ = build_plan(size)
+    places = [s[3] for s in steps if s[2] is not None]
+    assert sorted(places) == list(range(size * size))
+    board, scanner = colour_scanner(size)
+    board.record = True
+    scanner.read_raw()
+    assert board.stray_reads == 0
+    assert sorted(p for _, p in board.reads) == sorted(list(range(size * size)) * 2)
+
+
+@pytest.mark.parametrize("size", [9, 13, 19])
+def test_scan_sees_random_positions(size):
+    rnd = random.Random(size)
+    board, scanner = colour_scanner(size, seed=size, noise=300)
+    calibrated(board, scanner)
+    scan = new_scan(size)
+    for _ in range(5):
+        want = random_position(board, rnd)
+        scanner.read(scan)
+        assert list(scan) == want
+
+
+def test_one_select_write_per_read_on_19x19():
+    board, scanner = colour_scanner(19)
+    machine.reset_counters()
+    scanner.read(new_scan(19))
+    # Gray-code order: the 361 reads need at most one GPIO write each.
+    assert machine.counters["pin_writes"] <= 361
+    assert machine.counters["adc_reads"] == 361 * (1 + pins.SETTLE_READS)
+
+
+def test_missing_settle_read_is_caught_by_the_fake():
+    board, scanner = colour_scanner(9, settle=0, spread=False)
+    calibrated_ok = True
+    try:
+        calibrated(board, scanner)
+    except AssertionError:
+        calibrated_ok = False
+    board.stones[40] = 1
+    scan = new_scan(9)
+    scanner.read(scan)
+    wrong = [p for p in range(81) if scan[p] != (S_BLACK if p == 40 else S_EMPTY)]
+    assert wrong or not calibrated_ok
+
+
+def test_swapped_select_lines_read_the_wrong_sensor():
+    swapped = (pins.MUX_SELECT[1], pins.MUX_SELECT[0]) + pins.MUX_SELECT[2:]
+    board, scanner = colour_scanner(9, select=swapped, spread=False)
+    board.stones[1] = 1  # channel 1 of mux 0; swapped S0/S1 reads it as channel 2
+    scan = new_scan(9)
+    scanner.read(scan)
+    assert scan[1] == S_EMPTY and scan[2] == S_BLACK
+
+
+def test_sensor_mounted_backwards_still_reads_right_after_calibration():
+    board, scanner = colour_scanner(9, seed=3)
+    board.flipped[10] = 1
+    calibrated(board, scanner)
+    board.stones[10] = 1
+    board.stones[11] = 2
+    scan = new_scan(9)
+    scanner.read(scan)
+    assert scan[10] == S_BLACK and scan[11] == S_WHITE
+
+
+def test_weaker_white_magnets_are_mirrored_with_the_board_ratio():
+    board, scanner = colour_scanner(13, seed=5, noise=200)
+    board.white_ratio = 60
+    calibrated(board, scanner)
+    rnd = random.Random(2)
+    scan = new_scan(13)
+    want = random_position(board, rnd)
+    scanner.read(scan)
+    assert list(scan) == want
+
+
+def test_magnets_the_wrong_way_round_is_a_clear_error():
+    board, scanner = colour_scanner(9)
+    board.white_ratio = -100  # white stones built N up like the black ones
+    with pytest.raises(CalibrationError, match="polarity"):
+        calibrated(board, scanner)
+
+
+def test_rail_readings_are_faults_not_stones():
+    board, scanner = colour_scanner(9)
+    calibrated(board, scanner)
+    board.stuck[5] = 0
+    board.stuck[6] = 65535
+    scan = new_scan(9)
+    scanner.read(scan)
+    assert scan[5] == S_FAULT and scan[6] == S_FAULT and scan[7] == S_EMPTY
+
+
+def test_calibration_file_round_trip_and_damage(tmp_path):
+    board, scanner = colour_scanner(9, seed=9)
+    cal = calibrated(board, scanner)
+    path = str(tmp_path / "calib.bin")
+    cal.save(path)
+    back = Calibration.load(path, 9)
+    assert list(back.lo) == list(cal.lo) and list(back.hi) == list(cal.hi)
+    assert bytes(back.hic) == bytes(cal.hic) and back.calibrated
+    assert not os.path.exists(path + ".tmp")
+    with pytest.raises(CalibrationError, match="is for 9x9"):
+        Calibration.load(path, 13)
+    with open(path, "r+b") as f:
+        f.truncate(100)
+    with pytest.raises(CalibrationError, match="damaged"):
+        Calibration.load(path, 9)
+    loaded, why = pico.load_calibration(9, path)
+    assert "calibrate" in why and not loaded.calibrated
+
+
+def shift_scanner(size, **kw):
+    board = machine.install_shift(size, **kw)
+    return board, pico.make_sensors(Config(size=size, sensors="occupancy"), machine)
+
+
+@pytest.mark.parametrize("size", [9, 19])
+def test_shift_chain_reads_occupancy(size):
+    board, scanner = shift_scanner(size)
+    rnd = random.Random(size)
+    scan = new_scan(size)
+    for _ in range(3):
+        for p in range(size * size):
+            board.stones[p] = rnd.random() < 0.4
+        scanner.read(scan)
+        assert list(scan) == [S_STONE if s else S_EMPTY for s in board.stones]
+    assert board.loads == 3
+
+
+@pytest.mark.parametrize("fault", [dict(chips=pins.shift_chips(9) - 1, ser=0xFF),
+                                   dict(chips=pins.shift_chips(9) - 1, ser=0),
+                                   dict(ser=0xFF)])
+def test_broken_shift_chain_is_all_fault(fault):
+    board, scanner = shift_scanner(9, **fault)
+    board.stones[3] = 1
+    scan = new_scan(9)
+    scanner.read(scan)
+    assert set(scan) == {S_FAULT}
+
+
+MP_SCAN = r"""
+import sys, micropython
+import machine
+from gogadget.hw import pins
+from gogadget.hw.muxscan import MuxScanner
+from gogadget.hw.calib import checkerboard
+from gogadget.scan import new_scan
+size = %d
+board = machine.install_colour(size, seed=4, noise=200)
+out = machine.Pin.OUT
+s = MuxScanner(size, [machine.Pin(g, out) for g in pins.MUX_SELECT],
+               [machine.Pin(g, out) for g in pins.BANK_SELECT],
+               [machine.ADC(machine.Pin(g)) for g in pins.ADC_PINS])
+scan = new_scan(size)
+cal = s.calibration
+s.read_raw(); cal.set_base(s.raw)
+for p in checkerboard(size, 0): board.stones[p] = 1
+s.read_raw(); cal.set_sample(1, s.raw, checkerboard(size, 0))
+for p in checkerboard(size, 1): board.stones[p] = 2
+s.read_raw(); cal.set_sample(2, s.raw, checkerboard(size, 1))
+print("bad", cal.derive())
+for p in range(size * size): board.stones[p] = (p * 7) %% 3
+s.read(scan)
+micropython.heap_lock()
+s.read(scan)   # a scan allocates nothing: MemoryError here otherwise
+micropython.heap_unlock()
+print("scan", bytes(scan) == bytes((p * 7) %% 3 for p in range(size * size)))
+"""
+
+
+@pytest.mark.parametrize("size", [9, 19])
+def test_micropython_scan_is_right_and_allocates_nothing(micropython, size):
+    r = micropython(code=MP_SCAN % size)
+    assert r.returncode == 0, r.stderr + r.stdout
+    assert "bad []" in r.stdout and "scan True" in r.stdout, r.stdout
