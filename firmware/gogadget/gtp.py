@@ -294,9 +294,9 @@ class Engine:
         self.board.handicap = len(pts)
         self.board.first = WHITE
 
-    def cmd_set_free_handicap(self, args):
-        self._board_empty()
-        if len(args) < 2:
+    def _free_handicap_points(self, args):
+        """set_free_handicap's vertex list -> points; GtpError if it is bad."""
+        if len(args) < 2 or len(args) >= self.board.size * self.board.size:
             raise GtpError("bad vertex list")
         pts = []
         for a in args:
@@ -304,9 +304,11 @@ class Engine:
             if pt == PASS or pt in pts:
                 raise GtpError("bad vertex list")
             pts.append(pt)
-        if len(pts) >= self.board.size * self.board.size:
-            raise GtpError("bad vertex list")
-        self._place_handicap(pts)
+        return pts
+
+    def cmd_set_free_handicap(self, args):
+        self._board_empty()
+        self._place_handicap(self._free_handicap_points(args))
         return ""
 
     def cmd_final_score(self, args):

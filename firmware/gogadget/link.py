@@ -59,7 +59,7 @@ class StdioStream:
         n = 0
         one = self._one
         while n < len(buf) and self._poller.poll(0):
-            if not self._in.readinto(one):
+            if not self._in.readinto(one):  # pyright: ignore[reportAttributeAccessIssue]  (MicroPython's stdin reads bytes)
                 self.closed = True  # end of input (host side closed)
                 break
             buf[n] = one[0]
@@ -383,14 +383,7 @@ class Link(Engine):
     def _set_free_handicap(self, args):
         if not self._empty():
             raise GtpError("board not empty")
-        if len(args) < 2:
-            raise GtpError("bad vertex list")
-        pts = []
-        for a in args:
-            pt = self._vertex(a)
-            if pt == PASS or pt in pts:
-                raise GtpError("bad vertex list")
-            pts.append(pt)
+        pts = self._free_handicap_points(args)
         self._set_position([(BLACK, pt) for pt in pts])
         return ""
 
@@ -479,14 +472,16 @@ class Link(Engine):
             raise GtpError("no game folder")
         return self.store + "/" + name
 
-    def _fetch(self, args):
+    def _read_game(self, args):
         path = self._game_path(args)
         try:
             with open(path) as f:
-                text = f.read()
+                return f.read()
         except OSError:
             raise GtpError("no such game " + args[0])
-        return _no_blank_lines(text)
+
+    def _fetch(self, args):
+        return _no_blank_lines(self._read_game(args))
 
     def _events_cmd(self, args):
         """Events since the last call, oldest first, one "kind text" a line."""
@@ -496,7 +491,7 @@ class Link(Engine):
         start = (self._ev_head - self._ev_count) % EVENT_SLOTS
         for k in range(self._ev_count):
             i = (start + k) % EVENT_SLOTS
-            kind, text = self._events[i]
+            kind, text = self._events[i]  # pyright: ignore[reportGeneralTypeIssues]
             self._events[i] = None
             lines.append((kind + " " + text.replace("\n", " ")).strip())
         self._ev_count = 0
@@ -544,12 +539,7 @@ class Link(Engine):
         if args and args[0] == "stop":
             self.replay = None
             return ""
-        path = self._game_path(args)
-        try:
-            with open(path) as f:
-                text = f.read()
-        except OSError:
-            raise GtpError("no such game " + args[0])
+        text = self._read_game(args)
         try:
             game = sgf.parse(text)
         except ValueError as e:
