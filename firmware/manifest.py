@@ -1,3 +1,5 @@
+# pyright: reportUndefinedVariable=false
+# (include/package are given to this file by MicroPython's makemanifest.py)
 # Freeze the firmware into a custom MicroPython build for the Pico:
 #   make -C ports/rp2 BOARD=RPI_PICO FROZEN_MANIFEST=<this tree>/firmware/manifest.py
 # Frozen bytecode runs from flash, which leaves the RP2040's RAM to the game.

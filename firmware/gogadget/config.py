@@ -43,6 +43,26 @@ _NAMES = tuple(name for name, _ in DEFAULTS)
 class Config:
     """Plain attributes named as in DEFAULTS."""
 
+    # Declared for the type checker only (set from DEFAULTS in __init__;
+    # MicroPython ignores annotations); tests/test_typecheck.py keeps this
+    # list equal to DEFAULTS.
+    size: int
+    sensors: str
+    preset: str
+    komi: "float | int | None"
+    handicap: int
+    stable_scans: int
+    scan_hz: int
+    budget_ma: int
+    volts: int
+    max_brightness: int
+    long_press_ms: int
+    store: str
+    hand_places: int
+    hand_window_ms: int
+    hand_settle_ms: int
+    stuck_ms: int
+
     def __init__(self, **values):
         for name, default in DEFAULTS:
             setattr(self, name, default)

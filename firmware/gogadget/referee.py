@@ -683,7 +683,7 @@ class Referee:
         physical fix.  False if there is nothing to take back."""
         if not self.board.moves:
             return False
-        colour, pt = self.board.last_move()
+        colour, pt = self.board.last_move()  # pyright: ignore[reportGeneralTypeIssues]
         self.board.undo()
         self._log(jn.K_UNDO)
         self._undone(colour, pt)
@@ -723,7 +723,7 @@ class Referee:
         phase = self.phase
         if phase == "play":
             if self._takeback:
-                colour, pt = self.board.last_move()
+                colour, pt = self.board.last_move()  # pyright: ignore[reportGeneralTypeIssues]
                 self.board.undo()
                 self._log(jn.K_UNDO)
                 self._undone(colour, pt)
@@ -966,6 +966,7 @@ class Referee:
 
     def _scroll_text(self, now):
         cols = self._text
+        assert cols is not None  # set with the result, before any scrolling
         size = self.size
         span = 0
         if len(cols) <= size:

@@ -54,6 +54,8 @@ class Count:
     seki: number of seki points found
     """
 
+    owner: "bytearray | None"  # for the type checker: None until counted
+
     def __init__(self):
         self.black = 0
         self.white = 0

@@ -175,7 +175,7 @@ def _nodes(text):
                     i += 1
                 if i >= n or text[i] != "[":
                     break
-                i, value = _value(text, i + 1)
+                i, value = _value(text, i + 1)  # pyright: ignore[reportGeneralTypeIssues]
                 values.append(value)
             if not values:
                 _fail("property " + name + " has no value", start)
@@ -191,7 +191,7 @@ def _nodes(text):
             raise ValueError("SGF: unexpected end of file (missing ')')")
         ch = text[i]
         if ch == "[":
-            i, _ = _value(text, i + 1)
+            i, _ = _value(text, i + 1)  # pyright: ignore[reportGeneralTypeIssues]
             continue
         if ch == "(":
             depth += 1

@@ -20,7 +20,7 @@ _QUEUE = const(8)
 
 class Buttons:
     def __init__(self, pass_pin, confirm_pin, new_pin, long_press_ms=800, debounce_ms=20):
-        self._pins = (pass_pin, confirm_pin, new_pin)
+        self._pins = [pass_pin, confirm_pin, new_pin]
         self.long_press_ms = long_press_ms
         self.debounce_ms = debounce_ms
         self._stable = bytearray(3)  # debounced: 1 = pressed
