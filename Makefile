@@ -4,11 +4,12 @@ VENV := .venv
 BIN := $(VENV)/bin
 PY := $(BIN)/python
 STAMP := $(VENV)/.installed
+SITE := $(VENV)/site
 PORT ?= /dev/ttyACM0
 
 .PHONY: test sim bench mpy deploy typecheck clean venv
 
-venv: $(STAMP)
+venv: $(STAMP) $(SITE)
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -16,7 +17,11 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
-test: $(STAMP)
+# pyrightconfig.json finds the MicroPython stubs here, whatever the Python version.
+$(SITE): $(STAMP)
+	ln -sfn "$$($(PY) -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')" $(SITE)
+
+test: $(STAMP) $(SITE)
 	$(BIN)/pytest -q $(PYTEST_ARGS)
 
 sim: $(STAMP)
@@ -31,7 +36,7 @@ mpy: $(STAMP)
 deploy: mpy
 	$(PY) -m host_sim.tools.mpy deploy --port $(PORT)
 
-typecheck: $(STAMP)
+typecheck: $(STAMP) $(SITE)
 	$(BIN)/pyright -p pyrightconfig.json
 
 clean:
