@@ -1,7 +1,8 @@
 """Keep generated sections of the docs in step with their one source.
 
-`python -m host_sim.docgen` rewrites the marked sections of README.md; the
-tests call check() so a stale README fails CI.
+`python -m host_sim.docgen` rewrites the marked sections of README.md and
+hardware/README.md (+ hardware/bom.csv); the tests call check() and
+check_hardware() so a stale document fails CI.
 """
 import sys
 from pathlib import Path
@@ -81,6 +82,25 @@ def render(text):
     return _replace(text, LIGHTS_BEGIN, LIGHTS_END, lights_table())
 
 
+# hardware/README.md: pin map, BOM, power budget and LED order from the pin
+# map and the firmware's constants (host_sim/tools/hwdoc.py).
+HARDWARE_README = ROOT / "hardware" / "README.md"
+
+
+def render_hardware(text):
+    from host_sim.tools import hwdoc
+    for name, table in hwdoc.SECTIONS:
+        begin, end = hwdoc.markers(name)
+        text = _replace(text, begin, end, table())
+    return text
+
+
+def check_hardware():
+    from host_sim.tools import hwdoc
+    text = HARDWARE_README.read_text()
+    return text == render_hardware(text) and hwdoc.BOM_CSV.read_text() == hwdoc.bom_csv()
+
+
 def check():
     text = README.read_text()
     return text == render(text)
@@ -88,6 +108,10 @@ def check():
 
 def main():
     README.write_text(render(README.read_text()))
+    if HARDWARE_README.exists():
+        from host_sim.tools import hwdoc
+        HARDWARE_README.write_text(render_hardware(HARDWARE_README.read_text()))
+        hwdoc.BOM_CSV.write_text(hwdoc.bom_csv())
     return 0
 
 

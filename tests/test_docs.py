@@ -17,3 +17,10 @@ def test_every_rule_text_has_a_preset():
 def test_readme_shows_the_two_setup_commands():
     text = docgen.README.read_text()
     assert "make sim" in text and "make test" in text
+
+
+def test_hardware_readme_tables_are_current():
+    # Pin map, BOM, power budget and LED order come from hw/pins.py,
+    # frame.py, signals.py and config.py (host_sim/tools/hwdoc.py).
+    assert docgen.check_hardware(), \
+        "hardware/README.md or hardware/bom.csv is stale: run python -m host_sim.docgen"

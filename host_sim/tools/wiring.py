@@ -21,8 +21,10 @@ PHYSICAL = {0: 1, 1: 2, 2: 4, 3: 5, 4: 6, 5: 7, 6: 9, 7: 10, 8: 11, 9: 12, 10: 1
             12: 16, 13: 17, 14: 19, 15: 20, 16: 21, 17: 22, 18: 24, 19: 25, 20: 26, 21: 27,
             22: 29, 26: 31, 27: 32, 28: 34}
 POWER = (("VBUS", 40, "5 V in (USB) / out"), ("VSYS", 39, "5 V in via Schottky"),
-         ("3V3", 36, "sensors, muxes, 165s"), ("GND", 38, "common ground"),
-         ("AGND", 33, "ADC ground"))
+         ("3V3", 36, "165s + pull-ups (occupancy)"), ("GND", 38, "common ground"),
+         ("AGND", 33, "ADC ground"),
+         # Hall sensors draw ~6 mA each: their own 3.3 V buck (hardware/README.md).
+         ("ADC_VREF", 35, "Hall sensor 3.3 V rail (colour)"))
 
 
 class Svg:

