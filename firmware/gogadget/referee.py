@@ -18,24 +18,10 @@ place has read empty again (lifted, then placed again).  Several new stones
 with nothing missing are not strays: "lift all but one", and the one left
 standing is the move.
 
-Debouncing, per place.  A place's reading counts (is adopted) once the
-sensor has given the same value for config.stable_scans scans in a row, so
-a single-scan flicker never counts, however noisy the rest of the board is.
-While the sensors flicker a lot (measured: flickers per scan over the last
-second or so), up to _MAX_EXTRA scans are added so that chance runs of
-equal misreadings stay below _FALSE_RATE a scan.
-Adopted changes are handed on together: not while another place is still
-settling (a change seen for 2 or more scans but fewer than stable_scans),
-nor while a neighbour of an adopted place changed fewer than stable_scans
-scans ago (a flicker on the near end of a slid stone must not let the far
-end through alone), for at most hand_settle_ms.  A hand or sleeve over the board shows as many
-places changing at once: when hand_places or more places have a change that
-has lasted 2 or more scans and began within the last hand_window_ms, nothing
-is adopted until hand_settle_ms after that stops.  Single-scan flickers
-never count towards it, so sensor noise spread over the board is not a
-hand.  An unchanged scan with every place settled costs one buffer
-comparison and allocates nothing; while places settle, one pass over the
-board per scan (no allocation either).
+Raw scans are settled first (settle.py: per-place debounce, longer under
+flicker, nothing adopted while a hand is over the board); the referee only
+reads the settled view.  A place that contradicts the game for stuck_ms is
+taken for a stuck sensor and ignored until it agrees with the game again.
 
 Phases: "setup" (clearing the board, handicap or a given position),
 "play", "count" (dead stones marked by lifting them; a new stone on an
@@ -51,11 +37,12 @@ from array import array
 from gogadget import board as core
 from gogadget import signals as sg
 from gogadget import journal as jn
-from gogadget.compat import const, ticks_add, ticks_diff
+from gogadget.compat import const, ticks_diff
 from gogadget.points import (EMPTY, BLACK, WHITE, PASS, check_size, colour_name,
                              handicap_points, max_handicap, point, vertex)
 from gogadget.rules import Rules, PRESETS, format_points
-from gogadget.scan import S_EMPTY, S_STONE, S_FAULT, new_scan
+from gogadget.scan import S_EMPTY, S_STONE, S_FAULT
+from gogadget.settle import Settler
 from gogadget.frame import new_frame
 from gogadget.events import BTN_PASS, BTN_CONFIRM, BTN_NEW, BTN_RESIGN
 
@@ -68,8 +55,6 @@ _M_STRAY = const(2)  # a stray stone stands here: never a move until lifted
 _M_DEAD = const(4)  # counting: place of a chain marked dead
 _M_CONTRA = const(8)  # the place contradicts the game since _since[place]
 _TICK_SHIFT = const(7)  # _since keeps time in 128 ms units, 16 bits (2 h range)
-_MAX_EXTRA = const(3)  # scans the debounce may add for noisy sensors
-_FALSE_RATE = 1e-6  # accepted chance per scan that flickers pass the debounce
 _SCROLL_MS = 180  # one column of score text per step when it is wider than the board
 
 
@@ -96,9 +81,8 @@ class Referee:
         self._mark = bytearray(n)  # _M_* bits per place
         self._fault = bytearray(n)  # 1: stuck, 2: the driver says faulty; ignored
         self._since = array("H", bytes(2 * n))  # see _M_CONTRA
-        self._stable = new_scan(size)  # the adopted reading of every place
-        self._cand = new_scan(size)  # the last reading of every place
-        self._run = bytearray(n)  # scans in a row _cand has read so (saturates)
+        self._settler = Settler(size, self.config)
+        self._stable = self._settler.stable  # the settled reading of every place
         self.frame = new_frame(size)
         self._brightness = sg.brightness_cap(len(self.frame) - 1, self.config.budget_ma,
                                              self.config.max_brightness)
@@ -132,26 +116,7 @@ class Referee:
         self._journalled = False
         for i in range(self.n):
             self.want[i] = self._mark[i] = self._fault[i] = 0
-        hz = self.config.scan_hz
-        k = self.config.stable_scans
-        # Hand window in scans; run counters saturate just past it (and past
-        # the longest debounce, stable_scans + _MAX_EXTRA).
-        self._window = max(k + _MAX_EXTRA + 1, self.config.hand_window_ms * hz // 1000)
-        if self._window > 250:
-            self._window = 250
-        self._k = k
-        self._flick = 0
-        # Noisy sensors: with f single-scan flickers a scan over n places, a
-        # false reading lasts k scans about n * (f / n) ** k times a scan.
-        # Keep that under _FALSE_RATE: the largest f (x1024) each k allows.
-        n = self.n
-        self._k_limits = tuple(int(1024 * (_FALSE_RATE * n ** (kk - 1)) ** (1.0 / kk))
-                               for kk in range(k, k + _MAX_EXTRA))
-        self._busy = 0
-        self._waiting = False
-        self._wait_from = 0
-        self._quiet = False
-        self._quiet_until = 0
+        self._settler.restart()
         self._resumed = -1  # counting ended by a stone here: try it as a move
         self._ncontra = 0
         self._oldest = 0
@@ -289,12 +254,10 @@ class Referee:
         self._now = now_ms
         if self._journalled and self.journal is not None and self._rules_changed():
             self._log_rules()
-        if self._busy or scan != self._cand:
-            if len(scan) != self.n:
-                raise ValueError("scan is not %dx%d" % (self.size, self.size))
-            self._debounce(scan, now_ms)
-        elif self._flick:
-            self._noise(0)
+        settler = self._settler
+        # Skipping the call keeps an idle scan to one buffer comparison.
+        if (not settler.resting or scan != settler.last) and settler.feed(scan, now_ms):
+            self._dirty = True
         if self._ncontra and self.phase == "play" and \
                 _age_ms(now_ms, self._oldest) >= self.config.stuck_ms:
             self._check_stuck(now_ms)
@@ -302,100 +265,6 @@ class Referee:
             self._scroll_text(now_ms)
         if self._dirty:
             self._refresh()
-
-    def _debounce(self, scan, now):
-        """Per-place debouncing and the hand detector (see the module notes)."""
-        cand = self._cand
-        run = self._run
-        stable = self._stable
-        k = self._k
-        window = self._window
-        cap = window + 1
-        busy = ready = moving = recent = flick = 0
-        lo = hi = 0  # the places ready to be adopted lie in lo..hi-1
-        for pl in range(self.n):
-            s = scan[pl]
-            c = cand[pl]
-            if s != c:
-                if c != stable[pl] and run[pl] == 1:
-                    flick += 1  # read for one scan only: a flicker
-                cand[pl] = s
-                run[pl] = r = 1
-            else:
-                r = run[pl]
-                if r < cap:
-                    r += 1
-                    run[pl] = r
-            if r < cap:
-                busy += 1
-            if s != stable[pl]:
-                if r >= k:
-                    if not ready:
-                        lo = pl
-                    ready += 1
-                    hi = pl + 1
-                elif r >= 2:
-                    moving += 1
-                if 2 <= r <= window:
-                    recent += 1
-        # Places waiting to be adopted keep the loop going after they settle.
-        self._busy = busy + ready
-        self._noise(flick)
-        settle = self.config.hand_settle_ms
-        if recent >= self.config.hand_places:
-            self._quiet = True
-            self._quiet_until = ticks_add(now, settle)
-        if not ready:
-            self._waiting = False
-            return
-        if self._quiet:
-            if ticks_diff(now, self._quiet_until) < 0:
-                return
-            self._quiet = False
-        if moving or self._beside_unsettled(k, lo, hi):
-            # Another place is on its way: hand both on together (a slid
-            # stone's two ends), unless it never settles.
-            if not self._waiting:
-                self._waiting = True
-                self._wait_from = now
-            if ticks_diff(now, self._wait_from) < settle:
-                return
-        self._waiting = False
-        for pl in range(lo, hi):
-            if run[pl] >= k and cand[pl] != stable[pl]:
-                stable[pl] = cand[pl]
-        self._busy = busy
-        self._dirty = True
-
-    def _noise(self, flick):
-        """Track the flicker rate (a leaky sum over about 64 scans, x1024 per
-        flicker a scan) and lengthen the debounce while it is high."""
-        f = self._flick
-        f += (flick << 4) - (f >> 6)
-        self._flick = f
-        limits = self._k_limits
-        extra = 0
-        while extra < len(limits) and f > limits[extra]:
-            extra += 1
-        self._k = self.config.stable_scans + extra
-
-    def _beside_unsettled(self, k, lo, hi):
-        """Is a place about to be adopted next to one that changed less than
-        k scans ago?  A flicker on the near end of a slid stone must not let
-        the far end through alone, where it would read as a new stone."""
-        run = self._run
-        cand = self._cand
-        stable = self._stable
-        size = self.size
-        n = self.n
-        for pl in range(lo, hi):
-            if run[pl] >= k and cand[pl] != stable[pl]:
-                c = pl % size
-                if (c > 0 and run[pl - 1] < k) or (c < size - 1 and run[pl + 1] < k) \
-                        or (pl >= size and run[pl - size] < k) \
-                        or (pl + size < n and run[pl + size] < k):
-                    return True
-        return False
 
     def _refresh(self):
         self._dirty = False
