@@ -63,7 +63,9 @@ class Settler:
         n = self.n
         self._k_limits = tuple(int(1024 * (_FALSE_RATE * n ** (kk - 1)) ** (1.0 / kk))
                                for kk in range(k, k + _MAX_EXTRA))
-        self._busy = 0
+        # A place part-way through settling must still be looked at on the
+        # next scan, even if that scan equals the last one.
+        self._busy = 0 if self.last == self.stable else 1
         self._waiting = False
         self._wait_from = 0
         self._quiet = False
@@ -153,7 +155,9 @@ class Settler:
         """Track the flicker rate (a leaky sum over about 64 scans, x1024 per
         flicker a scan) and lengthen the debounce while it is high."""
         f = self._flick
-        f += (flick << 4) - (f >> 6)
+        # Round the leak up so the sum really returns to 0 (and the settler
+        # to rest) once the flicker stops.
+        f += (flick << 4) - ((f + 63) >> 6)
         self._flick = f
         limits = self._k_limits
         extra = 0

@@ -1,0 +1,425 @@
+"""Settler checks (firmware/gogadget/settle.py) shared by CPython and MicroPython.
+
+Plain asserts; every check_* returns a short text so tests/test_settle.py can
+compare the two interpreters line by line.  Scans are fed 20 ms apart (the
+default 50 scans/s); a deterministic LCG stands in for random so both
+interpreters see the same noise.
+"""
+from gogadget.config import Config
+from gogadget.settle import Settler
+
+STEP = 20  # ms between scans at the default scan_hz
+
+
+class Rig:
+    """A Settler, the raw scan the sensors give and the clock."""
+
+    def __init__(self, size=9, **cfg):
+        self.size = size
+        self.config = Config(size=size, **cfg)
+        self.s = Settler(size, self.config)
+        self.scan = bytearray(size * size)
+        self.t = 1000
+
+    def feed(self):
+        self.t += STEP
+        return self.s.feed(self.scan, self.t)
+
+    def run(self, count):
+        """Feed `count` unchanged scans; how many reported a change."""
+        hits = 0
+        for _ in range(count):
+            if self.feed():
+                hits += 1
+        return hits
+
+    def rest(self, limit=40):
+        """Feed unchanged scans until the settler rests (run counters
+        saturate a few scans after the last change): how many it took."""
+        for i in range(limit):
+            if self.s.resting:
+                return i
+            assert not self.feed()
+        raise AssertionError("never came to rest")
+
+    def adopt(self, pl, value, limit=60):
+        """Set a place and feed until it is adopted: the scans it took."""
+        self.scan[pl] = value
+        for i in range(1, limit + 1):
+            got = self.feed()
+            if self.s.stable[pl] == value:
+                assert got, "stable changed but feed() returned False"
+                return i
+            assert not got or self.s.stable[pl] != value
+        raise AssertionError("place %d never adopted %d" % (pl, value))
+
+
+class Flicker:
+    """Single-scan flickers: each scan restores the last ones and sets
+    `per_scan` new places (disjoint from the restored ones) to 1."""
+
+    def __init__(self, rig, places, per_scan):
+        assert 2 * per_scan <= len(places)
+        self.rig = rig
+        self.places = places
+        self.per_scan = per_scan
+        self.i = 0
+
+    def step(self):
+        scan = self.rig.scan
+        places = self.places
+        m = len(places)
+        k = self.per_scan
+        for j in range(k):
+            scan[places[(self.i - k + j) % m]] = 0
+        for j in range(k):
+            scan[places[(self.i + j) % m]] = 1
+        self.i = (self.i + k) % m
+        return self.rig.feed()
+
+    def stop(self):
+        k = self.per_scan
+        for j in range(k):
+            self.rig.scan[self.places[(self.i - k + j) % len(self.places)]] = 0
+
+
+def far_rows(size, first_row):
+    return [pl for pl in range(first_row * size, size * size)]
+
+
+def check_adopted_after_k_equal_scans():
+    out = []
+    for k in (2, 3, 5):
+        r = Rig(stable_scans=k)
+        before = bytes(r.s.stable)
+        r.scan[40] = 1
+        for i in range(k - 1):
+            assert not r.feed(), "adopted after %d of %d scans" % (i + 1, k)
+            assert bytes(r.s.stable) == before
+        assert r.feed() and r.s.stable[40] == 1
+        assert sum(r.s.stable) == 1  # nothing else adopted
+        out.append("k%d:%d" % (k, k))
+        # Taking it away settles the same way.
+        out.append("off%d" % r.adopt(40, 0))
+        r.rest()
+    return " ".join(out)
+
+
+def check_interrupted_run_starts_again():
+    r = Rig()
+    seq = (1, 1, 0, 1, 1, 0, 2, 2)  # runs of 2 < stable_scans=3
+    for v in seq:
+        r.scan[10] = v
+        assert not r.feed() and r.s.stable[10] == 0
+    r.scan[10] = 2
+    assert r.feed() and r.s.stable[10] == 2  # third 2 in a row
+    return "ok"
+
+
+def check_single_scan_flicker_never_adopted():
+    total = 0
+    for k in (2, 3):
+        # The same place blinking every other scan.
+        r = Rig(stable_scans=k)
+        for i in range(200):
+            r.scan[0] = 1 if i % 2 == 0 else 0
+            total += r.feed()
+        # Noise all over the board: every other scan a few places read
+        # something else for that one scan.
+        seed = 7
+        for i in range(400):
+            if i % 2 == 0:
+                for _ in range(4):
+                    seed = (seed * 1103515245 + 12345) & 0x3FFFFFFF
+                    pl = (seed >> 8) % 81
+                    r.scan[pl] = 1 + (seed >> 4) % 3
+            else:
+                for pl in range(81):
+                    r.scan[pl] = 0
+            total += r.feed()
+        assert sum(r.s.stable) == 0, "a flicker was adopted (k=%d)" % k
+    assert total == 0
+    return "adopted=%d" % total
+
+
+def check_k_lengthens_under_flicker_and_recovers():
+    size = 9
+    r = Rig(size)
+    quiet = r.adopt(0, 1)
+    r.adopt(0, 0)
+    assert quiet == r.config.stable_scans
+    # One flicker a scan, far from the corner.
+    f = Flicker(r, far_rows(size, 4), 1)
+    for _ in range(300):
+        assert not f.step()
+    r.scan[0] = 1
+    noisy = 0
+    while r.s.stable[0] != 1:
+        f.step()
+        noisy += 1
+        assert noisy < 40
+    assert quiet < noisy <= quiet + 3, noisy
+    # Heavy noise: eight flickers a scan.  The debounce is capped at
+    # stable_scans + 3 and noise is not a hand (no hand_settle_ms wait).
+    f2 = Flicker(r, far_rows(size, 4), 8)
+    for _ in range(300):
+        assert not f2.step()
+    r.scan[8] = 1
+    heavy = 0
+    while r.s.stable[8] != 1:
+        f2.step()
+        heavy += 1
+        assert heavy < 40
+    assert noisy <= heavy <= quiet + 3, heavy
+    # Flicker stops: after a few seconds the debounce is back to normal.
+    f2.stop()
+    r.run(250)
+    assert sum(r.s.stable[4 * size:]) == 0
+    back = r.adopt(2, 1)
+    assert back == quiet, back
+    return "quiet=%d noisy=%d heavy=%d back=%d" % (quiet, noisy, heavy, back)
+
+
+def _hand(r, block_r, block_c, value):
+    """A hand over a 3x3 block of places: they read `value`; the rest 0."""
+    size = r.size
+    for pl in range(size * size):
+        r.scan[pl] = 0
+    for dr in range(3):
+        for dc in range(3):
+            r.scan[(block_r + dr) * size + block_c + dc] = value
+
+
+def check_hand_holds_off_until_settle_after_it_stops():
+    r = Rig(9)
+    settle = r.config.hand_settle_ms
+    # The hand wanders for two seconds, 3 scans at each spot (the last spot
+    # too, so its readings last 2+ scans and it still counts as a hand).
+    hits = 0
+    for i in range(102):
+        _hand(r, 2 + (i // 9) % 4, (i // 3) % 7, 1 + (i // 3) % 2)
+        hits += r.feed()
+        assert sum(r.s.stable) == 0, "adopted under a hand at scan %d" % i
+    assert hits == 0
+    t_hand = r.t  # last scan with the hand over the board
+    # It lifts, leaving a stone (and nothing else).
+    for pl in range(81):
+        r.scan[pl] = 0
+    r.scan[40] = 1
+    while not r.feed():
+        assert r.t - t_hand < 2000
+    waited = r.t - t_hand
+    assert settle <= waited <= settle + STEP, waited
+    assert r.s.stable[40] == 1 and sum(r.s.stable) == 1
+    # Two places changing together are not a hand (hand_places=3).
+    r.scan[0] = r.scan[80] = 2
+    n = 0
+    while not r.feed():
+        n += 1
+    assert n + 1 == r.config.stable_scans and r.s.stable[0] == r.s.stable[80] == 2
+    return "waited=%d two=%d" % (waited, n + 1)
+
+
+# A stone slides from A to its neighbour B: per-scan readings of A and B.
+# The near end (A) may bounce for fewer than stable_scans scans.
+SLIDES = (
+    ("110000000000", "001111111111"),  # both ends change together
+    ("110000000000", "011111111111"),  # far end first, by one scan
+    ("100000000000", "001111111111"),  # near end lifts first, B follows
+    ("100000000000", "000111111111"),  # ... two scans later
+    ("111010000000", "001111111111"),  # near end flickers back
+    ("111011010000000", "011111111111111"),  # ... and again
+    ("110110000000", "001111111111"),  # near end reads 0 twice, back, off
+)
+
+
+def check_slid_stone_two_ends_adopted_together():
+    size = 9
+    a = 4 * size + 4
+    out = []
+    for db in (1, -1, size, -size):  # right, left, down, up
+        b = a + db
+        for sa, sb in SLIDES:
+            r = Rig(size)
+            r.adopt(a, 1)
+            adopted_at = -1
+            for i in range(len(sa)):
+                r.scan[a] = int(sa[i])
+                r.scan[b] = int(sb[i])
+                got = r.feed()
+                st = r.s.stable
+                # Never both ends (a stone added) nor neither (one lifted).
+                assert st[a] + st[b] == 1, "slide %s/%s to %+d: scan %d shows A=%d B=%d" % (
+                    sa, sb, db, i, st[a], st[b])
+                if got:
+                    assert adopted_at < 0
+                    adopted_at = i
+            assert r.s.stable[b] == 1 and r.s.stable[a] == 0 and adopted_at >= 0
+            out.append(str(adopted_at))
+    return " ".join(out)
+
+
+def check_slid_stone_waits_at_most_hand_settle_ms():
+    """The near end never settles: the far end goes through alone after
+    hand_settle_ms, rather than never."""
+    r = Rig(9)
+    a, b = 40, 41
+    r.adopt(a, 1)
+    r.scan[b] = 1
+    t_on = r.t + STEP
+    i = 0
+    while r.s.stable[b] != 1:
+        r.scan[a] = i % 2  # blinking every scan
+        r.feed()
+        i += 1
+        assert i < 100
+    waited = r.t - t_on
+    k = r.config.stable_scans
+    assert r.config.hand_settle_ms <= waited <= r.config.hand_settle_ms + k * STEP, waited
+    return "waited=%d" % waited
+
+
+def _flicker_history(r, scans):
+    f = Flicker(r, far_rows(r.size, 4), 2)
+    for _ in range(scans):
+        f.step()
+    f.stop()
+    r.feed()
+
+
+def check_restart_keeps_readings_resets_timing():
+    # Two settlers with the same history; one restarts.
+    a = Rig(9)
+    b = Rig(9)
+    for r in (a, b):
+        r.adopt(3, 2)
+        _flicker_history(r, 300)
+        assert not r.s.resting
+    stable = a.s.stable
+    before = bytes(stable)
+    a.s.restart()
+    # The stones on the board have not moved: same buffer (the referee
+    # holds it), same readings, same last scan; nothing pending.
+    assert a.s.stable is stable and bytes(a.s.stable) == before
+    assert bytes(a.s.last) == bytes(a.scan) and a.s.resting
+    assert not a.feed()
+    # Fresh timing: the debounce is back to stable_scans at once.
+    fresh = a.adopt(0, 1)
+    stale = b.adopt(0, 1)
+    assert fresh == a.config.stable_scans < stale, (fresh, stale)
+    # A hand's hold-off does not outlive a restart.
+    r = Rig(9)
+    for i in range(9):
+        _hand(r, 3, 3, 1)
+        r.feed()
+    for pl in range(81):
+        r.scan[pl] = 0
+    r.scan[40] = 1
+    r.s.restart()
+    after_hand = 0
+    while not r.feed():
+        after_hand += 1
+        assert after_hand < 30
+    assert (after_hand + 1) * STEP < r.config.hand_settle_ms
+    # restart() reads the configuration again.
+    r.config.stable_scans = 5
+    r.s.restart()
+    five = r.adopt(70, 2)
+    assert five == 5, five
+    return "fresh=%d stale=%d hand=%d five=%d" % (fresh, stale, after_hand + 1, five)
+
+
+def check_wrong_size_scan_raises():
+    r = Rig(9)
+    r.adopt(5, 1)
+    r.scan[6] = 2  # a stone half-way through settling
+    r.feed()
+    stable = bytes(r.s.stable)
+    last = bytes(r.s.last)
+    msgs = []
+    for n in (80, 82, 0, 361):
+        try:
+            r.s.feed(bytearray(n), r.t + STEP)
+        except ValueError as e:
+            msgs.append(str(e))
+        else:
+            raise AssertionError("a %d-place scan was accepted" % n)
+        assert bytes(r.s.stable) == stable and bytes(r.s.last) == last
+    for m in msgs:
+        assert "9x9" in m, m
+    # The bad scans cost nothing: the settling stone needs its 2 more scans.
+    assert not r.feed()
+    assert r.feed() and r.s.stable[6] == 2
+    return msgs[0]
+
+
+CHECKS = (
+    check_adopted_after_k_equal_scans,
+    check_interrupted_run_starts_again,
+    check_single_scan_flicker_never_adopted,
+    check_k_lengthens_under_flicker_and_recovers,
+    check_hand_holds_off_until_settle_after_it_stops,
+    check_slid_stone_two_ends_adopted_together,
+    check_slid_stone_waits_at_most_hand_settle_ms,
+    check_restart_keeps_readings_resets_timing,
+    check_wrong_size_scan_raises,
+)
+
+
+def run_all():
+    for check in CHECKS:
+        try:
+            text = check()
+        except AssertionError as e:
+            text = "FAIL %s" % (e,)
+        print("%s: %s" % (check.__name__, text))
+
+
+def heap_check():
+    """MicroPython only: feed() allocates nothing on an unchanged resting
+    scan, while a stone settles, or under flicker.  Prints one line each."""
+    import micropython
+
+    r = Rig(19)
+    r.adopt(60, 1)
+    r.adopt(300, 2)
+    r.rest()
+    s = r.s
+    scan = r.scan
+    assert s.resting
+    t = r.t
+    changed = 0
+    micropython.heap_lock()
+    try:
+        for _ in range(500):
+            t += STEP
+            changed += s.feed(scan, t)
+        res = "RESTING-NO-ALLOC"
+    except MemoryError:
+        res = "RESTING-ALLOCATED"
+    micropython.heap_unlock()
+    print(res, changed, s.resting)
+    # A stone settling and single-scan flickers.
+    scan[100] = 2
+    micropython.heap_lock()
+    try:
+        for i in range(400):
+            scan[200 + (i % 50)] = 1
+            t += STEP
+            changed += s.feed(scan, t)
+            scan[200 + (i % 50)] = 0
+            t += STEP
+            changed += s.feed(scan, t)
+        res = "SETTLING-NO-ALLOC"
+    except MemoryError:
+        res = "SETTLING-ALLOCATED"
+    micropython.heap_unlock()
+    print(res, changed, s.stable[100])
+    micropython.heap_lock()
+    try:
+        x = [t, t]
+        res = "LOCK-NOT-ENFORCED"
+    except MemoryError:
+        res = "LOCK-ENFORCED"
+    micropython.heap_unlock()
+    print(res)
