@@ -10,6 +10,7 @@ vertices are GTP ("A1" bottom left, no I).
 Every check returns a short text (final diagram, hash, prisoners) so both
 interpreters can be compared move for move.
 """
+import checkrun
 from gogadget.board import Board, OK, OCCUPIED, SUICIDE, KO, SUPERKO, OFF_BOARD, REASONS
 from gogadget.points import BLACK, WHITE, EMPTY, PASS, parse_vertex
 from gogadget.rules import (KO_NONE, KO_SIMPLE, KO_PREVIOUS, KO_POSITIONAL,
@@ -597,22 +598,9 @@ def check_capacity_grows_past_preallocation():
 
 def checks():
     """Every check_* function of this module, in name order."""
-    g = globals()
-    return [g[name] for name in sorted(g) if name.startswith("check_")]
+    return checkrun.checks(globals())
 
 
 def run_all(names=None):
     """Run the checks; print "name: result" per check (or FAIL)."""
-    out = []
-    for fn in checks():
-        name = fn.__name__
-        if names and name not in names:
-            continue
-        try:
-            result = fn()
-        except Exception as exc:  # report and go on: the caller compares lines
-            result = "FAIL %s %s" % (type(exc).__name__, exc)
-        line = "%s: %s" % (name, result)
-        print(line)
-        out.append(line)
-    return out
+    return checkrun.run_checks(globals(), names)

@@ -4,6 +4,7 @@ Like rules_checks.py: plain asserts, each name cites the rule text it checks
 (../shared/rules/NNN_*.txt), each returns a short text to compare between
 the interpreters.
 """
+import checkrun
 from gogadget import score
 from gogadget.points import BLACK, WHITE, EMPTY, PASS
 from gogadget.rules import Rules, komi_prisoners
@@ -275,21 +276,10 @@ def check_000_rule9_002_concise7_003_white_passes_last():
 
 
 def checks():
-    g = globals()
-    return [g[name] for name in sorted(g) if name.startswith("check_")]
+    """Every check_* function of this module, in name order."""
+    return checkrun.checks(globals())
 
 
 def run_all(names=None):
-    out = []
-    for fn in checks():
-        name = fn.__name__
-        if names and name not in names:
-            continue
-        try:
-            result = fn()
-        except Exception as exc:
-            result = "FAIL %s %s" % (type(exc).__name__, exc)
-        line = "%s: %s" % (name, result)
-        print(line)
-        out.append(line)
-    return out
+    """Run the checks; print "name: result" per check (or FAIL)."""
+    return checkrun.run_checks(globals(), names)
