@@ -3,7 +3,8 @@
 Chain order is pins.led_index (LED 0 under A1, serpentine), then the frame's
 status pixels.  show() writes the chain only when what is visible changed:
 a new frame, a new brightness, or a blink phase that a shown code uses; a
-WS2812 write of 364 LEDs takes 11 ms, half a scan period.
+WS2812 bitstream of 364 LEDs takes 11 ms, half a scan period (on the RP2040
+ws2812pio.py sends it by DMA while the next scan runs).
 
 Two safety limits sit here, below the composer's own budget: the brightness
 never exceeds max_brightness, and if the rendered frame would still draw
@@ -31,12 +32,22 @@ class LedChain:
         self.budget_ma = budget_ma
         bpp = np.bpp
         order = np.ORDER
-        # Byte offsets of red, green and blue of the LED for each frame slot.
-        self._off = array("H", [0] * (count * 3))
+        # The three colour bytes of an LED are adjacent in the chain's buffer
+        # (GRB for neopixel, B R G in a PIO word); _led[1 + slot] is the first
+        # of them (indexed like the frame), _pos where red, green, blue sit.
+        lo = min(order[0], order[1], order[2])
+        self._pos = (order[0] - lo, order[1] - lo, order[2] - lo)
+        if sorted(self._pos) != [0, 1, 2]:
+            raise ValueError("colour bytes of an LED must be adjacent, ORDER %r" % (order,))
+        self._led = array("H", [0] * (1 + count))
         for slot in range(count):
             led = pins.led_index(size, slot) if slot < size * size else slot
-            for ch in range(3):
-                self._off[slot * 3 + ch] = led * bpp + order[ch]
+            self._led[1 + slot] = led * bpp + lo
+        # Which blink phases a code uses (show() ORs these over the frame).
+        self._phase = bytearray(256)
+        for code in range(256):
+            pattern = code & 0xF0
+            self._phase[code] = _SLOW if pattern == F.BLINK else _FAST if pattern == F.FAST else 0
         # Full-brightness RGB per code for each blink phase (4 x 256 x 3).
         self._table = bytearray(4 * 256 * 3)
         for key in range(4):
@@ -49,6 +60,11 @@ class LedChain:
                 self._table[o] = r
                 self._table[o + 1] = g
                 self._table[o + 2] = b
+        # _table scaled by the brightness in use (DIM codes by a quarter of it)
+        # and laid out in the chain's byte order, so a render only copies
+        # bytes; rebuilt when that brightness changes.
+        self._scaled = bytearray(len(self._table))
+        self._scaled_for = -1
         self._last = bytearray(1 + count)
         self._fresh = True  # the chain's content is unknown: write the next frame
         self._key = -1
@@ -75,12 +91,9 @@ class LedChain:
         else:
             last[:] = frame
             uses = 0
+            phase = self._phase
             for i in range(1, len(frame)):
-                pattern = frame[i] & 0xF0
-                if pattern == F.BLINK:
-                    uses |= _SLOW
-                elif pattern == F.FAST:
-                    uses |= _FAST
+                uses |= phase[frame[i]]
             self._uses = uses
             key = self._visible_key(now_ms)
         self._key = key
@@ -90,28 +103,38 @@ class LedChain:
         self.writes += 1
         return True
 
+    def _scale(self, bright):
+        dim = bright >> 2
+        table = self._table
+        scaled = self._scaled
+        pos = self._pos
+        for t in range(0, len(table), 3):
+            b = dim if (t // 3) & 0xF0 == F.DIM else bright
+            for ch in range(3):
+                scaled[t + pos[ch]] = table[t + ch] * b // 255
+        self._scaled_for = bright
+
     def _render(self, frame, key):
         bright = frame[0]
         if bright > self.max_brightness:
             bright = self.max_brightness
-        dim = bright >> 2
-        table = self._table
+        if bright != self._scaled_for:
+            self._scale(bright)
+        table = self._scaled
         base = key * 768
-        off = self._off
-        buf = self.np.buf
+        led = self._led
+        buf = self.np.buf  # looked up each time: a double-buffered driver swaps it
         total = 0
-        for slot in range(self.count):
-            code = frame[1 + slot]
-            b = dim if code & 0xF0 == F.DIM else bright
-            t = base + code * 3
-            o = slot * 3
-            r = table[t] * b // 255
-            g = table[t + 1] * b // 255
-            bl = table[t + 2] * b // 255
-            buf[off[o]] = r
-            buf[off[o + 1]] = g
-            buf[off[o + 2]] = bl
-            total += r + g + bl
+        for i in range(1, self.count + 1):
+            t = base + frame[i] * 3
+            o = led[i]
+            a = table[t]
+            b = table[t + 1]
+            c = table[t + 2]
+            buf[o] = a
+            buf[o + 1] = b
+            buf[o + 2] = c
+            total += a + b + c
         idle = self.np.n * F.MA_IDLE
         ma = idle + total * F.MA_PER_CHANNEL // 255
         budget = self.budget_ma

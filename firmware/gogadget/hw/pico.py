@@ -1,8 +1,10 @@
 """Builds the drivers of the reference design from pins.py and a Config.
 
-The only module that imports machine and neopixel; tests pass the fakes of
-tests/mp in instead (or put them on the import path).
+The only module that imports machine, neopixel and rp2; tests pass the fakes
+of tests/mp in instead (or put them on the import path).
 """
+import sys
+
 from gogadget import frame as F
 from gogadget.hw import pins
 from gogadget.hw.buttons import Buttons
@@ -11,6 +13,7 @@ from gogadget.hw.heartbeat import Heartbeat
 from gogadget.hw.leds import LedChain
 from gogadget.hw.muxscan import MuxScanner
 from gogadget.hw.shiftscan import ShiftScanner
+from gogadget.hw.ws2812pio import PioChain
 from gogadget.scan import SENSOR_COLOUR
 
 CALIBRATION_FILE = "calib.bin"
@@ -46,12 +49,20 @@ def make_sensors(config, machine=None, calibration=None):
     return ShiftScanner(size, spi, m.Pin(pins.SHIFT_LOAD, m.Pin.OUT, value=1))
 
 
-def make_leds(config, machine=None, neopixel=None):
+def make_leds(config, machine=None, neopixel=None, rp2=None):
+    """On the RP2040 the chain goes out by PIO + DMA without blocking the
+    scan; elsewhere (ESP32, ...) through the port's blocking neopixel."""
     m = _machine(machine)
-    if neopixel is None:
-        import neopixel
+    if rp2 is None and neopixel is None and sys.platform == "rp2":
+        import rp2
     count = config.size * config.size + F.STATUS_PIXELS
-    np = neopixel.NeoPixel(m.Pin(pins.LED_DATA, m.Pin.OUT), count)
+    pin = m.Pin(pins.LED_DATA, m.Pin.OUT)
+    if rp2 is not None:
+        np = PioChain(rp2, pin, count, pins.LED_STATE_MACHINE)
+    else:
+        if neopixel is None:
+            import neopixel
+        np = neopixel.NeoPixel(pin, count)
     return LedChain(np, config.size, config.max_brightness, config.budget_ma)
 
 

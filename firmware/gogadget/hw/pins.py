@@ -37,6 +37,7 @@ SHIFT_ACTIVE_LOW = True  # reed / open-drain Hall pulls the input to GND
 
 # Both variants.
 LED_DATA = const(15)  # -> 74AHCT125 (5 V) -> DIN of LED 0
+LED_STATE_MACHINE = const(0)  # RP2040: PIO0 SM0 drives LED_DATA (hw/ws2812pio.py)
 BUTTON_PASS = const(10)  # buttons switch to GND, internal pull-ups
 BUTTON_CONFIRM = const(11)
 BUTTON_NEW = const(12)
