@@ -57,3 +57,21 @@ def test_heap_lock_really_catches_allocation(micropython):
     """The heap test can fail: an allocating call under heap_lock errors."""
     got = micropython(code="import micropython\nmicropython.heap_lock()\nx = [1, 2]\n")
     assert got.returncode != 0 and "MemoryError" in got.stdout + got.stderr
+
+
+def test_zeros_allocates_its_buffer_once(micropython):
+    """compat.zeros: a zeroed array whose construction holds no second
+    buffer (the board's tables are built when the heap is fullest, at boot).
+    The same measurement shows array(t, bytes(k)) needing twice the room."""
+    code = (
+        "import gc\nfrom array import array\nfrom gogadget.compat import zeros\n"
+        "gc.collect(); gc.disable()\n"
+        "a = gc.mem_alloc(); z = zeros('i', 840); once = gc.mem_alloc() - a\n"
+        "a = gc.mem_alloc(); y = array('i', bytes(3360)); twice = gc.mem_alloc() - a\n"
+        "print(len(z), z.typecode if hasattr(z, 'typecode') else 'i', sum(z), once, twice)\n")
+    got = micropython(code=code)
+    assert got.returncode == 0, got.stdout + got.stderr
+    n, typecode, total, once, twice = got.stdout.split()
+    assert (n, typecode, total) == ("840", "i", "0")
+    assert 3360 <= int(once) < 3360 + 256, got.stdout
+    assert int(twice) >= 2 * 3360, got.stdout  # what zeros() avoids

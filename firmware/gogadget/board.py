@@ -11,7 +11,7 @@ point by point, so a key collision can never forbid a legal move.
 """
 from array import array
 
-from gogadget.compat import const
+from gogadget.compat import const, zeros
 from gogadget.points import EMPTY, BLACK, WHITE, EDGE, PASS, check_size
 from gogadget.rules import (KO_NONE, KO_SIMPLE, KO_PREVIOUS, KO_POSITIONAL,
                             KO_SITUATIONAL, SUICIDE_FORBIDDEN, SUICIDE_MULTI)
@@ -55,8 +55,8 @@ class Board:
         self._mark = bytearray(n)
         self._gen = 0
         self._nfill = 0
-        self._stack = array("H", bytes(2 * size * size))
-        self._keys = array("i", bytes(8 * n))
+        self._stack = zeros("H", size * size)
+        self._keys = zeros("i", 2 * n)
         self._seen = bytearray(_SEEN_BUCKETS)
         seed = 0x2545F491
         for i in range(2 * n):
@@ -71,11 +71,11 @@ class Board:
         # Rare (past the preallocated capacity), so allocation is accepted here.
         extra = capacity - self._capacity
         if self._capacity == 0:
-            self._log_pt = array("H", bytes(2 * capacity))
+            self._log_pt = zeros("H", capacity)
             self._log_info = bytearray(capacity)
-            self._log_ncap = array("H", bytes(2 * capacity))
-            self._history = array("i", bytes(4 * (capacity + 1)))
-            self._captured = array("H", bytes(2 * capacity))
+            self._log_ncap = zeros("H", capacity)
+            self._history = zeros("i", capacity + 1)
+            self._captured = zeros("H", capacity)
         else:
             self._log_pt.extend(array("H", bytes(2 * extra)))
             self._log_info.extend(bytearray(extra))

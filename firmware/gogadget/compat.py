@@ -1,5 +1,8 @@
 # The one place that papers over CPython/MicroPython differences, so every
-# other firmware module can be written once for both interpreters.
+# other firmware module can be written once for both interpreters (and
+# the one allocation helper that MicroPython's small heap asks for).
+from array import array
+
 try:
     from micropython import const  # noqa: F401  # pyright: ignore[reportAssignmentType]
 except ImportError:  # CPython
@@ -24,3 +27,13 @@ except ImportError:  # CPython
     def ticks_diff(new, old):
         half = _PERIOD >> 1
         return ((new - old + half) & (_PERIOD - 1)) - half
+
+
+def zeros(typecode, n):
+    """A zeroed array of n items (n <= 65536), allocated once: the usual
+    array(t, bytes(k)) holds a second buffer as big while it copies, and at
+    boot, when the heap is fullest, that transient is what fails first."""
+    a = array(typecode, range(n))  # range has a length: sized in one allocation
+    for i in range(n):
+        a[i] = 0
+    return a

@@ -32,12 +32,11 @@ journalled position back).
 Rule and komi changes during a game (GTP komi, rules, gogadget-set-rule)
 are journalled as K_KOMI / K_RULES records and replayed on resume.
 """
-from array import array
 
 from gogadget import board as core
 from gogadget import signals as sg
 from gogadget import journal as jn
-from gogadget.compat import const, ticks_diff
+from gogadget.compat import const, ticks_diff, zeros
 from gogadget.points import (EMPTY, BLACK, WHITE, PASS, check_size, colour_name,
                              handicap_points, max_handicap, point, vertex)
 from gogadget.rules import Rules, PRESETS, format_points
@@ -80,7 +79,7 @@ class Referee:
         self.prompt = bytearray(n)  # signals.P_* per place
         self._mark = bytearray(n)  # _M_* bits per place
         self._fault = bytearray(n)  # 1: stuck, 2: the driver says faulty; ignored
-        self._since = array("H", bytes(2 * n))  # see _M_CONTRA
+        self._since = zeros("H", n)  # see _M_CONTRA
         self._settler = Settler(size, self.config)
         self._stable = self._settler.stable  # the settled reading of every place
         self.frame = new_frame(size)
@@ -100,6 +99,7 @@ class Referee:
         # Room for a long game in one allocation: growing the move log
         # later would need the old and the new log at once.
         n = size * size
+        self.board = None  # the old game's board may go before the new one is built
         self.board = core.Board(size, rules.ko, rules.suicide, n + n // 8)
         self.handicap = handicap
         self._setups = []

@@ -28,8 +28,8 @@ special exceptions for territory in a seki").
 Counting is not on the scan loop's hot path: it allocates one work copy of
 the board and a few buffers per call.
 """
-from array import array
 
+from gogadget.compat import zeros
 from gogadget.points import EMPTY, BLACK, WHITE, EDGE
 from gogadget.rules import (SCORING_AREA, TIE_WHITE, komi_prisoners,
                             format_points)
@@ -160,7 +160,7 @@ def count(board, rules, dead=None, komi=None):
     work = bytearray(cells)
     n = len(work)
     mark = bytearray(n)
-    stack = array("H", bytes(2 * n))
+    stack = zeros("H", n)
     c = Count()
 
     if dead is not None:
