@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed
 SITE := $(VENV)/site
 PORT ?= /dev/ttyACM0
 
-.PHONY: test sim bench mpy deploy typecheck clean venv
+.PHONY: test sim bench mpy romfs deploy typecheck clean venv
 
 venv: $(STAMP) $(SITE)
 
@@ -32,6 +32,9 @@ bench: $(STAMP)
 
 mpy: $(STAMP)
 	$(PY) -m host_sim.tools.mpy build
+
+romfs: $(STAMP)
+	$(PY) -m host_sim.tools.mpy romfs
 
 deploy: mpy
 	$(PY) -m host_sim.tools.mpy deploy --port $(PORT)

@@ -82,6 +82,28 @@ def test_every_mpy_imports_under_micropython_from_build_alone(built):
     assert res.stdout.split() == ["ok", str(len(modules))]
 
 
+def test_romfs_image_runs_the_firmware_in_place(built, tmp_path):
+    """The ROMFS image holds every module (hw/ too); mounted as a board with
+    a ROMFS partition mounts it, the package imports from /rom and plays."""
+    image = mpy.romfs(dest=tmp_path / "gogadget.romfs", stream=open(os.devnull, "w"))
+    _, made, _ = built
+    modules = [rel.with_suffix("").as_posix().replace("/", ".") for rel, _ in made
+               if rel.suffix == ".mpy" and rel.name != "__init__.mpy"]
+    code = ("import vfs, sys\n"
+            "vfs.mount(vfs.VfsRom(open(%r, 'rb').read()), '/rom')\n"
+            "sys.path.insert(0, '/rom')\n"
+            "for m in %r:\n    __import__(m)\n    f = sys.modules[m].__file__\n"
+            "    assert f.startswith('/rom/gogadget/') and f.endswith('.mpy'), f\n"
+            "from gogadget.board import Board\n"
+            "b = Board(9)\nprint(len(%r), b.play(1, 12), b.play(2, 13), b.moves)\n"
+            % (str(image), modules, modules))
+    env = dict(os.environ, MICROPYPATH=str(ROOT / "tests" / "mp"))
+    res = subprocess.run([micropython_path(), "-c", code], capture_output=True, text=True,
+                         env=env, cwd=str(tmp_path), timeout=60)
+    assert res.returncode == 0, res.stdout + res.stderr
+    assert res.stdout.split() == [str(len(modules)), "0", "0", "2"]
+
+
 @pytest.fixture
 def fake_board(tmp_path, monkeypatch):
     exe = tmp_path / "mpremote"

@@ -10,6 +10,7 @@
 Host figures are for the unix port on this machine; an RP2040 at 125 MHz
 runs MicroPython roughly 20-40x slower, which the report states too.
 """
+import io
 import os
 import subprocess
 import sys
@@ -55,13 +56,27 @@ assert ref.board.moves == 7 and ref.board.last_captures == 1, ref.status()
 print("IDLE %.1f MOVE %d" % (idle, move))
 """
 
+# Mounts a ROMFS image as a board with a ROMFS partition would: the image
+# is read into one buffer first, so `-X heapsize` minus the image is what the
+# application itself needs when its code sits in flash.
+ROM = """
+import vfs, sys
+f = open(%r, "rb")
+image = bytearray(%d)
+f.readinto(image)
+f.close()
+vfs.mount(vfs.VfsRom(image), "/rom")
+sys.path.insert(0, "/rom")
+"""
+
 REPLAY = """
-import gc, os
+import gc, os, micropython
 gc.collect()
 base = gc.mem_alloc()
 from gogadget.app import App  # and what it imports: no score/sgf/font/gtp/link
 gc.collect()
 code = gc.mem_alloc() - base
+micropython.qstr_info()  # the interned names: in flash when frozen, on the heap when loaded
 from gogadget.config import Config
 from gogadget import signals as sg
 from gogadget.scan import S_EMPTY, S_BLACK, S_WHITE
@@ -175,31 +190,64 @@ def main():
     assert size == 19
     with tempfile.TemporaryDirectory() as d:
         mpy = compile_mpy(os.path.join(d, "mpy"))
-        runs = [0]
-
-        def fits(kb):
-            runs[0] += 1
-            store = os.path.join(d, "s%d" % runs[0])  # a fresh store each run
-            p = micropython(REPLAY % (packed(moves), store), heapsize="%dK" % kb, path=mpy)
-            return p.returncode == 0 and p.stdout.startswith("OK"), p
-        lo, hi = 8, 256
-        ok, p = fits(hi)
-        if not ok:
-            print("replay failed even at %dK: %s" % (hi, (p.stdout + p.stderr)[-400:]))
+        loaded = smallest_heap(d, "", mpy, moves)
+        if loaded is None:
             return
-        while hi - lo > 1:
-            mid = (lo + hi) // 2
-            if fits(mid)[0]:
-                hi = mid
-            else:
-                lo = mid
-        _, p = fits(hi)
-        print("App replays %s (%d moves, 19x19) stone by stone at -X heapsize=%dK (target <= 64K)"
-              % (GAME.name, len(moves) // 2, hi))
-        print("  after gc at that heap: %s" % p.stdout.strip())
-        print("  the unix port keeps .mpy bytecode in the heap; frozen into the Pico's")
-        print("  firmware (firmware/manifest.py) the code lives in flash and the heap")
-        print("  needs only the data part plus head-room for the transient allocations")
+        image = build_romfs(os.path.join(d, "app.romfs"))
+        image_kb = os.path.getsize(image) / 1024
+        rom = smallest_heap(d, ROM % (image, os.path.getsize(image)), "/nonexistent", moves,
+                            floor=int(image_kb))
+        if rom is None:
+            return
+    print("App replays %s (%d moves, 19x19) stone by stone; smallest -X heapsize (target <= 64K):"
+          % (GAME.name, len(moves) // 2))
+    kb, out = loaded
+    print("  code loaded from .mpy files (stock firmware: bytecode copied to RAM)  %4dK" % kb)
+    print("      %s" % out.splitlines()[-1])
+    print("      of the code, the interned names (qstr pool): %d bytes" % qstr_pool(out))
+    kb, out = rom
+    need = kb - image_kb
+    print("  code in a ROMFS image, run in place (%.1fK image not counted)          %4.1fK  %s"
+          % (image_kb, need, "met" if need <= 64 else "MISSED"))
+    print("      %s" % out.splitlines()[-1])
+    print("      of the code, the interned names (qstr pool): %d bytes; frozen into"
+          % qstr_pool(out))
+    print("      the firmware (firmware/manifest.py) they too stay in flash")
+    print("  (the unix port is 64-bit: its objects are up to twice their size on an RP2040)")
+
+
+def build_romfs(dest):
+    """The pin-free package's image, as `make romfs` builds it (hw/ too)."""
+    from host_sim.tools.mpy import romfs
+    return str(romfs(dest=Path(dest), stream=io.StringIO()))
+
+
+def qstr_pool(out):
+    """Bytes the qstr pool grew by while the App was imported."""
+    sizes = [int(line.rsplit("=", 1)[1]) for line in out.splitlines()
+             if line.startswith("qstr pool:")]
+    return sizes[-1] - sizes[0] if len(sizes) > 1 else sizes[-1]
+
+
+def smallest_heap(tmp, prefix, path, moves, floor=8):
+    """Bisect the smallest heap (K) at which the replay passes; (K, stdout)."""
+    def fits(kb):
+        store = tempfile.mkdtemp(dir=tmp)  # a fresh store each run
+        code = prefix + "import micropython\nmicropython.qstr_info()\n" + REPLAY % (packed(moves), store)
+        p = micropython(code, heapsize="%dK" % kb, path=path)
+        return p.returncode == 0 and "\nOK " in "\n" + p.stdout, p
+    lo, hi = floor, floor + 256
+    ok, p = fits(hi)
+    if not ok:
+        print("replay failed even at %dK: %s" % (hi, (p.stdout + p.stderr)[-400:]))
+        return None
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if fits(mid)[0]:
+            hi = mid
+        else:
+            lo = mid
+    return hi, fits(hi)[1].stdout
 
 
 if __name__ == "__main__":
