@@ -36,7 +36,9 @@ def test_real_game_reconstructed_exactly(game, sensors, noise, seed):
     assert got == [m for m in want if m[0] is not None]
     assert summary["flickers"] > 0, "noise was asked for but no sensor flickered"
     assert summary["person"]["bumps_unfixed"] == 0
-    assert summary["events"]["move"] == summary["moves"]
+    passes = sum(1 for colour, pt in want if colour is not None and pt is None)
+    assert summary["events"]["move"] == summary["moves"] - passes
+    assert summary["events"].get("pass", 0) == passes
 
 
 def test_capture_heavy_game_exercises_the_habits():
