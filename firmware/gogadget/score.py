@@ -23,7 +23,8 @@ removed:
   * an empty region bordered by one colour only is territory unless one of
     the chains bordering it is in seki.
 Area scoring counts seki stones and their eyes like any others (002: "no
-special exceptions for territory in a seki").
+special exceptions for territory in a seki").  tests/test_oracle_score.py
+checks both counts against GNU Go's on finished games with seki.
 
 Counting is not on the scan loop's hot path: it allocates one work copy of
 the board and a few buffers per call.
