@@ -9,7 +9,8 @@ scoring with its default (Japanese) count, komi included.
 One difference is documented and pinned down, decided for the rule texts:
 an eye of a group in seki.  000 and 002 Rules 9-10 (and Tromp-Taylor) count
 every empty point that reaches only one colour for that colour, and 002 adds
-"no special exceptions for territory in a seki", so under area scoring the
+"The basic rules do not contain any special exceptions for territory in a
+seki", so under area scoring the
 eye counts; GNU Go's Chinese count calls it dame.  Under
 territory scoring (001 and 004: seki points are not territory) both agree.
 """
