@@ -45,6 +45,9 @@ class RandomPolicy:
                 return pt
         return PASS
 
+    def dead(self, board):
+        return []  # plays until nothing is left: every stone is alive
+
     def close(self):
         pass
 
@@ -80,6 +83,12 @@ class EnginePolicy:
             return "resign"
         return parse_vertex(board.size, answer)
 
+    def dead(self, board):
+        """The stones the engine judges dead in the finished position."""
+        self._sync(board)
+        return [parse_vertex(board.size, v)
+                for v in self.gtp.send("final_status_list dead").split()]
+
     def close(self):
         self.gtp.close()
 
@@ -95,6 +104,7 @@ class Person:
         self.confirm_count = confirm_count
         self._wait_moves = -1  # the referee has not yet taken our last stone
         self._wait_until = 0
+        self._confirm_at = -1  # counting: when the dead stones are off, confirm
         self.moves = 0
         self.fixes = 0
 
@@ -123,9 +133,20 @@ class Person:
             self._wait_moves = -1
             return
         if ref.phase == "count":
-            if self.confirm_count:
+            if not self.confirm_count:
+                return
+            if self._confirm_at < 0:
+                # As players do: lift the dead stones (the referee marks
+                # them), let the count settle on the LEDs, then confirm.
+                for pt in self.policy.dead(ref.board):
+                    if stones.cells[place(size, pt)] != EMPTY:
+                        stones.lift(place(size, pt))
+                self._confirm_at = now_ms + 500
+            elif now_ms >= self._confirm_at:
                 sim.buttons.press(events.BTN_CONFIRM)
+                self._confirm_at = -1
             return
+        self._confirm_at = -1
         if ref.phase != "play" or ref.outstanding():
             return
         board = ref.board

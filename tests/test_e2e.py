@@ -2,11 +2,15 @@
 the virtual board, through the real serial path (pty + pyserial on the host,
 the firmware's App and Link on the board side).  The person follows the LED
 prompts to place GNU Go's stones and lift prisoners, and chooses its own
-moves with a second GNU Go.  The board's SGF must equal GNU Go's record."""
+moves with a second GNU Go.  The board's SGF must equal GNU Go's record;
+at the end the person lifts the stones GNU Go judges dead, confirms, and
+the board's own count must equal GNU Go's final_score."""
+import time
+
 import pytest
 from sgfmill import sgf as sgfmill_sgf, sgf_moves
 
-from gogadget.points import BLACK, WHITE
+from gogadget.points import BLACK, EMPTY, WHITE, parse_vertex, place, place_point
 from host_sim.cli import play_game
 from host_sim.serialport import board as board_client, engine
 from host_sim.simboard import EnginePolicy, SimBoard
@@ -24,6 +28,25 @@ def record_of(text):
             board.play(move[0], move[1], colour)
     black, white, _ = game.get_root().get_setup_stones()
     return game.get_size(), sorted(black), sorted(white), seq, sorted(board.list_occupied_points())
+
+
+def points(result):
+    """Result text -> Black's margin: W+3.5 -> -3.5."""
+    result = result.strip()
+    if result in ("0", "Draw"):
+        return 0.0
+    return float(result[2:]) * (1 if result[0] in "Bb" else -1)
+
+
+def wait_for_phase(board, phase, seconds=60):
+    """The board's status once it reaches `phase` (the person acts in its
+    own thread; counting ends when it confirms)."""
+    deadline = time.monotonic() + seconds
+    while True:
+        status = board.send("gogadget-status")
+        if "phase=" + phase in status or time.monotonic() > deadline:
+            return status
+        time.sleep(0.05)
 
 
 def gnugo_moves(eng, size):
@@ -64,14 +87,24 @@ def test_gnugo_plays_the_person_at_the_board(gnugo_path, person, handicap, level
         assert position == sorted([("b", p) for p in theirs[1]] + [("w", p) for p in theirs[2]])
         assert len(ours) == len(moves) - (1 if result.endswith("+R") else 0)
         assert len(ours) > 20
-        # The person placed every stone and lifted every prisoner: the
-        # physical board equals the record's position.
+        dead = set()
+        if not result.endswith("+R"):
+            # Counting: the person lifts the stones GNU Go judges dead and
+            # confirms; the board's own count must equal GNU Go's.
+            dead = {place(9, parse_vertex(9, v))
+                    for v in eng.send("final_status_list dead").split()}
+            status = wait_for_phase(board, "over")
+            assert "phase=over" in status, status
+            assert points(board.send("final_score")) == points(result), (status, result)
+        # The person placed every stone and lifted every prisoner (and the
+        # dead stones): the physical board equals the record's position.
         status = board.send("gogadget-status")
-        assert "outstanding=0" in status or "phase=count" in status, status
-        cells = sim.app.referee.board.cells
-        from gogadget.points import place_point
-        for pl in range(81):
-            assert sim.stones.cells[pl] == cells[place_point(9, pl)], pl
+        assert "outstanding=0" in status, status
+        with sim.lock:
+            cells = sim.app.referee.board.cells
+            for pl in range(81):
+                want = EMPTY if pl in dead else cells[place_point(9, pl)]
+                assert sim.stones.cells[pl] == want, pl
     finally:
         eng.close()
         board.transport.close()
