@@ -5,7 +5,9 @@
 * the latency arithmetic: K stable scans at scan_hz plus the referee cost
   must keep "settled stone -> LED lit" under 100 ms;
 * the smallest -X heapsize at which the whole pin-free App (fake drivers,
-  a journal on disk) replays a professional 19x19 game stone by stone.
+  a journal on disk) replays a professional 19x19 game stone by stone,
+  with its code loaded from .mpy files (bytecode in RAM, as on stock
+  firmware) and with its code run in place from a ROMFS image.
 
 Host figures are for the unix port on this machine; an RP2040 at 125 MHz
 runs MicroPython roughly 20-40x slower, which the report states too.
