@@ -69,3 +69,12 @@ class GtpProcess:
 def gnugo(mode, gnugo_path=GNUGO):
     flags = GNUGO_MODES[mode][0]
     return GtpProcess([gnugo_path, "--mode", "gtp", "--level", "0"] + list(flags))
+
+
+def margin(result):
+    """A GTP final_score or SGF RE text -> Black's margin (W+3.5 -> -3.5)."""
+    result = result.strip()
+    if result in ("0", "0.0", "Draw"):
+        return 0.0
+    value = float(result[2:])
+    return value if result[0] in "Bb" else -value

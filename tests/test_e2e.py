@@ -14,6 +14,7 @@ from gogadget.points import BLACK, EMPTY, WHITE, parse_vertex, place, place_poin
 from host_sim.cli import play_game
 from host_sim.serialport import board as board_client, engine
 from host_sim.simboard import EnginePolicy, SimBoard
+from oracle_gtp import margin
 
 pytestmark = pytest.mark.oracle
 
@@ -28,14 +29,6 @@ def record_of(text):
             board.play(move[0], move[1], colour)
     black, white, _ = game.get_root().get_setup_stones()
     return game.get_size(), sorted(black), sorted(white), seq, sorted(board.list_occupied_points())
-
-
-def points(result):
-    """Result text -> Black's margin: W+3.5 -> -3.5."""
-    result = result.strip()
-    if result in ("0", "Draw"):
-        return 0.0
-    return float(result[2:]) * (1 if result[0] in "Bb" else -1)
 
 
 def wait_for_phase(board, phase, seconds=60):
@@ -95,7 +88,7 @@ def test_gnugo_plays_the_person_at_the_board(gnugo_path, person, handicap, level
                     for v in eng.send("final_status_list dead").split()}
             status = wait_for_phase(board, "over")
             assert "phase=over" in status, status
-            assert points(board.send("final_score")) == points(result), (status, result)
+            assert margin(board.send("final_score")) == margin(result), (status, result)
         # The person placed every stone and lifted every prisoner (and the
         # dead stones): the physical board equals the record's position.
         status = board.send("gogadget-status")

@@ -10,9 +10,9 @@ One difference is documented and pinned down, decided for the rule texts:
 an eye of a group in seki.  000 and 002 Rules 9-10 (and Tromp-Taylor) count
 every empty point that reaches only one colour for that colour, and 002 adds
 "The basic rules do not contain any special exceptions for territory in a
-seki", so under area scoring the
-eye counts; GNU Go's Chinese count calls it dame.  Under
-territory scoring (001 and 004: seki points are not territory) both agree.
+seki", so under area scoring the eye counts; GNU Go's Chinese count calls
+it dame.  Under territory scoring, where score.py follows Japanese practice
+(the eyes of stones in seki are not territory), both counts agree.
 """
 from pathlib import Path
 
@@ -21,7 +21,7 @@ import pytest
 from gogadget import score
 from gogadget.gtp import Engine
 from gogadget.points import BLACK, WHITE, parse_vertex
-from oracle_gtp import GtpProcess
+from oracle_gtp import GtpProcess, margin
 
 pytestmark = pytest.mark.oracle
 
@@ -29,15 +29,6 @@ ROOT = Path(__file__).resolve().parents[1]
 SHIPPED = ROOT / "host_sim" / "games"
 SEKI = ROOT / "tests" / "games"
 RULES = {"area": ("chinese", ["--chinese-rules"]), "territory": ("japanese", [])}
-
-
-def points(result):
-    """GTP/SGF result text -> Black's margin (W+3.5 -> -3.5, 0 -> 0)."""
-    result = result.strip()
-    if result in ("0", "Draw", "0.0"):
-        return 0.0
-    margin = float(result[2:])
-    return margin if result[0] in "Bb" else -margin
 
 
 def gnugo_count(gnugo_path, setup, scoring):
@@ -48,7 +39,7 @@ def gnugo_count(gnugo_path, setup, scoring):
         for cmd in setup:
             g.one(cmd)
         lists = [g.one("final_status_list " + s).split() for s in ("dead", "seki", "dame")]
-        return lists + [g.one("get_komi"), points(g.one("final_score"))]
+        return lists + [g.one("get_komi"), margin(g.one("final_score"))]
     finally:
         g.close()
 
@@ -61,7 +52,7 @@ def our_count(setup, scoring, dead, komi, folder):
         assert e.handle("gogadget-dead " + " ".join(dead)).startswith("=")
     answer = e.handle("final_score")
     assert answer.startswith("= "), answer
-    return e, points(answer[2:])
+    return e, margin(answer[2:])
 
 
 def self_play(gnugo_path, size, seed, komi):
@@ -97,7 +88,7 @@ def test_self_play_games_count_the_same(gnugo_path, size, seed, tmp_path):
 def test_tournament_games_count_the_same_and_as_recorded(gnugo_path, name):
     """Two real games that ended by counting (area rules, as played)."""
     path = SHIPPED / name
-    recorded = points(path.read_text().split("RE[", 1)[1].split("]", 1)[0])
+    recorded = margin(path.read_text().split("RE[", 1)[1].split("]", 1)[0])
     for scoring in RULES:
         dead, seki, _, komi, theirs = gnugo_count(gnugo_path, ["loadsgf " + str(path)], scoring)
         _, ours = our_count(["loadsgf " + name], scoring, dead, komi, SHIPPED)
@@ -144,6 +135,6 @@ def test_seki_eye_difference_is_exercised(gnugo_path):
     assert ours == theirs + 1
 
 
-def test_points_parses_results():
-    assert [points(r) for r in ("B+2.5", "W+0.5", "0", "W+12.0", "B+7")] == \
+def test_margin_parses_results():
+    assert [margin(r) for r in ("B+2.5", "W+0.5", "0", "W+12.0", "B+7")] == \
         [2.5, -0.5, 0.0, -12.0, 7.0]
