@@ -14,8 +14,23 @@ sys.path.insert(0, str(Path(__file__).resolve().parent / "mp"))
 import rules_checks  # noqa: E402
 import score_checks  # noqa: E402
 
-RULES_DIR = Path("/work/shared/rules")
+from conftest import CI, ROOT  # noqa: E402
+
+# The rule texts sit beside the project (../shared/rules from its root); a
+# clone without them skips the tests that read them, CI must have them.
+RULES_DIR = ROOT.parent / "shared" / "rules"
 ALL = rules_checks.checks() + score_checks.checks()
+
+
+def rule_texts():
+    """The rule text files 000-004; skip (fail under CI=true) without them."""
+    found = sorted(RULES_DIR.glob("0*.txt")) if RULES_DIR.is_dir() else []
+    if not found:
+        msg = "the rule texts are not in %s (../shared/rules from the project root)" % RULES_DIR
+        if CI:
+            pytest.fail(msg)
+        pytest.skip(msg)
+    return found
 
 
 @pytest.mark.parametrize("check", ALL, ids=[f.__name__[6:] for f in ALL])
@@ -55,11 +70,21 @@ def test_002_concise_statement_is_covered(n):
 
 
 def test_every_rule_text_is_cited():
-    docs = sorted(p.name[:3] for p in RULES_DIR.glob("0*.txt")) if RULES_DIR.exists() else \
-        ["000", "001", "002", "003", "004"]
+    docs = [p.name[:3] for p in rule_texts()]
+    assert docs == ["000", "001", "002", "003", "004"]
     text = cited()
     for doc in docs:
         assert text.count(doc) >= 3, doc
+
+
+def test_every_rule_text_has_a_cited_source_in_the_readme():
+    """Each text the tests check is a preset whose public source the README names."""
+    from host_sim import docgen
+    readme = docgen.README.read_text()
+    for path in rule_texts():
+        doc = path.name[:3]
+        line = next(l for l in readme.splitlines() if l.startswith("* `%s`: " % doc))
+        assert "(%s)" % doc in line and "](http" in line, line
 
 
 @pytest.mark.parametrize("diagram", range(1, 15))

@@ -1,7 +1,7 @@
 """Rule options and the presets: the one table of rule sets.
 
-Every preset names the rule text it follows (../shared/rules/ in the
-project tree) so tests and docs can cite it.
+Every preset names the rule text it follows (README.md, "Rules", cites
+each text's public source) so tests and docs can cite it.
 """
 from gogadget.compat import const
 
