@@ -12,30 +12,66 @@ One action per line (a script can be piped in):
     show                           draw the board again
     sgf                            print the firmware's SGF record
     save FILE | load FILE          write the firmware's SGF / play a game record in
+    help                           this list
     quit
 
 After every action the simulator scans long enough for the referee's
-stability window, then draws the stones with the light under each point.
+stability window, then draws the stones with the light under each point
+and says what to do next (host_sim/nextstep.py).
 """
 import os
 import sys
 
 from gogadget import frame, points
 from gogadget.points import BLACK, WHITE
+from host_sim import nextstep
 from host_sim.virtual import BUTTONS, PUT_CODES, code_name
 
 STONE_CHARS = {0: ".", BLACK: "X", WHITE: "O"}
 STATUS_NAMES = ("turn", "phase", "alert")
+PROMPT = "action (help, quit)> "
+# The lights whose palette colour is shared: named by what they mean.
+LIGHT_NAMES = {frame.OK_GREEN | frame.BLINK: "takeback/blink",
+               frame.OK_GREEN | frame.DIM: "placed/dim"}
 
 
 def _bg(rgb):
-    return "\x1b[48;2;%d;%d;%dm" % rgb
+    return "\x1b[48;2;%d;%d;%dm" % tuple(rgb)
+
+
+def light_name(code):
+    return LIGHT_NAMES.get(code) or code_name(code)
+
+
+def light_rgb(code):
+    """Background colour of a lit point, readable on a dark or a light terminal.
+
+    Prompts and steady lights show their palette colour at full strength;
+    dim lights (territory, a placed handicap stone) a pale tint of it, so
+    Black's territory is a light blue, apart from the deep blue of "put a
+    black stone here"."""
+    rgb = frame.PALETTE[code & 0x0F]
+    peak = max(rgb) or 1
+    full = tuple(v * 255 // peak for v in rgb)
+    if code & 0xF0 == frame.DIM:
+        return tuple((v + 2 * 255) // 3 for v in full)
+    return full
+
+
+def _fg(rgb, stone):
+    """A stone or point character that stands out on that background."""
+    if stone == BLACK:
+        return "\x1b[1;30m"
+    light = rgb[0] * 299 + rgb[1] * 587 + rgb[2] * 114 > 140000
+    if stone == WHITE:
+        return "\x1b[1;97m" if not light else "\x1b[1;37;4m"
+    return "\x1b[30m" if light else "\x1b[97m"
 
 
 def render(sim, colour=True):
     """The board as text: rows from the top, the light under each point as background."""
     size = sim.size
-    stars = set(r * size + c for r, c in points.star_points(size))
+    stars = set(r * size + c for r, c in nextstep.star_points(size))
     letters = points.COLUMNS[:size]
     head = "   " + " ".join(letters)
     lines = [head]
@@ -51,17 +87,15 @@ def render(sim, colour=True):
             if colour and code & 0x0F != frame.OFF:
                 # Blinking lights are drawn in their "on" colour so a still
                 # picture shows every prompt.
-                rgb = frame.rgb(code & 0x0F | (code & 0xF0 if code & 0xF0 == frame.DIM else 0),
-                                max(sim.leds.frame[0], 96), 0)
-                fg = "\x1b[1;30m" if stone == BLACK else "\x1b[1;97m" if stone == WHITE else "\x1b[97m"
-                cells.append(_bg(rgb) + fg + ch + "\x1b[0m")
+                rgb = light_rgb(code)
+                cells.append(_bg(rgb) + _fg(rgb, stone) + ch + "\x1b[0m")
             else:
                 cells.append(ch)
         lines.append("%2d %s %d" % (row + 1, " ".join(cells), row + 1))
     lines.append(head)
     lit = sim.leds.lit()
     if lit:
-        lines.append("lights: " + ", ".join("%s %s" % (sim.vertex(pl), code_name(c))
+        lines.append("lights: " + ", ".join("%s %s" % (sim.vertex(pl), light_name(c))
                                             for pl, c in sorted(lit.items())))
     else:
         lines.append("lights: none")
@@ -70,7 +104,12 @@ def render(sim, colour=True):
         code = sim.leds.status(i)
         status.append("%s=%s" % (name, code_name(code) if code else "off"))
     lines.append("status lights: " + " ".join(status))
-    lines.append("referee: " + sim.referee.status())
+    if sim.referee.phase == "over" and sim.referee.result:
+        # The lights spell the score in digits; here it is in words.
+        lines.append("result: %s (%s)" % (nextstep.result_words(sim.referee.result),
+                                           sim.referee.result))
+    lines.append("next: " + nextstep.next_step(sim))
+    lines.append("referee: " + nextstep.detail(sim))
     return "\n".join(lines)
 
 
@@ -83,7 +122,7 @@ class Console:
         self.colour = colour
         self.seen = len(sim.events)
         self.interactive = False
-        self.match = None  # a host_sim.match.Match when playing an engine
+        self.match = None  # a host_sim.session.Match when playing an engine
         self._log_seen = 0
 
     def say(self, text):
@@ -126,6 +165,9 @@ class Console:
         try:
             if verb in ("quit", "exit", "q"):
                 return False
+            if verb in ("help", "?"):
+                self.say("\n".join(__doc__.split("\n\n")[1:3]).rstrip())
+                return True
             if verb == "put":
                 if len(args) == 2:
                     colour = points.parse_colour(args[0])
@@ -173,7 +215,7 @@ class Console:
                     load_into(sim, f.read())
             else:
                 raise ValueError("unknown action %r (put, lift, slide, pass, confirm, new, resign,"
-                                 " hand, wait, show, sgf, save, load, quit)" % verb)
+                                 " hand, wait, show, sgf, save, load, help, quit)" % verb)
         except (ValueError, OSError) as exc:
             self.say("error: %s" % exc)
             return True
@@ -183,7 +225,16 @@ class Console:
         return True
 
     def run(self, lines):
-        for line in lines:
+        lines = iter(lines)
+        while True:
+            if self.interactive:
+                self.out.write(PROMPT)  # a person at the keyboard: ask
+                self.out.flush()
+            line = next(lines, None)
+            if line is None:
+                if self.interactive:
+                    self.say("")
+                break
             if not self.interactive:
                 self.say("> " + line.rstrip("\n"))  # a piped script: echo it into the log
             if not self.do(line):
@@ -201,18 +252,21 @@ def _need(args, n, usage):
         raise ValueError("usage: " + usage)
 
 
-def main(sim, stream=None, colour=None, match=None):
+def main(sim, stream=None, colour=None, match=None, out=None):
     stream = stream or sys.stdin
     if colour is None:
         colour = "NO_COLOR" not in os.environ
-    console = Console(sim, colour=colour)
+    console = Console(sim, out=out or sys.stdout, colour=colour)
     console.interactive = stream.isatty()
     console.match = match
     try:
-        if match is not None:
-            console.settle()  # the engine may move first
+        # The first picture is the board as it is: scanned until the lights
+        # settle (handicap points lit), and the engine's first move if any.
+        console.settle()
         console.report_events()
         console.show()
+        if console.interactive:
+            console.say("Type help for the actions.")
         console.run(stream)
     finally:
         if match is not None:

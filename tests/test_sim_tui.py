@@ -89,3 +89,92 @@ def test_bad_flags_are_clear_errors():
     r = subprocess.run([sys.executable, "-m", "host_sim", "--tui", "--handicap", "12"],
                        cwd=ROOT, input="quit\n", capture_output=True, text=True, timeout=60)
     assert r.returncode == 2 and "handicap" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_first_frame_is_current_handicap_lit_at_once():
+    r = run("quit\n", "--no-color", "--handicap", "2")
+    assert r.returncode == 0, r.stderr
+    first = r.stdout.split("> quit", 1)[0]
+    assert "lights: none" not in first
+    assert "lights: C3 put-black/blink, G7 put-black/blink" in first
+    assert "next: handicap: put a black stone on C3 G7" in first
+
+
+def test_takeback_count_and_result_said_in_words():
+    script = "put b D5\nput w E5\nlift E5\nconfirm\npass\npass\nlift D5\nconfirm\nquit\n"
+    r = run(script, "--no-color", "--rules", "chinese")
+    assert r.returncode == 0, r.stderr
+    steps = blocks(r.stdout)
+    assert [a for a, _ in steps] == script.splitlines()
+    text = [t for _, t in steps]
+
+    def said(block):
+        return [l for l in block.splitlines() if l.startswith("next: ")][-1][len("next: "):]
+
+    assert "E5 takeback/blink" in text[2]
+    assert said(text[2]).startswith("take-back of E5 ready: press Confirm to take back")
+    assert "event undo: W E5" in text[3]
+    assert said(text[3]) == "White to play: put a white stone down, or press Pass"
+    for block in text[5:7]:  # the second pass, then a dead stone lifted: still counting
+        assert said(block).startswith("two passes: lift dead stones, then Confirm"), block
+        assert "to move" not in block and "to play" not in said(block)
+    result = re.search(r"event result: (\S+)", text[7]).group(1)
+    assert result == "W+7.5"  # Black's only stone lifted dead: White's area and komi
+    assert "result: White wins by 7.5 points (W+7.5)" in text[7]
+    assert said(text[7]).startswith("game over: White wins by 7.5 points")
+    assert "to move" not in text[7]
+
+
+def test_black_territory_is_readable_on_a_dark_terminal():
+    walls = "".join("put b C%d\nput w G%d\n" % (i, i) for i in range(1, 10))
+    r = run(walls + "pass\npass\nquit\n")
+    assert r.returncode == 0, r.stderr
+    last = r.stdout.rsplit("> pass", 1)[1]
+    row = [l for l in last.splitlines() if l.startswith(" 5 ")][0]
+    backgrounds = re.findall(r"\x1b\[48;2;(\d+);(\d+);(\d+)m(\x1b\[[0-9;]*m)\.", row)
+    assert len(backgrounds) == 4, row  # A5 B5 Black's, H5 J5 White's
+    (r0, g0, b0, fg), territory_white = backgrounds[0][:4], backgrounds[-1]
+    # Light enough for dark text on a dark terminal's black (luma well above half) ...
+    assert 0.299 * int(r0) + 0.587 * int(g0) + 0.114 * int(b0) > 150, backgrounds[0]
+    assert fg == "\x1b[30m"  # ... and drawn in dark text
+    # ... still blue, and apart from the deep blue of "put a black stone here".
+    assert int(b0) > int(r0) + 40
+    assert tuple(map(int, (r0, g0, b0))) != tuple(v * 255 // 255 for v in
+                                                  frame.PALETTE[frame.PUT_BLACK])
+
+
+def test_interactive_terminal_prompts_and_helps():
+    import os
+    import pty
+    import select
+    import time
+    master, slave = pty.openpty()
+    proc = subprocess.Popen([sys.executable, "-m", "host_sim", "--tui", "--size", "9", "--no-color"],
+                            cwd=ROOT, stdin=slave, stdout=slave, stderr=slave,
+                            env=dict(os.environ, DISPLAY=""))
+    os.close(slave)
+    seen = b""
+
+    def read_until(text, times=1, timeout=30):
+        nonlocal seen
+        end = time.time() + timeout
+        while seen.count(text.encode()) < times and time.time() < end:
+            if select.select([master], [], [], 0.2)[0]:
+                try:
+                    seen += os.read(master, 65536)
+                except OSError:
+                    break
+        assert seen.count(text.encode()) >= times, seen.decode(errors="replace")[-2000:]
+
+    try:
+        read_until("action (help, quit)> ")  # a person at a terminal is asked
+        assert b"Type help for the actions." in seen and b"next: Black to play" in seen
+        os.write(master, b"help\n")
+        read_until("slide D4 E4")
+        read_until("action (help, quit)> ", times=2)
+        os.write(master, b"quit\n")
+        assert proc.wait(timeout=30) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        os.close(master)

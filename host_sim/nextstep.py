@@ -1,0 +1,183 @@
+"""What the person at the virtual board should do next, in words.
+
+Both faces of the simulator (the Tk window, host_sim/gui.py, and the
+terminal, host_sim/tui.py) show one line saying what to do next.  It is read
+off the firmware's own outputs only: the referee's phase, the LED frame (the
+lights are what the board waits for) and the referee's events.  No rule of Go
+is re-implemented here, so the words cannot disagree with the lights.
+"""
+from gogadget import frame, points
+from gogadget.points import BLACK, WHITE
+
+WORDS = {BLACK: "Black", WHITE: "White"}
+MAX_LISTED = 4  # vertices named in one instruction before "..."
+
+# What each lit code means to the person, for legends (gui) and the text lights.
+ILLEGAL_WORDS = {frame.ILLEGAL: "suicide", frame.KO: "ko", frame.SUPERKO: "superko"}
+
+
+def star_points(size):
+    """(row, col) of the marked points: the four corner points and the centre
+    on 9x9 and 13x13, nine on 19x19 (the handicap spots of points.py)."""
+    n = points.max_handicap(size)
+    if n == 0:
+        return []
+    return points.handicap_points(size, 9 if size >= 19 else min(n, 5))
+
+
+def lights(sim):
+    """{code: [vertex, ...]} of every lit point, in place order."""
+    out = {}
+    for pl, code in sorted(sim.leds.lit().items()):
+        out.setdefault(code, []).append(sim.vertex(pl))
+    return out
+
+
+def _named(vertices):
+    if len(vertices) <= MAX_LISTED:
+        return " ".join(vertices)
+    return " ".join(vertices[:MAX_LISTED]) + " ..."
+
+
+def _with(lit, colour, pattern=None):
+    """Vertices lit in a palette colour (any pattern, or one pattern)."""
+    found = []
+    for code, where in lit.items():
+        if code & 0x0F == colour and (pattern is None or code & 0xF0 == pattern):
+            found += where
+    return found
+
+
+def turn_colour(sim):
+    """Whose stone the turn light asks for (BLACK/WHITE), or None."""
+    code = sim.leds.status(frame.STATUS_TURN) & 0x0F
+    return BLACK if code == frame.PUT_BLACK else WHITE if code == frame.PUT_WHITE else None
+
+
+def result_words(result):
+    """ "B+3.5" -> "Black wins by 3.5 points"; "W+R" -> "White wins by resignation"."""
+    if not result:
+        return ""
+    if result in ("0", "Draw", "draw"):
+        return "a draw (equal scores)"
+    who, _, margin = result.partition("+")
+    name = {"B": "Black", "W": "White"}.get(who.upper())
+    if name is None:
+        return result
+    if margin.upper() in ("R", "RESIGN"):
+        return "%s wins by resignation" % name
+    if margin.upper() in ("T", "TIME"):
+        return "%s wins on time" % name
+    if margin in ("0", ""):
+        return "%s wins (equal scores go to %s)" % (name, name)
+    return "%s wins by %s point%s" % (name, margin, "" if margin == "1" else "s")
+
+
+def current_count(sim):
+    """The last count the referee announced in this counting phase ("B+3.5"), or ""."""
+    for _, kind, text in reversed(sim.events):
+        if kind != "count":
+            if kind in ("move", "pass", "undo", "new-game"):
+                return ""
+            continue
+        if " " not in text:
+            return text
+        return ""  # "two passes: ..." came after any count: none yet
+    return ""
+
+
+def _fix_first(sim, lit):
+    """The stone handling the board waits for, in any phase ("" if none)."""
+    bad = []
+    for colour, word in ILLEGAL_WORDS.items():
+        where = _with(lit, colour)
+        if where:
+            bad.append("%s is illegal (%s): lift that stone" % (_named(where), word))
+    if bad:
+        return "; ".join(bad) + " and play elsewhere"
+    wrong = _with(lit, frame.WRONG_COLOUR)
+    if wrong:
+        want = turn_colour(sim)
+        stones = sim.stones
+        text = []
+        for v in wrong:
+            have = stones.cells[stones.place(v)]
+            if have in WORDS:
+                text.append("%s holds a %s stone" % (v, WORDS[have].lower()))
+            else:
+                text.append("%s has the wrong colour" % v)
+        fix = "; ".join(text)
+        if sim.referee.phase == "play" and want in WORDS:
+            return "%s, but %s is to play: lift it and put down a %s stone" % (
+                fix, WORDS[want], WORDS[want].lower())
+        return fix + ": turn it over or swap it for the other colour"
+    asks = []
+    for code, word in ((frame.PUT_BLACK, "black"), (frame.PUT_WHITE, "white")):
+        where = _with(lit, code, frame.BLINK)
+        if where:
+            asks.append("put a %s stone on %s" % (word, _named(where)))
+    lift = _with(lit, frame.REMOVE)
+    if lift:
+        asks.append("lift the stone%s on %s" % ("s" if len(lift) > 1 else "", _named(lift)))
+    return ", and ".join(asks)
+
+
+def next_step(sim):
+    """One line: what the person should do now."""
+    ref = sim.referee
+    phase = ref.phase
+    lit = lights(sim)
+    faults = _with(lit, frame.FAULT)
+    fault = ("; sensor under %s faulty or stuck: it is ignored until it reads right"
+             % _named(faults)) if faults else ""
+    if phase == "over":
+        words = result_words(ref.result)
+        return ("game over: %s (%s); press New game, or clear the board, for the next game"
+                % (words, ref.result) if words else
+                "game over; press New game, or clear the board, for the next game")
+    if phase == "count":
+        count = current_count(sim)
+        fix = _fix_first(sim, lit)
+        text = "two passes: lift dead stones, then Confirm (put a stone back to revive it)"
+        if count:
+            text += "; count now %s" % count
+        if fix:
+            text = fix + "; " + text
+        return text + fault
+    if phase == "resume":
+        fix = _fix_first(sim, lit)
+        return "after a power cut: set the position up again: " + (fix or "wait") + fault
+    if phase == "setup":
+        placed = _with(lit, frame.OK_GREEN, frame.DIM)
+        if placed or (ref.handicap and not _with(lit, frame.PUT_BLACK)):
+            return ("handicap: %d of %d black stones placed; place them anywhere, then Confirm"
+                    % (len(placed), ref.handicap)) + fault
+        fix = _fix_first(sim, lit)
+        if fix:
+            return ("handicap: " if ref.handicap else "set-up: ") + fix + fault
+        return "set-up: clear the board" + fault
+    # play
+    takeback = _with(lit, frame.OK_GREEN, frame.BLINK)
+    if takeback:
+        return ("take-back of %s ready: press Confirm to take back (put the stone back to go on)"
+                % _named(takeback)) + fault
+    fix = _fix_first(sim, lit)
+    turn = turn_colour(sim)
+    who = WORDS.get(turn, "")
+    if fix:
+        return fix + ("; then %s to play" % who if who and not _with(lit, frame.WRONG_COLOUR)
+                      else "") + fault
+    if who:
+        return "%s to play: put a %s stone down, or press Pass" % (who, who.lower()) + fault
+    return "play on" + fault
+
+
+def detail(sim):
+    """The game's figures, without a turn outside play ("move 12, prisoners B 1 W 0")."""
+    ref = sim.referee
+    b = ref.board
+    text = "%s: move %d, prisoners B %d W %d" % (ref.phase, b.moves, b.prisoners[BLACK],
+                                                  b.prisoners[WHITE])
+    if ref.result:
+        text += ", result " + ref.result
+    return text
