@@ -57,8 +57,10 @@ def load_game(data):
     setup = [(BLACK, r * size + c) for r, c in sorted(black)]
     setup += [(WHITE, r * size + c) for r, c in sorted(white)]
     moves = []
-    for n, node in enumerate(game.get_main_sequence()[1:], 1):
-        if node.has_setup_stones():
+    # The root node may hold a move too (many old records put the first
+    # B[..] beside the game info); sgfmill and GNU Go read it as move 1.
+    for n, node in enumerate(game.get_main_sequence()):
+        if n and node.has_setup_stones():
             raise ValueError("node %d adds or removes stones mid-game; cannot replay" % n)
         colour, move = node.get_move()
         if colour is None:
@@ -75,6 +77,23 @@ def preset_for(game, wanted=None):
             raise ValueError("unknown rules %s (one of %s)" % (wanted, ", ".join(rules_mod.PRESETS)))
         return wanted
     return game.rules if game.rules in rules_mod.PRESETS else DEFAULT_PRESET
+
+
+def neighbours(size, place):
+    """The places next to a place (2 to 4 of them)."""
+    r, c = divmod(place, size)
+    return [(r + dr) * size + c + dc for dr, dc in ((0, 1), (0, -1), (1, 0), (-1, 0))
+            if 0 <= r + dr < size and 0 <= c + dc < size]
+
+
+def slides(stones, sources=None):
+    """[(from, to)]: every way a stone (of sources, default all) can be
+    knocked onto a neighbouring empty point."""
+    cells = stones.cells
+    if sources is None:
+        sources = [pl for pl, c in enumerate(cells) if c != EMPTY]
+    return [(pl, to) for pl in sources if cells[pl] != EMPTY
+            for to in neighbours(stones.size, pl) if cells[to] == EMPTY]
 
 
 class Person:
@@ -101,27 +120,37 @@ class Person:
         self._shown = now
         return prompts
 
+    # Every physical action goes through put/lift/slide, so a subclass can
+    # watch (or trace) what the hand does.
+
+    def put(self, colour, place):
+        self.sim.stones.put(place, colour)
+        self.stats["puts"] += 1
+
+    def lift(self, place):
+        colour = self.sim.stones.lift(place)
+        self.stats["lifts"] += 1
+        return colour
+
+    def slide(self, src, dst):
+        return self.sim.stones.slide(src, dst)
+
     def _do(self, place, code):
-        stones = self.sim.stones
+        """Do what one light asks (nothing if the board already shows it)."""
         colour = code & 0x0F
-        here = stones.cells[place]
+        here = self.sim.stones.cells[place]
         if colour in LIFT_CODES:
             if here != EMPTY:
-                stones.lift(place)
-                self.stats["lifts"] += 1
+                self.lift(place)
         elif colour in PUT_CODES:
             want = PUT_CODES[colour]
             if here != want:
                 if here != EMPTY:
-                    stones.lift(place)
-                    self.stats["lifts"] += 1
-                stones.put(place, want)
-                self.stats["puts"] += 1
+                    self.lift(place)
+                self.put(want, place)
         elif colour == frame.WRONG_COLOUR and here != EMPTY:
-            stones.lift(place)
-            stones.put(place, BLACK + WHITE - here)
-            self.stats["lifts"] += 1
-            self.stats["puts"] += 1
+            self.lift(place)
+            self.put(BLACK + WHITE - here, place)
 
     def wait_until(self, seen, max_ms=3000):
         """Scan until seen() -- something the person sees on the lights -- or give up."""
@@ -162,28 +191,15 @@ class Person:
             return False
         return True
 
-    def put(self, colour, place):
-        self.sim.stones.put(place, colour)
-        self.stats["puts"] += 1
-
     def bump(self):
         """Knock a stone onto a neighbouring empty point."""
         stones = self.sim.stones
-        size = stones.size
-        candidates = []
-        for pl, c in enumerate(stones.cells):
-            if c == EMPTY:
-                continue
-            r, col = divmod(pl, size)
-            for dr, dc in ((0, 1), (0, -1), (1, 0), (-1, 0)):
-                rr, cc = r + dr, col + dc
-                if 0 <= rr < size and 0 <= cc < size and stones.cells[rr * size + cc] == EMPTY:
-                    candidates.append((pl, rr * size + cc))
+        candidates = slides(stones)
         if not candidates:
             return
         before = bytes(stones.cells)
         src, dst = self.rng.choice(candidates)
-        stones.slide(src, dst)
+        self.slide(src, dst)
         self.stats["bumps"] += 1
         code = self.sim.leds.code
         self.wait_until(lambda: code(dst) & 0x0F in LIFT_CODES)

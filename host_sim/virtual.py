@@ -41,6 +41,7 @@ class Stones:
         self.size = size
         self.cells = bytearray(size * size)
         self.hand_until_ms = -1
+        self.hand_share = HAND_SHARE
         self.changes = 0  # bumped by every put/lift, so sensors know to re-read
 
     def place(self, vertex_or_place):
@@ -83,9 +84,11 @@ class Stones:
         self.put(b, colour)
         return colour
 
-    def hand(self, now_ms, duration_ms=HAND_MS):
-        """A hand reaching over the board: the sensors misread for a moment."""
+    def hand(self, now_ms, duration_ms=HAND_MS, hands=1):
+        """A hand reaching over the board: the sensors misread for a moment.
+        Two players' hands at once cover more of the board."""
         self.hand_until_ms = now_ms + duration_ms
+        self.hand_share = min(0.9, HAND_SHARE * hands)
 
     def count(self):
         return sum(1 for c in self.cells if c != EMPTY)
@@ -144,7 +147,7 @@ class Sensors:
         out[:] = self._clean
         n = len(out)
         if self.clock.now_ms < self.stones.hand_until_ms:
-            covered = self.rng.sample(range(n), int(n * HAND_SHARE))
+            covered = self.rng.sample(range(n), int(n * self.stones.hand_share))
             for i in covered:
                 if self.kind == scan.SENSOR_OCCUPANCY:
                     out[i] = scan.S_STONE
@@ -310,7 +313,9 @@ class Simulator:
         # gogadget-events); a tap sees each one on its way, whoever asks.
         ref = self.app.referee
         take = ref.poll_event
-        events = self.events = []
+        events = getattr(self, "events", None)
+        if events is None:  # a reboot keeps what was heard before the cut
+            events = self.events = []
 
         def poll_event():
             ev = take()
@@ -319,6 +324,22 @@ class Simulator:
             return ev
 
         ref.poll_event = poll_event
+
+    def reboot(self):
+        """A power cut and a fresh boot: the App (everything in RAM) is gone
+        and a new one resumes from the same store dir.  The stones, the
+        clock and the events heard so far stay; the LEDs go dark and button
+        presses not yet read are lost."""
+        from gogadget.app import App
+
+        if self.app.journal is not None:
+            self.app.journal.close()  # the OS would drop the handle with the process
+        self.buttons.queue.clear()
+        self.leds.show(frame.new_frame(self.size), self.clock.now_ms)
+        self.app = App(self.config, self.sensors, self.leds, self.buttons, self.store_dir)
+        self._tap_events()
+        self.app.boot(self.clock.now_ms)
+        self._drain()
 
     def _drain(self):
         poll = self.app.referee.poll_event
