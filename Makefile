@@ -30,6 +30,13 @@ sim: $(STAMP)
 bench: $(STAMP)
 	$(PY) -m host_sim.bench $(BENCH)
 
+# Randomized physical play against the firmware: make stress GAMES=5000 JOBS=2
+GAMES ?= 1000
+JOBS ?= 2
+.PHONY: stress
+stress: $(STAMP)
+	$(PY) -m host_sim.stress --games $(GAMES) --jobs $(JOBS) $(STRESS_ARGS)
+
 mpy: $(STAMP)
 	$(PY) -m host_sim.tools.mpy build
 

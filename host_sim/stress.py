@@ -1,0 +1,1219 @@
+"""Randomized physical play: a seeded simulated person against the unmodified firmware.
+
+Each game is drawn from its seed: board size, sensor kind, rules preset,
+flicker noise, handicap, and the person's habits (prisoners lifted late,
+bumped stones, a wrong-coloured stone first, illegal stones, extra stones,
+hands over the board, take-backs, power cuts, ...).  The person plays random
+legal games on the virtual board through the firmware's own App.  They see
+only what a person sees -- the LED frame, the referee's events -- and press
+buttons; they choose moves with their own instance of the firmware's rules
+core (gogadget.board.Board configured from the preset), so nothing here
+re-implements a rule.
+
+Invariants, checked all along (any breach ends the game as a failure):
+
+* the firmware's record is always a prefix of the person's intended moves
+  (a deliberately wrong move counts as intended until it is taken back),
+  so no wrong move is ever accepted and none is lost;
+* a clean power cut loses no accepted move;
+* the person never waits forever: lights that ask for what the board
+  already shows, or that never clear, are failures (bounded virtual time);
+* at the end referee.sgf() and the kept NNNN.sgf hold exactly the intended
+  set-up and moves (read with sgfmill, host_sim.replay.compare).
+
+    python -m host_sim.stress --games N [--seed S] [--sizes 9,13,19]
+                              [--noise-max 0.02] [--jobs J] [--report FILE]
+    python -m host_sim.stress --replay SEED --trace
+"""
+import argparse
+import multiprocessing
+import os
+import random
+import sys
+import time
+
+from sgfmill import sgf as sgfmill_sgf
+
+from gogadget import frame, points, rules as rules_mod, scan, signals
+from gogadget.board import KO, OK, REASONS, SUICIDE, SUPERKO, Board
+from gogadget.points import BLACK, EMPTY, PASS, WHITE
+from host_sim import replay
+from host_sim.replay import neighbours, slides
+from host_sim.virtual import LIFT_CODES, PUT_CODES, Simulator, code_name, make_config
+
+DEFAULT_SIZES = (9, 13, 19)
+DEFAULT_NOISE_MAX = 0.02
+SIZE_WEIGHTS = {9: 6, 13: 3, 19: 1}  # mostly small boards: they are quick
+MOVE_CAPS = {9: (16, 60), 13: (16, 50), 19: (16, 40)}  # moves before the players pass
+HANDICAP_SHARE = 0.15
+QUIET_SHARE = 0.25  # games with no flicker at all
+CAPTURE_BIAS = 0.6  # chance a player takes a capture when there is one
+CONTACT_BIAS = 0.5  # chance a player plays next to an opponent's stone
+
+OBEY_MS = 20000  # longest a person follows the lights before calling them stuck
+STALE_MS = 5000  # longest a light may ask for what the board already shows
+ANSWER_MS = 3000  # longest a person waits for the board to react to one action
+SLOW_MS = 31000  # a slow person: past the firmware's stuck-sensor time (30 s)
+CONFIRM_NEW_MS = (300, 3000)  # New, then Confirm within 10 s
+GAME_MS = 30 * 60 * 1000  # a game that takes longer than this never ends
+
+ILLEGAL_CODES = (frame.ILLEGAL, frame.KO, frame.SUPERKO)
+TAKEBACK_CODE = frame.OK_GREEN | frame.BLINK
+
+# Habits that may fire at any move: (chance per move once the game has the habit).
+MOVE_HABITS = {
+    "late": 0.3,  # prisoners lifted only after the next stone is down
+    "one_motion": 0.4,  # prisoners lifted 0-40 ms after the capturing stone
+    "under_hand": 0.3,  # the capture done under a hand over the board
+    "bump": 0.08,  # a stone slid to a neighbouring empty point
+    "bump_last": 0.08,  # the last move's stone slid
+    "wrong_colour": 0.1,  # a stone of the other colour first (colour sensors)
+    "illegal": 0.15,  # a suicide/ko/superko stone put down, lifted when it blinks
+    "extra": 0.08,  # two stones down at once, one lifted
+    "drop": 0.08,  # a stone dropped and picked up again within a scan or two
+    "nudge": 0.1,  # a stone put on a neighbouring point and nudged into place
+    "hand": 0.1,  # a hand over the board while the stone goes down
+    "two_hands": 0.06,  # both players' hands over the board
+    "takeback": 0.06,  # a wrong (legal) move accepted, then taken back
+    "slow": 0.5,  # waits > 30 s with an illegal stone or a take-back pending
+    "stray_confirm": 0.05,  # Confirm pressed with nothing to confirm
+    "pass_mid": 0.03,  # a pass in the middle of the game
+    "self_capture": 0.15,  # a legal multi-stone suicide (presets that allow it)
+}
+# Habits that happen once in a game.
+GAME_HABITS = ("cut_clean", "cut_record", "cut_count", "count_bump", "new_mid_game",
+               "dead_revived")
+HABITS = tuple(MOVE_HABITS) + GAME_HABITS + ("free_handicap",)
+MOVE_HABIT_SHARE = 0.35  # chance a game has a given move habit
+GAME_HABIT_SHARE = 0.2
+NOISE_BUCKETS = ((0.0, "0"), (0.005, "<=0.5%"), (0.01, "<=1%"), (0.02, "<=2%"), (1.0, ">2%"))
+
+
+class Failure(Exception):
+    """A broken invariant: cause (short, for grouping) and detail."""
+
+    def __init__(self, cause, detail=""):
+        super().__init__("%s: %s" % (cause, detail) if detail else cause)
+        self.cause = cause
+        self.detail = detail
+
+
+# -- the game a seed stands for ---------------------------------------------------
+
+
+class Spec:
+    """Everything drawn from a game's seed before play starts."""
+
+    def __init__(self, seed, sizes=DEFAULT_SIZES, noise_max=DEFAULT_NOISE_MAX, habits=None,
+                 **fixed):
+        """fixed: choices to force (size, sensors, preset, noise, handicap,
+        max_moves), for tests; the rest is still drawn from the seed."""
+        rng = random.Random(seed)
+        self.seed = seed
+        self.size = rng.choices(sizes, [SIZE_WEIGHTS.get(s, 1) for s in sizes])[0]
+        self.sensors = rng.choice(scan.SENSOR_KINDS)
+        self.preset = rng.choice(sorted(rules_mod.PRESETS))
+        self.noise = 0.0 if rng.random() < QUIET_SHARE else round(rng.uniform(0, noise_max), 4)
+        self.handicap = 0
+        if rng.random() < HANDICAP_SHARE:
+            self.handicap = rng.randint(2, min(4, points.max_handicap(self.size)))
+        lo, hi = MOVE_CAPS.get(self.size, (16, 40))
+        self.max_moves = rng.randint(lo, hi)
+        drawn = habits is None
+        if drawn:
+            habits = {h for h in MOVE_HABITS if rng.random() < MOVE_HABIT_SHARE}
+            habits |= {h for h in GAME_HABITS if rng.random() < GAME_HABIT_SHARE}
+        self.person_seed = rng.random()
+        self.sim_seed = rng.random()
+        for name, value in fixed.items():
+            if not hasattr(self, name):
+                raise ValueError("no game choice %r" % name)
+            setattr(self, name, value)
+        self.rules = rules_mod.Rules(self.preset)
+        self.free = bool(self.handicap and self.rules.free_placement)
+        self.habits = {h for h in habits if self.applies(h)}
+        if self.free and drawn:
+            self.habits.add("free_handicap")  # every free handicap is followed by a cut
+
+    def applies(self, habit):
+        if habit == "wrong_colour":
+            return self.sensors == scan.SENSOR_COLOUR
+        if habit == "self_capture":
+            return self.rules.suicide != rules_mod.SUICIDE_FORBIDDEN
+        if habit == "free_handicap":
+            return self.free
+        if habit == "new_mid_game":
+            return not self.handicap  # the next game would need its handicap again
+        return True
+
+    def noise_bucket(self):
+        return noise_bucket(self.noise)
+
+    def describe(self):
+        hc = ""
+        if self.handicap:
+            hc = " handicap %d%s" % (self.handicap, " free" if self.free else "")
+        return "%dx%d %s %s noise %.4f%s, %d moves, habits %s" % (
+            self.size, self.size, self.sensors, self.preset, self.noise, hc, self.max_moves,
+            ",".join(sorted(self.habits)) or "-")
+
+
+def noise_bucket(noise):
+    for top, name in NOISE_BUCKETS:
+        if noise <= top:
+            return name
+    return NOISE_BUCKETS[-1][1]
+
+
+# -- what the person means the game to be -----------------------------------------
+
+
+class Intent:
+    """The person's own rules core (the firmware's Board, configured from the
+    preset), the set-up stones and the moves in order, by place."""
+
+    def __init__(self, size, rules):
+        self.size = size
+        self.rules = rules
+        self.board = Board(size, rules.ko, rules.suicide)
+        self.setup = []  # [(colour, place)]
+        self.history = []  # [(colour, point)], point PASS for a pass
+
+    def pt(self, place):
+        return points.place_point(self.size, place)
+
+    def place(self, pt):
+        return points.place(self.size, pt)
+
+    def vertex(self, place):
+        return points.vertex(self.size, self.pt(place))
+
+    def handicap(self, places):
+        for pl in places:
+            self.board.setup(BLACK, self.pt(pl))
+            self.setup.append((BLACK, pl))
+        # As the referee does after handicap stones: White moves first.
+        self.board.handicap = len(places)
+        self.board.first = WHITE
+
+    def to_move(self):
+        return self.board.to_move()
+
+    def play(self, colour, place):
+        """The move is intended from now on; returns the places it captured."""
+        code = self.board.play(colour, self.pt(place))
+        if code != OK:
+            raise ValueError("the person meant an illegal move: " + REASONS[code])
+        self.history.append((colour, self.pt(place)))
+        return [self.place(p) for p in self.board.captured_stones()]
+
+    def pass_move(self, colour):
+        self.board.pass_move(colour)
+        self.history.append((colour, PASS))
+
+    def passed_out(self):
+        """Have the players passed the game out (two passes in a row, the
+        last White's where the preset says White passes last)?"""
+        b = self.board
+        if b.consecutive_passes() < 2:
+            return False
+        return not self.rules.white_passes_last or b.last_move()[0] == WHITE
+
+    def undo(self):
+        self.board.undo()
+        self.history.pop()
+
+    def captured(self, i=-1):
+        return [self.place(p) for p in self.board.captured_stones(i)]
+
+    def expected(self):
+        """What should lie on each place."""
+        cells = self.board.cells
+        return bytes(cells[self.pt(pl)] for pl in range(self.size * self.size))
+
+    def empties(self):
+        cells = self.board.cells
+        return [pl for pl in range(self.size * self.size) if cells[self.pt(pl)] == EMPTY]
+
+    def _own_eye(self, colour, pt):
+        cells = self.board.cells
+        w = self.board.stride
+        return all(cells[n] in (colour, points.EDGE) for n in (pt - 1, pt + 1, pt - w, pt + w))
+
+    def _try(self, colour, pt):
+        """(code, self-capture?, stones captured) of a play, the board unchanged."""
+        b = self.board
+        code = b.play(colour, pt)
+        if code != OK:
+            return code, False, 0
+        suicide = b.cells[pt] == EMPTY
+        captures = b.last_captures
+        b.undo()
+        return code, suicide, captures
+
+    def _touches(self, colour, pt):
+        cells = self.board.cells
+        w = self.board.stride
+        return any(cells[n] == 3 - colour for n in (pt - 1, pt + 1, pt - w, pt + w))
+
+    def random_move(self, rng, colour, avoid=(), self_capture=False):
+        """A random legal place that does not fill an own single-point eye
+        (so random games end); a self-capture only when asked for.  Captures
+        and contact plays are preferred, so prisoners come up often.  None:
+        nothing sensible left, pass."""
+        empties = [pl for pl in self.empties()
+                   if pl not in avoid and not self._own_eye(colour, self.pt(pl))]
+        rng.shuffle(empties)
+        if not self_capture and rng.random() < CAPTURE_BIAS:
+            for pl in empties:
+                code, suicide, captures = self._try(colour, self.pt(pl))
+                if code == OK and captures and not suicide:
+                    return pl
+        if rng.random() < CONTACT_BIAS:
+            empties.sort(key=lambda pl: not self._touches(colour, self.pt(pl)))
+        for pl in empties:
+            code, suicide, _ = self._try(colour, self.pt(pl))
+            if code == OK and suicide == self_capture:
+                return pl
+        return None
+
+    def illegal_place(self, rng, colour):
+        """(place, reason code) of an empty point where colour may not play."""
+        empties = self.empties()
+        rng.shuffle(empties)
+        for pl in empties:
+            code = self.board.legal(colour, self.pt(pl))
+            if code in (SUICIDE, KO, SUPERKO):
+                return pl, code
+        return None
+
+    def chains(self):
+        """Every chain on the board, as lists of places."""
+        seen = set()
+        out = []
+        cells = self.board.cells
+        for pl in range(self.size * self.size):
+            pt = self.pt(pl)
+            if cells[pt] != EMPTY and pt not in seen:
+                chain = self.board.chain(pt)
+                seen.update(chain)
+                out.append([self.place(p) for p in chain])
+        return out
+
+    def game(self, komi=0.0):
+        """The intended game as host_sim.replay reads a record."""
+        moves = [(c, None if pt == PASS else self.place(pt)) for c, pt in self.history]
+        return replay.Game(self.size, komi, list(self.setup), moves, self.rules.name, {})
+
+    def describe(self, move):
+        colour, pt = move
+        return points.colour_name(colour) + " " + ("pass" if pt == PASS else points.vertex(self.size, pt))
+
+
+# -- the board, watched --------------------------------------------------------------
+
+
+class WatchedSim(Simulator):
+    """The simulator with the record invariant checked after every scan and,
+    when tracing, every light change and event printed."""
+
+    def __init__(self, config, noise, seed, tracer=None):
+        self.watcher = None
+        self.tracer = tracer
+        super().__init__(config, noise=noise, seed=seed)
+        self._lights = bytes(self.leds.frame)
+        self._heard = 0
+        self._trace_changes()
+
+    def step(self):
+        super().step()
+        if self.tracer is not None:
+            self._trace_changes()
+        if self.watcher is not None:
+            self.watcher()
+
+    def reboot(self):
+        super().reboot()
+        if self.tracer is not None:
+            self._trace_changes()
+
+    def _trace_changes(self):
+        if self.tracer is None:
+            return
+        while self._heard < len(self.events):
+            _, kind, text = self.events[self._heard]
+            self._heard += 1
+            self.tracer("event %s: %s" % (kind, text))
+        now = bytes(self.leds.frame)
+        if now == self._lights:
+            return
+        n = self.size * self.size
+        if len(now) == len(self._lights):
+            for pl in range(n):
+                if now[1 + pl] != self._lights[1 + pl]:
+                    self.tracer("light %s: %s -> %s" % (self.vertex(pl), code_name(self._lights[1 + pl]),
+                                                        code_name(now[1 + pl])))
+            for i, name in enumerate(("turn", "phase", "alert")):
+                a, b = self._lights[1 + n + i], now[1 + n + i]
+                if a != b:
+                    self.tracer("status %s: %s -> %s" % (name, code_name(a), code_name(b)))
+        self._lights = now
+
+
+# -- the person ------------------------------------------------------------------------
+
+
+class Player(replay.Person):
+    """A person with habits who plays random legal games by the lights."""
+
+    def __init__(self, sim, spec, rng, tracer=None, sabotage=None):
+        super().__init__(sim, rng, late=0.0, bump=0.0, max_delay_ms=200)
+        self.spec = spec
+        self.tracer = tracer
+        self.sabotage = sabotage
+        self.used = set()  # habits that really happened
+        self.doing = "start"  # what the person is at (names a failure's context)
+        self.pending = []  # prisoners left on the board for after the next move
+        self.expect_shrink = False  # a take-back or a cut may shorten the record
+        self.seen_moves = 0
+        self.kept = set(self._kept_names())
+        self.intent = self._new_intent()
+        sim.watcher = self.check_record
+
+    def _new_intent(self):
+        return Intent(self.spec.size, self.spec.rules)
+
+    # -- physical actions, each traced ---------------------------------------------
+
+    def say(self, text):
+        if self.tracer is not None:
+            self.tracer(text)
+
+    def v(self, place):
+        return self.sim.vertex(place)
+
+    def put(self, colour, place):
+        self.say("put %s %s" % (points.colour_name(colour), self.v(place)))
+        super().put(colour, place)
+
+    def lift(self, place):
+        self.say("lift %s" % self.v(place))
+        return super().lift(place)
+
+    def slide(self, src, dst):
+        self.say("slide %s -> %s" % (self.v(src), self.v(dst)))
+        return super().slide(src, dst)
+
+    def hand(self, ms, hands=1):
+        self.say("hand%s over the board for %d ms" % ("s" if hands > 1 else "", ms))
+        self.sim.stones.hand(self.sim.clock.now_ms, ms, hands)
+
+    def press(self, name):
+        self.say("press %s" % name)
+        self.sim.press(name)
+
+    def wait(self, ms, why=""):
+        self.say("wait %d ms%s" % (ms, " (" + why + ")" if why else ""))
+        self.sim.run(ms)
+
+    def scans(self, n):
+        for _ in range(n):
+            self.sim.step()
+
+    def habit(self, name):
+        """Does the habit fire now?  Counts it if so."""
+        if name not in self.spec.habits:
+            return False
+        if name in MOVE_HABITS and self.rng.random() >= MOVE_HABITS[name]:
+            return False
+        self.used.add(name)
+        self.doing = name
+        return True
+
+    # -- invariants ------------------------------------------------------------------
+
+    def check_record(self):
+        """After every scan: the firmware's record is a prefix of the intended moves."""
+        board = self.sim.referee.board
+        n = board.moves
+        if n == self.seen_moves:
+            return
+        hist = self.intent.history
+        if n < self.seen_moves and not self.expect_shrink:
+            raise Failure("accepted move lost", "the record went from %d to %d moves" % (
+                self.seen_moves, n))
+        for i in range(max(0, min(n, self.seen_moves) - 1), n):
+            got = board.move(i)
+            if i >= len(hist):
+                raise Failure("move nobody made accepted", "firmware move %d is %s; the person "
+                              "meant %d moves" % (i + 1, self.intent.describe(got), len(hist)))
+            if tuple(got) != hist[i]:
+                raise Failure("wrong move accepted", "firmware move %d is %s, the person meant %s"
+                              % (i + 1, self.intent.describe(got), self.intent.describe(hist[i])))
+        self.seen_moves = n
+        if self.sim.clock.now_ms > GAME_MS:
+            raise Failure("game never ends", "%d min of virtual time" % (GAME_MS // 60000))
+
+    def firmware_moves(self):
+        return self.sim.referee.board.moves
+
+    def position_matches(self):
+        return bytes(self.sim.stones.cells) == self.intent.expected()
+
+    def check_position(self):
+        """The lights are quiet: the stones must be the game's position."""
+        if self.pending or self.sim.referee.phase != "play":
+            return
+        if not self.position_matches():
+            want = self.intent.expected()
+            diffs = [self.v(pl) for pl, c in enumerate(self.sim.stones.cells) if c != want[pl]]
+            raise Failure("lights quiet, position wrong", "stones differ from the game at %s"
+                          % " ".join(diffs[:6]))
+
+    # -- following the lights --------------------------------------------------------
+
+    def shows(self, place, code):
+        """Does the board already show what this light asks for?"""
+        c = code & 0x0F
+        here = self.sim.stones.cells[place]
+        if c in LIFT_CODES:
+            return here == EMPTY
+        if c in PUT_CODES:
+            return here == PUT_CODES[c]
+        return here == EMPTY  # wrong colour over an empty point
+
+    def describe_lights(self, prompts):
+        return " ".join("%s=%s" % (self.v(p), code_name(c)) for p, c in sorted(prompts.items())[:6])
+
+    def obey(self, limit_ms=OBEY_MS):
+        """Do what the lights ask until they ask nothing (bounded)."""
+        sim = self.sim
+        start = sim.clock.now_ms
+        stale_since = None
+        sim.settle()
+        while True:
+            prompts = self.look()
+            if not prompts:
+                return
+            now = sim.clock.now_ms
+            todo = [(p, c) for p, c in prompts.items() if not self.shows(p, c)]
+            if todo:
+                stale_since = None
+                lifts = [(p, c) for p, c in todo if c & 0x0F in LIFT_CODES]
+                others = [(p, c) for p, c in todo if c & 0x0F not in LIFT_CODES]
+                self.rng.shuffle(lifts)
+                self.rng.shuffle(others)
+                for place, code in lifts + others:
+                    self._do(place, code)
+                    self.pause()
+                self.answered(lifts + others)
+            else:
+                if stale_since is None:
+                    stale_since = now
+                elif now - stale_since >= STALE_MS:
+                    raise Failure("light asks for what the board shows",
+                                  "%d s: %s" % (STALE_MS // 1000, self.describe_lights(prompts)))
+                sim.run(100)
+            if now - start > limit_ms:
+                raise Failure("lights never clear", "%d s: %s" % (
+                    limit_ms // 1000, self.describe_lights(prompts)))
+
+    def wait_light(self, place, wanted, max_ms=ANSWER_MS):
+        """Wait until the light at place has one of the wanted codes (colour nibble)."""
+        code = self.sim.leds.code
+        return self.wait_until(lambda: code(place) & 0x0F in wanted, max_ms)
+
+    def wait_event(self, kind, heard, max_ms=ANSWER_MS):
+        events = self.sim.events
+        return self.wait_until(lambda: any(k == kind for _, k, _ in events[heard:]), max_ms)
+
+    def phase_light(self):
+        return self.sim.leds.status(frame.STATUS_PHASE)
+
+    # -- a game ------------------------------------------------------------------------
+
+    def play_game(self):
+        self.start()
+        moves = 0
+        while moves < self.spec.max_moves:
+            colour = self.intent.to_move()
+            self.between_moves(moves)
+            if self.habit("pass_mid"):
+                self.pass_turn()
+                moves += 1
+                continue
+            place = None
+            if self.habit("self_capture"):
+                # A legal multi-stone suicide: the stone comes off with its chain.
+                place = self.intent.random_move(self.rng, colour, self_capture=True)
+            if place is None:
+                place = self.intent.random_move(self.rng, colour)
+            if place is None:
+                break
+            if self.habit("takeback"):
+                self.take_back_a_wrong_move(colour, place)
+            self.move(colour, place)
+            moves += 1
+            if self.sabotage is not None:
+                self.sabotage(self, moves)
+        self.finish()
+
+    def start(self):
+        """Handicap and set-up: fixed stones by the lights, free ones placed and confirmed."""
+        self.doing = "start"
+        spec = self.spec
+        if spec.free:
+            self.place_free_handicap()
+        else:
+            self.obey()
+            if spec.handicap:
+                spots = sorted(r * spec.size + c
+                               for r, c in points.handicap_points(spec.size, spec.handicap))
+                self.intent.handicap(spots)
+        self.check_position()
+
+    def place_free_handicap(self):
+        spec = self.spec
+        self.doing = "free_handicap"
+        places = self.rng.sample(range(spec.size * spec.size), spec.handicap)
+        for pl in places:
+            self.put(BLACK, pl)
+            self.pause()
+        placed = frame.OK_GREEN | frame.DIM
+        code = self.sim.leds.code
+        if not self.wait_until(lambda: all(code(pl) == placed for pl in places)):
+            raise Failure("free handicap not counted", "no placed light on %s" % " ".join(
+                self.v(pl) for pl in places if code(pl) != placed))
+        heard = len(self.sim.events)
+        self.press("confirm")
+        self.intent.handicap(sorted(places))
+        if not self.wait_until(lambda: self.phase_light() == signals.PHASE_CODES["play"]):
+            raise Failure("free handicap not confirmed", "events: %s" % self.sim.events[heard:])
+        if self.habit("free_handicap"):
+            self.power_cut()
+
+    def between_moves(self, moves):
+        """Once-a-game habits that fall between two moves."""
+        spec = self.spec
+        if self.pending:
+            return
+        if moves == spec.max_moves // 3 and self.habit("cut_clean"):
+            self.power_cut()
+        if moves == spec.max_moves // 2 and self.habit("cut_record") and self.intent.history:
+            self.power_cut(cut_record=True)
+        if moves == (2 * spec.max_moves) // 3 and self.habit("new_mid_game") and self.intent.history:
+            self.new_mid_game()
+        if self.habit("stray_confirm"):
+            self.obey()
+            self.press("confirm")
+            self.scans(5)
+
+    # -- one move, with the habits that go with it ---------------------------------
+
+    def move(self, colour, place):
+        """Put the move's stone down (with habits), lift its prisoners, follow the lights."""
+        self.doing = "move"
+        if self.sim.stones.cells[place] != EMPTY:
+            # A prisoner left for later sits where the stone goes: off it comes first.
+            self.lift_pending()
+            self.obey()
+        if not self.pending:
+            self.before_stone(colour, place)
+        self.doing = "move"
+        captured = self.intent.play(colour, place)
+        self.put_stone(colour, place, captured)
+        self.after_move(place)
+
+    def before_stone(self, colour, place):
+        """Habits before the intended stone goes down: none of them is a move."""
+        if self.habit("illegal"):
+            self.illegal_stone(colour)
+        if self.habit("drop"):
+            self.drop_stone(colour, place)
+        if self.habit("wrong_colour"):
+            self.wrong_colour_first(colour, place)
+
+    def put_stone(self, colour, place, captured):
+        sim = self.sim
+        before = sim.leds.code(place)
+        under_hand = captured and self.habit("under_hand")
+        if under_hand:
+            self.hand(600)
+        elif self.habit("two_hands"):
+            self.hand(600, hands=2)
+        elif self.habit("hand"):
+            self.hand(300)
+        if self.habit("nudge") and self.nudge_into(colour, place):
+            pass
+        elif self.habit("extra"):
+            self.with_extra_stone(colour, place)
+        else:
+            self.put(colour, place)
+        late = self.pending
+        self.pending = []
+        if captured and (under_hand or self.habit("one_motion")):
+            self.scans(self.rng.randint(0, 2))  # 0-40 ms
+            self.lift_all(captured, quick=True)
+        elif captured and self.habit("late"):
+            self.pending = [pl for pl in captured if pl != place]
+            self.wait_until(lambda: sim.leds.code(place) != before)
+        else:
+            self.wait_until(lambda: sim.leds.code(place) != before)
+            self.lift_all(captured)
+        self.lift_all(late)
+
+    def lift_all(self, places, quick=False):
+        places = [pl for pl in places if self.sim.stones.cells[pl] != EMPTY]
+        self.rng.shuffle(places)  # prisoners come off in no fixed order
+        for pl in places:
+            self.lift(pl)
+            if quick:
+                self.scans(self.rng.randint(0, 1))
+            else:
+                self.pause()
+
+    def lift_pending(self):
+        pending, self.pending = self.pending, []
+        self.lift_all(pending)
+
+    def after_move(self, place):
+        """The move is down: make sure the board took it, then post-move habits."""
+        if self.pending:
+            # Prisoners left for later: the board must take the move anyway.
+            self.wait_until(lambda: self.firmware_moves() >= len(self.intent.history))
+            if self.firmware_moves() >= len(self.intent.history):
+                return
+            self.lift_pending()
+        self.doing = "move"
+        self.obey()
+        self.make_sure_taken()
+        self.check_position()
+        if self.habit("bump"):
+            self.bump_stone(None)
+        if self.habit("bump_last") and self.sim.stones.cells[place] != EMPTY:
+            self.bump_stone([place])
+
+    def make_sure_taken(self):
+        """The lights are quiet; the last intended move must be in the record.
+        A person whose stone the lights had lifted puts it down again."""
+        for _ in range(3):
+            missing = len(self.intent.history) - self.firmware_moves()
+            if missing <= 0:
+                return
+            self.replay_missing()
+            self.obey()
+        if len(self.intent.history) > self.firmware_moves():
+            colour, pt = self.intent.history[self.firmware_moves()]
+            raise Failure("move never taken", "%s stands, the lights are quiet, the record "
+                          "has %d moves of %d" % (self.intent.describe((colour, pt)),
+                                                  self.firmware_moves(), len(self.intent.history)))
+
+    def replay_missing(self):
+        """Play again (plainly) the intended moves the firmware does not have:
+        after a cut mid-record, or a stone the lights made the person lift."""
+        hist = self.intent.history
+        while self.firmware_moves() < len(hist):
+            i = self.firmware_moves()
+            colour, pt = hist[i]
+            if pt == PASS:
+                heard = len(self.sim.events)
+                self.press("pass")
+                if not self.wait_event("pass", heard):
+                    raise Failure("pass not taken", "move %d" % (i + 1))
+                continue
+            place = self.intent.place(pt)
+            if self.sim.stones.cells[place] == EMPTY:
+                self.put(colour, place)
+            # Its prisoners are lifted again (the lights may have asked them back).
+            self.wait_until(lambda: self.firmware_moves() > i)
+            self.lift_all([pl for pl in self.intent.captured(i) if pl != place])
+            self.obey()
+            if self.firmware_moves() <= i:
+                return
+
+    # -- habits ---------------------------------------------------------------------
+
+    def illegal_stone(self, colour):
+        found = self.intent.illegal_place(self.rng, colour)
+        if found is None:
+            return
+        place, reason = found
+        self.say("(an illegal stone: %s %s is %s)" % (
+            points.colour_name(colour), self.v(place), REASONS[reason]))
+        self.put(colour, place)
+        if not self.wait_light(place, ILLEGAL_CODES):
+            raise Failure("illegal stone not shown", "%s %s (%s): light %s" % (
+                points.colour_name(colour), self.v(place), REASONS[reason],
+                code_name(self.sim.leds.code(place))))
+        if self.habit("slow"):
+            self.wait(SLOW_MS, "slow person, illegal stone still down")
+        self.lift(place)
+        self.obey()
+
+    def drop_stone(self, colour, place):
+        empties = [pl for pl in self.intent.empties() if pl != place
+                   and self.sim.stones.cells[pl] == EMPTY]
+        if not empties:
+            return
+        pl = self.rng.choice(empties)
+        self.put(self.rng.choice((colour, 3 - colour)), pl)
+        self.scans(self.rng.randint(1, 2))
+        self.lift(pl)
+
+    def wrong_colour_first(self, colour, place):
+        self.put(3 - colour, place)
+        if not self.wait_light(place, (frame.WRONG_COLOUR,)):
+            raise Failure("wrong colour not shown", "%s on %s: light %s" % (
+                points.colour_name(3 - colour), self.v(place), code_name(self.sim.leds.code(place))))
+        self.lift(place)
+        self.pause()
+
+    def nudge_into(self, colour, place):
+        near = [pl for pl in neighbours(self.spec.size, place)
+                if self.sim.stones.cells[pl] == EMPTY]
+        if not near:
+            return False
+        first = self.rng.choice(near)
+        self.put(colour, first)
+        self.scans(self.rng.randint(0, 1))
+        self.slide(first, place)
+        return True
+
+    def with_extra_stone(self, colour, place):
+        empties = [pl for pl in self.intent.empties() if pl != place
+                   and self.sim.stones.cells[pl] == EMPTY]
+        if not empties:
+            self.put(colour, place)
+            return
+        extra = self.rng.choice(empties)
+        self.put(colour, place)
+        self.put(colour, extra)
+        self.wait_light(extra, LIFT_CODES)
+        self.pause()
+        self.lift(extra)
+        # Only once its light is off does the person look at the rest again.
+        code = self.sim.leds.code
+        self.wait_until(lambda: code(extra) & 0x0F not in LIFT_CODES)
+
+    def bump_stone(self, sources):
+        """A stone knocked onto a neighbouring empty point, put right when the lights ask."""
+        choices = slides(self.sim.stones, sources)
+        if not choices:
+            return
+        src, dst = self.rng.choice(choices)
+        self.slide(src, dst)
+        code = self.sim.leds.code
+        self.wait_until(lambda: code(dst) & 0x0F in LIFT_CODES or code(src) & 0x0F in PUT_CODES)
+        self.obey()
+        self.check_position()
+
+    def take_back_a_wrong_move(self, colour, intended):
+        """A legal move the person did not mean: accepted, then taken back."""
+        wrong = self.intent.random_move(self.rng, colour, avoid=(intended,))
+        if wrong is None:
+            return
+        self.say("(a wrong move: %s %s)" % (points.colour_name(colour), self.v(wrong)))
+        self.move(colour, wrong)
+        self.doing = "takeback"
+        # Prisoners left for later are still down: they need no putting back.
+        self.pending = []
+        captured = [pl for pl in self.intent.captured()
+                    if pl != wrong and self.sim.stones.cells[pl] == EMPTY]
+        self.lift(wrong)
+        self.pause()
+        for pl in self.rng.sample(captured, len(captured)):
+            self.put(3 - colour, pl)
+            self.pause()
+        if self.habit("slow"):
+            self.wait(SLOW_MS, "slow person, take-back pending")
+        self.doing = "takeback"
+        if not self.wait_until(lambda: self.sim.leds.code(wrong) == TAKEBACK_CODE):
+            raise Failure("take-back not offered", "%s lifted, %d prisoners back: light %s, %s" % (
+                self.v(wrong), len(captured), code_name(self.sim.leds.code(wrong)),
+                self.describe_lights(self.look())))
+        self.expect_shrink = True
+        try:
+            self.press("confirm")
+            n = len(self.intent.history)
+            if not self.wait_until(lambda: self.firmware_moves() < n):
+                raise Failure("take-back not done", "Confirm with the take-back light on")
+            self.intent.undo()
+            self.check_record()
+        finally:
+            self.expect_shrink = False
+        self.obey()
+        self.check_position()
+
+    def pass_turn(self):
+        self.doing = "pass"
+        self.lift_pending()
+        self.obey()
+        colour = self.intent.to_move()
+        heard = len(self.sim.events)
+        self.intent.pass_move(colour)
+        self.press("pass")
+        if not self.wait_event("pass", heard):
+            raise Failure("pass not taken", "%s pass" % points.colour_name(colour))
+
+    def power_cut(self, cut_record=False):
+        """Power off and on; the stones stay.  cut_record: the cut came while
+        the last record was being written (the journal loses 1-7 bytes)."""
+        sim = self.sim
+        self.obey()
+        kind = "cut_record" if cut_record else "cut_clean"
+        self.doing = kind if self.doing != "free_handicap" else self.doing
+        before = [tuple(sim.referee.board.move(i)) for i in range(self.firmware_moves())]
+        if cut_record:
+            path = os.path.join(sim.store_dir, "journal.bin")
+            cut = self.rng.randint(1, 7)
+            size = os.path.getsize(path)
+            self.say("power cut while the last record was written: journal %d -> %d bytes"
+                     % (size, size - cut))
+            with open(path, "r+b") as f:
+                f.truncate(size - cut)
+        else:
+            self.say("power cut")
+        self.expect_shrink = cut_record
+        heard = len(sim.events)
+        try:
+            sim.reboot()
+            damage = [text for _, kind, text in sim.events[heard:] if kind == "error"]
+            if damage and not cut_record:
+                raise Failure("clean power cut: journal damaged", damage[0])
+            after = [tuple(sim.referee.board.move(i)) for i in range(self.firmware_moves())]
+            if not cut_record and after != before:
+                raise Failure("power cut lost moves", "%d moves before the cut, %d after" % (
+                    len(before), len(after)))
+            self.seen_moves = min(self.seen_moves, len(after))
+            self.check_record()
+        finally:
+            self.expect_shrink = False
+        self.obey()
+        self.replay_missing()
+        if len(self.intent.history) != self.firmware_moves():
+            raise Failure("game not restored after the cut", "%d moves of %d" % (
+                self.firmware_moves(), len(self.intent.history)))
+        self.check_position()
+
+    def new_mid_game(self):
+        """New pressed mid-game: confirm it; the unfinished game must be kept."""
+        self.doing = "new_mid_game"
+        self.obey()
+        unfinished = self.intent
+        # The record empties when the new game starts; whether the old one
+        # was kept is checked below.
+        self.expect_shrink = True
+        try:
+            self.press("new")
+            self.wait(self.rng.randint(*CONFIRM_NEW_MS), "then confirm")
+            self.press("confirm")
+            self.scans(5)
+            if self.firmware_moves() != 0:
+                raise Failure("New did not start a new game", "New, then Confirm: %d moves"
+                              % self.firmware_moves())
+            self.intent = self._new_intent()
+            self.seen_moves = 0
+        finally:
+            self.expect_shrink = False
+        self.check_kept(unfinished, finished=False)
+        self.obey()
+        self.check_position()
+
+    # -- the end of the game -------------------------------------------------------
+
+    def finish(self):
+        """Two passes (White last where the rules say so), dead stones, Confirm."""
+        while not self.intent.passed_out():
+            self.pass_turn()
+        self.doing = "count"
+        if not self.wait_until(lambda: self.phase_light() == signals.PHASE_CODES["count"]):
+            raise Failure("two passes do not start counting", "phase light %s" % code_name(
+                self.phase_light()))
+        dead = self.mark_dead()
+        if self.habit("count_bump"):
+            self.bump_while_counting()
+        if self.habit("cut_count"):
+            self.power_cut_while_counting(dead)
+        heard = len(self.sim.events)
+        self.press("confirm")
+        if not self.wait_event("result", heard):
+            raise Failure("no result after Confirm", "events: %s" % self.sim.events[heard:][:4])
+        self.check_kept(self.intent, finished=True)
+        problem = replay.compare(self.intent.game(), self.sim.referee.sgf())
+        if problem:
+            raise Failure("record differs", problem)
+
+    def mark_dead(self):
+        """Lift a few random chains as dead; sometimes put one back."""
+        chains = self.intent.chains()
+        dead = self.rng.sample(chains, min(len(chains), self.rng.randint(0, 3)))
+        for chain in dead:
+            self.lift_all(chain)
+        if dead and self.habit("dead_revived"):
+            chain = dead.pop()
+            colour = self.intent.expected()[chain[0]]
+            for pl in chain:
+                self.put(colour, pl)
+                self.pause()
+        self.sim.settle()
+        return dead
+
+    def bump_while_counting(self):
+        choices = slides(self.sim.stones)
+        if not choices:
+            return
+        src, dst = self.rng.choice(choices)
+        self.slide(src, dst)
+        self.wait(self.rng.randint(100, 600), "notices the bump")
+        self.slide(dst, src)
+        self.sim.settle()
+
+    def power_cut_while_counting(self, dead):
+        self.doing = "cut_count"
+        self.say("power cut while counting")
+        moves = self.firmware_moves()
+        self.sim.reboot()
+        if self.firmware_moves() != moves:
+            raise Failure("power cut lost moves", "%d moves before the cut, %d after" % (
+                moves, self.firmware_moves()))
+        self.obey()  # the dead stones go back where the lights ask
+        if not self.wait_until(lambda: self.phase_light() == signals.PHASE_CODES["count"]):
+            raise Failure("counting not resumed after the cut", "phase light %s" % code_name(
+                self.phase_light()))
+        for chain in dead:
+            self.lift_all(chain)
+        self.sim.settle()
+
+    # -- kept games -----------------------------------------------------------------
+
+    def _kept_names(self):
+        try:
+            names = os.listdir(self.sim.store_dir)
+        except OSError:
+            return []
+        return sorted(n for n in names if len(n) == 8 and n.endswith(".sgf") and n[:4].isdigit())
+
+    def check_kept(self, intent, finished):
+        """A new NNNN.sgf holds exactly the game (with a result if finished)."""
+        names = [n for n in self._kept_names() if n not in self.kept]
+        if len(names) != 1:
+            raise Failure("game not kept" if not names else "several games kept",
+                          "%s game: new files %s" % ("finished" if finished else "unfinished", names))
+        self.kept.add(names[0])
+        with open(os.path.join(self.sim.store_dir, names[0]), "rb") as f:
+            data = f.read()
+        problem = replay.compare(intent.game(), data.decode("utf-8", "replace"))
+        if problem:
+            raise Failure("kept game differs", "%s: %s" % (names[0], problem))
+        root = sgfmill_sgf.Sgf_game.from_bytes(data).get_root()
+        result = root.get("RE") if root.has_property("RE") else ""
+        if finished and not result:
+            raise Failure("kept game has no result", names[0])
+        if not finished and result and "?" not in result and "void" not in result.lower():
+            raise Failure("unfinished game kept with a result", "%s: RE[%s]" % (names[0], result))
+
+
+# -- running games ----------------------------------------------------------------------
+
+
+def run_game(seed, sizes=DEFAULT_SIZES, noise_max=DEFAULT_NOISE_MAX, trace=False,
+             habits=None, sabotage=None, out=None, **fixed):
+    """Play the game of one seed; a result dict (ok, cause, detail, habits used ...).
+    sabotage(person, moves) is called after every move (tests of the harness)."""
+    spec = Spec(seed, sizes, noise_max, habits, **fixed)
+    started = time.time()
+    tracer = None
+    clock = [None]
+    if trace:
+        write = out or sys.stdout.write
+
+        def tracer(text):
+            now = clock[0].now_ms if clock[0] is not None else 0
+            write("%9d ms  %s\n" % (now, text))
+
+        tracer("game %d: %s" % (seed, spec.describe()))
+    cfg = make_config(size=spec.size, sensors=spec.sensors, preset=spec.preset,
+                      handicap=spec.handicap)
+    sim = WatchedSim(cfg, spec.noise, spec.sim_seed, tracer)
+    clock[0] = sim.clock
+    person = Player(sim, spec, random.Random(spec.person_seed), tracer, sabotage)
+    result = {"seed": seed, "size": spec.size, "sensors": spec.sensors, "preset": spec.preset,
+              "noise": spec.noise, "handicap": spec.handicap, "ok": True, "cause": "",
+              "detail": "", "doing": ""}
+    try:
+        person.play_game()
+    except Failure as exc:
+        result.update(ok=False, cause=exc.cause, detail=exc.detail, doing=person.doing)
+    except Exception as exc:  # the firmware (or the harness) raised: a failure, with its name
+        result.update(ok=False, cause="exception " + type(exc).__name__, detail=str(exc)[:200],
+                      doing=person.doing)
+    finally:
+        sim.close()
+    result.update(habits=sorted(person.used), moves=len(person.intent.history),
+                  virtual_ms=sim.clock.now_ms, wall_s=round(time.time() - started, 2))
+    if tracer is not None:
+        tracer("%s" % ("game passed" if result["ok"] else "FAILED: %s [%s] %s" % (
+            result["cause"], result["doing"], result["detail"])))
+    return result
+
+
+def _run_one(args):
+    seed, sizes, noise_max = args
+    return run_game(seed, sizes, noise_max)
+
+
+def game_seeds(games, seed):
+    # Disjoint runs for different --seed values (up to 100000 games each).
+    return [seed * 100000 + i for i in range(games)]
+
+
+def run_games(seeds, sizes=DEFAULT_SIZES, noise_max=DEFAULT_NOISE_MAX, jobs=1, progress=None):
+    work = [(s, tuple(sizes), noise_max) for s in seeds]
+    results = []
+    if jobs <= 1:
+        for w in work:
+            results.append(_run_one(w))
+            if progress:
+                progress(results)
+    else:
+        with multiprocessing.Pool(jobs) as pool:
+            for r in pool.imap_unordered(_run_one, work, chunksize=2):
+                results.append(r)
+                if progress:
+                    progress(results)
+    results.sort(key=lambda r: r["seed"])
+    return results
+
+
+# -- the report -------------------------------------------------------------------------
+
+
+def replay_command(seed, sizes=DEFAULT_SIZES, noise_max=DEFAULT_NOISE_MAX):
+    cmd = ".venv/bin/python -m host_sim.stress --replay %d" % seed
+    if tuple(sizes) != DEFAULT_SIZES:
+        cmd += " --sizes " + ",".join(str(s) for s in sizes)
+    if noise_max != DEFAULT_NOISE_MAX:
+        cmd += " --noise-max %g" % noise_max
+    return cmd + " --trace"
+
+
+def tally(results, key):
+    """{name: [passed, games]} by a key function returning one name or a list."""
+    out = {}
+    for r in results:
+        names = key(r)
+        for name in names if isinstance(names, list) else [names]:
+            t = out.setdefault(name, [0, 0])
+            t[0] += r["ok"]
+            t[1] += 1
+    return out
+
+
+def causes(results):
+    """{(cause, doing): [results]} of the failures, most frequent first."""
+    groups = {}
+    for r in results:
+        if not r["ok"]:
+            groups.setdefault((r["cause"], r["doing"]), []).append(r)
+    return sorted(groups.items(), key=lambda kv: -len(kv[1]))
+
+
+def report(results, sizes=DEFAULT_SIZES, noise_max=DEFAULT_NOISE_MAX, elapsed=None):
+    lines = []
+    passed = sum(r["ok"] for r in results)
+    lines.append("stress: %d/%d games passed%s" % (
+        passed, len(results), " in %.0f s" % elapsed if elapsed is not None else ""))
+
+    def table(title, counts, order=None):
+        lines.append("by %s:" % title)
+        for name in order or sorted(counts):
+            if name in counts:
+                ok, n = counts[name]
+                lines.append("  %-16s %5d/%-5d%s" % (name, ok, n, "" if ok == n else "  FAIL %d" % (n - ok)))
+
+    table("habit", tally(results, lambda r: r["habits"] or ["(none)"]), list(HABITS) + ["(none)"])
+    table("noise", tally(results, lambda r: noise_bucket(r["noise"])), [b for _, b in NOISE_BUCKETS])
+    table("size", tally(results, lambda r: "%dx%d" % (r["size"], r["size"])))
+    table("sensors", tally(results, lambda r: r["sensors"]))
+    table("preset", tally(results, lambda r: r["preset"]))
+    table("handicap", tally(results, lambda r: "handicap" if r["handicap"] else "even"))
+    if passed < len(results):
+        lines.append("failures by cause [what the person was doing]:")
+        for (cause, doing), group in causes(results):
+            lines.append("  %s [%s]: %d games, seeds %s" % (
+                cause, doing, len(group), " ".join(str(r["seed"]) for r in group[:12])))
+        lines.append("failures:")
+        for r in results:
+            if not r["ok"]:
+                lines.append("  seed %d: %s [%s] %s" % (r["seed"], r["cause"], r["doing"], r["detail"]))
+                lines.append("    " + replay_command(r["seed"], sizes, noise_max))
+    return "\n".join(lines)
+
+
+def findings(results, sizes=DEFAULT_SIZES, noise_max=DEFAULT_NOISE_MAX, command=""):
+    """Markdown for the referee developer: failing seeds grouped by cause."""
+    passed = sum(r["ok"] for r in results)
+    out = ["# Stress findings", "",
+           "`%s`: %d/%d games passed." % (command, passed, len(results)), ""]
+    for (cause, doing), group in causes(results):
+        out.append("## %s [%s] (%d games)" % (cause, doing, len(group)))
+        out.append("")
+        for r in group[:8]:
+            out.append("- seed %d (%dx%d %s %s noise %.4f): %s -- `%s`" % (
+                r["seed"], r["size"], r["size"], r["sensors"], r["preset"], r["noise"],
+                r["detail"], replay_command(r["seed"], sizes, noise_max)))
+        if len(group) > 8:
+            out.append("- ... and %d more: %s" % (len(group) - 8, " ".join(
+                str(r["seed"]) for r in group[8:40])))
+        out.append("")
+    return "\n".join(out)
+
+
+def parse_sizes(text):
+    sizes = tuple(int(s) for s in text.split(",") if s.strip())
+    for s in sizes:
+        points.check_size(s)
+    return sizes
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(prog="python -m host_sim.stress", description=__doc__.split("\n\n")[0])
+    ap.add_argument("--games", type=int, default=100)
+    ap.add_argument("--seed", type=int, default=1, help="run seed: game seeds are SEED*100000+i")
+    ap.add_argument("--sizes", type=parse_sizes, default=DEFAULT_SIZES, help="e.g. 9,13,19")
+    ap.add_argument("--noise-max", type=float, default=DEFAULT_NOISE_MAX,
+                    help="highest flicker chance per point per scan")
+    ap.add_argument("--jobs", type=int, default=1, help="parallel worker processes")
+    ap.add_argument("--replay", type=int, metavar="SEED", help="play one game again")
+    ap.add_argument("--trace", action="store_true", help="print every action, light and event")
+    ap.add_argument("--report", metavar="FILE", help="also write the failures as markdown here")
+    args = ap.parse_args(argv)
+    if not 0.0 <= args.noise_max < 1.0:
+        ap.error("--noise-max must be a probability below 1")
+    if args.replay is not None:
+        r = run_game(args.replay, args.sizes, args.noise_max, trace=args.trace)
+        print(report([r], args.sizes, args.noise_max))
+        return 0 if r["ok"] else 1
+    seeds = game_seeds(args.games, args.seed)
+    started = time.time()
+    step = max(1, args.games // 10)
+
+    def progress(results):
+        if len(results) % step == 0:
+            bad = sum(not r["ok"] for r in results)
+            print("  %d/%d games, %d failed, %.0f s" % (len(results), args.games, bad,
+                                                        time.time() - started),
+                  file=sys.stderr, flush=True)
+
+    results = run_games(seeds, args.sizes, args.noise_max, args.jobs, progress)
+    elapsed = time.time() - started
+    print(report(results, args.sizes, args.noise_max, elapsed))
+    if args.report:
+        command = "python -m host_sim.stress " + " ".join(argv if argv is not None else sys.argv[1:])
+        with open(args.report, "w") as f:
+            f.write(findings(results, args.sizes, args.noise_max, command))
+    return 0 if all(r["ok"] for r in results) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,133 @@
+"""The randomized physical-play stress (host_sim/stress.py) in CI.
+
+A seeded simulated person plays random legal games through the unmodified
+firmware with every habit of issue 10 (late prisoners, bumps, wrong colours,
+illegal and extra stones, hands, take-backs, power cuts, flicker 0-2% ...).
+Every game must keep the record a prefix of the intended moves, never leave
+the person waiting, and end with the intended record in referee.sgf() and
+the kept game file.  Failing seeds are printed with the command that
+replays them traced."""
+import pytest
+
+from gogadget import rules as rules_mod, scan
+from host_sim import stress
+
+CHUNKS = 6
+GAMES_PER_CHUNK = 50  # 300 games in all, a few seconds each chunk on two cores
+
+
+def failure_text(results):
+    lines = []
+    for r in results:
+        if not r["ok"]:
+            lines.append("seed %d: %s [%s] %s\n    %s" % (
+                r["seed"], r["cause"], r["doing"], r["detail"], stress.replay_command(r["seed"])))
+    return "\n".join(lines)
+
+
+@pytest.mark.parametrize("chunk", range(CHUNKS))
+def test_stress_games_keep_the_intended_record(chunk):
+    seeds = stress.game_seeds(GAMES_PER_CHUNK, 7000 + chunk)
+    results = stress.run_games(seeds, jobs=2)
+    print(stress.report(results))
+    failed = [r for r in results if not r["ok"]]
+    assert not failed, "%d of %d stress games failed:\n%s" % (
+        len(failed), len(results), failure_text(results))
+
+
+def test_stress_covers_sizes_sensors_presets_noise_and_habits():
+    # What the CI games draw, from their seeds alone (no game is played).
+    specs = [stress.Spec(s) for c in range(CHUNKS)
+             for s in stress.game_seeds(GAMES_PER_CHUNK, 7000 + c)]
+    assert len(specs) >= 300
+    assert {s.size for s in specs} == {9, 13, 19}
+    assert {s.sensors for s in specs} == set(scan.SENSOR_KINDS)
+    assert {s.preset for s in specs} == set(rules_mod.PRESETS)
+    assert {s.noise_bucket() for s in specs} >= {"0", "<=0.5%", "<=1%", "<=2%"}
+    assert max(s.noise for s in specs) <= 0.02
+    assert 0.08 < sum(1 for s in specs if s.handicap) / len(specs) < 0.25
+    assert any(s.free for s in specs)
+    for habit in stress.HABITS:
+        assert sum(1 for s in specs if habit in s.habits) >= 3, habit
+
+
+def test_same_seed_same_game():
+    a = stress.run_game(11, habits={"bump", "late"}, size=9, max_moves=20)
+    b = stress.run_game(11, habits={"bump", "late"}, size=9, max_moves=20)
+    for key in ("ok", "cause", "moves", "virtual_ms", "habits"):
+        assert a[key] == b[key]
+
+
+# -- the harness can fail: each broken invariant is caught -----------------------------
+
+PLAIN = dict(habits=set(), noise=0.0, size=9, preset="chinese", handicap=0, sensors="colour",
+             max_moves=20)
+
+
+def test_plain_game_passes():
+    r = stress.run_game(3, **PLAIN)
+    assert r["ok"], r
+
+
+def test_a_lost_move_is_caught():
+    def lose_a_move(person, moves):
+        if moves == 5:
+            person.sim.referee.board.undo()  # a referee that forgets a move
+
+    r = stress.run_game(3, sabotage=lose_a_move, **PLAIN)
+    assert not r["ok"]
+    assert r["cause"] == "accepted move lost"
+
+
+def test_a_wrong_move_is_caught():
+    def invent_a_move(person, moves):
+        if moves == 5:
+            ref = person.sim.referee
+            ref.board.pass_move(ref.board.to_move())  # a referee that records a pass nobody made
+
+    r = stress.run_game(3, sabotage=invent_a_move, **PLAIN)
+    assert not r["ok"]
+    assert r["cause"] in ("move nobody made accepted", "wrong move accepted")
+
+
+def test_a_record_that_differs_at_the_end_is_caught(monkeypatch):
+    from gogadget.referee import Referee
+
+    honest = Referee.sgf
+
+    def short_sgf(self):  # drops the last move from the SGF only
+        text = honest(self)
+        return text[:text.rindex(";")] + ")"
+
+    monkeypatch.setattr(Referee, "sgf", short_sgf)
+    r = stress.run_game(3, **PLAIN)
+    assert not r["ok"]
+    assert r["cause"] in ("kept game differs", "record differs")
+
+
+def test_a_mismatching_intended_history_is_caught():
+    def change_my_mind(person, moves):
+        if moves == 5:
+            colour, pt = person.intent.history[2]
+            person.intent.history[2] = (3 - colour, pt)
+
+    r = stress.run_game(3, sabotage=change_my_mind, **PLAIN)
+    assert not r["ok"]
+    assert r["cause"] in ("wrong move accepted", "kept game differs")
+
+
+def test_trace_prints_actions_lights_and_events():
+    lines = []
+    r = stress.run_game(3, trace=True, out=lines.append, **PLAIN)
+    text = "".join(lines)
+    assert "put B" in text and "light " in text and "event move:" in text
+    assert ("game passed" if r["ok"] else "FAILED") in text
+
+
+def test_cli_replay_and_report(tmp_path, capsys):
+    code = stress.main(["--games", "4", "--seed", "3", "--sizes", "9", "--report",
+                        str(tmp_path / "findings.md")])
+    out = capsys.readouterr().out
+    assert "by habit:" in out and "by noise:" in out
+    assert code == (0 if "stress: 4/4" in out else 1)
+    assert (tmp_path / "findings.md").read_text().startswith("# Stress findings")
