@@ -7,44 +7,68 @@ colour in hand, h holds a hand over the board.  Illegal or sloppy handling
 is allowed: the firmware's prompts are what there is to see.
 
 With an engine (python -m host_sim --engine CMD) the window is the board in
-a game against it (host_sim/match.py): the engine's moves light up as
+a game against it (host_sim/session.py): the engine's moves light up as
 "place this stone" prompts, the person's moves go to the engine.
 """
 import json
 import os
 import signal
+import sys
 import tkinter as tk
 from tkinter import filedialog, messagebox, simpledialog
 
-from gogadget import points, rules as rules_mod, scan
+from gogadget import frame, points, rules as rules_mod, scan
 from gogadget.points import BLACK, EMPTY, WHITE
-from host_sim.virtual import PUT_CODES, Simulator, code_name, make_config
+from host_sim import nextstep
+from host_sim.virtual import PUT_CODES, Simulator, make_config
 
 WOOD = "#dcb35c"
+WOOD_RGB = (0xdc, 0xb3, 0x5c)
+SHADOW = "#a8843c"  # a stone's shadow on the wood
 LINE = "#3a2a10"
+HAND = "#e8b090"  # a hand over the board (stippled: the board shows through)
 DRAW_MS = 50  # ~20 Hz: fast enough for the 4 Hz "wrong" blink
+HAND_SHOWN_MS = 1000  # a hand held over the board (key h) stays this long
 STATUS_NAMES = ("turn", "phase", "alert")
+MARGIN = 1.3  # board edge to the first line, in cells: room for the coordinates
+STONE_R = 0.47  # stone radius, in cells
+# A light under the wood: rings fading from the LED's colour at the centre
+# to the wood, crossed by the grid lines.  Lights that ask for something
+# (blinking) spread wide with a bright ring round the point, past the edge of
+# a stone standing on it; information (dim: territory, placed handicap) is a
+# small steady spot.
+GLOW_RINGS = ((0.60, 0.30), (0.48, 0.55), (0.36, 0.80), (0.22, 1.0))  # (radius, strength)
+DIM_RINGS = ((0.30, 0.45), (0.20, 0.75), (0.11, 1.0))
+CALL_RING = 0.56  # the ring round a point whose light blinks
+HAND_MODES = (("Follow the turn", 0), ("Black", BLACK), ("White", WHITE))
+PATTERN_WORDS = {frame.STEADY: "steady", frame.BLINK: "blinks", frame.FAST: "fast blink",
+                 frame.DIM: "dim"}
 
 
 def _hex(rgb):
-    return "#%02x%02x%02x" % rgb
+    return "#%02x%02x%02x" % tuple(rgb)
 
 
-def _glow(rgb):
-    # LEDs under a wooden board show as a tint on the wood.  The hue is kept
-    # and the strength compressed, so even a budget-dimmed light is seen.
-    wr, wg, wb = 0xdc, 0xb3, 0x5c
-    peak = max(rgb)
-    r, g, b = (v * 255 // peak for v in rgb)
-    k = 0.55 + 0.45 * min(1.0, peak / 120.0)
-    return _hex((int(wr + (r - wr) * k), int(wg + (g - wg) * k), int(wb + (b - wb) * k)))
+def _mix(rgb, k, base=WOOD_RGB):
+    """rgb seen through the wood at strength k (0: wood only, 1: the light)."""
+    return _hex(tuple(int(w + (v - w) * k) for v, w in zip(rgb, base)))
+
+
+def _bright(rgb):
+    # LEDs under a wooden board: the hue is kept and the strength shown at a
+    # readable level, so even a budget-dimmed light is seen.
+    peak = max(rgb) or 1
+    return tuple(v * 255 // peak for v in rgb)
 
 
 class BoardView:
     """The window: canvas, buttons and status line around one Simulator."""
 
-    def __init__(self, root, choices, noise=0.0, seed=None, state_file=None, versus=None):
+    def __init__(self, root, choices, noise=0.0, seed=None, state_file=None, versus=None,
+                 **session_opts):
         self.root = root
+        self.session_opts = session_opts  # host_sim.session.open_session: gtp, store_dir
+        self.failed = None  # the game's controller failed: the error, and the window closes
         self.choices = dict(choices)
         self.versus = versus  # match.start() options when playing an engine
         self.match = None
@@ -52,35 +76,61 @@ class BoardView:
         self.seed = seed
         self.state_file = state_file
         self.sim = None
-        self.hand_colour = tk.IntVar(value=BLACK)
+        # 0: the stone in hand follows the turn light; BLACK/WHITE: chosen.
+        self.hand_mode = tk.IntVar(value=0)
         self.last_event = tk.StringVar(value="")
         self.status = tk.StringVar(value="")
+        self.next_text = tk.StringVar(value="")
+        self._last_event_kind = None
         self._press = None
         self._state_written = None
         self._draw_due = 0
+        self._relayout = None
+        self._hand_shown = False
+        self._legend_shown = None
+        self.cell = None
         root.title("Go Gadget simulator")
         self._build_menu()
         self.canvas = tk.Canvas(root, background=WOOD, highlightthickness=0)
-        self.canvas.grid(row=0, column=0, rowspan=2, padx=4, pady=4)
+        self.canvas.grid(row=0, column=0, sticky="nsew", padx=4, pady=4)
+        root.rowconfigure(0, weight=1)
+        root.columnconfigure(0, weight=1)
         side = tk.Frame(root)
         side.grid(row=0, column=1, sticky="n", padx=6, pady=6)
-        tk.Label(side, text="Stone in hand").pack(anchor="w")
-        tk.Radiobutton(side, text="Black", variable=self.hand_colour, value=BLACK).pack(anchor="w")
-        tk.Radiobutton(side, text="White", variable=self.hand_colour, value=WHITE).pack(anchor="w")
+        tk.Label(side, text="Stone in hand (key c, a)").pack(anchor="w")
+        for text, value in HAND_MODES:
+            tk.Radiobutton(side, text=text, variable=self.hand_mode, value=value,
+                           command=self.draw).pack(anchor="w")
+        self.hand_canvas = tk.Canvas(side, width=200, height=26, highlightthickness=0)
+        self.hand_canvas.pack(anchor="w", pady=(0, 6))
+        self.buttons = {}
         for label, name in (("Pass", "pass"), ("Confirm", "confirm"), ("New game", "new"),
                             ("Resign", "resign")):
-            tk.Button(side, text=label, width=10,
-                      command=lambda n=name: self.sim.press(n)).pack(pady=2, fill="x")
-        tk.Button(side, text="Hand over board", command=self.hand).pack(pady=(10, 2), fill="x")
-        self.status_canvas = tk.Canvas(side, width=120, height=80, highlightthickness=0)
-        self.status_canvas.pack(pady=8)
-        tk.Label(root, textvariable=self.status, anchor="w", justify="left").grid(
-            row=2, column=0, columnspan=2, sticky="we", padx=6)
+            self.buttons[name] = tk.Button(side, text=label, width=10,
+                                           command=lambda n=name: self.sim.press(n))
+            self.buttons[name].pack(pady=2, fill="x")
+        self.buttons["hand"] = tk.Button(side, text="Hand over board", command=self.hand)
+        self.buttons["hand"].pack(pady=(10, 2), fill="x")
+        tk.Label(side, text="Status lights").pack(anchor="w", pady=(8, 0))
+        self.status_canvas = tk.Canvas(side, width=150, height=76, highlightthickness=0)
+        self.status_canvas.pack(anchor="w")
+        tk.Label(side, text="Lights on the board").pack(anchor="w", pady=(8, 0))
+        self.legend_canvas = tk.Canvas(side, width=230, height=200, highlightthickness=0)
+        self.legend_canvas.pack(anchor="w")
+        self.next_label = tk.Label(root, textvariable=self.next_text, anchor="w", justify="left",
+                                   font=("TkDefaultFont", 11, "bold"), wraplength=700)
+        self.next_label.grid(row=1, column=0, columnspan=2, sticky="we", padx=6)
+        self.status_label = tk.Label(root, textvariable=self.status, anchor="w", justify="left",
+                                     wraplength=700)
+        self.status_label.grid(row=2, column=0, columnspan=2, sticky="we", padx=6)
         tk.Label(root, textvariable=self.last_event, anchor="w", fg="#604000").grid(
             row=3, column=0, columnspan=2, sticky="we", padx=6, pady=(0, 6))
         self.canvas.bind("<ButtonPress-1>", self.on_press)
         self.canvas.bind("<ButtonRelease-1>", self.on_release)
+        self.canvas.bind("<Configure>", self.on_resize)
+        root.bind("<Configure>", self.on_window, add="+")
         root.bind("<Key-c>", lambda e: self.switch_colour())
+        root.bind("<Key-a>", lambda e: self.follow_turn())
         root.bind("<Key-h>", lambda e: self.hand())
         self.new_board()
         root.after(self.sim.period_ms, self.tick)
@@ -146,15 +196,9 @@ class BoardView:
     def new_board(self):
         """A fresh virtual board running the firmware with the current choices."""
         self.close()
-        if self.versus is None:
-            self.sim = Simulator(make_config(**self.choices), noise=self.noise, seed=self.seed)
-        else:
-            from host_sim import match
-            # The relay sets handicap stones and komi over GTP, as a host does.
-            cfg = make_config(**dict(self.choices, handicap=0))
-            self.sim, self.match = match.start(cfg, komi=self.choices.get("komi"),
-                                               handicap=self.choices.get("handicap") or 0,
-                                               noise=self.noise, seed=self.seed, **self.versus)
+        from host_sim import session
+        self.sim, self.match = session.open_session(self.choices, noise=self.noise, seed=self.seed,
+                                                    versus=self.versus, **self.session_opts)
         self._layout()
 
     def close(self):
@@ -167,35 +211,68 @@ class BoardView:
             self.sim = None
 
     def _layout(self):
+        """Draw the board for the canvas's size: everything scales with the window."""
+        self._relayout = None
         size = self.sim.size
-        self.cell = {9: 52, 13: 40}.get(size, 30)
-        self.margin = self.cell
-        side = self.margin * 2 + self.cell * (size - 1)
         c = self.canvas
+        w, h = c.winfo_width(), c.winfo_height()
+        span = size - 1 + 2 * MARGIN
+        if self.cell is None or w < 100 or h < 100:
+            # The first drawing asks for the window's natural size.
+            cell = {9: 52, 13: 40}.get(size, 30)
+            w = h = int(cell * span)
+            c.config(width=w, height=h)
+        cell = min(w, h) / span
+        self.cell = cell
+        self._laid_out = (w, h, size)
+        self.ox = (w - cell * (size - 1)) / 2  # screen x of column A
+        self.oy = (h - cell * (size - 1)) / 2  # screen y of the top row
         c.delete("all")
-        c.config(width=side, height=side)
-        end = self.margin + self.cell * (size - 1)
-        for i in range(size):
-            x = self.margin + i * self.cell
-            c.create_line(x, self.margin, x, end, fill=LINE)
-            c.create_line(self.margin, x, end, x, fill=LINE)
-            c.create_text(x, self.margin * 0.45, text=points.COLUMNS[i], fill=LINE)
-            c.create_text(self.margin * 0.45, x, text=str(size - i), fill=LINE)
-        for r, col in points.star_points(size):
-            x, y = self.xy(r * size + col)
-            c.create_oval(x - 3, y - 3, x + 3, y + 3, fill=LINE, outline=LINE)
+        n = size * size
+        # Lights first: they are under the wood, the lines cross them.
         self.glows = []
+        for pl in range(n):
+            x, y = self.xy(pl)
+            wide = [self._oval(x, y, r * cell, fill="", outline="", state="hidden")
+                    for r, _ in GLOW_RINGS]
+            dim = [self._oval(x, y, r * cell, fill="", outline="", state="hidden")
+                   for r, _ in DIM_RINGS]
+            ring = self._oval(x, y, CALL_RING * cell, fill="", outline="", width=3,
+                              dash=(6, 4), state="hidden")
+            self.glows.append((wide, dim, ring))
+        x0, y0 = self.xy(size * (size - 1))  # top left (A at the top row)
+        x1, y1 = self.xy(size - 1)  # bottom right
+        width = max(1, int(cell / 40))
+        for i in range(size):
+            c.create_line(x0 + i * cell, y0, x0 + i * cell, y1, fill=LINE, width=width)
+            c.create_line(x0, y0 + i * cell, x1, y0 + i * cell, fill=LINE, width=width)
+        r = max(3.0, cell * 0.1)
+        for row, col in nextstep.star_points(size):
+            x, y = self.xy(row * size + col)
+            self._oval(x, y, r, fill=LINE, outline=LINE)
+        # Coordinates on all four sides, clear of a stone on the edge line.
+        self.labels = {}
+        font = ("TkDefaultFont", max(8, int(cell * 0.3)))
+        off = (MARGIN + STONE_R) / 2 * cell  # half-way between a stone's edge and the border
+        for i in range(size):
+            letter, number = points.COLUMNS[i], str(size - i)
+            for name, x, y, text in (("top", x0 + i * cell, y0 - off, letter),
+                                     ("bottom", x0 + i * cell, y1 + off, letter),
+                                     ("left", x0 - off, y0 + i * cell, number),
+                                     ("right", x1 + off, y0 + i * cell, number)):
+                c.create_text(x, y, text=text, fill=LINE, font=font)
+                self.labels["%s %s" % (name, text)] = (x, y)
         self.stones = []
-        rg, rs = self.cell * 0.5, self.cell * 0.4
-        for pl in range(size * size):
+        rs = STONE_R * cell
+        for pl in range(n):
             x, y = self.xy(pl)
-            # Drawn under the stone and a little wider, as light leaks round it.
-            self.glows.append(c.create_oval(x - rg, y - rg, x + rg, y + rg, fill="", outline="",
-                                            state="hidden"))
-        for pl in range(size * size):
-            x, y = self.xy(pl)
-            self.stones.append(c.create_oval(x - rs, y - rs, x + rs, y + rs, fill="", outline="",
-                                             state="hidden"))
+            d = max(1.0, cell * 0.05)
+            shadow = self._oval(x + d, y + d, rs, fill=SHADOW, outline="", state="hidden")
+            body = self._oval(x, y, rs, fill="", outline="", state="hidden")
+            shine = self._oval(x - rs * 0.35, y - rs * 0.35, rs * 0.28, fill="", outline="",
+                               state="hidden")
+            self.stones.append((shadow, body, shine))
+        self.hand_items = self._draw_hand()
         self.status_items = []
         sc = self.status_canvas
         sc.delete("all")
@@ -203,21 +280,60 @@ class BoardView:
             sc.create_text(4, 12 + i * 24, text=name, anchor="w")
             self.status_items.append(sc.create_oval(60, 4 + i * 24, 76, 20 + i * 24,
                                                     fill="#000000", outline="#444444"))
-        self._shown = [None] * (size * size)
-        self._stone_shown = [None] * (size * size)
+        self._shown = [None] * n
+        self._stone_shown = [None] * n
+        self._hand_shown = None
+        self._legend_shown = None
         self.draw(force=True)
+
+    def _oval(self, x, y, r, **kw):
+        return self.canvas.create_oval(x - r, y - r, x + r, y + r, **kw)
+
+    def _draw_hand(self):
+        """A hand reaching over the board from Black's side (hidden until key h)."""
+        size, cell = self.sim.size, self.cell
+        cx, cy = self.xy((size // 3) * size + size // 2)  # the palm, a third up the board
+        u = cell * {9: 1.0, 13: 0.85}.get(size, 0.7)  # a hand is about four points wide
+        kw = dict(fill=HAND, outline="#9a6040", stipple="gray50", state="hidden")
+        c = self.canvas
+        bottom = self.canvas.winfo_height() or cy + 6 * u
+        items = [c.create_polygon(cx - 1.2 * u, cy + 1.0 * u, cx + 1.2 * u, cy + 1.0 * u,
+                                  cx + 1.0 * u, bottom + 5, cx - 1.4 * u, bottom + 5, **kw),
+                 c.create_oval(cx - 1.9 * u, cy - 1.6 * u, cx + 1.9 * u, cy + 1.9 * u, **kw)]
+        for i, (dx, top) in enumerate(((-1.45, 3.3), (-0.5, 4.0), (0.45, 3.8), (1.35, 3.0))):
+            items.append(c.create_oval(cx + (dx - 0.42) * u, cy - top * u, cx + (dx + 0.42) * u,
+                                       cy - 0.6 * u, **kw))
+        items.append(c.create_polygon(cx + 1.5 * u, cy + 0.6 * u, cx + 3.3 * u, cy - 0.9 * u,
+                                      cx + 3.0 * u, cy - 1.4 * u, cx + 1.4 * u, cy - 0.5 * u, **kw))
+        items.append(c.create_text(cx, cy + 0.3 * u, text="hand over the board",
+                                   font=("TkDefaultFont", max(8, int(cell * 0.28)), "bold"),
+                                   fill="#5a2a10", state="hidden"))
+        return items
+
+    def on_resize(self, event):
+        if self.sim is None or (event.width, event.height, self.sim.size) == self._laid_out:
+            return
+        if self._relayout is not None:
+            self.root.after_cancel(self._relayout)
+        self._relayout = self.root.after(60, self._layout)  # once the resizing settles
+
+    def on_window(self, event):
+        if event.widget is self.root:
+            wrap = max(300, event.width - 20)
+            self.next_label.config(wraplength=wrap)
+            self.status_label.config(wraplength=wrap)
 
     # -- geometry -----------------------------------------------------------
 
     def xy(self, place):
         size = self.sim.size
         row, col = divmod(place, size)
-        return self.margin + col * self.cell, self.margin + (size - 1 - row) * self.cell
+        return self.ox + col * self.cell, self.oy + (size - 1 - row) * self.cell
 
     def place_at(self, x, y):
         size = self.sim.size
-        col = int(round((x - self.margin) / self.cell))
-        row = size - 1 - int(round((y - self.margin) / self.cell))
+        col = int(round((x - self.ox) / self.cell))
+        row = size - 1 - int(round((y - self.oy) / self.cell))
         if 0 <= col < size and 0 <= row < size:
             return row * size + col
         return None
@@ -228,19 +344,34 @@ class BoardView:
         if place is not None:
             # A "place this stone" light: the person takes that colour from
             # the bowls (an engine's move needs no switching of the hand).
-            prompted = PUT_CODES.get(self.sim.leds.code(place) & 0x0F)
+            code = self.sim.leds.code(place)
+            prompted = PUT_CODES.get(code & 0x0F)
             if prompted:
                 return prompted
-        if self.sim.config.sensors == scan.SENSOR_OCCUPANCY:
-            # The sensors cannot tell; use the stone the turn light asks for.
-            return self.sim.referee.to_move()
-        return self.hand_colour.get()
+            turn = nextstep.turn_colour(self.sim)
+            if code == frame.OK_GREEN | frame.BLINK and turn:
+                # A take-back waits for the last move's stone: the one put back.
+                return BLACK + WHITE - turn
+        mode = self.hand_mode.get()
+        if mode and self.sim.config.sensors != scan.SENSOR_OCCUPANCY:
+            return mode
+        # Follow the turn (the occupancy sensors cannot tell colours anyway):
+        # the stone the turn light asks for, as two players at one board take
+        # turns from their own bowls.
+        return nextstep.turn_colour(self.sim) or self.sim.referee.to_move()
 
     def switch_colour(self):
-        self.hand_colour.set(BLACK + WHITE - self.hand_colour.get())
+        """Key c: the other colour than the one in hand, kept until key a."""
+        self.hand_mode.set(BLACK + WHITE - self.colour_in_hand())
+        self.draw()
+
+    def follow_turn(self):
+        """Key a: the stone in hand follows the turn again."""
+        self.hand_mode.set(0)
+        self.draw()
 
     def hand(self):
-        self.sim.stones.hand(self.sim.clock.now_ms)
+        self.sim.stones.hand(self.sim.clock.now_ms, HAND_SHOWN_MS)
 
     def on_press(self, event):
         self._press = self.place_at(event.x, event.y)
@@ -303,13 +434,51 @@ class BoardView:
         sim.step()
         if sim.events and sim.events[-1][0] == sim.clock.now_ms:
             _, kind, text = sim.events[-1]
-            self.last_event.set("%s: %s" % (kind, text))
+            self._last_event_kind = kind
+            self.last_event.set("last event: %s: %s" % (kind, text))
         if self.match is not None and self.match.done:
             self.match.save()
+            if self.match.error or getattr(self.match, "ends_session", False):
+                self.failed = self.match.error
+                self.root.destroy()  # no window left waiting on a dead game
+                return
         if sim.clock.now_ms >= self._draw_due:
             self._draw_due = sim.clock.now_ms + DRAW_MS
             self.draw()
         self.root.after(sim.period_ms, self.tick)
+
+    def _draw_stone(self, pl, stone):
+        c = self.canvas
+        shadow, body, shine = self.stones[pl]
+        if stone == EMPTY:
+            for item in (shadow, body, shine):
+                c.itemconfigure(item, state="hidden")
+            return
+        if stone == BLACK:
+            fill, edge, glint = "#141414", "#000000", "#4a4a4a"
+        else:
+            fill, edge, glint = "#f2f2ec", "#7a7a72", "#ffffff"
+        c.itemconfigure(shadow, state="normal")
+        c.itemconfigure(body, fill=fill, outline=edge, width=1, state="normal")
+        c.itemconfigure(shine, fill=glint, outline=glint, state="normal")
+
+    def _draw_light(self, pl, code, on):
+        """The light under one point: a glow through the wood, with a dashed
+        ring when it asks for something (blinking)."""
+        c = self.canvas
+        wide, dim, ring = self.glows[pl]
+        for item in wide + dim + [ring]:
+            c.itemconfigure(item, state="hidden")
+        if not on:
+            return
+        rgb = _bright(frame.PALETTE[code & 0x0F])
+        pattern = code & 0xF0
+        rings = DIM_RINGS if pattern == frame.DIM else GLOW_RINGS
+        items = dim if pattern == frame.DIM else wide
+        for item, (_, k) in zip(items, rings):
+            c.itemconfigure(item, fill=_mix(rgb, k), state="normal")
+        if pattern in (frame.BLINK, frame.FAST):
+            c.itemconfigure(ring, outline=_mix(rgb, 1.0), state="normal")
 
     def draw(self, force=False):
         sim, c = self.sim, self.canvas
@@ -318,29 +487,80 @@ class BoardView:
             stone = sim.stones.cells[pl]
             if stone != self._stone_shown[pl] or force:
                 self._stone_shown[pl] = stone
-                if stone == EMPTY:
-                    c.itemconfigure(self.stones[pl], state="hidden")
-                else:
-                    fill, edge = ("#111111", "#000000") if stone == BLACK else ("#f4f4f0", "#888888")
-                    c.itemconfigure(self.stones[pl], fill=fill, outline=edge, state="normal")
-            rgb = sim.leds.rgb(pl, now)
-            if rgb != self._shown[pl] or force:
-                self._shown[pl] = rgb
-                if rgb == (0, 0, 0):
-                    c.itemconfigure(self.glows[pl], state="hidden")
-                else:
-                    c.itemconfigure(self.glows[pl], fill=_glow(rgb), state="normal")
+                self._draw_stone(pl, stone)
+            code = sim.leds.code(pl)
+            shown = (code, sim.leds.rgb(pl, now) != (0, 0, 0))
+            if shown != self._shown[pl] or force:
+                self._shown[pl] = shown
+                self._draw_light(pl, *shown)
+        hand = now < sim.stones.hand_until_ms
+        if hand != self._hand_shown:
+            self._hand_shown = hand
+            for item in self.hand_items:
+                c.itemconfigure(item, state="normal" if hand else "hidden")
         for i, item in enumerate(self.status_items):
             rgb = sim.leds.status_rgb(i, now)
             peak = max(rgb) or 1
             # Shown at a readable strength: the budget dims real pixels a lot.
             self.status_canvas.itemconfigure(item, fill=_hex(tuple(v * 220 // peak for v in rgb)))
-        text = sim.referee.status()
+        self._draw_in_hand()
+        self._draw_legend()
+        self.next_text.set(self.next_step())
+        text = nextstep.detail(sim)
         if self.match is not None:
             text = self.match.status() + "\n" + text
         self.status.set(text)
+        if self._last_event_kind == "illegal" and not any(
+                code & 0xF0 == frame.FAST for code in sim.leds.lit().values()):
+            # The stone it was about is lifted or put right: the message goes.
+            self._last_event_kind = None
+            self.last_event.set("")
         if self.state_file:
             self.write_state()
+
+    def next_step(self):
+        """What to do next; with how to change the stone in hand when it is wrong."""
+        sim = self.sim
+        text = nextstep.next_step(sim)
+        wrong = any(code & 0x0F == frame.WRONG_COLOUR for code in sim.leds.lit().values())
+        mode = self.hand_mode.get()
+        turn = nextstep.turn_colour(sim)
+        if sim.referee.phase == "play" and (wrong or (mode and turn and mode != turn)):
+            text += (" (stone in hand: %s; key a or \"Follow the turn\" gives the stone the turn"
+                     " asks for, key c the other colour)" % nextstep.WORDS[self.colour_in_hand()])
+        return text
+
+    def _draw_in_hand(self):
+        colour = self.colour_in_hand()
+        key = (colour, self.hand_mode.get())
+        if key == getattr(self, "_in_hand_shown", None):
+            return
+        self._in_hand_shown = key
+        hc = self.hand_canvas
+        hc.delete("all")
+        fill, edge = ("#141414", "#000000") if colour == BLACK else ("#f2f2ec", "#7a7a72")
+        hc.create_oval(4, 3, 24, 23, fill=fill, outline=edge)
+        hc.create_text(32, 13, anchor="w", text="%s%s" % (
+            nextstep.WORDS[colour], " (the turn's)" if not key[1] else " (chosen)"))
+
+    def _draw_legend(self):
+        """What the lit colours on the board mean, as the README's table says."""
+        lit = sorted(set(self.sim.leds.lit().values()), key=lambda c: (c & 0x0F, c))
+        if lit == self._legend_shown:
+            return
+        self._legend_shown = lit
+        lc = self.legend_canvas
+        lc.delete("all")
+        for i, code in enumerate(lit[:9]):
+            y = 12 + 22 * i
+            rgb = _bright(frame.PALETTE[code & 0x0F])
+            pattern = code & 0xF0
+            r = 5 if pattern == frame.DIM else 8
+            lc.create_oval(12 - r, y - r, 12 + r, y + r, fill=_mix(rgb, 0.9), outline="")
+            if pattern in (frame.BLINK, frame.FAST):
+                lc.create_oval(2, y - 10, 22, y + 10, outline=_hex(rgb), width=2, dash=(3, 2))
+            lc.create_text(28, y, anchor="w", text="%s (%s)" % (
+                frame.NAMES[code & 0x0F].replace("-", " "), PATTERN_WORDS.get(pattern, "")))
 
     def state(self):
         sim = self.sim
@@ -351,14 +571,29 @@ class BoardView:
             "size": size, "sensors": sim.config.sensors, "preset": sim.config.preset,
             "stones": {sim.vertex(pl): points.colour_name(c) for pl, c in enumerate(sim.stones.cells)
                        if c != EMPTY},
-            "lights": {sim.vertex(pl): code_name(code) for pl, code in sim.leds.lit().items()},
-            "status": sim.referee.status(), "phase": sim.referee.phase,
+            "lights": {sim.vertex(pl): nextstep.light_name(code)
+                       for pl, code in sim.leds.lit().items()},
+            # What the window says: what to do next, then the game's figures.
+            "next": self.next_text.get(), "status": self.status.get(),
+            "last_event": self.last_event.get(),
+            "referee": sim.referee.status(), "phase": sim.referee.phase,
+            "in_hand": points.colour_name(self.colour_in_hand()),
+            "hand_mode": "turn" if not self.hand_mode.get() else "chosen",
+            "hand_over_board": bool(self._hand_shown),
             "game": self.match.status() if self.match is not None else None,
             "game_log": list(self.match.log[-30:]) if self.match is not None else [],
             "events": [[k, t] for _, k, t in sim.events[-30:]],
-            # Screen position of every point, so a test can click on it.
+            # Screen positions of every point, so a test can click on it, and
+            # of the coordinates round the board and the star points.
+            "cell": self.cell,
+            "canvas": [rx, ry, self.canvas.winfo_width(), self.canvas.winfo_height()],
             "screen": {sim.vertex(pl): [rx + self.xy(pl)[0], ry + self.xy(pl)[1]]
                        for pl in range(size * size)},
+            "labels": {k: [rx + x, ry + y] for k, (x, y) in self.labels.items()},
+            "stars": [sim.vertex(r * size + c) for r, c in nextstep.star_points(size)],
+            "buttons": {name: [b.winfo_rootx() + b.winfo_width() // 2,
+                               b.winfo_rooty() + b.winfo_height() // 2]
+                        for name, b in self.buttons.items()},
         }
 
     def write_state(self):
@@ -372,9 +607,10 @@ class BoardView:
         os.replace(tmp, self.state_file)  # readers never see half a file
 
 
-def main(choices, noise=0.0, seed=None, state_file=None, load=None, versus=None):
+def main(choices, noise=0.0, seed=None, state_file=None, load=None, versus=None, **session_opts):
     root = tk.Tk()
-    view = BoardView(root, choices, noise=noise, seed=seed, state_file=state_file, versus=versus)
+    view = BoardView(root, choices, noise=noise, seed=seed, state_file=state_file, versus=versus,
+                     **session_opts)
     if load:
         root.after(100, lambda: view.load(load))
     # A plain kill still ends the engine and keeps the record (--out).
@@ -383,4 +619,7 @@ def main(choices, noise=0.0, seed=None, state_file=None, load=None, versus=None)
         root.mainloop()
     finally:
         view.close()  # ends the engine and keeps the last record
+    if view.failed:
+        print("gogadget: %s" % view.failed, file=sys.stderr)
+        return 1
     return 0

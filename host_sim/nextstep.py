@@ -16,6 +16,20 @@ MAX_LISTED = 4  # vertices named in one instruction before "..."
 ILLEGAL_WORDS = {frame.ILLEGAL: "suicide", frame.KO: "ko", frame.SUPERKO: "superko"}
 
 
+# The lights whose palette colour is shared: named by what they mean.
+LIGHT_NAMES = {frame.OK_GREEN | frame.BLINK: "takeback/blink",
+               frame.OK_GREEN | frame.DIM: "placed/dim"}
+
+
+def light_name(code):
+    """A frame code as a word: "put-black/blink", "territory-black/dim", "takeback/blink"."""
+    if code in LIGHT_NAMES:
+        return LIGHT_NAMES[code]
+    name = frame.NAMES[code & 0x0F]
+    pattern = code & 0xF0
+    return name + {frame.BLINK: "/blink", frame.FAST: "/fast", frame.DIM: "/dim"}.get(pattern, "")
+
+
 def star_points(size):
     """(row, col) of the marked points: the four corner points and the centre
     on 9x9 and 13x13, nine on 19x19 (the handicap spots of points.py)."""
@@ -84,6 +98,27 @@ def current_count(sim):
             return text
         return ""  # "two passes: ..." came after any count: none yet
     return ""
+
+
+def takeback_waiting(sim, lit):
+    """Vertices of the stone (and prisoners) of a take-back waiting for Confirm.
+
+    The take-back light says so; so does the referee's "take-back ready"
+    event while the last move's point is still lit to be put back."""
+    lights_on = _with(lit, frame.OK_GREEN, frame.BLINK)
+    if lights_on:
+        return lights_on
+    ready = False
+    for _, kind, text in reversed(sim.events):
+        if kind == "prompt" and text.startswith("take-back ready"):
+            ready = True
+        elif kind == "move" and ready:
+            where = text.split()[-1]
+            asked = _with(lit, frame.PUT_BLACK, frame.BLINK) + _with(lit, frame.PUT_WHITE, frame.BLINK)
+            return [where] if where in asked else []
+        elif kind in ("move", "pass", "undo", "new-game", "result", "resume", "count"):
+            return []
+    return []
 
 
 def _fix_first(sim, lit):
@@ -157,7 +192,7 @@ def next_step(sim):
             return ("handicap: " if ref.handicap else "set-up: ") + fix + fault
         return "set-up: clear the board" + fault
     # play
-    takeback = _with(lit, frame.OK_GREEN, frame.BLINK)
+    takeback = takeback_waiting(sim, lit)
     if takeback:
         return ("take-back of %s ready: press Confirm to take back (put the stone back to go on)"
                 % _named(takeback)) + fault

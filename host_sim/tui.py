@@ -30,17 +30,10 @@ from host_sim.virtual import BUTTONS, PUT_CODES, code_name
 STONE_CHARS = {0: ".", BLACK: "X", WHITE: "O"}
 STATUS_NAMES = ("turn", "phase", "alert")
 PROMPT = "action (help, quit)> "
-# The lights whose palette colour is shared: named by what they mean.
-LIGHT_NAMES = {frame.OK_GREEN | frame.BLINK: "takeback/blink",
-               frame.OK_GREEN | frame.DIM: "placed/dim"}
 
 
 def _bg(rgb):
     return "\x1b[48;2;%d;%d;%dm" % tuple(rgb)
-
-
-def light_name(code):
-    return LIGHT_NAMES.get(code) or code_name(code)
 
 
 def light_rgb(code):
@@ -95,8 +88,11 @@ def render(sim, colour=True):
     lines.append(head)
     lit = sim.leds.lit()
     if lit:
-        lines.append("lights: " + ", ".join("%s %s" % (sim.vertex(pl), light_name(c))
-                                            for pl, c in sorted(lit.items())))
+        takeback = nextstep.takeback_waiting(sim, nextstep.lights(sim))
+        lines.append("lights: " + ", ".join("%s %s%s" % (
+            sim.vertex(pl), nextstep.light_name(c),
+            " (take-back: press Confirm)" if sim.vertex(pl) in takeback else "")
+            for pl, c in sorted(lit.items())))
     else:
         lines.append("lights: none")
     status = []

@@ -27,7 +27,7 @@ def display():
     for n in range(91, 160):
         if not os.path.exists("/tmp/.X%d-lock" % n) and not os.path.exists("/tmp/.X11-unix/X%d" % n):
             break
-    proc = subprocess.Popen([xvfb, ":%d" % n, "-screen", "0", "1024x768x24", "-nolisten", "tcp"],
+    proc = subprocess.Popen([xvfb, ":%d" % n, "-screen", "0", "1280x1024x24", "-nolisten", "tcp"],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         for _ in range(100):
@@ -96,48 +96,202 @@ def moves(s):
     return [t for k, t in s["events"] if k == "move"]
 
 
+def blinking(display, test, tries=24):
+    """A screenshot in which test(shot) holds (lights blink: grab until one is on)."""
+    for _ in range(tries):
+        shot = grab(display)
+        if test(shot):
+            return shot
+        time.sleep(0.06)
+    return None
+
+
+def at(s, vertex, dx=0.0, dy=0.0):
+    """Screen pixel at a point, offset by (dx, dy) cells."""
+    x, y = s["screen"][vertex]
+    return int(round(x + dx * s["cell"])), int(round(y + dy * s["cell"]))
+
+
 def test_gui_hand_places_lifts_slides_and_shows_prompts(display, tmp_path):
     gui = Gui(display, tmp_path, "--size", "9", "--rules", "japanese")
     try:
-        gui.wait(lambda s: s.get("mapped") and s["size"] == 9, "the board")
+        s = gui.wait(lambda s: s.get("mapped") and s["size"] == 9, "the board")
+        assert s["in_hand"] == "B" and s["hand_mode"] == "turn"
         time.sleep(0.5)  # the window manager-less screen settles the window's place
         gui.click("D4")
-        gui.wait(lambda s: s["stones"].get("D4") == "B" and "B D4" in moves(s), "black D4 played")
-        gui.click("E5")  # still black in hand, but White is to play
-        gui.wait(lambda s: s["lights"].get("E5", "").startswith("wrong-colour"), "wrong colour at E5")
+        s = gui.wait(lambda s: s["stones"].get("D4") == "B" and "B D4" in moves(s), "black D4 played")
+        # The stone in hand follows the turn: two players need not press c.
+        s = gui.wait(lambda s: s["in_hand"] == "W", "white in hand for White's turn")
+        assert s["next"] == "White to play: put a white stone down, or press Pass"
+        gui.xdo("key", "c")  # choose black, against the turn
+        gui.wait(lambda s: s["in_hand"] == "B" and s["hand_mode"] == "chosen", "black chosen")
+        gui.click("E5")
+        s = gui.wait(lambda s: s["lights"].get("E5", "").startswith("wrong-colour"), "wrong colour at E5")
+        # The message says how to fix it ...
+        assert "E5 holds a black stone, but White is to play: lift it and put down a white stone" \
+            in s["next"] and "key a" in s["next"], s["next"]
+        assert s["last_event"].startswith("last event: illegal: B stone at E5")
         gui.click("E5")  # lift it again
-        gui.wait(lambda s: "E5" not in s["stones"] and "E5" not in s["lights"], "E5 cleared")
-        gui.xdo("key", "c")  # white in hand
+        s = gui.wait(lambda s: "E5" not in s["stones"] and "E5" not in s["lights"], "E5 cleared")
+        # ... and goes away when it is fixed.
+        s = gui.wait(lambda s: s["last_event"] == "", "the wrong-colour message gone")
+        assert "E5" not in s["next"]
+        gui.xdo("key", "a")  # the stone in hand follows the turn again
+        gui.wait(lambda s: s["in_hand"] == "W" and s["hand_mode"] == "turn", "white in hand")
         gui.click("E5")
         gui.wait(lambda s: "W E5" in moves(s), "white E5 played")
+        gui.click("C6")  # black in hand again without a key: the turn's
+        gui.wait(lambda s: "B C6" in moves(s), "black C6 played")
         gui.drag("D4", "D5")  # a sloppy hand slides Black's stone
         s = gui.wait(lambda s: s["lights"].get("D4", "").startswith("put-black")
                      and s["lights"].get("D5", "").startswith("remove"), "slide prompts")
-        assert s["stones"] == {"D5": "B", "E5": "W"} and moves(s) == ["B D4", "W E5"]
-        # The screen shows the wooden board, both stones and a lit prompt
-        # (blinking: grab until a frame catches it on).
-        d4, e5, d5 = (s["screen"][v] for v in ("D4", "E5", "D5"))
-        for _ in range(20):
-            shot = grab(display)
-            glow = shot.pixel(d4[0], d4[1])
-            if not near(glow, WOOD, 30):
-                break
-            time.sleep(0.07)
-        assert not near(glow, WOOD, 30), "no light at D4 in any screenshot"
-        assert glow[2] > glow[0], "put-black should light D4 blue, got %s" % (glow,)
-        board = shot.crop(d4[0] - 200, d4[1] - 300, d4[0] + 300, d4[1] + 200)
+        assert s["stones"] == {"D5": "B", "E5": "W", "C6": "B"}
+        assert moves(s) == ["B D4", "W E5", "B C6"]
+        assert s["next"].startswith("put a black stone on D4, and lift the stone on D5")
+        # The light at D4 is under the wood: a blue glow that the grid lines
+        # cross, with a ring round the point; a stone covers the lines.
+        shot = blinking(display, lambda shot: not near(shot.pixel(*at(s, "D4", 0.2, 0.2)), WOOD, 30))
+        assert shot is not None, "no light at D4 in any screenshot"
+        glow = shot.pixel(*at(s, "D4", 0.2, 0.2))
+        assert glow[2] > glow[0] + 60, "put-black should light D4 blue, got %s" % (glow,)
+        assert max(shot.pixel(*at(s, "D4", 0.3, 0))) < 110, "the grid line runs across a light"
+        assert max(shot.pixel(*at(s, "D5", 0.3, 0))) < 60, "a black stone covers its line"
+        assert min(shot.pixel(*at(s, "E5", 0.3, 0))) > 200, "a white stone covers its line"
+        assert max(shot.pixel(*at(s, "D5"))) < 60  # black stone
+        assert min(shot.pixel(*at(s, "E5"))) > 200  # white stone
+        board = shot.crop(*at(s, "A9", -1.2, -1.2), *at(s, "J1", 1.2, 1.2))
         wood = board.count(lambda r, g, b: near((r, g, b), WOOD))
         assert wood > 0.4 * board.width * board.height
-        assert max(shot.pixel(d5[0], d5[1])) < 60  # black stone
-        assert min(shot.pixel(e5[0], e5[1])) > 200  # white stone
-        shot.crop(0, 0, 700, 620).save_png(str(tmp_path / "gui.png"))
+        shot.crop(0, 0, 800, 800).save_png(str(tmp_path / "gui.png"))
         assert (tmp_path / "gui.png").stat().st_size > 1000
         gui.drag("D5", "D4")  # put right
         gui.wait(lambda s: not any(v.split("/")[0] in ("put-black", "remove")
                                    for v in s["lights"].values()), "prompts gone")
-        gui.xdo("key", "h")  # a hand over the board makes no move
-        time.sleep(0.8)
-        assert moves(gui.state()) == ["B D4", "W E5"]
+        # A hand over the board shows in the window and makes no move.
+        gui.xdo("key", "h")
+        s = gui.wait(lambda s: s["hand_over_board"], "the hand shown")
+        skin = (0xe8, 0xb0, 0x90)
+        shot = grab(display)
+        board = shot.crop(*at(s, "A9"), *at(s, "J1"))
+        assert board.count(lambda r, g, b: near((r, g, b), skin, 10)) > 0.05 * board.width * board.height
+        shot.crop(0, 0, 800, 800).save_png(str(tmp_path / "hand.png"))
+        s = gui.wait(lambda s: not s["hand_over_board"], "the hand gone")
+        time.sleep(0.3)
+        assert moves(gui.state()) == ["B D4", "W E5", "B C6"]
+    finally:
+        gui.close()
+
+
+def label_clear(shot, s, key):
+    """The coordinate label is drawn (dark text) and no stone covers it."""
+    x, y = s["labels"][key]
+    h = max(5, int(s["cell"] * 0.16))
+    box = shot.crop(int(x) - h, int(y) - h, int(x) + h + 1, int(y) + h + 1)
+    text = box.count(lambda r, g, b: r < 120 and g < 100 and b < 60 and r > g > b)
+    white = box.count(lambda r, g, b: min(r, g, b) > 225)
+    black = box.count(lambda r, g, b: max(r, g, b) < 30)
+    return text > 3 and white == 0 and black == 0
+
+
+def test_gui_board_grows_with_the_window_star_points_and_labels(display, tmp_path):
+    gui = Gui(display, tmp_path, "--size", "13")
+    try:
+        gui.wait(lambda s: s.get("mapped") and s["size"] == 13, "the board")
+        time.sleep(0.5)
+        s = gui.state()
+        # 13x13: the four 4-4 points and the centre.
+        assert sorted(s["stars"]) == ["D10", "D4", "G7", "K10", "K4"]
+        shot = grab(display)
+        for v in s["stars"]:
+            assert max(shot.pixel(*at(s, v, 0.05, 0.05))) < 90, v
+        for v in ("D7", "G4", "G10", "K7"):  # no star on the sides
+            assert near(shot.pixel(*at(s, v, 0.05, 0.05)), WOOD, 30), v
+        # Coordinates on all four sides.
+        for side in ("top", "bottom"):
+            assert {k.split()[1] for k in s["labels"] if k.startswith(side)} == set("ABCDEFGHJKLMN")
+        for side in ("left", "right"):
+            assert {k.split()[1] for k in s["labels"] if k.startswith(side)} == \
+                {str(n) for n in range(1, 14)}
+        # Stones on the edge lines leave the labels readable.
+        edge = ["A13", "G13", "N13", "A7", "N7", "A1", "G1", "N1"]
+        for i, v in enumerate(edge):
+            gui.click(v)
+            gui.wait(lambda s, i=i, v=v: len([m for m in moves(s) if m.endswith(" " + v)]) == 1,
+                     "a stone on " + v)
+        s = gui.wait(lambda s: len(s["stones"]) == 8, "edge stones")
+        shot = grab(display)
+        shot.crop(0, 0, 800, 760).save_png(str(tmp_path / "edges.png"))
+        for key in ("top A", "top G", "top N", "left 13", "left 7", "left 1", "right 13",
+                    "right 7", "right 1", "bottom A", "bottom G", "bottom N"):
+            assert label_clear(shot, s, key), key
+        # The board grows with the window.
+        cell = s["cell"]
+        wid = subprocess.run([gui.xdotool, "search", "--name", "Go Gadget simulator"], env=gui.env,
+                             capture_output=True, text=True).stdout.split()
+        assert wid
+        for w in wid:
+            gui.xdo("windowsize", w, "1200", "1000")
+        s = gui.wait(lambda s: s["cell"] > cell * 1.2, "a bigger board")
+        time.sleep(0.3)
+        s = gui.state()
+        shot = grab(display)
+        shot.save_png(str(tmp_path / "bigger.png"))
+        x, y, w, h = s["canvas"]
+        assert (13 - 1) * s["cell"] > 0.75 * min(w, h)  # the board fills the canvas
+        for key in ("top A", "left 13", "right 1", "bottom N", "left 7"):
+            assert label_clear(shot, s, key), key
+        assert max(shot.pixel(*at(s, "G7", 0.05, 0.05))) < 90  # the centre star, redrawn
+        gui.click("F6")  # clicks land on the resized points
+        gui.wait(lambda s: "B F6" in moves(s), "a move on the bigger board")
+    finally:
+        gui.close()
+
+
+def test_gui_lights_territory_and_what_to_do_next(display, tmp_path):
+    """Counting: dim territory spots apart from prompts; the status line keeps
+    saying what to do next and never "to move"."""
+    gui = Gui(display, tmp_path, "--size", "9", "--rules", "chinese")
+    try:
+        s = gui.wait(lambda s: s.get("mapped"), "the board")
+        assert sorted(s["stars"]) == ["C3", "C7", "E5", "G3", "G7"]  # 9x9: five
+        time.sleep(0.5)
+        for i in range(1, 10):  # Black walls off column A, White column J
+            gui.click("B%d" % i)
+            gui.wait(lambda s, i=i: "B B%d" % i in moves(s), "B B%d" % i)
+            gui.click("H%d" % i)
+            gui.wait(lambda s, i=i: "W H%d" % i in moves(s), "W H%d" % i)
+        gui.click("E6")
+        gui.wait(lambda s: "B E6" in moves(s), "B E6")
+        gui.click("E6")  # lifted again: a take-back waits
+        s = gui.wait(lambda s: "press Confirm to take back" in s["next"], "the take-back said")
+        assert s["next"].startswith("take-back of E6 ready"), s["next"]
+        assert "E6" in s["lights"]
+        gui.click("E6")  # put back: play on
+        gui.wait(lambda s: "press Confirm" not in s["next"], "take-back withdrawn")
+        for _ in range(2):
+            x, y = s["buttons"]["pass"]
+            gui.xdo("mousemove", str(x), str(y), "click", "1")
+            time.sleep(0.3)
+        s = gui.wait(lambda s: s["phase"] == "count", "counting")
+        s = gui.wait(lambda s: "A5" in s["lights"], "territory lit")
+        assert s["lights"]["A5"] == "territory-black/dim" and s["lights"]["J5"] == "territory-white/dim"
+        assert s["next"].startswith("two passes: lift dead stones, then Confirm"), s["next"]
+        assert "to move" not in s["status"] and "to play" not in s["next"]
+        shot = grab(display)
+        shot.crop(0, 0, 800, 800).save_png(str(tmp_path / "count.png"))
+        # Territory is a small steady spot: lit at the point, wood 0.45 cell away,
+        # where a prompt's glow (put black, same blue) still shines.
+        centre = shot.pixel(*at(s, "A5", 0.08, 0.08))
+        assert centre[2] > centre[0] + 60, centre
+        assert near(shot.pixel(*at(s, "A5", 0.33, 0.33)), WOOD, 12)
+        gui.click("E6")  # Black's E6 lifted: dead; counting goes on
+        s = gui.wait(lambda s: "count now W+7.5" in s["next"], "E6 counted dead")
+        assert s["next"].startswith("two passes: lift dead stones, then Confirm"), s["next"]
+        x, y = s["buttons"]["confirm"]
+        gui.xdo("mousemove", str(x), str(y), "click", "1")
+        s = gui.wait(lambda s: s["phase"] == "over", "the result")
+        assert s["next"].startswith("game over: ") and "to move" not in s["status"]
+        assert "to play" not in s["next"]
     finally:
         gui.close()
 

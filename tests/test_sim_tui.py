@@ -111,7 +111,7 @@ def test_takeback_count_and_result_said_in_words():
     def said(block):
         return [l for l in block.splitlines() if l.startswith("next: ")][-1][len("next: "):]
 
-    assert "E5 takeback/blink" in text[2]
+    assert re.search(r"E5 (takeback|put-white)/blink \(take-back: press Confirm\)", text[2]), text[2]
     assert said(text[2]).startswith("take-back of E5 ready: press Confirm to take back")
     assert "event undo: W E5" in text[3]
     assert said(text[3]) == "White to play: put a white stone down, or press Pass"
@@ -178,3 +178,18 @@ def test_interactive_terminal_prompts_and_helps():
         if proc.poll() is None:
             proc.kill()
         os.close(master)
+
+
+def test_star_points_five_on_9_and_13_nine_on_19():
+    from host_sim.nextstep import star_points
+    from gogadget.points import COLUMNS
+
+    def named(size):
+        return sorted(COLUMNS[c] + str(r + 1) for r, c in star_points(size))
+
+    assert named(9) == ["C3", "C7", "E5", "G3", "G7"]
+    assert named(13) == ["D10", "D4", "G7", "K10", "K4"]
+    assert named(19) == ["D10", "D16", "D4", "K10", "K16", "K4", "Q10", "Q16", "Q4"]
+    r = run("quit\n", "--no-color")
+    board = r.stdout.split("lights:", 1)[0]
+    assert board.count("+") == 5
