@@ -111,3 +111,29 @@ def test_cli_bad_input_is_a_clear_error(tmp_path, text, msg):
     assert r.returncode == 2
     assert msg in r.stderr
     assert "Traceback" not in r.stderr
+
+
+
+@pytest.mark.parametrize("text", [
+    "(;GM[1]FF[4]SZ[9]B[ee];W[dd];B[cc])",  # the first move beside the game info
+    "(;GM[1]FF[4]SZ[9]AB[gc][cg]W[ee];B[dd];W[cc])",  # a handicap and White's first move
+])
+def test_a_move_in_the_root_node_is_read_like_sgfmill_and_gnugo_do(text, gnugo_path, tmp_path):
+    game = replay.load_game(text)
+    assert len(game.moves) == 3
+    sgfmill_moves = [n.get_move() for n in sgfmill_sgf.Sgf_game.from_string(text).get_main_sequence()]
+    assert game.moves == [(replay.COLOURS[c], r * 9 + col) for c, (r, col) in
+                          (m for m in sgfmill_moves if m[0])]
+    # GNU Go loads the record to the same stones (no captures in these games).
+    f = tmp_path / "root.sgf"
+    f.write_text(text)
+    out = subprocess.run([gnugo_path, "--mode", "gtp"], timeout=60, capture_output=True, text=True,
+                         input="loadsgf %s\nlist_stones black\nlist_stones white\nquit\n" % f).stdout
+    replies = [line[1:].split() for line in out.splitlines() if line.startswith("=")]
+    gnugo = {replay.BLACK: set(replies[1]), replay.WHITE: set(replies[2])}
+    ours = {replay.BLACK: set(), replay.WHITE: set()}
+    for colour, place in game.setup + game.moves:
+        ours[colour].add(replay.describe(9, (colour, place)).split()[1])
+    assert ours == gnugo
+    summary, fw = replay.replay(text.encode())
+    assert summary["match"], summary["problem"]
