@@ -536,8 +536,8 @@ class Player(replay.Person):
         self.start()
         moves = 0
         while moves < self.spec.max_moves:
-            colour = self.intent.to_move()
             self.between_moves(moves)
+            colour = self.intent.to_move()  # (a new game may have started)
             if self.habit("pass_mid"):
                 self.pass_turn()
                 moves += 1
@@ -819,6 +819,7 @@ class Player(replay.Person):
         self.pending = []
         captured = [pl for pl in self.intent.captured()
                     if pl != wrong and self.sim.stones.cells[pl] == EMPTY]
+        heard = len(self.sim.events)
         self.lift(wrong)
         self.pause()
         for pl in self.rng.sample(captured, len(captured)):
@@ -827,7 +828,7 @@ class Player(replay.Person):
         if self.habit("slow"):
             self.wait(SLOW_MS, "slow person, take-back pending")
         self.doing = "takeback"
-        if not self.wait_until(lambda: self.sim.leds.code(wrong) == TAKEBACK_CODE):
+        if not self.wait_until(lambda: self.takeback_offered(wrong, heard)):
             raise Failure("take-back not offered", "%s lifted, %d prisoners back: light %s, %s" % (
                 self.v(wrong), len(captured), code_name(self.sim.leds.code(wrong)),
                 self.describe_lights(self.look())))
@@ -843,6 +844,15 @@ class Player(replay.Person):
             self.expect_shrink = False
         self.obey()
         self.check_position()
+
+    def takeback_offered(self, place, heard):
+        """The take-back light on the lifted stone's point -- or, as the
+        reworked referee does, a "take-back ready" prompt while the light
+        asks to put the stone back (open question in the findings)."""
+        if self.sim.leds.code(place) == TAKEBACK_CODE:
+            return True
+        return any(kind == "prompt" and text.startswith("take-back ready")
+                   for _, kind, text in self.sim.events[heard:])
 
     def pass_turn(self):
         self.doing = "pass"
