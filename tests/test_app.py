@@ -40,12 +40,24 @@ def test_step_moves_and_resume(tmp_path):
     app = App(Config(size=9), sensors, leds, buttons, store)
     app.boot(0)
     t = 0
-    sensors.board[place(9, parse_vertex(9, "E5"))] = S_BLACK
-    for _ in range(6):
+    steps = 0
+    # The settled view is voted from the first scans; a stone found on the
+    # board then was there before the game and is never a move.
+    sensors.board[place(9, parse_vertex(9, "D4"))] = S_BLACK
+    while steps < 100:
         app.step(t)
         t += 20
+        steps += 1
+    assert app.referee.board.moves == 0 and app.referee.outstanding() == 1
+    sensors.board[place(9, parse_vertex(9, "D4"))] = 0
+    sensors.board[place(9, parse_vertex(9, "E5"))] = S_BLACK
+    for _ in range(2 * app.config.stable_scans):
+        app.step(t)
+        t += 20
+        steps += 1
     assert app.referee.board.moves == 1
-    assert leds.shown == bytes(app.referee.frame) and leds.calls == 6
+    assert app.referee.board.last_move()[1] == parse_vertex(9, "E5")
+    assert leds.shown == bytes(app.referee.frame) and leds.calls == steps
     buttons.queue.append(BTN_PASS)
     app.step(t)
     assert app.referee.board.moves == 2
@@ -55,7 +67,7 @@ def test_step_moves_and_resume(tmp_path):
     app2.boot(0)
     assert app2.referee.board.moves == 2 and app2.referee.phase == "resume"
     sensors2.board[:] = sensors.board
-    for i in range(6):
+    for i in range(20):
         app2.step(i * 20)
     assert app2.referee.phase == "play" and app2.referee.to_move() == BLACK
 

@@ -19,7 +19,10 @@ DEFAULTS = (
     ("preset", DEFAULT_PRESET),
     ("komi", None),  # None: the preset's komi
     ("handicap", 0),
-    ("stable_scans", 3),
+    # A change counts once the sensor has read it this many scans in a row
+    # (160 ms at 50 scans/s): long enough that the two ends of a slid stone
+    # change within it and reach the referee as one change (settle.py).
+    ("stable_scans", 8),
     ("scan_hz", 50),
     ("budget_ma", 2000),  # what the supply can give the LED chain
     ("volts", 5),
@@ -36,6 +39,8 @@ DEFAULTS = (
     # A place that contradicts the game this long is a sensor fault, not a
     # stone (people leave a wrong stone for seconds, not half a minute).
     ("stuck_ms", 30000),
+    # New pressed mid-game waits this long for Confirm before it is dropped.
+    ("confirm_ms", 10000),
 )
 _NAMES = tuple(name for name, _ in DEFAULTS)
 
@@ -62,6 +67,7 @@ class Config:
     hand_window_ms: int
     hand_settle_ms: int
     stuck_ms: int
+    confirm_ms: int
 
     def __init__(self, **values):
         for name, default in DEFAULTS:
@@ -109,6 +115,7 @@ class Config:
         _int_range("hand_settle_ms", self.hand_settle_ms, 0, 10000)
         _int_range("hand_window_ms", self.hand_window_ms, 0, 5000)
         _int_range("stuck_ms", self.stuck_ms, 1000, 3600000)
+        _int_range("confirm_ms", self.confirm_ms, 1000, 600000)
         if not isinstance(self.store, str) or not self.store:
             raise ValueError("store must be a directory name")
         return self

@@ -1,22 +1,39 @@
 """Settling raw scans into the stable view of the board the referee reads.
 
-Debouncing, per place.  A place's reading counts (is adopted into `stable`)
-once the sensor has given the same value for config.stable_scans scans in a
-row, so a single-scan flicker never counts, however noisy the rest of the
-board is.  While the sensors flicker a lot (measured: flickers per scan over
-the last second or so), up to _MAX_EXTRA scans are added so that chance runs
-of equal misreadings stay below _FALSE_RATE a scan.
+A physical change -- a stone put down, a prisoner lifted, a stone slid from
+one point to the next, a capture done in one motion -- reaches the referee
+whole, as one *batch*, never a half of it.
 
-Adopted changes are handed on together: not while another place is still
-settling (a change seen for 2 or more scans but fewer than stable_scans),
-nor while a neighbour of an adopted place changed fewer than stable_scans
-scans ago (a flicker on the near end of a slid stone must not let the far
-end through alone), for at most hand_settle_ms.  A hand or sleeve over the
-board shows as many places changing at once: when hand_places or more
-places have a change that has lasted 2 or more scans and began within the
-last hand_window_ms, nothing is adopted until hand_settle_ms after that
-stops.  Single-scan flickers never count towards it, so sensor noise spread
-over the board is not a hand.
+Debouncing, per place.  A place's new reading is *ready* once the sensor
+has given it for config.stable_scans scans in a row (more while the
+sensors flicker a lot: measured as flickers per scan over the last second
+or so, up to _MAX_EXTRA scans are added so that chance runs of equal
+misreadings stay below _FALSE_RATE a scan).  stable_scans is long enough
+(160 ms by default) that the two ends of a slid stone change within it.
+
+Batches.  Ready places are adopted into `stable` together, and only when
+nothing else is on its way: no other place has read a new value for 2 or
+more scans without being ready yet, and no place beside a ready one has
+changed in the last stable_scans scans (the near end of a slid stone,
+lifting or bouncing).  A one-scan flicker elsewhere holds nothing up.  `fresh` marks the places
+of the last batch, so the referee can tell a slide (a stone gone and one
+come in the same batch) from two separate acts.  Only a change that never
+settles (a sensor flapping for more than _STALL_MS) lets the ready places
+through without it, and then `clean` is False until nothing beside them is
+changing any more: the referee takes no move from a batch that is not
+clean.
+
+A hand or sleeve over the board shows as many places changing at once:
+when hand_places or more places have a change that has lasted 2 or more
+scans and began within the last hand_window_ms, nothing is adopted until
+hand_settle_ms after that stops.  Single-scan flickers never count towards
+it, so sensor noise spread over the board is not a hand.
+
+Boot.  The first three scans are voted place by place into `stable`, so
+the settled view starts from what the board holds (stones left on it over
+a power cut are not fresh changes), and a single flicker in them does not
+count.  The flicker estimate starts high and decays to what is measured,
+so the first second after boot uses the longest debounce.
 
 An unchanged scan with every place settled costs one buffer comparison and
 allocates nothing; while places settle, one pass over the board per scan
@@ -28,11 +45,13 @@ from gogadget.scan import new_scan
 
 _MAX_EXTRA = const(3)  # scans the debounce may add for noisy sensors
 _FALSE_RATE = 1e-6  # accepted chance per scan that flickers pass the debounce
+_PRIME_SCANS = const(3)  # scans voted into the first settled view
+_STALL_MS = const(2000)  # a change that never settles holds the rest this long
 
 
 class Settler:
     """Raw scans in (feed), the settled reading of every place out (stable).
-    `last` and `resting` are read-only for callers."""
+    `last`, `fresh`, `clean`, `primed` and `resting` are read-only for callers."""
 
     def __init__(self, size, config):
         n = size * size
@@ -41,8 +60,26 @@ class Settler:
         self.config = config
         self.stable = new_scan(size)  # the adopted reading of every place
         self.last = new_scan(size)  # the last reading of every place
+        self.fresh = bytearray(n)  # 1: adopted in the last batch
         self._run = bytearray(n)  # scans in a row `last` has read so (saturates)
+        self._prime = _PRIME_SCANS
+        self._flick = 0
         self.restart()
+        # Assume noisy sensors until measured: the sum decays below the
+        # longest debounce's limit in about 45 scans (see _noise).
+        limits = self._k_limits
+        self._flick = 2 * limits[-1] + 1 if limits else 0
+        self.resting = False
+
+    @property
+    def debounce(self):
+        """Scans a new reading must last to be ready, as things stand."""
+        return self._k
+
+    @property
+    def primed(self):
+        """Has the settled view been taken from the board yet?"""
+        return self._prime == 0
 
     def restart(self):
         """Fresh timing for a new game; what the places read is kept (the
@@ -50,13 +87,13 @@ class Settler:
         config = self.config
         hz = config.scan_hz
         k = config.stable_scans
-        # Hand window in scans; run counters saturate just past it (and past
-        # the longest debounce, stable_scans + _MAX_EXTRA).
-        self._window = max(k + _MAX_EXTRA + 1, config.hand_window_ms * hz // 1000)
-        if self._window > 250:
-            self._window = 250
+        # Hand window in scans; run counters saturate just past it and past
+        # the longest debounce, stable_scans + _MAX_EXTRA.
+        self._window = min(max(2, config.hand_window_ms * hz // 1000), 250)
+        self._cap = min(max(k + _MAX_EXTRA, self._window) + 1, 255)
         self._k = k
-        self._flick = 0
+        if self._prime == 0:
+            self._flick = 0  # before the boot vote the estimate stays pessimistic
         # Noisy sensors: with f single-scan flickers a scan over n places, a
         # false reading lasts k scans about n * (f / n) ** k times a scan.
         # Keep that under _FALSE_RATE: the largest f (x1024) each k allows.
@@ -70,15 +107,18 @@ class Settler:
         self._wait_from = 0
         self._quiet = False
         self._quiet_until = 0
-        self.resting = True  # no place settling, no flicker rate decaying
+        self.clean = True  # the last batch came with nothing else changing
+        self.resting = self._prime == 0  # no place settling, no flicker rate decaying
 
     def feed(self, scan, now_ms):
-        """Take one raw scan; True when a settled reading changed.
-        Allocates nothing."""
+        """Take one raw scan; True when the settled view changed (a batch
+        was adopted, or the board became clean again).  Allocates nothing."""
+        if len(scan) != self.n:
+            raise ValueError("scan is not %dx%d" % (self.size, self.size))
+        if self._prime:
+            return self._vote(scan)
         changed = False
         if self._busy or scan != self.last:
-            if len(scan) != self.n:
-                raise ValueError("scan is not %dx%d" % (self.size, self.size))
             changed = self._debounce(scan, now_ms)
         elif self._flick:
             self._noise(0)
@@ -87,14 +127,39 @@ class Settler:
         self.resting = not (self._busy or self._flick)
         return changed
 
+    def _vote(self, scan):
+        """Boot: scan 1 into stable, scan 2 into last, scan 3 decides by
+        majority; True once the settled view is taken."""
+        self._prime -= 1
+        stable = self.stable
+        last = self.last
+        if self._prime == 2:
+            stable[:] = scan
+            return False
+        if self._prime == 1:
+            last[:] = scan
+            return False
+        run = self._run
+        for pl in range(self.n):
+            s = scan[pl]
+            if s != stable[pl] and s == last[pl]:
+                stable[pl] = s  # scans 2 and 3 outvote scan 1
+            # otherwise scan 1 stands (with 2 or 3, or alone: no majority)
+            run[pl] = 1
+        last[:] = scan
+        self._busy = 1
+        self.resting = False
+        return True
+
     def _debounce(self, scan, now):
-        """Per-place debouncing and the hand detector (see the module notes)."""
+        """Per-place debouncing, batches and the hand detector (see the
+        module notes)."""
         cand = self.last
         run = self._run
         stable = self.stable
         k = self._k
         window = self._window
-        cap = window + 1
+        cap = self._cap
         busy = ready = moving = recent = flick = 0
         lo = hi = 0  # the places ready to be adopted lie in lo..hi-1
         for pl in range(self.n):
@@ -122,34 +187,82 @@ class Settler:
                     moving += 1
                 if 2 <= r <= window:
                     recent += 1
-        # Places waiting to be adopted keep the loop going after they settle.
-        self._busy = busy + ready
+        # Places waiting to be adopted, and an unclean batch waiting for the
+        # board to be still, keep the loop going after they settle.
+        self._busy = busy + ready + (not self.clean)
         self._noise(flick)
-        settle = self.config.hand_settle_ms
-        if recent >= self.config.hand_places:
+        config = self.config
+        if recent >= config.hand_places:
             self._quiet = True
-            self._quiet_until = ticks_add(now, settle)
+            self._quiet_until = ticks_add(now, config.hand_settle_ms)
         if not ready:
             self._waiting = False
+            if not self.clean and not moving and not self._fresh_beside_change():
+                self.clean = True  # still again: the referee may look once more
+                return True
             return False
         if self._quiet:
             if ticks_diff(now, self._quiet_until) < 0:
                 return False
             self._quiet = False
-        if moving or self._beside_unsettled(k, lo, hi):
+        if moving or self._beside_change(lo, hi):
             # Another place is on its way: hand both on together (a slid
             # stone's two ends), unless it never settles.
             if not self._waiting:
                 self._waiting = True
                 self._wait_from = now
-            if ticks_diff(now, self._wait_from) < settle:
+            if ticks_diff(now, self._wait_from) < _STALL_MS:
                 return False
+            return self._adopt(lo, hi, False)
+        return self._adopt(lo, hi, True)
+
+    def _adopt(self, lo, hi, clean):
+        """Adopt the ready places as one batch."""
         self._waiting = False
+        run = self._run
+        cand = self.last
+        stable = self.stable
+        fresh = self.fresh
+        k = self._k
+        for pl in range(self.n):
+            fresh[pl] = 0
         for pl in range(lo, hi):
             if run[pl] >= k and cand[pl] != stable[pl]:
                 stable[pl] = cand[pl]
-        self._busy = busy
+                fresh[pl] = 1
+        self.clean = clean
         return True
+
+    def _fresh_beside_change(self):
+        """Is a place of the last batch next to one that changed fewer than
+        k scans ago?"""
+        fresh = self.fresh
+        for pl in range(self.n):
+            if fresh[pl] and self._near_change(pl):
+                return True
+        return False
+
+    def _beside_change(self, lo, hi):
+        """Is a ready place in lo..hi-1 next to a place that changed fewer
+        than k scans ago, whatever it reads now?  It is likely the near end
+        of a slid stone, lifting or bouncing."""
+        run = self._run
+        cand = self.last
+        stable = self.stable
+        k = self._k
+        for pl in range(lo, hi):
+            if run[pl] >= k and cand[pl] != stable[pl] and self._near_change(pl):
+                return True
+        return False
+
+    def _near_change(self, pl):
+        run = self._run
+        size = self.size
+        k = self._k
+        c = pl % size
+        return (c > 0 and run[pl - 1] < k) or (c < size - 1 and run[pl + 1] < k) \
+            or (pl >= size and run[pl - size] < k) \
+            or (pl + size < self.n and run[pl + size] < k)
 
     def _noise(self, flick):
         """Track the flicker rate (a leaky sum over about 64 scans, x1024 per
@@ -164,21 +277,3 @@ class Settler:
         while extra < len(limits) and f > limits[extra]:
             extra += 1
         self._k = self.config.stable_scans + extra
-
-    def _beside_unsettled(self, k, lo, hi):
-        """Is a place about to be adopted next to one that changed less than
-        k scans ago?  A flicker on the near end of a slid stone must not let
-        the far end through alone, where it would read as a new stone."""
-        run = self._run
-        cand = self.last
-        stable = self.stable
-        size = self.size
-        n = self.n
-        for pl in range(lo, hi):
-            if run[pl] >= k and cand[pl] != stable[pl]:
-                c = pl % size
-                if (c > 0 and run[pl - 1] < k) or (c < size - 1 and run[pl + 1] < k) \
-                        or (pl >= size and run[pl - size] < k) \
-                        or (pl + size < n and run[pl + size] < k):
-                    return True
-        return False

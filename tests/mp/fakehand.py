@@ -75,7 +75,9 @@ class Hand:
         self.drain()
 
     def settle(self):
-        self.scans(self.config.stable_scans + 1)
+        """Scan long enough for a change to be adopted (the debounce is
+        longer for a second after boot and while the sensors flicker)."""
+        self.scans(self.ref.settler.debounce + 1)
 
     def wait_ms(self, ms):
         self.scans(ms // SCAN_MS + 1)

@@ -1,0 +1,187 @@
+"""The end of the game: counting with dead stones marked by lifting them,
+and the result shown across the board.
+
+Counting ("count").  A chain with any stone lifted is dead; putting its
+stones back revives it.  Territory shows dim in its owner's colour, and
+Confirm counts and ends the game.  A new stone put down on its own, of the
+colour to move (any stone with occupancy sensors), means the players play
+on (001, 003): counting ends, the dead marks are cleared, and the stone is
+the next move if it is legal.  A stone knocked onto the next point is none
+of that: when a stone goes and another comes in the same batch (settle.py),
+the one that went is lit to be put back (it is not marked dead) and the one
+that came to be lifted.
+
+Over ("over").  The result is drawn in digits, scrolling when it is wider
+than the board; clearing the board starts the next game.
+"""
+from gogadget import signals as sg
+from gogadget.compat import ticks_diff
+from gogadget.points import EMPTY, BLACK, WHITE, vertex
+from gogadget.scan import S_EMPTY, S_STONE, S_FAULT
+from gogadget.view import M_REMOVE, M_STRAY, M_DEAD, M_SLID
+
+_SCROLL_MS = 180  # one column of score text per step when it is wider than the board
+
+
+def begin(ref):
+    """Two passes: counting starts.  Stones already standing where none
+    belongs are strays: only a stone put down from now on can end it."""
+    ref.phase = "count"
+    ref.counted = None
+    for pl in range(ref.n):
+        if ref.want[pl] == EMPTY and ref.stable[pl] not in (S_EMPTY, S_FAULT) \
+                and not ref.mark[pl] & M_REMOVE:
+            ref.mark[pl] |= M_STRAY
+    ref.event("count", "two passes: lift dead stones, then Confirm")
+
+
+def count_now(ref):
+    from gogadget import score
+    dead = []
+    for pl in range(ref.n):
+        if ref.mark[pl] & M_DEAD:
+            dead.append(ref.pt(pl))
+    return score.count(ref.board, ref.rules, dead, ref.komi)
+
+
+def _knocked(ref):
+    """Did the last batch take a stone of the game away and put a stone
+    down where none belongs?  Then it was a slide, a bump."""
+    fresh = ref.settler.fresh
+    scan = ref.stable
+    want = ref.want
+    gone = came = False
+    for pl in range(ref.n):
+        if fresh[pl]:
+            if want[pl] == EMPTY:
+                came = came or scan[pl] != S_EMPTY
+            else:
+                gone = gone or scan[pl] == S_EMPTY
+    return gone and came
+
+
+def refresh(ref):
+    scan = ref.stable
+    want = ref.want
+    mark = ref.mark
+    fresh = ref.settler.fresh
+    board = ref.board
+    colour = board.to_move()
+    knocked = _knocked(ref)
+    ref.has_fault = False
+    new = -1
+    for pl in range(ref.n):
+        m = mark[pl] & ~M_DEAD
+        s = scan[pl]
+        if s == S_FAULT:
+            pass
+        elif want[pl] == EMPTY:
+            if s == S_EMPTY:
+                m &= ~(M_REMOVE | M_STRAY)
+            elif not m & (M_REMOVE | M_STRAY):
+                if knocked or not fresh[pl] or new >= 0 or (s != S_STONE and s != colour):
+                    m |= M_STRAY
+                    if new >= 0:
+                        mark[new] |= M_STRAY  # two at once: neither is a move
+                else:
+                    new = pl
+        elif s != S_EMPTY:
+            m &= ~M_SLID
+        elif knocked and fresh[pl]:
+            m |= M_SLID
+        mark[pl] = m
+    if new >= 0 and not mark[new] & M_STRAY:
+        # 001/003: players who cannot agree on the count play on.  The
+        # lifted dead stones are prompted back.
+        ref.phase = "play"
+        ref.counted = None
+        ref.resumed = new
+        ref.event("count", "new stone at %s: counting ends, play resumes"
+                  % vertex(ref.size, ref.pt(new)))
+        ref.refresh_phase()
+        return
+    # A chain with any stone lifted is dead; put them all back to revive it.
+    for pl in range(ref.n):
+        if want[pl] != EMPTY and scan[pl] == S_EMPTY and not mark[pl] & (M_DEAD | M_SLID):
+            for pt in board.chain(ref.pt(pl)):
+                mark[ref.place(pt)] |= M_DEAD
+    c = count_now(ref)
+    owner = c.owner
+    outstanding = 0
+    for pl in range(ref.n):
+        s = scan[pl]
+        w = want[pl]
+        terr = owner[ref.pt(pl)]
+        t = sg.P_TERRITORY_BLACK if terr == BLACK else sg.P_TERRITORY_WHITE if terr == WHITE \
+            else sg.P_NONE
+        if s == S_FAULT:
+            p = sg.P_FAULT
+            ref.has_fault = True
+        elif w != EMPTY:
+            if mark[pl] & M_SLID:
+                p = sg.P_PUT_BLACK if w == BLACK else sg.P_PUT_WHITE
+                outstanding += 1
+            elif mark[pl] & M_DEAD:
+                p = sg.P_DEAD if s != S_EMPTY else t
+            else:
+                p = sg.P_WRONG_COLOUR if s != S_STONE and s != w else sg.P_NONE
+        elif s != S_EMPTY:
+            p = sg.P_REMOVE
+            outstanding += 1
+        else:
+            p = t
+        ref.prompt[pl] = p
+    ref.unresolved = outstanding
+    if ref.counted != c.result:
+        ref.counted = c.result
+        ref.event("count", c.result)
+
+
+# -- over ------------------------------------------------------------------
+
+
+def over(ref, winner):
+    """The game has a result: show it."""
+    from gogadget import font
+    ref.phase = "over"
+    ref.winner = winner
+    ref.cleared_before = None
+    ref.text = font.render(ref.result)
+    ref.over_ms = ref.now
+    ref.scroll = -999
+    ref.dirty = True
+
+
+def refresh_over(ref):
+    # Clearing the board after a finished game starts the next one.
+    scan = ref.stable
+    empty = True
+    for pl in range(ref.n):
+        if scan[pl] != S_EMPTY:
+            empty = False
+            break
+    if empty and ref.cleared_before is False:
+        ref.new_game(handicap=ref.config.handicap)
+        return
+    ref.cleared_before = empty
+    ref.unresolved = 0
+    ref.has_fault = False
+    ref.scroll = -999
+    scroll(ref, ref.now)
+
+
+def scroll(ref, now):
+    cols = ref.text
+    assert cols is not None  # set with the result, before any scrolling
+    size = ref.size
+    span = 0
+    if len(cols) <= size:
+        offset = -((size - len(cols)) // 2)
+    else:
+        # A ticker: the text, a gap of three columns, the text again.
+        span = len(cols) + 3
+        offset = (ticks_diff(now, ref.over_ms) // _SCROLL_MS) % span
+    if offset != ref.scroll:
+        ref.scroll = offset
+        sg.draw_text(ref.prompt, size, cols, offset, span)
+        ref.paint()

@@ -1,0 +1,144 @@
+"""The game in the journal: the records the referee writes, and the replay
+that rebuilds a game from them after a power cut.
+
+A game's journal opens with its header -- K_NEW (size, komi, handicap,
+preset, whether set-up stones follow) and K_RULES -- written once, before
+the first record that needs it, followed by its set-up stones (K_SETUP).
+Moves, passes, take-backs, resignation and result follow one record each.
+Rule and komi changes during a game (GTP komi, rules, gogadget-set-rule)
+are journalled as K_RULES / K_KOMI records before the next record they may
+matter to, and replayed in order.
+"""
+from gogadget import board as core
+from gogadget import journal as jn
+from gogadget.points import EMPTY, PASS, colour_name
+from gogadget.rules import PRESETS, format_points
+
+PRESET_NAMES = sorted(PRESETS)
+
+
+def komi_code(komi):
+    return int(komi * 2) + 32768
+
+
+def pack_rules(r):
+    return (r.suicide | r.scoring << 2 | r.pass_stones << 3 | r.white_passes_last << 4
+            | r.tie << 5 | r.komi_prisoners << 6 | r.compensation << 7 | r.free_placement << 9)
+
+
+def unpack_rules(rules, ko, packed):
+    rules.ko = ko
+    rules.suicide = packed & 3
+    rules.scoring = (packed >> 2) & 1
+    rules.pass_stones = (packed >> 3) & 1
+    rules.white_passes_last = (packed >> 4) & 1
+    rules.tie = (packed >> 5) & 1
+    rules.komi_prisoners = (packed >> 6) & 1
+    rules.compensation = (packed >> 7) & 3
+    rules.free_placement = (packed >> 9) & 1
+
+
+def _name_code(r):
+    # K_RULES b4: 1 + preset index, 255 custom, 0 (older journals) unknown.
+    return PRESET_NAMES.index(r.name) + 1 if r.name in PRESET_NAMES else 255
+
+
+class GameLog:
+    """Writes one game's records to the journal (None: nothing is kept)."""
+
+    def __init__(self, journal):
+        self.journal = journal
+        self.started = False  # the journal holds this game's header
+        self._ko = self._packed = -1
+        self._name = ""
+
+    def restart(self):
+        """A new game: its header goes first, with its first record."""
+        self.started = False
+
+    def seen(self, rules):
+        """Remember the rules as journalled (see changed)."""
+        self._ko = rules.ko
+        self._packed = pack_rules(rules)
+        self._name = rules.name
+
+    def changed(self, rules):
+        """Have the rules been changed in place (GTP) since last journalled?
+        Allocates nothing."""
+        return rules.ko != self._ko or rules.name != self._name \
+            or pack_rules(rules) != self._packed
+
+    def header(self, ref):
+        """Write the game's header and set-up stones, once; they are on
+        flash when this returns."""
+        if self.journal is None or self.started:
+            return
+        r = ref.rules
+        preset = PRESET_NAMES.index(r.name) if r.name in PRESET_NAMES else 255
+        self.seen(r)
+        # b6 bit 0: the handicap stones follow as K_SETUP records.
+        recs = [jn.encode(jn.K_NEW, ref.size, komi_code(ref.komi), ref.handicap, preset,
+                          1 if (ref.free or ref.setups) else 0),
+                jn.encode(jn.K_RULES, r.ko, self._packed, _name_code(r))]
+        for colour, pt in ref.setups:
+            recs.append(jn.encode(jn.K_SETUP, colour, pt))
+        self.journal.start(recs)
+        self.started = True
+
+    def rules(self, rules):
+        """Journal a rule change made in place, if there was one."""
+        if self.journal is not None and self.started and self.changed(rules):
+            self.seen(rules)
+            self.journal.append(jn.encode(jn.K_RULES, rules.ko, self._packed,
+                                          _name_code(rules)))
+
+    def append(self, ref, kind, arg=0, value=0, b4=0):
+        """Journal one record (after the header and any rule change); it is
+        on flash before the LEDs confirm anything."""
+        if self.journal is None:
+            return
+        self.header(ref)
+        self.rules(ref.rules)
+        self.journal.append(jn.encode(kind, arg, value, b4))
+
+
+def replay(ref, records):
+    """Rebuild the game from journal records; returns (outcome, problem):
+    outcome is None, or (winner, result text) for a finished game."""
+    over = None
+    for i, rec in enumerate(records):
+        kind, arg, value, b4, b5, b6 = rec
+        if kind == jn.K_NEW:
+            preset = PRESET_NAMES[b5] if b5 < len(PRESET_NAMES) else ref.config.preset
+            ref.start(arg, (value - 32768) / 2, b4, preset, free=bool(b6 & 1))
+            over = None
+        elif kind == jn.K_RULES:
+            if 0 < b4 <= len(PRESET_NAMES):
+                ref.rules.load(PRESET_NAMES[b4 - 1])  # its name and komi
+            elif b4 == 255:
+                ref.rules.name = "custom"
+            unpack_rules(ref.rules, arg, value)
+            ref.board.ko = ref.rules.ko
+            ref.board.suicide = ref.rules.suicide
+        elif kind == jn.K_SETUP:
+            ref.setup_stone(arg, value)
+            if ref.free and len(ref.setups) == ref.handicap:
+                ref.handicap_done()
+        elif kind == jn.K_MOVE:
+            if value == PASS:
+                ref.board.pass_move(arg)
+            elif ref.board.play(arg, value) != core.OK:
+                return over, "journal record %d replays an illegal move" % i
+        elif kind == jn.K_UNDO:
+            ref.board.undo()
+            over = None
+        elif kind == jn.K_RESIGN:
+            over = (3 - arg, colour_name(3 - arg) + "+R")
+        elif kind == jn.K_RESULT:
+            text = "0" if arg == EMPTY else colour_name(arg) + "+" + format_points(value / 2)
+            over = (arg, text)
+        elif kind == jn.K_KOMI:
+            ref.komi = (value - 32768) / 2
+        else:
+            return over, "journal record %d is of an unknown kind %d" % (i, kind)
+    return over, ""

@@ -1,0 +1,237 @@
+"""The play phase: a new stone becomes a move, or the lights say why not.
+
+A move is accepted only when the settled difference from the game is
+exactly one new stone, of the colour to move (any stone with occupancy
+sensors), in a clean batch (settle.py: nothing else on its way), with
+nothing missing or of the wrong colour -- except stones the move itself
+captures, which may come off in the same motion.  Everything else is
+prompted until the person has put it right:
+
+* prisoners still to lift (REMOVE); they do not hold up the next move;
+* several new stones at once: "lift all but one"; the one left is the move;
+* strays: a new stone that appeared while the position was not right (the
+  far end of a slid stone, a stone put down while another was missing) is
+  never a move until its place has read empty again;
+* illegal stones (suicide, ko, superko) blink with the reason.
+
+A capture in one motion with occupancy sensors, one stone taken off right
+beside the one put down, reads exactly like a stone knocked onto the next
+point.  The board cannot tell, so it does not guess: the lights ask for the
+prisoner back and the new stone off, and the capture is made again.
+
+Take-back.  Lifting the last move's stone on its own (not in the same batch
+as a stone appearing: that is a slide) starts a take-back, and its
+prisoners put back are then part of it, not new stones.  Confirm takes the
+move back once the board shows the position before it.  Until a prisoner
+is back, a lifted last stone looks just like a knocked-off one, so its
+light asks to put it back (Confirm still takes it back); from then on it
+shows the take-back light and the prisoners still to return are lit.
+"""
+from gogadget import board as core
+from gogadget import signals as sg
+from gogadget.compat import const
+from gogadget.points import EMPTY, BLACK, PASS, colour_name, vertex
+from gogadget.scan import S_EMPTY, S_STONE
+from gogadget.view import M_REMOVE, M_STRAY, diff
+
+_ILLEGAL_PROMPT = (sg.P_NONE, sg.P_ILLEGAL, sg.P_ILLEGAL, sg.P_KO, sg.P_SUPERKO, sg.P_ILLEGAL)
+
+# Referee.takeback: how far a take-back has come (Referee.tb_ready: the
+# board shows the position before the last move).
+TB_NONE = const(0)
+TB_LIFTED = const(1)  # the last stone was lifted on its own
+TB_RETURNING = const(2)  # ...and a prisoner is back: surely a take-back
+
+
+def refresh(ref):
+    diff(ref)
+    resumed = ref.resumed
+    ref.resumed = -1
+    if _takeback(ref):
+        return
+    if ref.extras == 1 and ref.wrong == 0 and ref.settler.clean:
+        if _try_move(ref, resumed):
+            diff(ref)
+    elif ref.extras >= 2 and not ref.missings and not ref.wrong:
+        if ref.multi != ref.extras:
+            ref.multi = ref.extras
+            ref.event("prompt", "%d new stones: lift all but one" % ref.extras)
+    if ref.extras < 2:
+        ref.multi = 0
+    if ref.extras and (ref.missings or ref.wrong):
+        _mark_strays(ref, resumed)
+    if ref.reported >= 0 and (ref.extras != 1 or ref.extra != ref.reported):
+        ref.reported = -1
+    last = ref.board.last_move()
+    if not ref.last_seen and last is not None and (
+            last[1] == PASS or ref.prompt[ref.place(last[1])] == sg.P_NONE):
+        ref.last_seen = last[1] != PASS
+    mark_last(ref)
+
+
+def _try_move(ref, resumed):
+    """The one new stone: a move if it may be; True if accepted."""
+    pl = ref.extra
+    s = ref.stable[pl]
+    board = ref.board
+    colour = board.to_move()
+    pt = ref.pt(pl)
+    where = vertex(ref.size, pt)
+    if ref.mark[pl] & M_STRAY:
+        _report(ref, pl, "stray stone at %s: lift it" % where)
+        return False
+    if s != S_STONE and s != colour:
+        if ref.missings:
+            return False  # a stray (see _mark_strays), not a stone to turn over
+        ref.prompt[pl] = sg.P_WRONG_COLOUR
+        _report(ref, pl, "%s stone at %s: %s to play" % (colour_name(s), where, colour_name(colour)))
+        return False
+    if ref.missings and pl != resumed and s == S_STONE and ref.missings == 1 \
+            and _beside(ref, pl, ref.missing):
+        return False  # a capture in one motion or a slide: cannot tell (see above)
+    code = board.play(colour, pt)
+    if code != core.OK:
+        ref.prompt[pl] = _ILLEGAL_PROMPT[code]
+        _report(ref, pl, "%s %s %s" % (colour_name(colour), where, core.REASONS[code]))
+        return False
+    if ref.missings and pl != resumed and not _missing_captured(ref):
+        board.undo()  # a stone is missing that this move does not take
+        return False
+    ref.accepted(colour, pt)
+    ref.last_seen = True
+    return True
+
+
+def _missing_captured(ref):
+    """Did the move just played take every stone missing from the board?"""
+    scan = ref.stable
+    want = ref.want
+    cells = ref.board.cells
+    for pl in range(ref.n):
+        if want[pl] != EMPTY and scan[pl] == S_EMPTY and not ref.fault[pl] \
+                and cells[ref.pt(pl)] != EMPTY:
+            return False
+    return True
+
+
+def _beside(ref, a, b):
+    size = ref.size
+    d = a - b
+    return (d == 1 or d == -1) and a // size == b // size or d == size or d == -size
+
+
+def _mark_strays(ref, resumed):
+    """Stones put down while the position is not right are strays."""
+    prompt = ref.prompt
+    mark = ref.mark
+    for pl in range(ref.n):
+        if prompt[pl] == sg.P_REMOVE and not mark[pl] & M_REMOVE and pl != resumed:
+            mark[pl] |= M_STRAY
+
+
+def _report(ref, pl, text):
+    if ref.reported != pl:
+        ref.reported = pl
+        ref.event("illegal", text)
+
+
+def mark_last(ref):
+    last = ref.board.last_move()
+    if last is not None and last[1] != PASS:
+        pl = ref.place(last[1])
+        if ref.prompt[pl] == sg.P_NONE:
+            ref.prompt[pl] = sg.P_LAST
+
+
+# -- take-back ------------------------------------------------------------
+
+
+def _takeback(ref):
+    """Follow a take-back in progress; True while it decides the lights."""
+    board = ref.board
+    last = board.last_move()
+    if last is None or last[1] == PASS or not ref.last_seen:
+        _no_takeback(ref)
+        return False
+    lp = ref.place(last[1])
+    if ref.stable[lp] != S_EMPTY or ref.fault[lp]:
+        if ref.takeback == TB_RETURNING:
+            _prisoners_again(ref, board)
+        _no_takeback(ref)
+        return False
+    if ref.takeback == TB_NONE:
+        # Lifted on its own, with nothing else out of place: not a slide.
+        if ref.missings != 1 or ref.wrong or ref.extras or not ref.settler.fresh[lp]:
+            return False
+        ref.takeback = TB_LIFTED
+    caps = board.captured_stones()
+    opp = 3 - last[0]
+    scan = ref.stable
+    mark = ref.mark
+    present = returned = 0
+    for pt in caps:
+        pl = ref.place(pt)
+        s = scan[pl]
+        if s == S_STONE or s == opp:
+            present += 1
+            if not mark[pl] & M_REMOVE:
+                returned += 1  # lifted as a prisoner, now put back
+    if returned:
+        ref.takeback = TB_RETURNING
+    # The position before the last move: its stone off, every prisoner
+    # back, nothing else out of place.
+    ready = present == len(caps) and ref.missings == 1 and not ref.wrong \
+        and ref.extras + ref.pending == present
+    if ready and not ref.tb_ready:
+        ref.event("prompt", "take-back ready: press Confirm (or put the stone back)")
+    ref.tb_ready = ready
+    if ref.extras > returned or ref.wrong:
+        _mark_strays(ref, -1)
+        for pt in caps:
+            mark[ref.place(pt)] &= ~M_STRAY
+    if ref.takeback == TB_RETURNING:
+        _takeback_lights(ref, lp, caps, opp)
+    return True
+
+
+def _no_takeback(ref):
+    ref.takeback = TB_NONE
+    ref.tb_ready = False
+
+
+def _takeback_lights(ref, lp, caps, opp):
+    """The last stone's point shows the take-back; prisoners still to come
+    back are lit in their colour."""
+    prompt = ref.prompt
+    scan = ref.stable
+    prompt[lp] = sg.P_TAKEBACK
+    put = sg.P_PUT_BLACK if opp == BLACK else sg.P_PUT_WHITE
+    for pt in caps:
+        pl = ref.place(pt)
+        s = scan[pl]
+        if s == S_STONE or s == opp:
+            prompt[pl] = sg.P_NONE
+        elif s == S_EMPTY:
+            prompt[pl] = put
+        else:
+            prompt[pl] = sg.P_WRONG_COLOUR
+
+
+def _prisoners_again(ref, board):
+    """The last stone is back: prisoners already returned must come off again."""
+    scan = ref.stable
+    mark = ref.mark
+    for pt in board.captured_stones():
+        pl = ref.place(pt)
+        if scan[pl] != S_EMPTY:
+            mark[pl] = (mark[pl] | M_REMOVE) & ~M_STRAY
+    diff(ref)
+
+
+def take_back(ref):
+    """Confirm during a take-back: undo the last move, or say what is missing."""
+    if not ref.tb_ready:
+        ref.event("prompt", "take-back: put back the captured stones, then Confirm")
+        return False
+    ref.undo()
+    return True
