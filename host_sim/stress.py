@@ -538,7 +538,8 @@ class Player(replay.Person):
         while moves < self.spec.max_moves:
             self.between_moves(moves)
             colour = self.intent.to_move()  # (a new game may have started)
-            if self.habit("pass_mid"):
+            # A pass mid-game only after a stone: two in a row would end the game.
+            if not self.intent.board.consecutive_passes() and self.habit("pass_mid"):
                 self.pass_turn()
                 moves += 1
                 continue
