@@ -22,6 +22,10 @@ def test_games_are_shipped_with_sources():
     readme = (ROOT / "host_sim" / "games" / "README.md").read_text()
     for g in GAMES:
         assert g.name in readme, "%s has no source in games/README.md" % g.name
+    # GNU Go self-play on the small boards, beside the professional and tournament games.
+    selfplay = {replay.load_game(g.read_bytes()).size for g in GAMES
+                if g.name.startswith("gnugo-selfplay")}
+    assert selfplay >= {9, 13}
 
 
 @pytest.mark.parametrize("sensors,noise,seed", [("colour", 0.003, 1), ("occupancy", 0.003, 2)])
@@ -31,9 +35,9 @@ def test_real_game_reconstructed_exactly(game, sensors, noise, seed):
     summary, fw = replay.replay(data, sensors=sensors, noise=noise, seed=seed, late=0.25, bump=0.08)
     assert summary["match"], summary["problem"]
     # Independent check: sgfmill reads both records and the move lists agree.
-    want = [n.get_move() for n in sgfmill_sgf.Sgf_game.from_bytes(data).get_main_sequence()[1:]]
-    got = [n.get_move() for n in sgfmill_sgf.Sgf_game.from_string(fw).get_main_sequence()[1:]]
-    assert got == [m for m in want if m[0] is not None]
+    want = [n.get_move() for n in sgfmill_sgf.Sgf_game.from_bytes(data).get_main_sequence()]
+    got = [n.get_move() for n in sgfmill_sgf.Sgf_game.from_string(fw).get_main_sequence()]
+    assert [m for m in got if m[0] is not None] == [m for m in want if m[0] is not None]
     assert summary["flickers"] > 0, "noise was asked for but no sensor flickered"
     assert summary["person"]["bumps_unfixed"] == 0
     passes = sum(1 for colour, pt in want if colour is not None and pt is None)
