@@ -19,13 +19,17 @@ beside the one put down, reads exactly like a stone knocked onto the next
 point.  The board cannot tell, so it does not guess: the lights ask for the
 prisoner back and the new stone off, and the capture is made again.
 
-Take-back.  Lifting the last move's stone on its own (not in the same batch
-as a stone appearing: that is a slide) starts a take-back, and its
-prisoners put back are then part of it, not new stones.  Confirm takes the
+Take-back.  Lifting the last move's stone on its own, or with its prisoners
+put back in the same motion (no other stone appearing: that is a slide),
+starts a take-back, and its prisoners put back are part of it, not new
+stones.  Confirm takes the
 move back once the board shows the position before it.  Until a prisoner
 is back, a lifted last stone looks just like a knocked-off one, so its
 light asks to put it back (Confirm still takes it back); from then on it
-shows the take-back light and the prisoners still to return are lit.
+shows the take-back light and the prisoners still to return are lit.  With
+occupancy sensors a prisoner back in the very motion of the lift reads like
+the stone slid onto its point: the lights ask to put that right, and
+Confirm still takes the move back.
 """
 from gogadget import board as core
 from gogadget import signals as sg
@@ -41,6 +45,10 @@ _ILLEGAL_PROMPT = (sg.P_NONE, sg.P_ILLEGAL, sg.P_ILLEGAL, sg.P_KO, sg.P_SUPERKO,
 TB_NONE = const(0)
 TB_LIFTED = const(1)  # the last stone was lifted on its own
 TB_RETURNING = const(2)  # ...and a prisoner is back: surely a take-back
+# Lifted with a prisoner back in the same motion, occupancy sensors: a slide
+# onto the prisoner's point reads the same, so the lights ask to put it
+# right; Confirm still takes the move back.
+TB_AMBIGUOUS = const(3)
 
 
 def refresh(ref):
@@ -159,15 +167,22 @@ def _takeback(ref):
             _prisoners_again(ref, board)
         _no_takeback(ref)
         return False
-    if ref.takeback == TB_NONE:
-        # Lifted on its own, with nothing else out of place: not a slide.
-        if ref.missings != 1 or ref.wrong or ref.extras or not ref.settler.fresh[lp]:
-            return False
-        ref.takeback = TB_LIFTED
     caps = board.captured_stones()
     opp = 3 - last[0]
     scan = ref.stable
     mark = ref.mark
+    if ref.takeback == TB_NONE:
+        # Lifted on its own, or with prisoners put back in the same motion;
+        # nothing else out of place.
+        if ref.missings != 1 or ref.wrong or not ref.settler.fresh[lp] \
+                or not _only_prisoners_back(ref, caps, opp):
+            return False
+        if not ref.extras:
+            ref.takeback = TB_LIFTED
+        elif ref.extras == 1 and ref.stable[ref.extra] == S_STONE and _beside(ref, lp, ref.extra):
+            ref.takeback = TB_AMBIGUOUS
+        else:
+            ref.takeback = TB_RETURNING
     present = returned = 0
     for pt in caps:
         pl = ref.place(pt)
@@ -176,7 +191,7 @@ def _takeback(ref):
             present += 1
             if not mark[pl] & M_REMOVE:
                 returned += 1  # lifted as a prisoner, now put back
-    if returned:
+    if returned and ref.takeback == TB_LIFTED:
         ref.takeback = TB_RETURNING
     # The position before the last move: its stone off, every prisoner
     # back, nothing else out of place.
@@ -192,6 +207,22 @@ def _takeback(ref):
     if ref.takeback == TB_RETURNING:
         _takeback_lights(ref, lp, caps, opp)
     return True
+
+
+def _only_prisoners_back(ref, caps, opp):
+    """Is every new stone on the board a prisoner of the last move, back in
+    a colour it could be?"""
+    scan = ref.stable
+    mark = ref.mark
+    n = 0
+    for pt in caps:
+        pl = ref.place(pt)
+        s = scan[pl]
+        if not mark[pl] & M_REMOVE and s != S_EMPTY:
+            if s != S_STONE and s != opp:
+                return False
+            n += 1
+    return n == ref.extras
 
 
 def _no_takeback(ref):

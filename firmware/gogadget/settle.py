@@ -13,9 +13,11 @@ misreadings stay below _FALSE_RATE a scan).  stable_scans is long enough
 
 Batches.  Ready places are adopted into `stable` together, and only when
 nothing else is on its way: no other place has read a new value for 2 or
-more scans without being ready yet, and no place beside a ready one has
-changed in the last stable_scans scans (the near end of a slid stone,
-lifting or bouncing).  A one-scan flicker elsewhere holds nothing up.  `fresh` marks the places
+more scans without being ready yet (nor read one for 3 or more scans and
+been interrupted by a flicker less than stable_scans scans ago), and no
+place beside a ready one has changed in the last stable_scans scans (the
+near end of a slid stone, lifting or bouncing).  A one-scan flicker
+elsewhere holds nothing up.  `fresh` marks the places
 of the last batch, so the referee can tell a slide (a stone gone and one
 come in the same batch) from two separate acts.  Only a change that never
 settles (a sensor flapping for more than _STALL_MS) lets the ready places
@@ -62,6 +64,9 @@ class Settler:
         self.last = new_scan(size)  # the last reading of every place
         self.fresh = bytearray(n)  # 1: adopted in the last batch
         self._run = bytearray(n)  # scans in a row `last` has read so (saturates)
+        # Scans a change that has lasted 3+ scans still counts as on its way
+        # after a flicker interrupts it (a stone does not leave for a flicker).
+        self._hold = bytearray(n)
         self._prime = _PRIME_SCANS
         self._flick = 0
         self.restart()
@@ -156,6 +161,7 @@ class Settler:
         module notes)."""
         cand = self.last
         run = self._run
+        hold = self._hold
         stable = self.stable
         k = self._k
         window = self._window
@@ -183,10 +189,15 @@ class Settler:
                         lo = pl
                     ready += 1
                     hi = pl + 1
-                elif r >= 2:
+                elif r >= 2 or hold[pl]:
                     moving += 1
+                if r >= 3:
+                    hold[pl] = k
                 if 2 <= r <= window:
                     recent += 1
+            elif hold[pl]:
+                hold[pl] -= 1
+                moving += 1
         # Places waiting to be adopted, and an unclean batch waiting for the
         # board to be still, keep the loop going after they settle.
         self._busy = busy + ready + (not self.clean)
@@ -230,6 +241,7 @@ class Settler:
             if run[pl] >= k and cand[pl] != stable[pl]:
                 stable[pl] = cand[pl]
                 fresh[pl] = 1
+                self._hold[pl] = 0
         self.clean = clean
         return True
 
