@@ -17,10 +17,14 @@ from gogadget import signals
 from gogadget.config import Config
 from gogadget.hw import pins
 from gogadget.points import SIZES, place_point, vertex
-from host_sim.tools.wiring import PHYSICAL
 
 ROOT = Path(__file__).resolve().parents[2]
 BOM_CSV = ROOT / "hardware" / "bom.csv"
+
+# Physical pin of each GPIO on the Pico's 40-pin header.
+PHYSICAL = {0: 1, 1: 2, 2: 4, 3: 5, 4: 6, 5: 7, 6: 9, 7: 10, 8: 11, 9: 12, 10: 14, 11: 15,
+            12: 16, 13: 17, 14: 19, 15: 20, 16: 21, 17: 22, 18: 24, 19: 25, 20: 26, 21: 27,
+            22: 29, 26: 31, 27: 32, 28: 34}
 
 # Datasheet figures the budget uses (typical / maximum).
 SENSOR_MA = (6, 10)  # SS49E / DRV5055 supply current at 3.3 V
@@ -94,10 +98,33 @@ def led_count(size):
 
 
 def feeds(size):
-    """5 V feed points along the LED chain: at LED 0 and then every few rows,
-    always at the start of a row so the feed wires stay short."""
+    """(feed points, rows per feed): 5 V and GND go into the LED chain at the
+    first LED of row 1 and then every few rows, so no stretch of the chain
+    between feeds is longer than LEDS_PER_FEED LEDs and the feed wires meet
+    the chain at the start of a row (the one source for the power table and
+    the wiring pictures)."""
     rows_per_feed = max(1, LEDS_PER_FEED // size)
     return (size + rows_per_feed - 1) // rows_per_feed, rows_per_feed
+
+
+def feed_rows(size):
+    """[(board row counted from 1, LED index of that row's first LED)] of every feed."""
+    nfeeds, every = feeds(size)
+    return [(1 + k * every, k * every * size) for k in range(nfeeds)]
+
+
+def part_names(key):
+    """A BOM part as the pictures name it: "Honeywell SS49E (alt. TI DRV5055A1QLPG)"."""
+    what, number, _ = PARTS[key]
+    alt = what.split("(alt. ", 1)[1].rstrip(")") if "(alt. " in what else ""
+    name = number if number != "-" else what.split(",")[0]
+    return "%s (alt. %s)" % (name, alt) if alt else name
+
+
+def chosen(variant, size, *keys):
+    """Which of several alternative BOM parts (a regulator, a supply) this board takes."""
+    have = dict(bom(variant, size))
+    return next(k for k in keys if k in have)
 
 
 def sensor_rail_ma(variant, size):

@@ -1,8 +1,17 @@
 """Wiring diagrams of the reference design, drawn from the firmware's pin
-map (firmware/gogadget/hw/pins.py), so the drawing cannot disagree with
-the code.  `python -m host_sim.tools.wiring` rewrites hardware/wiring-*.svg
-(and .png next to them when ImageMagick's `convert` is installed);
-tests/test_hw_tools.py checks the committed SVGs are up to date.
+map (firmware/gogadget/hw/pins.py) and the power budget of the maker's
+guide (host_sim/tools/hwdoc.py: parts, regulator, supply and the LED feed
+points), so the drawing cannot disagree with the code or the tables.
+
+`python -m host_sim.tools.wiring` rewrites hardware/wiring-*.svg (and .png
+next to them with ImageMagick's `convert`); tests/test_hw_tools.py checks
+the committed SVGs are current and that no two labels overlap, no wire
+runs through a label or a box and no two wires share a stretch of line.
+
+Every wire has its own vertical lane and its own horizontal runs: signals
+that leave the Pico upwards take lanes left to right from the top pin
+down, signals going down take them right to left, so they never cross each
+other; a wire to a box enters at the box line that names it.
 """
 import shutil
 import subprocess
@@ -11,189 +20,354 @@ from pathlib import Path
 
 from gogadget import frame as F
 from gogadget.hw import pins
+from host_sim.tools import hwdoc
+from host_sim.tools.hwdoc import PHYSICAL
 
 ROOT = Path(__file__).resolve().parents[2]
 OUT = ROOT / "hardware"
 SIZE = 19  # the diagrams show the full-size board
 
-# Physical pin of each GPIO on the Pico's 40-pin header.
-PHYSICAL = {0: 1, 1: 2, 2: 4, 3: 5, 4: 6, 5: 7, 6: 9, 7: 10, 8: 11, 9: 12, 10: 14, 11: 15,
-            12: 16, 13: 17, 14: 19, 15: 20, 16: 21, 17: 22, 18: 24, 19: 25, 20: 26, 21: 27,
-            22: 29, 26: 31, 27: 32, 28: 34}
-POWER = (("VBUS", 40, "5 V in (USB) / out"), ("VSYS", 39, "5 V in via Schottky"),
-         ("3V3", 36, "165s + pull-ups (occupancy)"), ("GND", 38, "common ground"),
-         ("AGND", 33, "ADC ground"),
+POWER = (("VBUS", 40, "USB 5 V only"), ("VSYS", 39, "5 V via Schottky"),
+         ("3V3", 36, "165s, pull-ups"), ("GND", 38, "common ground"),
+         ("AGND", 33, "sensor ground"),
          # Hall sensors draw ~6 mA each: their own 3.3 V buck (hardware/README.md).
-         ("ADC_VREF", 35, "Hall sensor 3.3 V rail (colour)"))
+         ("ADC_VREF", 35, "sensor 3.3 V"))
+
+# Wire colours.
+SELECT1 = "#bf3f3f"  # level-1 mux select
+SELECT2 = "#7f3fbf"  # level-2 (bank) select
+ANALOG = "#1f5fbf"
+DIGITAL = "#606060"
+V5 = "#d00000"  # the 5 V supply
+V33 = "#e07000"  # the 3.3 V sensor rail
+GROUND = "#000000"
+CHAIN = "#d08000"  # LED data along the chain
+ROW_H = 18  # pin rows of the Pico box
+
+
+def _esc(s):
+    return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
 class Svg:
     def __init__(self, w, h, title):
         self.w, self.h = w, h
-        self.parts = ['<rect x="0" y="0" width="%d" height="%d" fill="white"/>' % (w, h),
-                      self.text(20, 30, title, 20, weight="bold")]
+        self.parts = ['']  # the background, sized by render()
+        self.add_text(20, 30, title, 20, weight="bold")
 
-    @staticmethod
-    def text(x, y, s, size=12, anchor="start", weight="normal", fill="black"):
-        s = s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-        return ('<text x="%d" y="%d" font-family="DejaVu Sans, Arial, sans-serif" font-size="%d" '
-                'text-anchor="%s" font-weight="%s" fill="%s">%s</text>' % (x, y, size, anchor, weight, fill, s))
-
-    def add_text(self, *a, **kw):
-        self.parts.append(self.text(*a, **kw))
+    def add_text(self, x, y, s, size=12, anchor="start", weight="normal", fill="black"):
+        self.parts.append(
+            '<text x="%d" y="%d" font-family="DejaVu Sans, Arial, sans-serif" font-size="%d" '
+            'text-anchor="%s" font-weight="%s" fill="%s">%s</text>'
+            % (x, y, size, anchor, weight, fill, _esc(s)))
 
     def box(self, x, y, w, h, title, lines=(), fill="#eef4ff"):
-        self.parts.append('<rect x="%d" y="%d" width="%d" height="%d" rx="6" fill="%s" stroke="black"/>'
-                          % (x, y, w, h, fill))
+        """A part; returns the baseline y of each text line (wires enter there)."""
+        self.parts.append('<rect x="%d" y="%d" width="%d" height="%d" rx="6" fill="%s" '
+                          'stroke="black"/>' % (x, y, w, h, fill))
         self.add_text(x + w // 2, y + 18, title, 13, "middle", "bold")
+        ys = []
         for i, line in enumerate(lines):
             self.add_text(x + 8, y + 38 + 16 * i, line, 11)
+            ys.append(y + 38 + 16 * i)
+        return ys
 
-    def wire(self, points, label="", colour="#1f5fbf"):
-        d = " ".join("%d,%d" % p for p in points)
-        self.parts.append('<polyline points="%s" fill="none" stroke="%s" stroke-width="2"/>' % (d, colour))
-        if label:
-            (x0, y0), (x1, y1) = points[-2], points[-1]
-            self.add_text((x0 + x1) // 2, min(y0, y1) - 4, label, 10, "middle", fill=colour)
+    def wire(self, points, colour=ANALOG, width=2):
+        # One <line> per stretch, grouped per wire: ImageMagick's own SVG
+        # renderer closes thick polylines and paths with a stray diagonal.
+        lines = "".join('<line x1="%d" y1="%d" x2="%d" y2="%d"/>' % (a + b)
+                        for a, b in zip(points, points[1:]))
+        self.parts.append('<g class="wire" stroke="%s" stroke-width="%d" stroke-linecap="square">'
+                          '%s</g>' % (colour, width, lines))
+
+    def dot(self, x, y, colour):
+        self.parts.append('<circle cx="%d" cy="%d" r="3" fill="%s"/>' % (x, y, colour))
 
     def render(self):
+        self.parts[0] = '<rect x="0" y="0" width="%d" height="%d" fill="white"/>' % (self.w, self.h)
         return ('<?xml version="1.0" encoding="UTF-8"?>\n'
                 '<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d">\n'
                 % (self.w, self.h, self.w, self.h) + "\n".join(self.parts) + "\n</svg>\n")
 
 
+def entry(y):
+    """Where a wire meets a box line whose text baseline is y (mid-height of the text)."""
+    return y - 4
+
+
 def pico_box(svg, used, x=20, y=60):
-    """The Pico with its used pins; returns {gpio: (x, y) of its wire end}."""
+    """The Pico with its used pins; returns ({gpio or power name: (x, y) at the
+    right edge}, {power name: (x, y) at the left edge}, bottom)."""
     rows = sorted(used)
-    h = 60 + 18 * (len(rows) + len(POWER))
+    h = 60 + ROW_H * (len(rows) + len(POWER))
     svg.box(x, y, 250, h, "Raspberry Pi Pico", fill="#e8f6e8")
-    ends = {}
+    ends, left = {}, {}
     for i, gp in enumerate(rows):
-        yy = y + 44 + 18 * i
-        name = "GP%d (pin %d)" % (gp, PHYSICAL[gp]) if isinstance(gp, int) else str(gp)
-        svg.add_text(x + 8, yy, name, 11)
+        yy = y + 44 + ROW_H * i
+        svg.add_text(x + 8, yy, "GP%d (pin %d)" % (gp, PHYSICAL[gp]), 11)
         svg.add_text(x + 242, yy, used[gp], 11, "end", "bold")
-        ends[gp] = (x + 250, yy - 4)
+        ends[gp] = (x + 250, entry(yy))
     for j, (name, pin, what) in enumerate(POWER):
-        yy = y + 44 + 18 * (len(rows) + j)
+        yy = y + 44 + ROW_H * (len(rows) + j)
         svg.add_text(x + 8, yy, "%s (pin %d): %s" % (name, pin, what), 11, fill="#a03000")
-    return ends
+        ends[name] = (x + 250, entry(yy))
+        left[name] = (x, entry(yy))
+    return ends, left, y + h
 
 
-def common(svg, ends, y0):
-    """LED chain, level shifter and buttons: the same in both variants."""
+def buttons(svg, ends, lanes, x, y):
+    """The three buttons: one wire each, into the line that names it."""
+    gps = (pins.BUTTON_PASS, pins.BUTTON_CONFIRM, pins.BUTTON_NEW)
+    ys = svg.box(x, y, 220, 104, "Buttons to GND", [
+        "pass: GP%d (hold: resign)" % pins.BUTTON_PASS, "confirm: GP%d" % pins.BUTTON_CONFIRM,
+        "new game: GP%d" % pins.BUTTON_NEW, "pass + new held: calibrate"], fill="#f4f4f4")
+    # Going down: the top pin takes the rightmost lane, so no two cross.
+    for gp, lane, yy in zip(gps, sorted(lanes, reverse=True), ys):
+        svg.wire([ends[gp], (lane, ends[gp][1]), (lane, entry(yy)), (x, entry(yy))], DIGITAL)
+
+
+def leds(svg, ends, lane, x, y):
+    """Level shifter and the WS2812B chain; returns the bottom of the part."""
     n = SIZE * SIZE + F.STATUS_PIXELS
-    svg.box(560, y0, 200, 70, "74AHCT125", ["3.3 V -> 5 V, VCC 5 V", "1OE to GND, 1A <- GP%d" % pins.LED_DATA])
-    svg.wire([ends[pins.LED_DATA], (560, ends[pins.LED_DATA][1]), (560, y0 + 40)], "LED DATA")
-    svg.box(820, y0, 330, 150, "WS2812B chain: %d LEDs" % n, [
+    nfeeds, every = hwdoc.feeds(SIZE)
+    ys = svg.box(x, y, 220, 72, "74AHCT125 (VCC 5 V)",
+                 ["1A <- GP%d, 1OE to GND" % pins.LED_DATA, "1Y -> 330 R -> DIN of LED 0"])
+    svg.wire([ends[pins.LED_DATA], (lane, ends[pins.LED_DATA][1]), (lane, entry(ys[0])),
+              (x, entry(ys[0]))], ANALOG)
+    cx = x + 300
+    chain = svg.box(cx, y, 360, 120, "WS2812B chain: %d LEDs" % n, [
         "LED 0 under A1 (bottom left, Black's side)",
         "even rows left->right, odd rows right->left",
-        "then %d status pixels" % F.STATUS_PIXELS,
-        "330 R in series with DIN of LED 0",
-        "5 V + GND injected every 64 LEDs",
-        "1000 uF across 5 V at the chain input"], fill="#fff4e0")
-    svg.wire([(760, y0 + 40), (820, y0 + 40)], "DIN")
-    # Serpentine sketch.
-    ox, oy, step = 1180, y0 + 130, 12
+        "then %d status pixels after the last board LED" % F.STATUS_PIXELS,
+        "5 V + GND fed in %d times, every %d rows (Power)" % (nfeeds, every)], fill="#fff4e0")
+    svg.wire([(x + 220, entry(ys[1])), (cx, entry(ys[1]))], ANALOG)
+    svg.add_text(x + 226, entry(ys[1]) - 6, "DIN", 10, fill=ANALOG)
+    return y + 120, chain
+
+
+def power(svg, ends, left, variant, top, lanes):
+    """Supply, Schottky diode, sensor regulator, LED feeds and bulk capacitors,
+    from the BOM and the power table of hwdoc.  lanes: x of the vertical
+    lanes the Pico's power pins come down in, left to right."""
+    psu = hwdoc.chosen(variant, SIZE, "psu4", "psu6")
+    worst = hwdoc.supply_ma(variant, SIZE)
+    nfeeds, every = hwdoc.feeds(SIZE)
+    bus5 = top + 20  # the 5 V bus runs along here
+    gnd = top + 250  # the ground bus
+    svg.add_text(20, top, "Power", 14, weight="bold")
+    svg.add_text(450, top, "parts from the BOM, currents from the power budget table "
+                 "(hardware/README.md)", 11)
+    ys = svg.box(20, top + 40, 250, 92, "5 V %s A supply" % psu[3:], [
+        "barrel socket; worst case %d mA" % worst, "20 AWG to every feed point",
+        "GND: star point at the socket"], fill="#ffe8e8")
+    svg.wire([(270, entry(ys[0])), (300, entry(ys[0])), (300, bus5), (1110, bus5)], V5, 3)
+    svg.add_text(306, bus5 - 6, "5 V bus", 11, fill=V5, weight="bold")
+    svg.wire([(145, top + 132), (145, gnd), (1350, gnd)], GROUND, 3)
+    svg.add_text(152, gnd - 6, "GND bus (every GND below joins it)", 11, weight="bold")
+    # Pico: VSYS through the diode; GND out of the left edge to the ground bus.
+    dx = lanes["VSYS"] + 40
+    ys = svg.box(dx, top + 60, 190, 56, hwdoc.part_names("diode") + " Schottky",
+                 ["anode 5 V bus, cathode VSYS"], fill="#ffe8e8")
+    svg.wire([ends["VSYS"], (lanes["VSYS"], ends["VSYS"][1]), (lanes["VSYS"], entry(ys[0])),
+              (dx, entry(ys[0]))], V5)
+    svg.wire([(dx + 150, bus5), (dx + 150, top + 60)], V5)
+    svg.dot(dx + 150, bus5, V5)
+    gx = 8
+    svg.wire([left["GND"], (gx, left["GND"][1]), (gx, gnd), (145, gnd)], GROUND)
+    x = dx + 230
+    if variant == "colour":
+        buck = hwdoc.chosen(variant, SIZE, "buck28", "buck50")
+        typ, peak = hwdoc.sensor_rail_ma(variant, SIZE)
+        ys = svg.box(x, top + 60, 300, 124, "3.3 V buck " + hwdoc.part_names(buck), [
+            "IN <- 5 V bus, GND -> GND bus", "OUT: sensor rail, %d mA typ / %d max" % (typ, peak),
+            "rail -> ADC_VREF (pin 35) of the Pico", "rail GND -> AGND (pin 33), one point",
+            "rail -> every Hall sensor and 4067 VCC"], fill="#fff0dc")
+        svg.wire([(x + 150, bus5), (x + 150, top + 60)], V5)
+        svg.dot(x + 150, bus5, V5)
+        svg.wire([(x + 270, top + 184), (x + 270, gnd)], GROUND)
+        svg.dot(x + 270, gnd, GROUND)
+        # Going down: the upper pin (AGND) takes the right lane and the higher entry.
+        svg.wire([ends["AGND"], (lanes["AGND"], ends["AGND"][1]), (lanes["AGND"], entry(ys[3])),
+                  (x, entry(ys[3]))], GROUND)
+        svg.wire([ends["ADC_VREF"], (lanes["ADC_VREF"], ends["ADC_VREF"][1]),
+                  (lanes["ADC_VREF"], top + 200), (x + 20, top + 200), (x + 20, top + 184)], V33)
+        svg.add_text(x + 26, top + 214, "3.3 V sensor rail to ADC_VREF", 10, fill=V33)
+        svg.wire([(x + 300, entry(ys[4])), (x + 330, entry(ys[4]))], V33)
+        svg.add_text(x + 334, entry(ys[4]) + 4, "to the sensors", 10, fill=V33)
+        x += 440
+    else:
+        typ, peak = hwdoc.sensor_rail_ma(variant, SIZE)
+        ys = svg.box(x, top + 60, 300, 76, "3V3 (pin 36) of the Pico", [
+            "165s and pull-ups: %d mA typ / %d max" % (typ, peak),
+            "the Pico's own regulator (300 mA) is enough"], fill="#fff0dc")
+        svg.wire([ends["3V3"], (lanes["3V3"], ends["3V3"][1]), (lanes["3V3"], top + 150),
+                  (x + 20, top + 150), (x + 20, top + 136)], V33)
+        x += 440
+    feeds_box(svg, 1110, top + 50, bus5, gnd, nfeeds, every)
+    return gnd + 20
+
+
+def feeds_box(svg, x, y, bus5, gnd, nfeeds, every):
+    """The LED chain as rows, with 5 V and GND fed in every few rows and a
+    bulk capacitor at each feed (hwdoc.feed_rows: the power table's figures)."""
+    rows = hwdoc.feed_rows(SIZE)
+    fx = x  # the 5 V feeder
+    svg.add_text(fx + 10, y + 10, "LED feeds: %d, every %d rows (power table)" % (nfeeds, every),
+                 12, weight="bold")
+    svg.add_text(fx + 10, y + 26, "1000 uF 10 V across 5 V / GND at each feed", 11)
+    svg.add_text(fx + 10, y + 40, "data only joins row to row", 11)
+    step = 7
+    base = y + 60 + step * (SIZE - 1)  # row 1 at the bottom, as on the board
+    rx0, rx1 = x + 130, x + 220
     pts = []
-    for r in range(6):
-        cols = range(6) if r % 2 == 0 else range(5, -1, -1)
-        for c in cols:
-            pts.append((ox + c * step, oy - r * step))
-    svg.wire(pts, colour="#d08000")
-    svg.add_text(ox - 4, oy + 16, "LED 0 (A1)", 10)
-    by = y0 + 190
-    svg.box(560, by, 200, 90, "Buttons to GND", ["pass: GP%d (hold: resign)" % pins.BUTTON_PASS,
-                                                  "confirm: GP%d" % pins.BUTTON_CONFIRM,
-                                                  "new game: GP%d" % pins.BUTTON_NEW,
-                                                  "pass + new held: calibrate"], fill="#f4f4f4")
-    for gp in (pins.BUTTON_PASS, pins.BUTTON_CONFIRM, pins.BUTTON_NEW):
-        svg.wire([ends[gp], (520, ends[gp][1]), (520, by + 40), (560, by + 40)], colour="#606060")
+    for r in range(SIZE):
+        yy = base - step * r
+        pts += [(rx0, yy), (rx1, yy)] if r % 2 == 0 else [(rx1, yy), (rx0, yy)]
+    svg.wire(pts, CHAIN, 1)
+    # 5 V comes down the left feeder, GND up the right one: each feed row
+    # takes a stub from both, with its capacitor.
+    gx = rx1 + 20
+    svg.add_text(gx + 6, base + 4, "row 1 (LED 0)", 10)
+    svg.add_text(gx + 6, base - step * (SIZE - 1) + 4, "row %d" % SIZE, 10)
+    svg.wire([(fx, bus5), (fx, base)], V5)
+    svg.dot(fx, bus5, V5)
+    svg.wire([(gx, gnd), (gx, base - step * (SIZE - 1))], GROUND)
+    svg.dot(gx, gnd, GROUND)
+    for row, led in rows:
+        yy = base - step * (row - 1)
+        svg.wire([(fx, yy), (rx0 - 2, yy)], V5, 1)
+        svg.dot(fx, yy, V5)
+        svg.wire([(gx, yy), (rx1 + 2, yy)], GROUND, 1)
+        svg.dot(gx, yy, GROUND)
+        svg.add_text(fx + 6, yy - 3, "row %d, LED %d" % (row, led), 8, fill=V5)
 
 
 def colour_diagram():
     used = {g: pins.GPIO_NAMES[g] for g in pins.MUX_SELECT + pins.BANK_SELECT + pins.ADC_PINS}
     for g in (pins.LED_DATA, pins.BUTTON_PASS, pins.BUTTON_CONFIRM, pins.BUTTON_NEW):
         used[g] = pins.GPIO_NAMES[g]
-    svg = Svg(1300, 760, "Go Gadget colour variant (linear Hall sensors), %dx%d: wiring from gogadget/hw/pins.py"
-              % (SIZE, SIZE))
-    ends = pico_box(svg, used)
+    svg = Svg(1460, 1180, "Go Gadget colour variant (linear Hall sensors), %dx%d: wiring from "
+              "gogadget/hw/pins.py and the power budget" % (SIZE, SIZE))
+    ends, left, bottom = pico_box(svg, used)
     nmux = pins.mux_count(SIZE)
     banks = pins.bank_count(SIZE)
-    for b in range(banks):
-        y = 80 + 150 * b
-        k = min(pins.MUX_CHANNELS, nmux - b * pins.MUX_CHANNELS)
-        svg.box(560, y, 240, 120, "Level 2: 4067 bank %d" % b, [
-            "S0..S3 <- BANK S0..S3 (shared)", "COM -> ADC%d (GP%d)" % (b, pins.ADC_PINS[b]),
-            "C0..C%d <- COM of level-1 mux %d..%d" % (k - 1, b * 16, b * 16 + k - 1),
-            "/E to GND, VCC 3.3 V"])
-        adc = pins.ADC_PINS[b]
-        svg.wire([ends[adc], (420 + 20 * b, ends[adc][1]), (420 + 20 * b, y + 60), (560, y + 60)], "ADC%d" % b)
-    for i, g in enumerate(pins.BANK_SELECT):
-        svg.wire([ends[g], (380 + 8 * i, ends[g][1]), (380 + 8 * i, 100), (560, 100)], colour="#7f3fbf")
-    y1 = 80 + 150 * banks
-    svg.box(860, 80, 290, 160, "Level 1: %d x CD74HC4067" % nmux, [
+    # Level 1 at the top right: its select lines go over everything.
+    l1x, l1y = 980, 80
+    svg.box(l1x, l1y, 330, 150, "Level 1: %d x CD74HC4067" % nmux, [
         "S0..S3 of all <- MUX S0..S3 (shared)",
         "mux m channel c: sensor at place 16m + c",
         "place = row * %d + col, row 0 = row 1" % SIZE,
-        "/E to GND, VCC 3.3 V, 100 nF each",
+        "/E to GND, VCC 3.3 V rail, 100 nF each",
         "spare channels: to GND"])
+    for i, g in enumerate(pins.MUX_SELECT):  # up: top pin, leftmost lane, highest run
+        lane, run, down = 290 + 10 * i, 44 + 6 * i, l1x + 120 - 16 * i
+        svg.wire([ends[g], (lane, ends[g][1]), (lane, run), (down, run), (down, l1y)], SELECT1)
+    svg.add_text(l1x + 130, 66, "MUX S0..S3", 10, fill=SELECT1)
+    # Level 2: one bank per ADC input, its select lines straight across.
+    bx, by = 600, 250
     for b in range(banks):
-        svg.wire([(800, 140 + 150 * b), (860, 140 + 20 * b)], colour="#1f5fbf")
-    for i, g in enumerate(pins.MUX_SELECT):
-        svg.wire([ends[g], (340 + 8 * i, ends[g][1]), (340 + 8 * i, 60 + 2 * i), (900 + 8 * i, 60 + 2 * i),
-                  (900 + 8 * i, 80)], colour="#bf3f3f")
-    svg.add_text(900, 56, "MUX S0..S3", 10, fill="#bf3f3f")
-    svg.box(860, 270, 290, 110, "%d linear Hall sensors" % (SIZE * SIZE), [
-        "DRV5053VA / SS49E, 3.3 V, 100 nF each",
-        "OUT -> level-1 mux channel",
+        y = by + 150 * b
+        k = min(pins.MUX_CHANNELS, nmux - b * pins.MUX_CHANNELS)
+        ys = svg.box(bx, y, 260, 120, "Level 2: 4067 bank %d" % b, [
+            "S0..S3 <- BANK S0..S3 (%s)" % ("shared" if b == 0 else "from bank 0"),
+            "COM -> ADC%d (GP%d)" % (b, pins.ADC_PINS[b]),
+            "C0..C%d <- COM of level-1 mux %d..%d" % (k - 1, b * 16, b * 16 + k - 1),
+            "/E to GND, VCC 3.3 V rail"])
+        adc = pins.ADC_PINS[b]
+        lane = 560 + 12 * b
+        svg.wire([ends[adc], (lane, ends[adc][1]), (lane, entry(ys[1])), (bx, entry(ys[1]))], ANALOG)
+        # COM of level-1 muxes into this bank: one bundle each.
+        up = l1x - 60 + 20 * b
+        svg.wire([(bx + 260, entry(ys[2])), (up, entry(ys[2])), (up, l1y + 120 + 12 * b),
+                  (l1x, l1y + 120 + 12 * b)], ANALOG)
+        if b:
+            for i in range(len(pins.BANK_SELECT)):
+                sx = bx + 150 + 16 * i
+                svg.wire([(sx, y - 30), (sx, y)], SELECT2)
+    for i, g in enumerate(pins.BANK_SELECT):  # down: the top pin runs farthest right
+        sx = bx + 150 + 16 * (len(pins.BANK_SELECT) - 1 - i)
+        svg.wire([ends[g], (sx, ends[g][1]), (sx, by)], SELECT2)
+    svg.box(l1x, 280, 330, 110, "%d linear Hall sensors" % (SIZE * SIZE), [
+        hwdoc.part_names("hall"), "3.3 V sensor rail, 100 nF each, OUT -> mux",
         "black stone: magnet N up (S face down)",
         "white stone: magnet S up (N face down)"], fill="#fff8f0")
-    svg.wire([(1005, 240), (1005, 270)], colour="#1f5fbf")
-    svg.add_text(560, y1 + 20, "Settling: %d discarded conversion(s) after every switch" % pins.SETTLE_READS, 12)
-    common(svg, ends, y1 + 60)
+    svg.wire([(l1x + 165, l1y + 150), (l1x + 165, 280)], ANALOG)
+    svg.add_text(bx, by + 150 * banks, "Settling: %d discarded conversion(s) after every "
+                 "switch" % pins.SETTLE_READS, 12)
+    y0 = by + 150 * banks + 40
+    end, _ = leds(svg, ends, 540, 600, y0)
+    buttons(svg, ends, (500, 510, 520), 600, end + 30)
+    lanes = {"VSYS": 400, "AGND": 380, "ADC_VREF": 360}
+    svg.h = power(svg, ends, left, "colour", max(bottom, end + 134) + 50, lanes) + 20
     return svg.render()
 
 
 def occupancy_diagram():
-    used = {g: pins.GPIO_NAMES[g] for g in (pins.SPI_SCK, pins.SPI_MOSI, pins.SPI_MISO, pins.SHIFT_LOAD)}
+    used = {g: pins.GPIO_NAMES[g] for g in (pins.SPI_SCK, pins.SPI_MOSI, pins.SPI_MISO,
+                                            pins.SHIFT_LOAD)}
     for g in (pins.LED_DATA, pins.BUTTON_PASS, pins.BUTTON_CONFIRM, pins.BUTTON_NEW):
         used[g] = pins.GPIO_NAMES[g]
-    svg = Svg(1300, 640, "Go Gadget occupancy variant (reed switches), %dx%d: wiring from gogadget/hw/pins.py"
-              % (SIZE, SIZE))
-    ends = pico_box(svg, used)
+    svg = Svg(1460, 1000, "Go Gadget occupancy variant (reed switches), %dx%d: wiring from "
+              "gogadget/hw/pins.py and the power budget" % (SIZE, SIZE))
+    ends, left, bottom = pico_box(svg, used)
     chips = pins.shift_chips(SIZE)
     spare = chips * 8 - SIZE * SIZE
-    svg.box(560, 80, 360, 150, "%d x 74HC165 chain (SPI%d, %d Hz)" % (chips, pins.SPI_ID, pins.SHIFT_BAUD), [
-        "chip 0 QH -> MISO; chip k SER <- chip k+1 QH",
-        "last chip SER to GND (tail byte 0x00)",
-        "%d spare inputs of the last chip: 3V3, GND, ..." % spare,
-        "CLK <- SCK, SH/LD <- GP%d, CLK INH to GND" % pins.SHIFT_LOAD,
-        "input Dn of chip k: place 8k + n"])
-    svg.wire([ends[pins.SPI_MISO], (560, ends[pins.SPI_MISO][1])], "MISO")
-    svg.wire([ends[pins.SPI_SCK], (540, ends[pins.SPI_SCK][1]), (540, 120), (560, 120)], "SCK")
-    svg.wire([ends[pins.SHIFT_LOAD], (520, ends[pins.SHIFT_LOAD][1]), (520, 140), (560, 140)], "SH/LD")
-    svg.box(980, 80, 290, 110, "%d reed switches" % (SIZE * SIZE), [
+    sx, sy = 600, 60
+    ys = svg.box(sx, sy, 380, 150, "%d x 74HC165 chain (SPI%d, %d Hz)"
+                 % (chips, pins.SPI_ID, pins.SHIFT_BAUD), [
+                     "CLK <- SCK (GP%d), CLK INH to GND" % pins.SPI_SCK,
+                     "chip 0 QH -> MISO (GP%d)" % pins.SPI_MISO,
+                     "SH/LD <- GP%d" % pins.SHIFT_LOAD,
+                     "chip k SER <- chip k+1 QH; last SER to GND",
+                     "%d spare inputs of the last chip: 3V3, GND, ..." % spare,
+                     "input Dn of chip k: place 8k + n"])
+    # The SPI pins sit below the buttons: they go up, the top pin leftmost.
+    for i, (gp, yy) in enumerate(((pins.SPI_SCK, ys[0]), (pins.SPI_MISO, ys[1]),
+                                  (pins.SHIFT_LOAD, ys[2]))):
+        lane = 540 + 12 * i
+        svg.wire([ends[gp], (lane, ends[gp][1]), (lane, entry(yy)), (sx, entry(yy))],
+                 ANALOG if gp == pins.SPI_MISO else DIGITAL)
+    svg.box(1040, 60, 300, 110, "%d reed switches" % (SIZE * SIZE), [
         "switch to GND, 10k pull-up to 3.3 V",
         "(8-resistor SIP network per chip)",
         "stone: any magnet closes it",
         "or DRV5032 open-drain digital Hall"], fill="#fff8f0")
-    svg.wire([(920, 140), (980, 140)], colour="#1f5fbf")
-    common(svg, ends, 300)
+    svg.wire([(sx + 380, 140), (1040, 140)], ANALOG)
+    y0 = 260
+    end, _ = leds(svg, ends, 500, 600, y0)
+    buttons(svg, ends, (460, 470, 480), 600, end + 30)
+    lanes = {"VSYS": 420, "3V3": 400}
+    svg.h = power(svg, ends, left, "occupancy", max(bottom, end + 134) + 50, lanes) + 20
     return svg.render()
 
 
 DIAGRAMS = {"wiring-colour.svg": colour_diagram, "wiring-occupancy.svg": occupancy_diagram}
 
 
+def find_convert():
+    """ImageMagick's convert, if a real one is installed (not a stand-in)."""
+    for path in (shutil.which("convert"), "/usr/bin/convert"):
+        if not path:
+            continue
+        try:
+            out = subprocess.run([path, "-version"], capture_output=True, text=True, timeout=20)
+        except OSError:
+            continue
+        if out.returncode == 0 and out.stdout.startswith("Version: ImageMagick"):
+            return path
+    return None
+
+
 def main(argv=()):
     OUT.mkdir(exist_ok=True)
-    convert = shutil.which("convert")
+    convert = find_convert() if "--no-png" not in argv else None
+    if convert is None and "--no-png" not in argv:
+        print("no ImageMagick convert (apt-get install imagemagick): SVG only")
     for name, draw in DIAGRAMS.items():
         path = OUT / name
         path.write_text(draw())
         print("wrote", path.relative_to(ROOT))
-        if convert and "--no-png" not in argv:
+        if convert:
             png = path.with_suffix(".png")
             subprocess.run([convert, "-density", "96", str(path), str(png)], check=True)
             print("wrote", png.relative_to(ROOT))
