@@ -168,3 +168,37 @@ def test_diagrams_agree_with_the_bom_and_the_power_table():
     assert "ADC_VREF" in colour and "AGND" in colour
     assert "%d mA typ / %d max" % hwdoc.sensor_rail_ma("colour", wiring.SIZE) in colour
     assert "3V3 (pin 36) of the Pico" in occupancy
+
+
+def test_makers_guide_answers_what_a_maker_asks_next():
+    import math
+    import re
+    text = " ".join((wiring.ROOT / "hardware" / "README.md").read_text().split())
+    # Where the MicroPython UF2 comes from and how it goes onto the Pico.
+    assert "https://micropython.org/download/RPI_PICO/" in text
+    for step in ("BOOTSEL", "RPI-RP2", ".uf2", "mpremote connect list", "flash_nuke.uf2"):
+        assert step in text, step
+    # The light through the wood: a recommendation with dimensions that hold
+    # for the board geometry it names.
+    light = text.split("### Getting the light through the wood", 1)[1].split(" ## ", 1)[0]
+    grid = [float(v) for v in re.search(r"grid ([\d.]+) x ([\d.]+) mm", light).groups()]
+    stone = float(re.search(r"stones up to ([\d.]+) mm", light).group(1))
+    hole = float(re.search(r"\*\*Recommendation: a (\d+) mm hole", light).group(1))
+    offset = float(re.search(r"([\d.]+) mm from the point along the diagonal", light).group(1))
+    diag = math.hypot(*grid)
+    led = (grid[0] * offset / diag, grid[1] * offset / diag)
+    clear = [offset - hole / 2 - stone / 2, diag - offset - hole / 2 - stone / 2,
+             math.hypot(grid[0] - led[0], led[1]) - hole / 2 - stone / 2,
+             math.hypot(led[0], grid[1] - led[1]) - hole / 2 - stone / 2]
+    assert min(clear) > 1.0, clear  # no stone around the square covers the light
+    assert offset >= 10  # the LED stays 10 mm from the Hall sensor under the point
+    assert "by %.2f mm, of the diagonal neighbour by %.1f mm and of the two other corners' " \
+        "stones by %.1f mm" % (clear[0], clear[1], clear[2]) in light, clear
+    assert "not measured" in light  # reasoning, said as such, with a test piece to make
+    # First power-up: what to look for, with currents from the power table.
+    power_up = text.split("## First power-up: faults to look for", 1)[1].split(" ## ", 1)[0]
+    for fault in ("short", "diode", "3.25-3.35 V", "DIN", "feed point", "select lines swapped"):
+        assert fault in power_up, fault
+    limit = round(hwdoc.switch_on_ma("colour", 19) * 1.2 / 500) * 0.5
+    assert "%.1f A for a 19x19 colour board" % limit in power_up
+    assert "at switch-on" in hwdoc.power_table()

@@ -148,6 +148,18 @@ def led_budget(size):
     return cap, lit + n * F.MA_IDLE, n * F.MA_IDLE
 
 
+def switch_on_ma(variant, size):
+    """What the 5 V supply gives at power-up: every LED dark, the sensors at
+    their typical draw (colour: through the buck), the Pico."""
+    _, _, dark = led_budget(size)
+    typ, _ = sensor_rail_ma(variant, size)
+    if variant == "colour":
+        sensors = typ * 33 * 100 // (50 * BUCK_EFFICIENCY)
+    else:
+        sensors = typ * 33 // 50  # through the Pico's own regulator
+    return dark + sensors + PICO_MA
+
+
 def supply_ma(variant, size):
     """Worst case drawn from the 5 V supply."""
     _, leds, _ = led_budget(size)
@@ -216,6 +228,9 @@ def power_table():
     row("Pico (mA at 5 V)", [str(PICO_MA) for _ in SIZES])
     row("colour: worst total from the 5 V supply (mA)", [str(supply_ma("colour", s)) for s in SIZES])
     row("occupancy: worst total from the 5 V supply (mA)", [str(supply_ma("occupancy", s)) for s in SIZES])
+    row("colour: at switch-on, LEDs dark (mA at 5 V)", [str(switch_on_ma("colour", s)) for s in SIZES])
+    row("occupancy: at switch-on, LEDs dark (mA at 5 V)",
+        [str(switch_on_ma("occupancy", s)) for s in SIZES])
     row("5 V feed points into the LED chain", ["%d (every %d rows)" % feeds(s) for s in SIZES])
     lines.append("")
     lines.append("LED budget `budget_ma` = %d mA at %d V and `max_brightness` = %d are the "
