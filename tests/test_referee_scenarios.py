@@ -1,32 +1,46 @@
-"""The physical scenarios of tests/mp/referee_scenarios.py under CPython
-(one case each) and all of them under the MicroPython unix port."""
+"""The physical scenarios of tests/mp/referee_scenarios.py and the defect
+regressions of tests/mp/defect_scenarios.py under CPython (one case each)
+and all of them under the MicroPython unix port.
+
+Each defect scenario (D1-D13, issue 10) was run against the referee as it
+was before its fix and failed there, each for its own reason:
+
+    git worktree add /tmp/old 73e807f
+    cd /tmp && PYTHONPATH=/tmp/old/firmware:/tmp/old/tests/mp:$OLDPWD/tests/mp \
+        $OLDPWD/.venv/bin/python -m defect_scenarios
+"""
 import sys
-from pathlib import Path
 
 import pytest
 
-from conftest import ROOT, run_micropython
+from conftest import ROOT
 
 sys.path.insert(0, str(ROOT / "tests" / "mp"))
+import defect_scenarios  # noqa: E402
 import referee_scenarios  # noqa: E402
 
-NAMES = [name for name, _ in referee_scenarios.scenarios()]
+MODULES = {"referee_scenarios": referee_scenarios, "defect_scenarios": defect_scenarios}
+CASES = [(mod, name) for mod, m in MODULES.items() for name, _ in
+         referee_scenarios.scenarios(vars(m))]
 
 
-@pytest.mark.parametrize("name", NAMES)
-def test_scenario_cpython(name, tmp_path):
-    dict(referee_scenarios.scenarios())[name](str(tmp_path))
+@pytest.mark.parametrize("module,name", CASES, ids=["%s" % n for _, n in CASES])
+def test_scenario_cpython(module, name, tmp_path):
+    getattr(MODULES[module], name)(str(tmp_path))
 
 
-def test_scenarios_micropython(micropython, tmp_path):
-    code = ("import sys, referee_scenarios\n"
-            "sys.exit(referee_scenarios.run_all(%r))\n" % str(tmp_path / "mp"))
+@pytest.mark.parametrize("module", sorted(MODULES))
+def test_scenarios_micropython(micropython, tmp_path, module):
+    code = ("import sys, referee_scenarios, %s\n"
+            "sys.exit(referee_scenarios.run_all(%r, %s.__dict__))\n"
+            % (module, str(tmp_path / "mp"), module))
     proc = micropython(code=code, timeout=300)
     out = proc.stdout + proc.stderr
+    names = [n for mod, n in CASES if mod == module]
     passed = [line.split()[1] for line in out.splitlines() if line.startswith("PASS ")]
     assert proc.returncode == 0, out
-    assert sorted(passed) == sorted(NAMES), out
-    assert "DONE %d scenarios, 0 failed" % len(NAMES) in out
+    assert sorted(passed) == sorted(names), out
+    assert "DONE %d scenarios, 0 failed" % len(names) in out
 
 
 def test_run_all_reports_a_failing_scenario(tmp_path, monkeypatch, capsys):

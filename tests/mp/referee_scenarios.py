@@ -666,15 +666,15 @@ def scenario_led_budget(tmp):
         assert f[0] > 0
 
 
-def scenarios():
-    g = globals()
+def scenarios(namespace=None):
+    g = globals() if namespace is None else namespace
     return [(name, g[name]) for name in sorted(g) if name.startswith("scenario_")]
 
 
-def run_all(tmp="/tmp/gogadget-scenarios"):
+def run_all(tmp="/tmp/gogadget-scenarios", namespace=None):
     _fresh(tmp)
     failed = 0
-    for name, fn in scenarios():
+    for name, fn in scenarios(namespace):
         try:
             fn(tmp)
             print("PASS", name)
@@ -683,7 +683,7 @@ def run_all(tmp="/tmp/gogadget-scenarios"):
             print("FAIL", name, repr(exc))
             if hasattr(sys, "print_exception"):
                 sys.print_exception(exc)
-    print("DONE %d scenarios, %d failed" % (len(scenarios()), failed))
+    print("DONE %d scenarios, %d failed" % (len(scenarios(namespace)), failed))
     return failed
 
 
