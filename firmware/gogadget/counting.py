@@ -14,6 +14,7 @@ that came to be lifted.
 Over ("over").  The result is drawn in digits, scrolling when it is wider
 than the board; clearing the board starts the next game.
 """
+from gogadget import journal as jn
 from gogadget import signals as sg
 from gogadget.compat import ticks_diff
 from gogadget.points import EMPTY, BLACK, WHITE, vertex
@@ -138,6 +139,29 @@ def refresh(ref):
 
 
 # -- over ------------------------------------------------------------------
+
+
+def finish(ref, winner, result, counted=None):
+    """The game ends with a result: journal it, show it, keep the game."""
+    if counted is not None:
+        margin = abs(counted.black - counted.white)
+        ref.log.append(ref, jn.K_RESULT, winner, int(margin * 2 + 0.5))
+    ref.result = result
+    over(ref, winner)
+    ref.event("result", result)
+    keep(ref, "")
+    ref.refresh()
+
+
+def keep(ref, how):
+    """Keep the game beside the journal as the next NNNN.sgf."""
+    if ref.journal is None:
+        return
+    try:
+        name = jn.save_game(ref.journal.dir, ref.sgf())
+        ref.event("prompt", ("%s game kept as %s" % (how, name)).strip())
+    except (OSError, MemoryError) as exc:
+        ref.event("error", "could not keep the game: %r" % (exc,))
 
 
 def over(ref, winner):

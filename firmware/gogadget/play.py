@@ -32,6 +32,7 @@ the stone slid onto its point: the lights ask to put that right, and
 Confirm still takes the move back.
 """
 from gogadget import board as core
+from gogadget import journal as jn
 from gogadget import signals as sg
 from gogadget.compat import const
 from gogadget.points import EMPTY, BLACK, PASS, colour_name, vertex
@@ -105,9 +106,35 @@ def _try_move(ref, resumed):
     if ref.missings and pl != resumed and not _missing_captured(ref):
         board.undo()  # a stone is missing that this move does not take
         return False
-    ref.accepted(colour, pt)
+    accept(ref, colour, pt)
     ref.last_seen = True
     return True
+
+
+def accept(ref, colour, pt):
+    """A move is in the rules core: journal it, then show it."""
+    ref.log.append(ref, jn.K_MOVE, colour, pt)
+    ref.sync_want()
+    if ref.board.cells[pt] == EMPTY:
+        # It took itself off (suicide allowed): it must be lifted too.
+        ref.mark[ref.place(pt)] |= M_REMOVE
+    ref.event("move", colour_name(colour) + " " + vertex(ref.size, pt))
+    if ref.board.last_captures:
+        caps = ref.board.captured_stones()
+        ref.event("capture", "%s captured %d: %s" % (
+            colour_name(colour), len(caps), " ".join(vertex(ref.size, p) for p in caps)))
+
+
+def pass_move(ref, colour):
+    """A pass: two in a row (White's last where the rules say so) start counting."""
+    from gogadget import counting, score
+    ref.board.pass_move(colour)
+    ref.log.append(ref, jn.K_MOVE, colour, PASS)
+    ref.event("pass", colour_name(colour))
+    if score.game_over(ref.board, ref.rules):
+        counting.begin(ref)
+    ref.dirty = True
+    ref.refresh()
 
 
 def _missing_captured(ref):

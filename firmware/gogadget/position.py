@@ -16,7 +16,7 @@ are not fresh changes.
 from gogadget import signals as sg
 from gogadget import journal as jn
 from gogadget.gamelog import replay
-from gogadget.points import BLACK, WHITE, colour_name
+from gogadget.points import BLACK, WHITE, colour_name, max_handicap
 from gogadget.view import M_REMOVE, diff
 
 
@@ -61,6 +61,27 @@ def confirm_handicap(ref):
     ref.event("prompt", "handicap placed: W to play")
     ref.phase = "play"
     ref.dirty = True
+    ref.refresh()
+
+
+def set_position(ref, stones):
+    """A given position: the LEDs guide the person to set it up.  Only
+    black stones (two or more) are a free handicap: White moves first."""
+    stones = list(stones)
+    for colour, pt in stones:
+        if colour not in (BLACK, WHITE) or not ref.board.on_board(pt):
+            raise ValueError("bad set-up stone")
+    blacks = all(c == BLACK for c, _ in stones)
+    handicap = len(stones) if blacks and 2 <= len(stones) <= max_handicap(ref.size) else 0
+    ref.start(ref.size, ref.komi, handicap, ref.config.preset if ref.rules.name == "custom"
+              else ref.rules.name, free=True)
+    for colour, pt in stones:
+        ref.setup_stone(colour, pt)
+    if handicap:
+        ref.handicap_done()
+    ref.log.header(ref)
+    ref.event("new-game", "set-up position of %d stones" % len(stones))
+    ref.sync_want()
     ref.refresh()
 
 

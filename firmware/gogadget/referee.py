@@ -170,24 +170,8 @@ class Referee:
         self.log.append(self, jn.K_KOMI, 0, komi_code(self.komi))
 
     def set_position(self, stones):
-        """A given position: the LEDs guide the person to set it up.  Only
-        black stones (two or more) are a free handicap: White moves first."""
-        stones = list(stones)
-        for colour, pt in stones:
-            if colour not in (BLACK, WHITE) or not self.board.on_board(pt):
-                raise ValueError("bad set-up stone")
-        blacks = all(c == BLACK for c, _ in stones)
-        handicap = len(stones) if blacks and 2 <= len(stones) <= max_handicap(self.size) else 0
-        self.start(self.size, self.komi, handicap, self.config.preset if self.rules.name == "custom"
-                   else self.rules.name, free=True)
-        for colour, pt in stones:
-            self.setup_stone(colour, pt)
-        if handicap:
-            self.handicap_done()
-        self.log.header(self)
-        self.event("new-game", "set-up position of %d stones" % len(stones))
-        self.sync_want()
-        self.refresh()
+        """A given position: the LEDs guide the person to set it up."""
+        position.set_position(self, stones)
 
     def resume(self, records, report="", now_ms=0):
         """Rebuild the game from journal records (journal.Journal.load) and
@@ -276,19 +260,6 @@ class Referee:
 
     # -- moves -------------------------------------------------------------
 
-    def accepted(self, colour, pt):
-        """A move is in the rules core: journal it, then show it."""
-        self.log.append(self, jn.K_MOVE, colour, pt)
-        self.sync_want()
-        if self.board.cells[pt] == EMPTY:
-            # It took itself off (suicide allowed): it must be lifted too.
-            self.mark[self.place(pt)] |= view.M_REMOVE
-        self.event("move", colour_name(colour) + " " + vertex(self.size, pt))
-        if self.board.last_captures:
-            caps = self.board.captured_stones()
-            self.event("capture", "%s captured %d: %s" % (
-                colour_name(colour), len(caps), " ".join(vertex(self.size, p) for p in caps)))
-
     def external_move(self, colour, pt):
         """A move decided off the board (engine, remote player; pt may be
         PASS): checked, recorded at once and prompted on the LEDs until the
@@ -297,7 +268,7 @@ class Referee:
         if self.phase == "over":
             raise ValueError("game is over")
         if pt == PASS:
-            self._pass(colour)
+            play.pass_move(self, colour)
             self.last_seen = False
             return core.OK
         code = self.board.play(colour, pt)
@@ -305,7 +276,7 @@ class Referee:
             return code
         if self.phase == "count":
             self.phase = "play"
-        self.accepted(colour, pt)
+        play.accept(self, colour, pt)
         self.last_seen = False
         self.dirty = True
         self.refresh()
@@ -330,16 +301,6 @@ class Referee:
         self.refresh()
         return True
 
-    def _pass(self, colour):
-        from gogadget import score
-        self.board.pass_move(colour)
-        self.log.append(self, jn.K_MOVE, colour, PASS)
-        self.event("pass", colour_name(colour))
-        if score.game_over(self.board, self.rules):
-            counting.begin(self)
-        self.dirty = True
-        self.refresh()
-
     # -- buttons -----------------------------------------------------------
 
     def press(self, button, now_ms):
@@ -352,14 +313,14 @@ class Referee:
             self._new_pressed(now_ms, asked)
         elif button == BTN_PASS:
             if phase == "play":
-                self._pass(self.board.to_move())
+                play.pass_move(self, self.board.to_move())
                 self.last_seen = True
         elif button == BTN_RESIGN:
             if phase in ("play", "count"):
                 colour = self.board.to_move()
                 self.log.append(self, jn.K_RESIGN, colour)
                 self.event("resign", colour_name(colour) + " resigns")
-                self._finish(3 - colour, colour_name(3 - colour) + "+R")
+                counting.finish(self, 3 - colour, colour_name(3 - colour) + "+R")
         elif button == BTN_CONFIRM:
             self._confirm(asked)
         self.dirty = True
@@ -377,7 +338,7 @@ class Referee:
     def _confirm(self, asked):
         phase = self.phase
         if asked:
-            self._keep("unfinished")
+            counting.keep(self, "unfinished")
             self.new_game(handicap=self.config.handicap)
         elif phase == "play" and self.takeback:
             play.take_back(self)
@@ -385,31 +346,11 @@ class Referee:
             view.ignore_sensor(self, self.ask_stuck)
         elif phase == "count":
             c = counting.count_now(self)
-            self._finish(c.winner, c.result, c)
+            counting.finish(self, c.winner, c.result, c)
         elif phase == "setup" and self.free:
             position.confirm_handicap(self)
         else:
             self.event("prompt", "nothing to confirm")
-
-    def _finish(self, winner, result, counted=None):
-        if counted is not None:
-            margin = abs(counted.black - counted.white)
-            self.log.append(self, jn.K_RESULT, winner, int(margin * 2 + 0.5))
-        self.result = result
-        counting.over(self, winner)
-        self.event("result", result)
-        self._keep("")
-        self.refresh()
-
-    def _keep(self, how):
-        """Keep the game beside the journal as the next NNNN.sgf."""
-        if self.journal is None:
-            return
-        try:
-            name = jn.save_game(self.journal.dir, self.sgf())
-            self.event("prompt", ("%s game kept as %s" % (how, name)).strip())
-        except (OSError, MemoryError) as exc:
-            self.event("error", "could not keep the game: %r" % (exc,))
 
     # -- queries -----------------------------------------------------------
 
