@@ -109,7 +109,7 @@ for i in range(0, len(MOVES), 3):
     colour = MOVES[i]
     pl = MOVES[i + 1] * 256 + MOVES[i + 2]
     s.board[pl] = S_BLACK if colour == 1 else S_WHITE
-    steps(5)
+    steps(app.config.stable_scans + 5)  # the debounce, longer for a second after boot
     for q in range(361):
         if ref.prompt[q] == sg.P_REMOVE:
             s.board[q] = S_EMPTY
