@@ -522,6 +522,8 @@ class BoardView:
         """What to do next; with how to change the stone in hand when it is wrong."""
         sim = self.sim
         text = nextstep.next_step(sim)
+        if sim.clock.now_ms < sim.stones.hand_until_ms:
+            text = "a hand over the board: the sensors wait until it is gone; " + text
         wrong = any(code & 0x0F == frame.WRONG_COLOUR for code in sim.leds.lit().values())
         mode = self.hand_mode.get()
         turn = nextstep.turn_colour(sim)

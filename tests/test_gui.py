@@ -170,6 +170,7 @@ def test_gui_hand_places_lifts_slides_and_shows_prompts(display, tmp_path):
         # A hand over the board shows in the window and makes no move.
         gui.xdo("key", "h")
         s = gui.wait(lambda s: s["hand_over_board"], "the hand shown")
+        assert s["next"].startswith("a hand over the board"), s["next"]
         skin = (0xe8, 0xb0, 0x90)
         shot = grab(display)
         board = shot.crop(*at(s, "A9"), *at(s, "J1"))
