@@ -46,6 +46,7 @@ DEFAULT_NOISE_MAX = 0.02
 SIZE_WEIGHTS = {9: 6, 13: 3, 19: 1}  # mostly small boards: they are quick
 MOVE_CAPS = {9: (16, 60), 13: (16, 50), 19: (16, 40)}  # moves before the players pass
 HANDICAP_SHARE = 0.15
+LONG_SHARE = 0.08  # games played until the board is nearly full (a move per point)
 QUIET_SHARE = 0.25  # games with no flicker at all
 CAPTURE_BIAS = 0.6  # chance a player takes a capture when there is one
 CONTACT_BIAS = 0.5  # chance a player plays next to an opponent's stone
@@ -53,6 +54,7 @@ CONTACT_BIAS = 0.5  # chance a player plays next to an opponent's stone
 OBEY_MS = 20000  # longest a person follows the lights before calling them stuck
 STALE_MS = 5000  # longest a light may ask for what the board already shows
 ANSWER_MS = 3000  # longest a person waits for the board to react to one action
+RESUME_MS = 2000  # a board whose stones never moved is ready this soon after a cut
 SLOW_MS = 31000  # a slow person: past the firmware's stuck-sensor time (30 s)
 CONFIRM_NEW_MS = (300, 3000)  # New, then Confirm within 10 s
 GAME_MS = 30 * 60 * 1000  # a game that takes longer than this never ends
@@ -77,12 +79,13 @@ MOVE_HABITS = {
     "takeback": 0.06,  # a wrong (legal) move accepted, then taken back
     "slow": 0.5,  # waits > 30 s with an illegal stone or a take-back pending
     "stray_confirm": 0.05,  # Confirm pressed with nothing to confirm
+    "lift_back": 0.05,  # the last stone lifted to look at it, put back (no take-back)
     "pass_mid": 0.03,  # a pass in the middle of the game
     "self_capture": 0.15,  # a legal multi-stone suicide (presets that allow it)
 }
 # Habits that happen once in a game.
 GAME_HABITS = ("cut_clean", "cut_record", "cut_count", "count_bump", "new_mid_game",
-               "dead_revived")
+               "dead_revived", "resign")
 HABITS = tuple(MOVE_HABITS) + GAME_HABITS + ("free_handicap",)
 MOVE_HABIT_SHARE = 0.35  # chance a game has a given move habit
 GAME_HABIT_SHARE = 0.2
@@ -119,12 +122,16 @@ class Spec:
             self.handicap = rng.randint(2, min(4, points.max_handicap(self.size)))
         lo, hi = MOVE_CAPS.get(self.size, (16, 40))
         self.max_moves = rng.randint(lo, hi)
+        if rng.random() < LONG_SHARE:
+            self.max_moves = self.size * self.size
         drawn = habits is None
         if drawn:
             habits = {h for h in MOVE_HABITS if rng.random() < MOVE_HABIT_SHARE}
             habits |= {h for h in GAME_HABITS if rng.random() < GAME_HABIT_SHARE}
         self.person_seed = rng.random()
         self.sim_seed = rng.random()
+        # When the once-a-game habits between moves happen (share of the game).
+        shares = {h: rng.random() for h in ("cut_clean", "cut_record", "new_mid_game")}
         for name, value in fixed.items():
             if not hasattr(self, name):
                 raise ValueError("no game choice %r" % name)
@@ -132,6 +139,8 @@ class Spec:
         self.rules = rules_mod.Rules(self.preset)
         self.free = bool(self.handicap and self.rules.free_placement)
         self.habits = {h for h in habits if self.applies(h)}
+        self.moments = {h: 1 + int(share * max(1, self.max_moves - 1))
+                        for h, share in shares.items()}
         if self.free and drawn:
             self.habits.add("free_handicap")  # every free handicap is followed by a cut
 
@@ -372,6 +381,7 @@ class Player(replay.Person):
         self.tracer = tracer
         self.sabotage = sabotage
         self.used = set()  # habits that really happened
+        self.done = set()  # once-a-game habits whose moment has come
         self.doing = "start"  # what the person is at (names a failure's context)
         self.pending = []  # prisoners left on the board for after the next move
         self.expect_shrink = False  # a take-back or a cut may shorten the record
@@ -593,16 +603,24 @@ class Player(replay.Person):
         if self.habit("free_handicap"):
             self.power_cut()
 
+    def due(self, habit, moves):
+        """Is it time for a once-a-game habit (at its drawn moment, or the
+        first chance after it)?"""
+        if habit in self.done or moves < self.spec.moments[habit]:
+            return False
+        self.done.add(habit)
+        return self.habit(habit)
+
     def between_moves(self, moves):
         """Once-a-game habits that fall between two moves."""
         spec = self.spec
         if self.pending:
             return
-        if moves == spec.max_moves // 3 and self.habit("cut_clean"):
+        if self.due("cut_clean", moves):
             self.power_cut()
-        if moves == spec.max_moves // 2 and self.habit("cut_record") and self.intent.history:
+        if self.due("cut_record", moves) and self.intent.history:
             self.power_cut(cut_record=True)
-        if moves == (2 * spec.max_moves) // 3 and self.habit("new_mid_game") and self.intent.history:
+        if self.due("new_mid_game", moves) and self.intent.history:
             self.new_mid_game()
         if self.habit("stray_confirm"):
             self.obey()
@@ -693,6 +711,8 @@ class Player(replay.Person):
             self.bump_stone(None)
         if self.habit("bump_last") and self.sim.stones.cells[place] != EMPTY:
             self.bump_stone([place])
+        if self.habit("lift_back") and self.sim.stones.cells[place] != EMPTY:
+            self.lift_and_put_back(place)
 
     def make_sure_taken(self):
         """The lights are quiet; the last intended move must be in the record.
@@ -808,6 +828,15 @@ class Player(replay.Person):
         self.obey()
         self.check_position()
 
+    def lift_and_put_back(self, place):
+        """The last stone picked up and put down again: no take-back without Confirm."""
+        colour = self.sim.stones.cells[place]
+        self.lift(place)
+        self.wait(self.rng.randint(100, 1500), "looks at the stone")
+        self.put(colour, place)
+        self.obey()
+        self.check_position()
+
     def take_back_a_wrong_move(self, colour, intended):
         """A legal move the person did not mean: accepted, then taken back."""
         wrong = self.intent.random_move(self.rng, colour, avoid=(intended,))
@@ -835,10 +864,12 @@ class Player(replay.Person):
                 self.describe_lights(self.look())))
         self.expect_shrink = True
         try:
+            heard = len(self.sim.events)
             self.press("confirm")
             n = len(self.intent.history)
             if not self.wait_until(lambda: self.firmware_moves() < n):
-                raise Failure("take-back not done", "Confirm with the take-back light on")
+                raise Failure("take-back not done", "Confirm pressed when it was offered; the board "
+                              "said: %s" % "; ".join(t for _, _, t in self.sim.events[heard:][:3]))
             self.intent.undo()
             self.check_record()
         finally:
@@ -869,42 +900,66 @@ class Player(replay.Person):
     def power_cut(self, cut_record=False):
         """Power off and on; the stones stay.  cut_record: the cut came while
         the last record was being written (the journal loses 1-7 bytes)."""
-        sim = self.sim
         self.obey()
-        kind = "cut_record" if cut_record else "cut_clean"
-        self.doing = kind if self.doing != "free_handicap" else self.doing
-        before = [tuple(sim.referee.board.move(i)) for i in range(self.firmware_moves())]
+        if self.doing != "free_handicap":
+            self.doing = "cut_record" if cut_record else "cut_clean"
         if cut_record:
-            path = os.path.join(sim.store_dir, "journal.bin")
-            cut = self.rng.randint(1, 7)
-            size = os.path.getsize(path)
-            self.say("power cut while the last record was written: journal %d -> %d bytes"
-                     % (size, size - cut))
-            with open(path, "r+b") as f:
-                f.truncate(size - cut)
+            self.cut_last_record()
         else:
             self.say("power cut")
-        self.expect_shrink = cut_record
-        heard = len(sim.events)
-        try:
-            sim.reboot()
-            damage = [text for _, kind, text in sim.events[heard:] if kind == "error"]
-            if damage and not cut_record:
-                raise Failure("clean power cut: journal damaged", damage[0])
-            after = [tuple(sim.referee.board.move(i)) for i in range(self.firmware_moves())]
-            if not cut_record and after != before:
-                raise Failure("power cut lost moves", "%d moves before the cut, %d after" % (
-                    len(before), len(after)))
-            self.seen_moves = min(self.seen_moves, len(after))
-            self.check_record()
-        finally:
-            self.expect_shrink = False
+        self.reboot(lossy=cut_record)
+        if not cut_record:
+            self.check_quick_resume()
         self.obey()
         self.replay_missing()
         if len(self.intent.history) != self.firmware_moves():
             raise Failure("game not restored after the cut", "%d moves of %d" % (
                 self.firmware_moves(), len(self.intent.history)))
         self.check_position()
+
+    def cut_last_record(self):
+        path = os.path.join(self.sim.store_dir, "journal.bin")
+        size = os.path.getsize(path)
+        cut = self.rng.randint(1, 7)
+        self.say("power cut while the last record was written: journal %d -> %d bytes"
+                 % (size, size - cut))
+        with open(path, "r+b") as f:
+            f.truncate(size - cut)
+
+    def reboot(self, lossy=False):
+        """Boot again; a clean cut (not lossy) must keep the journal whole and every move."""
+        sim = self.sim
+        before = self.record()
+        heard = len(sim.events)
+        self.expect_shrink = lossy
+        try:
+            sim.reboot()
+            damage = [text for _, kind, text in sim.events[heard:] if kind == "error"]
+            if damage and not lossy:
+                raise Failure("clean power cut: journal damaged", damage[0])
+            after = self.record()
+            if not lossy and after != before:
+                raise Failure("power cut lost moves", "%d moves before the cut, %d after" % (
+                    len(before), len(after)))
+            self.seen_moves = min(self.seen_moves, len(after))
+            self.check_record()
+        finally:
+            self.expect_shrink = False
+
+    def record(self):
+        board = self.sim.referee.board
+        return [tuple(board.move(i)) for i in range(board.moves)]
+
+    def check_quick_resume(self):
+        """Every stone stayed where it was: the board must be ready within RESUME_MS."""
+        sim = self.sim
+        booted = sim.clock.now_ms
+        playing = (signals.PHASE_CODES["play"], signals.PHASE_CODES["count"])
+        if not self.wait_until(lambda: self.phase_light() in playing and not sim.leds.prompts(),
+                               RESUME_MS):
+            raise Failure("slow resume", "not ready %d ms after the boot, nothing moved: "
+                          "phase %s, %s" % (sim.clock.now_ms - booted, code_name(self.phase_light()),
+                                            self.describe_lights(sim.leds.prompts())))
 
     def new_mid_game(self):
         """New pressed mid-game: confirm it; the unfinished game must be kept."""
@@ -933,7 +988,11 @@ class Player(replay.Person):
     # -- the end of the game -------------------------------------------------------
 
     def finish(self):
-        """Two passes (White last where the rules say so), dead stones, Confirm."""
+        """Two passes (White last where the rules say so), dead stones, Confirm;
+        or a resignation."""
+        if self.habit("resign"):
+            self.resign()
+            return
         while not self.intent.passed_out():
             self.pass_turn()
         self.doing = "count"
@@ -949,6 +1008,19 @@ class Player(replay.Person):
         self.press("confirm")
         if not self.wait_event("result", heard):
             raise Failure("no result after Confirm", "events: %s" % self.sim.events[heard:][:4])
+        self.check_records()
+
+    def resign(self):
+        self.lift_pending()
+        self.obey()
+        heard = len(self.sim.events)
+        self.press("resign")
+        if not self.wait_event("result", heard):
+            raise Failure("no result after resigning", "events: %s" % self.sim.events[heard:][:4])
+        self.check_records()
+
+    def check_records(self):
+        """The game is over: the kept file and referee.sgf() hold the intended game."""
         self.check_kept(self.intent, finished=True)
         problem = replay.compare(self.intent.game(), self.sim.referee.sgf())
         if problem:
@@ -982,11 +1054,7 @@ class Player(replay.Person):
     def power_cut_while_counting(self, dead):
         self.doing = "cut_count"
         self.say("power cut while counting")
-        moves = self.firmware_moves()
-        self.sim.reboot()
-        if self.firmware_moves() != moves:
-            raise Failure("power cut lost moves", "%d moves before the cut, %d after" % (
-                moves, self.firmware_moves()))
+        self.reboot()
         self.obey()  # the dead stones go back where the lights ask
         if not self.wait_until(lambda: self.phase_light() == signals.PHASE_CODES["count"]):
             raise Failure("counting not resumed after the cut", "phase light %s" % code_name(
@@ -1068,9 +1136,33 @@ def run_game(seed, sizes=DEFAULT_SIZES, noise_max=DEFAULT_NOISE_MAX, trace=False
     return result
 
 
-def _run_one(args):
-    seed, sizes, noise_max = args
-    return run_game(seed, sizes, noise_max)
+class Options:
+    """What a run draws its games from; a failing seed replays only with the same."""
+
+    def __init__(self, sizes=DEFAULT_SIZES, noise_max=DEFAULT_NOISE_MAX, habits=None):
+        self.sizes = tuple(sizes)
+        self.noise_max = noise_max
+        self.habits = None if habits is None else frozenset(habits)  # None: drawn per game
+
+    def run(self, seed, **kw):
+        return run_game(seed, self.sizes, self.noise_max, habits=self.habits, **kw)
+
+    def replay_command(self, seed):
+        cmd = ".venv/bin/python -m host_sim.stress --replay %d" % seed
+        if self.sizes != DEFAULT_SIZES:
+            cmd += " --sizes " + ",".join(str(s) for s in self.sizes)
+        if self.noise_max != DEFAULT_NOISE_MAX:
+            cmd += " --noise-max %g" % self.noise_max
+        if self.habits is not None:
+            cmd += " --habits " + (",".join(sorted(self.habits)) or "none")
+        return cmd + " --trace"
+
+
+DEFAULTS = Options()
+
+
+def replay_command(seed, options=DEFAULTS):
+    return options.replay_command(seed)
 
 
 def game_seeds(games, seed):
@@ -1078,17 +1170,16 @@ def game_seeds(games, seed):
     return [seed * 100000 + i for i in range(games)]
 
 
-def run_games(seeds, sizes=DEFAULT_SIZES, noise_max=DEFAULT_NOISE_MAX, jobs=1, progress=None):
-    work = [(s, tuple(sizes), noise_max) for s in seeds]
+def run_games(seeds, options=DEFAULTS, jobs=1, progress=None):
     results = []
     if jobs <= 1:
-        for w in work:
-            results.append(_run_one(w))
+        for seed in seeds:
+            results.append(options.run(seed))
             if progress:
                 progress(results)
     else:
         with multiprocessing.Pool(jobs) as pool:
-            for r in pool.imap_unordered(_run_one, work, chunksize=2):
+            for r in pool.imap_unordered(options.run, seeds, chunksize=2):
                 results.append(r)
                 if progress:
                     progress(results)
@@ -1097,15 +1188,6 @@ def run_games(seeds, sizes=DEFAULT_SIZES, noise_max=DEFAULT_NOISE_MAX, jobs=1, p
 
 
 # -- the report -------------------------------------------------------------------------
-
-
-def replay_command(seed, sizes=DEFAULT_SIZES, noise_max=DEFAULT_NOISE_MAX):
-    cmd = ".venv/bin/python -m host_sim.stress --replay %d" % seed
-    if tuple(sizes) != DEFAULT_SIZES:
-        cmd += " --sizes " + ",".join(str(s) for s in sizes)
-    if noise_max != DEFAULT_NOISE_MAX:
-        cmd += " --noise-max %g" % noise_max
-    return cmd + " --trace"
 
 
 def tally(results, key):
@@ -1129,7 +1211,7 @@ def causes(results):
     return sorted(groups.items(), key=lambda kv: -len(kv[1]))
 
 
-def report(results, sizes=DEFAULT_SIZES, noise_max=DEFAULT_NOISE_MAX, elapsed=None):
+def report(results, options=DEFAULTS, elapsed=None):
     lines = []
     passed = sum(r["ok"] for r in results)
     lines.append("stress: %d/%d games passed%s" % (
@@ -1157,11 +1239,11 @@ def report(results, sizes=DEFAULT_SIZES, noise_max=DEFAULT_NOISE_MAX, elapsed=No
         for r in results:
             if not r["ok"]:
                 lines.append("  seed %d: %s [%s] %s" % (r["seed"], r["cause"], r["doing"], r["detail"]))
-                lines.append("    " + replay_command(r["seed"], sizes, noise_max))
+                lines.append("    " + options.replay_command(r["seed"]))
     return "\n".join(lines)
 
 
-def findings(results, sizes=DEFAULT_SIZES, noise_max=DEFAULT_NOISE_MAX, command=""):
+def findings(results, options=DEFAULTS, command=""):
     """Markdown for the referee developer: failing seeds grouped by cause."""
     passed = sum(r["ok"] for r in results)
     out = ["# Stress findings", "",
@@ -1172,7 +1254,7 @@ def findings(results, sizes=DEFAULT_SIZES, noise_max=DEFAULT_NOISE_MAX, command=
         for r in group[:8]:
             out.append("- seed %d (%dx%d %s %s noise %.4f): %s -- `%s`" % (
                 r["seed"], r["size"], r["size"], r["sensors"], r["preset"], r["noise"],
-                r["detail"], replay_command(r["seed"], sizes, noise_max)))
+                r["detail"], options.replay_command(r["seed"])))
         if len(group) > 8:
             out.append("- ... and %d more: %s" % (len(group) - 8, " ".join(
                 str(r["seed"]) for r in group[8:40])))
@@ -1187,6 +1269,15 @@ def parse_sizes(text):
     return sizes
 
 
+def parse_habits(text):
+    habits = set() if text == "none" else {h for h in text.split(",") if h}
+    unknown = habits - set(HABITS)
+    if unknown:
+        raise argparse.ArgumentTypeError("unknown habits %s (known: %s)" % (
+            ",".join(sorted(unknown)), ",".join(HABITS)))
+    return habits
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(prog="python -m host_sim.stress", description=__doc__.split("\n\n")[0])
     ap.add_argument("--games", type=int, default=100)
@@ -1194,6 +1285,9 @@ def main(argv=None):
     ap.add_argument("--sizes", type=parse_sizes, default=DEFAULT_SIZES, help="e.g. 9,13,19")
     ap.add_argument("--noise-max", type=float, default=DEFAULT_NOISE_MAX,
                     help="highest flicker chance per point per scan")
+    ap.add_argument("--habits", type=parse_habits, default=None,
+                    help="only these habits in every game (comma-separated, or none); "
+                         "default: drawn per game")
     ap.add_argument("--jobs", type=int, default=1, help="parallel worker processes")
     ap.add_argument("--replay", type=int, metavar="SEED", help="play one game again")
     ap.add_argument("--trace", action="store_true", help="print every action, light and event")
@@ -1201,9 +1295,10 @@ def main(argv=None):
     args = ap.parse_args(argv)
     if not 0.0 <= args.noise_max < 1.0:
         ap.error("--noise-max must be a probability below 1")
+    options = Options(args.sizes, args.noise_max, args.habits)
     if args.replay is not None:
-        r = run_game(args.replay, args.sizes, args.noise_max, trace=args.trace)
-        print(report([r], args.sizes, args.noise_max))
+        r = options.run(args.replay, trace=args.trace)
+        print(report([r], options))
         return 0 if r["ok"] else 1
     seeds = game_seeds(args.games, args.seed)
     started = time.time()
@@ -1216,13 +1311,13 @@ def main(argv=None):
                                                         time.time() - started),
                   file=sys.stderr, flush=True)
 
-    results = run_games(seeds, args.sizes, args.noise_max, args.jobs, progress)
+    results = run_games(seeds, options, args.jobs, progress)
     elapsed = time.time() - started
-    print(report(results, args.sizes, args.noise_max, elapsed))
+    print(report(results, options, elapsed))
     if args.report:
         command = "python -m host_sim.stress " + " ".join(argv if argv is not None else sys.argv[1:])
         with open(args.report, "w") as f:
-            f.write(findings(results, args.sizes, args.noise_max, command))
+            f.write(findings(results, options, command))
     return 0 if all(r["ok"] for r in results) else 1
 
 
