@@ -131,3 +131,41 @@ def test_cli_replay_and_report(tmp_path, capsys):
     assert "by habit:" in out and "by noise:" in out
     assert code == (0 if "stress: 4/4" in out else 1)
     assert (tmp_path / "findings.md").read_text().startswith("# Stress findings")
+
+
+def test_reboot_keeps_the_stones_and_resumes_the_journalled_game():
+    from host_sim.virtual import Simulator
+
+    sim = Simulator(size=9, sensors="colour", seed=1)
+    try:
+        sim.run(200)  # a stone already down at power-on is no move: boot first
+        sim.stones.put("E5", 1)
+        sim.run(500)
+        sim.stones.put("C3", 2)
+        sim.run(500)
+        assert sim.referee.board.moves == 2
+        heard = len(sim.events)
+        old_app = sim.app
+        sim.reboot()
+        assert sim.app is not old_app
+        assert sim.referee.board.moves == 2  # from the journal
+        assert sim.stones.count() == 2  # the stones stayed where they were
+        assert any(kind == "resume" for _, kind, _ in sim.events[heard:])
+        assert sim.until_quiet()
+        assert not sim.leds.prompts()
+        sim.stones.put("D4", 1)
+        sim.run(500)
+        assert sim.referee.board.moves == 3
+    finally:
+        sim.close()
+
+
+def test_replay_command_carries_the_run_options():
+    opts = stress.Options(sizes=(9,), noise_max=0.03, habits={"bump", "late"})
+    cmd = opts.replay_command(42)
+    assert cmd == (".venv/bin/python -m host_sim.stress --replay 42 --sizes 9 --noise-max 0.03"
+                   " --habits bump,late --trace")
+    assert stress.replay_command(42) == ".venv/bin/python -m host_sim.stress --replay 42 --trace"
+    assert stress.parse_habits("none") == set()
+    with pytest.raises(Exception):
+        stress.parse_habits("juggling")
