@@ -192,6 +192,9 @@ def test_makers_guide_answers_what_a_maker_asks_next():
              math.hypot(led[0], grid[1] - led[1]) - hole / 2 - stone / 2]
     assert min(clear) > 1.0, clear  # no stone around the square covers the light
     assert offset >= 10  # the LED stays 10 mm from the Hall sensor under the point
+    assert (offset, hole) == (hwdoc.LED_OFFSET_MM, hwdoc.LIGHT_HOLE_MM)  # as the pictures say
+    assert "each LED %d mm up-right of its point, under a %d mm hole" % (offset, hole) \
+        in wiring.colour_diagram()
     assert "by %.2f mm, of the diagonal neighbour by %.1f mm and of the two other corners' " \
         "stones by %.1f mm" % (clear[0], clear[1], clear[2]) in light, clear
     assert "not measured" in light  # reasoning, said as such, with a test piece to make

@@ -33,6 +33,11 @@ LOGIC_MA = 1  # one 4067 / 165 / 74AHCT125, static
 PULLUP_KOHM = 10  # occupancy variant: reed pull-ups
 BUCK_EFFICIENCY = 85  # % of the 5 V -> 3.3 V sensor regulator
 LEDS_PER_FEED = 64  # 5 V is fed into the chain at least every this many LEDs
+# Where each LED sits (hardware/README.md, "Getting the light through the
+# wood"): this far from its point along the diagonal, up and to the right,
+# under a hole of this diameter with a light pipe.
+LED_OFFSET_MM = 14
+LIGHT_HOLE_MM = 3
 
 # Unit prices in USD, one-off quantities from the usual distributors
 # (LCSC/Mouser/AliExpress, 2025); an estimate, not a quote.

@@ -139,7 +139,9 @@ def leds(svg, ends, lane, x, y):
         "LED 0 under A1 (bottom left, Black's side)",
         "even rows left->right, odd rows right->left",
         "then %d status pixels after the last board LED" % F.STATUS_PIXELS,
-        "5 V + GND fed in %d times, every %d rows (Power)" % (nfeeds, every)], fill="#fff4e0")
+        "5 V + GND fed in %d times, every %d rows (Power)" % (nfeeds, every),
+        "each LED %d mm up-right of its point, under a %d mm hole"
+        % (hwdoc.LED_OFFSET_MM, hwdoc.LIGHT_HOLE_MM)], fill="#fff4e0")
     svg.wire([(x + 220, entry(ys[1])), (cx, entry(ys[1]))], ANALOG)
     svg.add_text(x + 226, entry(ys[1]) - 6, "DIN", 10, fill=ANALOG)
     return y + 120, chain
