@@ -185,6 +185,9 @@ def next_step(sim):
     if phase == "setup":
         placed = _with(lit, frame.OK_GREEN, frame.DIM)
         if placed or (ref.handicap and not _with(lit, frame.PUT_BLACK)):
+            if len(placed) >= ref.handicap:
+                return ("handicap: all %d black stones placed: press Confirm" % ref.handicap
+                        + fault)
             return ("handicap: %d of %d black stones placed; place them anywhere, then Confirm"
                     % (len(placed), ref.handicap)) + fault
         fix = _fix_first(sim, lit)

@@ -133,7 +133,7 @@ def test_black_territory_is_readable_on_a_dark_terminal():
     row = [l for l in last.splitlines() if l.startswith(" 5 ")][0]
     backgrounds = re.findall(r"\x1b\[48;2;(\d+);(\d+);(\d+)m(\x1b\[[0-9;]*m)\.", row)
     assert len(backgrounds) == 4, row  # A5 B5 Black's, H5 J5 White's
-    (r0, g0, b0, fg), territory_white = backgrounds[0][:4], backgrounds[-1]
+    r0, g0, b0, fg = backgrounds[0]
     # Light enough for dark text on a dark terminal's black (luma well above half) ...
     assert 0.299 * int(r0) + 0.587 * int(g0) + 0.114 * int(b0) > 150, backgrounds[0]
     assert fg == "\x1b[30m"  # ... and drawn in dark text
@@ -193,3 +193,26 @@ def test_star_points_five_on_9_and_13_nine_on_19():
     r = run("quit\n", "--no-color")
     board = r.stdout.split("lights:", 1)[0]
     assert board.count("+") == 5
+
+
+def test_what_next_through_a_free_handicap():
+    from host_sim import nextstep
+    from host_sim.virtual import Simulator, make_config
+    sim = Simulator(make_config(size=9, preset="tromp-taylor", handicap=3))
+    try:
+        steps = []
+        for action in (None, ("put", "C3"), ("put", "G7"), ("put", "E5"), ("confirm",)):
+            if action and action[0] == "put":
+                sim.stones.put(action[1], nextstep.turn_colour(sim))  # the turn light asks black
+            elif action:
+                sim.press("confirm")
+            sim.until_quiet()
+            steps.append(nextstep.next_step(sim))
+        assert steps == [
+            "handicap: 0 of 3 black stones placed; place them anywhere, then Confirm",
+            "handicap: 1 of 3 black stones placed; place them anywhere, then Confirm",
+            "handicap: 2 of 3 black stones placed; place them anywhere, then Confirm",
+            "handicap: all 3 black stones placed: press Confirm",
+            "White to play: put a white stone down, or press Pass"]
+    finally:
+        sim.close()
