@@ -67,6 +67,7 @@ MOVE_HABITS = {
     "late": 0.3,  # prisoners lifted only after the next stone is down
     "one_motion": 0.4,  # prisoners lifted 0-40 ms after the capturing stone
     "under_hand": 0.3,  # the capture done under a hand over the board
+    "prisoners_first": 0.2,  # prisoners lifted 0-40 ms before the capturing stone
     "bump": 0.08,  # a stone slid to a neighbouring empty point
     "bump_last": 0.08,  # the last move's stone slid
     "wrong_colour": 0.1,  # a stone of the other colour first (colour sensors)
@@ -653,23 +654,23 @@ class Player(replay.Person):
             self.wrong_colour_first(colour, place)
 
     def put_stone(self, colour, place, captured):
+        """The stone goes down (habits: hands, nudge, extra stone) and its
+        prisoners come off: before it, in the same motion, after the lights
+        ask, or only after the next move."""
         sim = self.sim
         before = sim.leds.code(place)
-        under_hand = captured and self.habit("under_hand")
-        if under_hand:
-            self.hand(600)
-        elif self.habit("two_hands"):
-            self.hand(600, hands=2)
-        elif self.habit("hand"):
-            self.hand(300)
-        if self.habit("nudge") and self.nudge_into(colour, place):
-            pass
-        elif self.habit("extra"):
-            self.with_extra_stone(colour, place)
-        else:
-            self.put(colour, place)
         late = self.pending
         self.pending = []
+        under_hand = bool(captured) and self.habit("under_hand")
+        self.hands_over(under_hand)
+        if captured and place not in captured and self.habit("prisoners_first"):
+            # Anticipation: the prisoners come off 0-40 ms before the stone goes down.
+            self.lift_all(captured, quick=True)
+            self.scans(self.rng.randint(0, 2))
+            self.set_down(colour, place)
+            self.lift_all(late)
+            return
+        self.set_down(colour, place)
         if captured and (under_hand or self.habit("one_motion")):
             self.scans(self.rng.randint(0, 2))  # 0-40 ms
             self.lift_all(captured, quick=True)
@@ -680,6 +681,22 @@ class Player(replay.Person):
             self.wait_until(lambda: sim.leds.code(place) != before)
             self.lift_all(captured)
         self.lift_all(late)
+
+    def hands_over(self, under_hand):
+        if under_hand:
+            self.hand(600)
+        elif self.habit("two_hands"):
+            self.hand(600, hands=2)
+        elif self.habit("hand"):
+            self.hand(300)
+
+    def set_down(self, colour, place):
+        if self.habit("nudge") and self.nudge_into(colour, place):
+            return
+        if self.habit("extra"):
+            self.with_extra_stone(colour, place)
+        else:
+            self.put(colour, place)
 
     def lift_all(self, places, quick=False):
         places = [pl for pl in places if self.sim.stones.cells[pl] != EMPTY]
@@ -984,6 +1001,10 @@ class Player(replay.Person):
         self.check_kept(unfinished, finished=False)
         self.obey()
         self.check_position()
+        # A journal recovered in the old game is no news in the new one (D11).
+        if self.sim.leds.status(frame.STATUS_ALERT) == signals.ALERT_CODES[signals.ALERT_ERROR]:
+            raise Failure("damage alert carried into a new game", "status alert %s" % code_name(
+                self.sim.leds.status(frame.STATUS_ALERT)))
 
     # -- the end of the game -------------------------------------------------------
 
