@@ -311,11 +311,21 @@ def test_gui_is_the_board_in_a_game_against_gnugo(display, tmp_path, gnugo_path)
         reply = next(v for v, c in s["lights"].items() if c.startswith("put-white"))
         assert "GNU Go's white %s is waiting to be placed" % reply in s["game"]
         assert reply not in s["stones"] and moves(s) == ["B E5", "W " + reply]
+        # "Put a white stone here" is a light under the wood, not a stone:
+        # the grid line runs across it (a stone covers its lines).
+        shot = blinking(display, lambda shot: min(shot.pixel(*at(s, reply, 0.2, 0.2))) > 200)
+        assert shot is not None, "the put-white light never seen on"
+        line = shot.pixel(*at(s, reply, 0.3, 0)) if reply[0] != "J" else \
+            shot.pixel(*at(s, reply, -0.3, 0))
+        assert max(line) < 110, line
         gui.click(reply)  # black in hand, but the light says which stone to take
         s = gui.wait(lambda s: s["stones"].get(reply) == "W" and not any(
             v.split("/")[0] in ("put-white", "put-black", "remove") for v in s["lights"].values()),
                      "reply placed")
         assert s["stones"] == {"E5": "B", reply: "W"}
+        time.sleep(0.3)
+        dx = 0.3 if reply[0] != "J" else -0.3
+        assert min(grab(display).pixel(*at(s, reply, dx, 0))) > 200  # the stone covers its line
         assert "Black to play (you)" in s["game"] and s["game_log"][-2:] == ["1. black E5",
                                                                             "2. white " + reply]
     finally:
