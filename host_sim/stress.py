@@ -473,7 +473,7 @@ class Player(replay.Person):
 
     def check_position(self):
         """The lights are quiet: the stones must be the game's position."""
-        if self.pending or self.sim.referee.phase != "play":
+        if self.pending or self.phase_light() != signals.PHASE_CODES["play"]:
             return
         if not self.position_matches():
             want = self.intent.expected()
@@ -556,7 +556,7 @@ class Player(replay.Person):
                 continue
             place = None
             if self.habit("self_capture"):
-                # A legal multi-stone suicide: the stone comes off with its chain.
+                # A legal suicide: the stone comes off with its chain (D3).
                 place = self.intent.random_move(self.rng, colour, self_capture=True)
             if place is None:
                 place = self.intent.random_move(self.rng, colour)
@@ -614,7 +614,6 @@ class Player(replay.Person):
 
     def between_moves(self, moves):
         """Once-a-game habits that fall between two moves."""
-        spec = self.spec
         if self.pending:
             return
         if self.due("cut_clean", moves):
@@ -1116,6 +1115,18 @@ class Player(replay.Person):
 # -- running games ----------------------------------------------------------------------
 
 
+class Tracer:
+    """One line per action, light change and event, stamped with virtual time."""
+
+    def __init__(self, write):
+        self.write = write
+        self.clock = None  # the simulator's, once it exists
+
+    def __call__(self, text):
+        now = self.clock.now_ms if self.clock is not None else 0
+        self.write("%9d ms  %s\n" % (now, text))
+
+
 def run_game(seed, sizes=DEFAULT_SIZES, noise_max=DEFAULT_NOISE_MAX, trace=False,
              habits=None, sabotage=None, out=None, **fixed):
     """Play the game of one seed; a result dict (ok, cause, detail, habits used ...).
@@ -1123,19 +1134,14 @@ def run_game(seed, sizes=DEFAULT_SIZES, noise_max=DEFAULT_NOISE_MAX, trace=False
     spec = Spec(seed, sizes, noise_max, habits, **fixed)
     started = time.time()
     tracer = None
-    clock = [None]
     if trace:
-        write = out or sys.stdout.write
-
-        def tracer(text):
-            now = clock[0].now_ms if clock[0] is not None else 0
-            write("%9d ms  %s\n" % (now, text))
-
+        tracer = Tracer(out or sys.stdout.write)
         tracer("game %d: %s" % (seed, spec.describe()))
     cfg = make_config(size=spec.size, sensors=spec.sensors, preset=spec.preset,
                       handicap=spec.handicap)
     sim = WatchedSim(cfg, spec.noise, spec.sim_seed, tracer)
-    clock[0] = sim.clock
+    if tracer is not None:
+        tracer.clock = sim.clock
     person = Player(sim, spec, random.Random(spec.person_seed), tracer, sabotage)
     result = {"seed": seed, "size": spec.size, "sensors": spec.sensors, "preset": spec.preset,
               "noise": spec.noise, "handicap": spec.handicap, "ok": True, "cause": "",
