@@ -6,40 +6,89 @@
     python -m host_sim replay GAME.sgf [--sensors ...] [--noise P] [--seed N] [--out OUT.sgf] [--json]
 """
 import argparse
-import os
 import sys
 
 from gogadget import points, rules, scan
 
+EPILOG = """\
+other command:
+  replay GAME.sgf       a simulated person plays a recorded game on the virtual
+                        board; exits non-zero unless the firmware's record holds
+                        the same moves (python -m host_sim replay --help)
+
+The mouse (or the terminal's put/lift/slide) is your hand; the buttons are
+Pass, Confirm, New game and Resign.  The host command line is `gogadget`."""
+
 
 def parse(argv):
-    ap = argparse.ArgumentParser(prog="python -m host_sim", description=__doc__.split("\n\n")[0])
-    ap.add_argument("--size", type=int, choices=points.SIZES, default=None)
-    ap.add_argument("--sensors", choices=scan.SENSOR_KINDS, default=None)
-    ap.add_argument("--rules", choices=sorted(rules.PRESETS), default=None)
-    ap.add_argument("--komi", type=float, default=None)
-    ap.add_argument("--handicap", type=int, default=None)
+    ap = argparse.ArgumentParser(prog="python -m host_sim", description=__doc__.split("\n\n")[0],
+                                 epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--size", type=int, choices=points.SIZES, default=None,
+                    help="board size (default: the board's config, 19)")
+    ap.add_argument("--sensors", choices=scan.SENSOR_KINDS, default=None,
+                    help="colour (Hall) sensors see the stone's colour; occupancy (reed) only a stone")
+    ap.add_argument("--rules", choices=sorted(rules.PRESETS), default=None, metavar="PRESET",
+                    help="rules preset: %s (default %s)" % (", ".join(sorted(rules.PRESETS)),
+                                                            rules.DEFAULT_PRESET))
+    ap.add_argument("--komi", type=float, default=None, help="komi (default: the preset's)")
+    ap.add_argument("--handicap", type=int, default=None, help="handicap stones (0, 2-9)")
     ap.add_argument("--noise", type=float, default=0.0, help="sensor flicker chance per point per scan")
-    ap.add_argument("--seed", type=int, default=None)
+    ap.add_argument("--seed", type=int, default=None, help="random seed of the sensor noise")
     ap.add_argument("--tui", action="store_true", help="run in the terminal even with a display")
     ap.add_argument("--no-color", action="store_true", help="terminal: no ANSI colours")
     ap.add_argument("--load", help="play this SGF game onto the board at start")
-    ap.add_argument("--state-file", help="GUI: keep a JSON picture of the board here (for tests)")
+    ap.add_argument("--state-file", help="window: keep a JSON picture of the board here (for tests)")
+    ap.add_argument("--store", default=None,
+                    help="the virtual board's game folder (default: a temporary one)")
     ap.add_argument("--engine", help='play a GTP engine, e.g. "/usr/games/gnugo --mode gtp --level 1"')
     ap.add_argument("--colour", "--color", default="black", choices=("black", "white", "b", "w"),
-                    help="--engine: the person's colour")
+                    help="--engine: your colour")
     ap.add_argument("--max-moves", type=int, default=0, help="--engine: stop after this many moves")
-    ap.add_argument("--out", help="--engine: keep the game record here (rewritten as it ends)")
+    ap.add_argument("--out", help="--engine: keep the game record here (rewritten as it goes)")
     return ap.parse_args(argv)
+
+
+def replay_main(argv):
+    """`replay`, with the komi the count used in --json (see _count_with_komi)."""
+    from host_sim import replay
+    replay.final_count = _count_with_komi
+    run = replay.replay
+
+    def replay_with_komi(*args, **kwargs):
+        summary, fw = run(*args, **kwargs)
+        count = summary.get("count")
+        if count and "komi" in count:
+            summary["komi"] = count["komi"]
+        return summary, fw
+
+    replay.replay = replay_with_komi
+    try:
+        return replay.main(argv)
+    finally:
+        replay.replay = run
+
+
+def _count_with_komi(referee):
+    """The firmware's own count of the final position with the game's komi
+    (the referee's, as the board counts), and that komi; None without one."""
+    try:
+        from gogadget import score
+        rules_ = getattr(referee, "rules", None)
+        if rules_ is None:
+            return None
+        c = score.count(referee.board, rules_, None, referee.komi)
+        return {"black": c.black, "white": c.white, "result": c.result, "komi": referee.komi}
+    except (ImportError, AttributeError, ValueError):
+        return None
 
 
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
     if argv and argv[0] == "replay":
-        from host_sim import replay
-        return replay.main(argv[1:])
+        return replay_main(argv[1:])
     args = parse(argv)
-    from host_sim.virtual import Simulator, make_config
+    from host_sim import session
+    from host_sim.virtual import make_config
     if not 0.0 <= args.noise < 1.0:
         print("host_sim: --noise must be a probability below 1", file=sys.stderr)
         return 2
@@ -53,60 +102,19 @@ def main(argv=None):
                "komi": cfg.komi, "handicap": cfg.handicap}
     versus = None
     if args.engine:
-        from host_sim.match import check_engine
         if args.load:
             print("host_sim: --load and --engine do not go together", file=sys.stderr)
             return 2
         try:
-            check_engine(args.engine)
+            session.check_engine(args.engine)
         except ValueError as exc:
             print("host_sim: %s" % exc, file=sys.stderr)
             return 2
         versus = {"command": args.engine, "colour": points.parse_colour(args.colour),
                   "max_moves": args.max_moves, "out": args.out}
-    if not args.tui and os.environ.get("DISPLAY"):
-        try:
-            from host_sim import gui
-            return gui.main(choices, noise=args.noise, seed=args.seed,
-                            state_file=args.state_file, load=args.load, versus=versus)
-        except ImportError as exc:
-            print("host_sim: no Tk (%s); using the terminal" % exc, file=sys.stderr)
-        except Exception as exc:  # noqa: BLE001 - e.g. TclError: display unreachable
-            if type(exc).__name__ != "TclError":
-                raise
-            print("host_sim: cannot open a window (%s); using the terminal" % exc, file=sys.stderr)
-    from host_sim import tui
-    if versus is not None:
-        return _tui_versus(cfg, args, versus)
-    sim = Simulator(cfg, noise=args.noise, seed=args.seed)
-    try:
-        if args.load:
-            from host_sim.replay import load_into
-            with open(args.load, "rb") as f:
-                load_into(sim, f.read())
-        return tui.main(sim, colour=False if args.no_color else None)
-    except (OSError, ValueError) as exc:
-        print("host_sim: %s" % exc, file=sys.stderr)
-        return 2
-    finally:
-        sim.close()
-
-
-def _tui_versus(cfg, args, versus):
-    from host_sim import match, tui
-    handicap = cfg.handicap
-    cfg.handicap = 0  # the relay sets handicap stones over GTP, as on the real board
-    sim, game = match.start(cfg, komi=args.komi, handicap=handicap, noise=args.noise,
-                            seed=args.seed, **versus)
-    try:
-        return tui.main(sim, colour=False if args.no_color else None, match=game)
-    except TimeoutError as exc:
-        print("host_sim: %s" % exc, file=sys.stderr)
-        return 1
-    finally:
-        game.close()
-        game.save()
-        sim.close()
+    return session.run(choices, noise=args.noise, seed=args.seed, tui=args.tui,
+                       colour=False if args.no_color else None, load=args.load,
+                       state_file=args.state_file, versus=versus, store_dir=args.store)
 
 
 if __name__ == "__main__":

@@ -1,15 +1,17 @@
 """`gogadget`: host tools for the board on a USB serial port (or --sim).
 
-  gogadget gtp   --port P        the board as a GTP engine on stdin/stdout
-                                 (attach it to Sabaki, GoGui, gomill ...)
-  gogadget play  --engine CMD    the person at the board against a GTP engine
+  gogadget play  --engine CMD    you, at the board, against a GTP engine
+  gogadget gtp                   the board as a GTP engine on stdin/stdout
+                                 (attach it to Sabaki, GoGui, Quarry, gomill ...)
   gogadget pull  [--dest DIR]    download the games stored on the board
   gogadget watch                 mirror the board live in the terminal
 
-Every command takes --sim instead of --port: the simulator's virtual board
-with a simulated person (host_sim/simboard.py) behind a pty.  `play --sim
---gui` makes you the person instead: the simulator's window is the board
-(host_sim/match.py).
+Every command takes --sim instead of --port: the simulator's virtual board.
+With --sim you are the person at it: the simulator's window when there is
+a display, the terminal mode otherwise (--tui).  `watch --sim`, `pull --sim`
+and `gtp --sim` reach a simulator already running (`make sim`, `gogadget
+play --sim`) when there is one.  --auto puts a scripted person at the
+virtual board instead of you (host_sim/simboard.py).
 """
 import argparse
 import os
@@ -17,36 +19,63 @@ import sys
 import time
 
 from gogadget.gtp import _clean
-from gogadget.points import BLACK, WHITE, parse_colour
+from gogadget.points import parse_colour
+from host_sim import session
 from host_sim.serialport import GtpClient, GtpError, LinkClosed, SerialTransport, engine
 
 DEFAULT_PORT = "/dev/ttyACM0"
 
 
-def _add_board_options(p):
+def _add_board_options(p, person=True):
     p.add_argument("--port", default=None, help="serial port of the board (default %s)" % DEFAULT_PORT)
-    p.add_argument("--sim", action="store_true", help="use the simulator's virtual board")
-    p.add_argument("--person", default="random",
-                   help="--sim: how the simulated person chooses moves: random or engine:COMMAND")
-    p.add_argument("--seed", type=int, default=0, help="--sim: seed of the simulated person")
-    p.add_argument("--sim-size", type=int, default=9, help="--sim: size the virtual board starts with")
+    p.add_argument("--sim", action="store_true",
+                   help="use the simulator's virtual board instead of a port")
+    p.add_argument("--sim-size", type=int, default=9,
+                   help="--sim: size the virtual board starts with (default 9)")
     p.add_argument("--sim-store", default=None,
-                   help="--sim: the virtual board's game folder (default: a temporary one)")
+                   help="--sim: the virtual board's game folder, kept between runs as a board's "
+                        "flash is (default %s)" % session.default_store())
+    if person:
+        p.add_argument("--tui", action="store_true",
+                       help="--sim: you play in the terminal even with a display")
+        p.add_argument("--auto", action="store_true",
+                       help="--sim: a scripted person plays at the virtual board instead of you")
+        p.add_argument("--person", default="random",
+                       help="--sim --auto: how the scripted person chooses moves: random or "
+                            "engine:COMMAND")
+        p.add_argument("--seed", type=int, default=0, help="--sim --auto: seed of the scripted person")
+
+
+def _store(args):
+    return args.sim_store or session.default_store()
 
 
 class Connection:
-    """A GtpClient on the board, and the simulator behind it when --sim."""
+    """A GtpClient on the board: a serial port, a running simulator's live
+    port, or (--sim without one) a virtual board of our own behind a pty."""
 
-    def __init__(self, args, colour=None, size=None):
+    def __init__(self, args, colour=None, size=None, use_live=True):
         self.sim = None
+        self.note = ""
         port = args.port or DEFAULT_PORT
+        check = None
         if args.sim:
-            from host_sim.simboard import SimBoard, policy_from
-            self.sim = SimBoard(size=size or args.sim_size, colour=colour,
-                                policy=policy_from(args.person, args.seed), seed=args.seed,
-                                store_dir=args.sim_store).start()
-            port = self.sim.port
-        self.board = GtpClient(SerialTransport(port))
+            live = session.live_port() if use_live and not getattr(args, "auto", False) else None
+            if live:
+                port = live
+                self.note = "the running simulator"
+            else:
+                from host_sim.simboard import SimBoard, policy_from
+                store = _store(args)
+                os.makedirs(store, exist_ok=True)
+                self.sim = SimBoard(size=size or args.sim_size, colour=colour,
+                                    policy=policy_from(getattr(args, "person", "random"),
+                                                       getattr(args, "seed", 0)),
+                                    seed=getattr(args, "seed", 0), store_dir=store).start()
+                port = self.sim.port
+                check = self.sim.check
+                self.note = "a virtual board on " + store
+        self.board = GtpClient(SerialTransport(port, check=check))
 
     def close(self):
         try:
@@ -56,37 +85,46 @@ class Connection:
                 self.sim.close()
 
 
-def cmd_gtp(args):
+def _relay_gtp(transport, stdin, out):
     """Relay GTP line by line: a controller's line to the board, the board's
     response back; genmove simply waits for the person's move."""
-    conn = Connection(args)
-    stdin = sys.stdin.buffer
-    out = sys.stdout
-    try:
+    while True:
+        line = stdin.readline()
+        if not line:
+            break
+        # Blank and comment lines get no response from an engine.
+        if not _clean(line):
+            continue
+        transport.write(line.rstrip(b"\r\n") + b"\n")
+        lines = []
         while True:
-            line = stdin.readline()
-            if not line:
-                break
-            # Blank and comment lines get no response from an engine.
-            if not _clean(line):
+            got = transport.read_line(None)
+            text = got.decode("utf-8", "replace").replace("\r", "")
+            if not lines and not text.strip():
                 continue
-            conn.board.transport.write(line.rstrip(b"\r\n") + b"\n")
-            lines = []
-            while True:
-                got = conn.board.transport.read_line(None)
-                text = got.decode("utf-8", "replace").replace("\r", "")
-                if not lines and not text.strip():
-                    continue
-                if not text.strip():
-                    break
-                lines.append(text)
-            out.write("\n".join(lines) + "\n\n")
-            out.flush()
-            words = _clean(line).split()
-            if words and words[0].isdigit():
-                words.pop(0)
-            if words and words[0] == "quit":
+            if not text.strip():
                 break
+            lines.append(text)
+        out.write("\n".join(lines) + "\n\n")
+        out.flush()
+        words = _clean(line).split()
+        if words and words[0].isdigit():
+            words.pop(0)
+        if words and words[0] == "quit":
+            break
+
+
+def cmd_gtp(args):
+    if args.sim and not args.auto and session.live_port() is None:
+        # You at a virtual board of our own: the window or the terminal.
+        choices = {"size": args.sim_size}
+        return session.run(choices, tui=args.tui, gtp=(sys.stdin.buffer, sys.stdout),
+                           store_dir=_store(args))
+    conn = Connection(args)
+    if conn.note:
+        print("gogadget gtp: using %s" % conn.note, file=sys.stderr)
+    try:
+        _relay_gtp(conn.board.transport, sys.stdin.buffer, sys.stdout)
     except (LinkClosed, BrokenPipeError):
         return 1
     finally:
@@ -94,83 +132,50 @@ def cmd_gtp(args):
     return 0
 
 
-def _colour_word(colour):
-    return "black" if colour == BLACK else "white"
-
-
-def play_game(board, eng, person, size, komi, handicap=0, max_moves=0, log=None):
-    """Relay a game between the board (the person plays `person`) and a GTP
-    engine until two passes in a row or a resignation; returns (moves, result)
-    where moves are (colour, vertex) as answered."""
-    for client in (board, eng):
-        client.send("boardsize %d" % size)
-        client.send("clear_board")
-        client.send("komi %s" % komi)
-    turn = BLACK
-    if handicap:
-        stones = board.send("fixed_handicap %d" % handicap)
-        eng.send("set_free_handicap " + stones)
-        turn = WHITE
-    passes = 0
-    moves = []
-    result = ""
-    while True:
-        c = "b" if turn == BLACK else "w"
-        if turn == person:
-            mv = board.send("genmove " + c)
-            if mv.lower() != "resign":
-                eng.send("play %s %s" % (c, mv))
-        else:
-            mv = eng.send("genmove " + c)
-            if mv.lower() != "resign":
-                board.send("play %s %s" % (c, mv))
-        moves.append((turn, mv))
-        if log is not None:
-            log("%d. %s %s" % (len(moves), _colour_word(turn), mv))
-        if mv.lower() == "resign":
-            result = ("W" if turn == BLACK else "B") + "+R"
-            break
-        passes = passes + 1 if mv.lower() == "pass" else 0
-        if passes >= 2 or (max_moves and len(moves) >= max_moves):
-            break
-        turn = 3 - turn
-    if not result and passes >= 2:
-        try:
-            result = eng.send("final_score")
-        except GtpError:
-            result = ""
-    return moves, result
-
-
-def _play_in_simulator(args):
-    """You at the simulator's window (terminal without a display) as the board."""
-    from host_sim.__main__ import main as sim_main
-    argv = ["--size", str(args.size), "--komi", str(args.komi), "--handicap", str(args.handicap),
-            "--engine", args.engine, "--colour", args.colour, "--max-moves", str(args.max_moves)]
-    if args.out:
-        argv += ["--out", args.out]
-    return sim_main(argv)
+def _engine_name(eng, command):
+    try:
+        return eng.send("name") or command.split()[0]
+    except GtpError:
+        return command.split()[0].rsplit("/", 1)[-1]
 
 
 def cmd_play(args):
-    """The person at the board plays --colour against a GTP engine."""
-    if args.gui:
-        if not args.sim:
-            print("gogadget play: --gui needs --sim", file=sys.stderr)
-            return 2
-        return _play_in_simulator(args)
+    """You (or, with --sim --auto, a scripted person) at the board play
+    --colour against a GTP engine."""
+    try:
+        session.check_engine(args.engine)
+    except ValueError as exc:
+        print("gogadget play: %s" % exc, file=sys.stderr)
+        return 2
+    if args.sim and not args.auto:
+        choices = {"size": args.size, "komi": args.komi, "handicap": args.handicap}
+        if args.rules:
+            choices["preset"] = args.rules
+        versus = {"command": args.engine, "colour": parse_colour(args.colour),
+                  "max_moves": args.max_moves, "out": args.out}
+        return session.run(choices, tui=args.tui, versus=versus, store_dir=_store(args))
     person = parse_colour(args.colour)
-    conn = Connection(args, colour=person, size=args.size)
+    conn = Connection(args, colour=person, size=args.size, use_live=False)
     eng = engine(args.engine)
     try:
-        moves, result = play_game(conn.board, eng, person, args.size, args.komi, args.handicap,
-                                  args.max_moves, None if args.quiet else _say)
-        record = conn.board.send("gogadget-sgf")
+        name = _engine_name(eng, args.engine)
+        if args.rules:
+            conn.board.send("gogadget-new rules=%s" % args.rules)
+        outcome = session.play_game(conn.board, eng, person, args.size, args.komi, args.handicap,
+                                    args.max_moves, None if args.quiet else _say)
+        record = session.with_result(conn.board.send("gogadget-sgf"), outcome.result)
         if args.out:
             with open(args.out, "w") as f:
                 f.write(record + "\n")
-        print("result %s, %d moves%s" % (result or "?", len(moves),
-                                         ", saved " + args.out if args.out else ""), flush=True)
+        if outcome.result:
+            how = "" if outcome.result.endswith("+R") else " (the board's count)"
+            text = "result %s%s" % (outcome.result, how)
+        else:
+            text = "stopped"
+        print("%s, %d moves%s" % (text, len(outcome.moves),
+                                  ", saved " + args.out if args.out else ""), flush=True)
+        if outcome.engine_says:
+            print("%s's opinion: %s" % (name, outcome.engine_says), flush=True)
     except GtpError as e:
         print("gogadget play: %s" % e, file=sys.stderr)
         return 1
@@ -208,7 +213,8 @@ def cmd_pull(args):
                 f.write(text + "\n")
             os.replace(tmp, path)
             got += 1
-        print("%d games on the board, %d downloaded to %s" % (len(names), got, args.dest))
+        where = " (%s)" % conn.note if conn.note else ""
+        print("%d games on the board%s, %d downloaded to %s" % (len(names), where, got, args.dest))
     except GtpError as e:
         print("gogadget pull: %s" % e, file=sys.stderr)
         return 1
@@ -219,6 +225,8 @@ def cmd_pull(args):
 
 def cmd_watch(args):
     conn = Connection(args)
+    if conn.note and conn.sim is not None:
+        print("gogadget watch: no simulator is running; showing %s" % conn.note, file=sys.stderr)
     n = 0
     try:
         while args.count <= 0 or n < args.count:
@@ -245,33 +253,42 @@ def cmd_watch(args):
 
 
 def parser():
-    p = argparse.ArgumentParser(prog="gogadget", description=__doc__.split("\n\n")[0])
-    sub = p.add_subparsers(dest="command", required=True)
-    g = sub.add_parser("gtp", help="the board as a GTP engine on stdin/stdout")
+    p = argparse.ArgumentParser(prog="gogadget", description=__doc__.split("\n\n")[0],
+                                epilog=__doc__.split("\n\n", 1)[1],
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    g = sub.add_parser("gtp", help="the board as a GTP engine on stdin/stdout",
+                       description="The board as a GTP engine on stdin/stdout: a controller's "
+                       "genmove is answered by the person's move at the board (with --sim, "
+                       "you at the simulator's window or terminal).")
     _add_board_options(g)
     g.set_defaults(func=cmd_gtp)
-    pl = sub.add_parser("play", help="play the person at the board against a GTP engine")
+    pl = sub.add_parser("play", help="you at the board against a GTP engine",
+                        description="You at the board against a GTP engine.  With --sim you "
+                        "play at the simulator's window (the terminal without a display or "
+                        "with --tui); --auto lets a scripted person play instead.  The result "
+                        "is the board's own count, confirmed at the board.")
     _add_board_options(pl)
     pl.add_argument("--engine", required=True, help='engine command, e.g. "gnugo --mode gtp --level 1"')
     pl.add_argument("--colour", "--color", default="black", choices=("black", "white", "b", "w"),
-                    help="the person's colour")
-    pl.add_argument("--size", type=int, default=19)
-    pl.add_argument("--komi", type=float, default=7.5)
-    pl.add_argument("--handicap", type=int, default=0)
+                    help="your colour (default black)")
+    pl.add_argument("--size", type=int, default=19, help="board size (default 19)")
+    pl.add_argument("--komi", type=float, default=7.5, help="komi (default 7.5)")
+    pl.add_argument("--handicap", type=int, default=0, help="handicap stones for Black (default 0)")
+    pl.add_argument("--rules", default=None, help="the board's rules preset (default: its own)")
     pl.add_argument("--out", default=None, help="save the game record here")
     pl.add_argument("--max-moves", type=int, default=0, help="stop after this many moves (0: no limit)")
-    pl.add_argument("--quiet", action="store_true")
-    pl.add_argument("--gui", action="store_true",
-                    help="--sim: you play at the simulator's window instead of a simulated person")
+    pl.add_argument("--quiet", action="store_true", help="do not print the moves as they are relayed")
+    pl.add_argument("--gui", action="store_true", help=argparse.SUPPRESS)  # the old spelling of --sim
     pl.set_defaults(func=cmd_play)
     pu = sub.add_parser("pull", help="download the games stored on the board")
-    _add_board_options(pu)
-    pu.add_argument("--dest", default="games")
+    _add_board_options(pu, person=False)
+    pu.add_argument("--dest", default="games", help="folder to download into (default games)")
     pu.add_argument("--force", action="store_true", help="overwrite games already downloaded")
     pu.set_defaults(func=cmd_pull)
     w = sub.add_parser("watch", help="mirror the board in the terminal")
-    _add_board_options(w)
-    w.add_argument("--interval", type=float, default=0.5)
+    _add_board_options(w, person=False)
+    w.add_argument("--interval", type=float, default=0.5, help="seconds between refreshes")
     w.add_argument("--count", type=int, default=0, help="stop after this many refreshes (0: never)")
     w.add_argument("--plain", action="store_true", help="no screen clearing (for logs)")
     w.set_defaults(func=cmd_watch)
@@ -280,9 +297,11 @@ def parser():
 
 def main(argv=None):
     args = parser().parse_args(argv)
+    if getattr(args, "gui", False):
+        args.sim = True
     try:
         return args.func(args)
-    except (LinkClosed, OSError) as e:
+    except (LinkClosed, OSError, RuntimeError, TimeoutError) as e:
         print("gogadget %s: %s" % (args.command, e), file=sys.stderr)
         return 1
 

@@ -7,12 +7,13 @@ colour in hand, h holds a hand over the board.  Illegal or sloppy handling
 is allowed: the firmware's prompts are what there is to see.
 
 With an engine (python -m host_sim --engine CMD) the window is the board in
-a game against it (host_sim/match.py): the engine's moves light up as
+a game against it (host_sim/session.py): the engine's moves light up as
 "place this stone" prompts, the person's moves go to the engine.
 """
 import json
 import os
 import signal
+import sys
 import tkinter as tk
 from tkinter import filedialog, messagebox, simpledialog
 
@@ -63,8 +64,11 @@ def _bright(rgb):
 class BoardView:
     """The window: canvas, buttons and status line around one Simulator."""
 
-    def __init__(self, root, choices, noise=0.0, seed=None, state_file=None, versus=None):
+    def __init__(self, root, choices, noise=0.0, seed=None, state_file=None, versus=None,
+                 **session_opts):
         self.root = root
+        self.session_opts = session_opts  # host_sim.session.open_session: gtp, store_dir
+        self.failed = None  # the game's controller failed: the error, and the window closes
         self.choices = dict(choices)
         self.versus = versus  # match.start() options when playing an engine
         self.match = None
@@ -192,15 +196,9 @@ class BoardView:
     def new_board(self):
         """A fresh virtual board running the firmware with the current choices."""
         self.close()
-        if self.versus is None:
-            self.sim = Simulator(make_config(**self.choices), noise=self.noise, seed=self.seed)
-        else:
-            from host_sim import match
-            # The relay sets handicap stones and komi over GTP, as a host does.
-            cfg = make_config(**dict(self.choices, handicap=0))
-            self.sim, self.match = match.start(cfg, komi=self.choices.get("komi"),
-                                               handicap=self.choices.get("handicap") or 0,
-                                               noise=self.noise, seed=self.seed, **self.versus)
+        from host_sim import session
+        self.sim, self.match = session.open_session(self.choices, noise=self.noise, seed=self.seed,
+                                                    versus=self.versus, **self.session_opts)
         self._layout()
 
     def close(self):
@@ -440,6 +438,10 @@ class BoardView:
             self.last_event.set("last event: %s: %s" % (kind, text))
         if self.match is not None and self.match.done:
             self.match.save()
+            if self.match.error or getattr(self.match, "ends_session", False):
+                self.failed = self.match.error
+                self.root.destroy()  # no window left waiting on a dead game
+                return
         if sim.clock.now_ms >= self._draw_due:
             self._draw_due = sim.clock.now_ms + DRAW_MS
             self.draw()
@@ -607,9 +609,10 @@ class BoardView:
         os.replace(tmp, self.state_file)  # readers never see half a file
 
 
-def main(choices, noise=0.0, seed=None, state_file=None, load=None, versus=None):
+def main(choices, noise=0.0, seed=None, state_file=None, load=None, versus=None, **session_opts):
     root = tk.Tk()
-    view = BoardView(root, choices, noise=noise, seed=seed, state_file=state_file, versus=versus)
+    view = BoardView(root, choices, noise=noise, seed=seed, state_file=state_file, versus=versus,
+                     **session_opts)
     if load:
         root.after(100, lambda: view.load(load))
     # A plain kill still ends the engine and keeps the record (--out).
@@ -618,4 +621,7 @@ def main(choices, noise=0.0, seed=None, state_file=None, load=None, versus=None)
         root.mainloop()
     finally:
         view.close()  # ends the engine and keeps the last record
+    if view.failed:
+        print("gogadget: %s" % view.failed, file=sys.stderr)
+        return 1
     return 0

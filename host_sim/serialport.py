@@ -58,10 +58,13 @@ class FdStream:
 class SerialTransport:
     """Line-oriented access to a serial port (a board or the simulator's pty)."""
 
-    def __init__(self, port, baud=DEFAULT_BAUD):
+    def __init__(self, port, baud=DEFAULT_BAUD, check=None):
         self.port = port
         self.ser = serial.Serial(port, baud, timeout=0.05, write_timeout=5)
         self._buf = bytearray()
+        # check() raises when the other end is known to be dead (the
+        # simulator's thread), so a wait for an answer never hangs.
+        self.check = check
 
     def write(self, data):
         self.ser.write(data)
@@ -78,6 +81,8 @@ class SerialTransport:
                 return line
             if deadline is not None and time.monotonic() > deadline:
                 return None
+            if self.check is not None:
+                self.check()
             try:
                 chunk = self.ser.read(max(1, self.ser.in_waiting))
             except serial.SerialException as exc:

@@ -19,7 +19,7 @@ import tty
 
 from gogadget import events, frame
 from gogadget.board import OK
-from gogadget.points import BLACK, EMPTY, PASS, place, vertex, parse_vertex
+from gogadget.points import BLACK, EMPTY, PASS, place, place_point, vertex, parse_vertex
 from host_sim import virtual
 from host_sim.serialport import FdStream, GtpClient, PipeTransport
 
@@ -150,13 +150,16 @@ class Person:
         if ref.phase != "play" or ref.outstanding():
             return
         board = ref.board
+        if not self._matches(board):
+            return  # the lights have not yet caught up with a new game: wait for them
         if self._wait_moves >= 0:
             if board.moves == self._wait_moves and now_ms < self._wait_until:
                 return  # our stone is not yet taken
             self._wait_moves = -1
         turn = board.to_move()
-        colour = self.colour if self.colour is not None else sim.link.waiting
-        if colour != turn:
+        # A person waits to be asked: a stone put down before the host has
+        # set up the game would only be an extra stone to lift again.
+        if sim.link.waiting != turn or self.colour not in (None, turn):
             return
         choice = self.policy.choose(board, turn)
         self.moves += 1
@@ -168,6 +171,16 @@ class Person:
             stones.put(place(size, choice), turn)
         self._wait_moves = board.moves
         self._wait_until = now_ms + 2000
+
+
+    def _matches(self, board):
+        """The physical stones are the referee's position."""
+        cells = self.sim.stones.cells
+        size = board.size
+        for pl in range(size * size):
+            if cells[pl] != board.cells[place_point(size, pl)]:
+                return False
+        return True
 
 
 class SimBoard:
@@ -226,9 +239,11 @@ class SimBoard:
                 with self.lock:
                     self.step()
                 time.sleep(pause)
-        except Exception as exc:  # reported to the host side by close()/check()
-            self.error = exc
-            raise
+        except Exception as exc:  # noqa: BLE001 - reported to the host side by check()
+            import traceback
+            where = traceback.extract_tb(exc.__traceback__)[-1]
+            self.error = "%s: %s (%s line %d)" % (type(exc).__name__, exc,
+                                                   os.path.basename(where.filename), where.lineno)
 
     def start(self):
         self._thread = threading.Thread(target=self._run, name="gogadget-sim", daemon=True)
@@ -237,7 +252,7 @@ class SimBoard:
 
     def check(self):
         if self.error is not None:
-            raise RuntimeError("simulated board stopped: %r" % (self.error,))
+            raise RuntimeError("the simulated board stopped: %s" % (self.error,))
 
     def close(self):
         self._stop.set()

@@ -58,3 +58,13 @@ def micropython():
 @pytest.fixture(scope="session")
 def gnugo_path():
     return require(GNUGO, "(apt-get install gnugo; .ci/run does)")
+
+
+@pytest.fixture(autouse=True)
+def own_sim_places(tmp_path_factory, monkeypatch):
+    """The simulator keeps its games under XDG_DATA_HOME and announces a
+    running simulator under XDG_RUNTIME_DIR: each test gets its own."""
+    base = tmp_path_factory.mktemp("xdg")
+    monkeypatch.setenv("XDG_DATA_HOME", str(base / "data"))
+    monkeypatch.setenv("XDG_RUNTIME_DIR", str(base / "run"))
+    (base / "run").mkdir()

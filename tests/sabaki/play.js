@@ -12,7 +12,7 @@ async function send(engine, name, ...args) {
 async function main() {
   const [gnugoPath, python, seed = '1'] = process.argv.slice(2)
   const gnugo = new Controller(gnugoPath, ['--mode', 'gtp', '--level', '0', '--seed', '5'])
-  const board = new Controller(python, ['-m', 'host_sim.cli', 'gtp', '--sim', '--seed', seed])
+  const board = new Controller(python, ['-m', 'host_sim.cli', 'gtp', '--sim', '--auto', '--seed', seed])
   gnugo.start()
   board.start()
   const result = {moves: [], boardName: '', boardSgf: '', gnugoHistory: '', error: null}

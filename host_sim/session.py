@@ -1,0 +1,906 @@
+"""Running a game on the virtual board: the one module the window, the
+terminal mode and the `gogadget` command line all use.
+
+* play_game() relays a game between the board (over GTP, as on USB) and a
+  GTP engine; the result is the board's own count, confirmed at the board.
+* Wire is an in-process byte pipe pair: the board end is read without
+  blocking by the firmware's Link in the scan loop (on the main thread,
+  driven by the window or the terminal), the host end blocks in a
+  controller thread that never touches the firmware objects.
+* Match is that controller thread: against an engine (play_game) or
+  relaying a GTP controller on stdin/stdout (`gogadget gtp --sim`), so a
+  person at the window or terminal answers genmove.
+* LivePort serves the running simulator on a pty too, named in a small file
+  per user, so `gogadget watch --sim`, `pull --sim` and `gtp --sim` in another
+  terminal reach the live virtual board.
+* run() opens the window (with a display) or the terminal mode around a
+  simulator, optionally with a Match.
+"""
+import json
+import os
+import pty
+import select
+import shlex
+import shutil
+import sys
+import tempfile
+import threading
+import time
+import tty
+
+from gogadget import sgf as sgf_mod
+from gogadget.gtp import _clean
+from gogadget.points import BLACK, EMPTY, WHITE, place, place_point
+from host_sim.serialport import FdStream, GtpClient, GtpError, LinkClosed, engine
+from host_sim.virtual import PUT_CODES, Simulator
+
+ENGINE_WAIT_S = 60.0  # longest the terminal waits for the engine or the board
+COUNT_POLL_S = 0.2  # how often the relay asks the board whether the count is confirmed
+WORDS = {BLACK: "black", WHITE: "white"}
+
+
+def colour_word(colour):
+    return WORDS[colour]
+
+
+def move_word(move):
+    """One spelling in every log: "pass", "resign" or an upper-case vertex."""
+    m = move.strip()
+    return m.lower() if m.lower() in ("pass", "resign") else m.upper()
+
+
+# -- where the simulator keeps its games and announces itself ---------------
+
+def default_store():
+    """The virtual board's flash: a folder that outlives the process, as a
+    board's games outlive a power cut (--sim-store overrides it)."""
+    base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
+    return os.path.join(base, "gogadget", "sim-store")
+
+
+def live_file():
+    base = os.environ.get("XDG_RUNTIME_DIR") or tempfile.gettempdir()
+    return os.path.join(base, "gogadget-sim-%d.json" % os.getuid())
+
+
+def live_port():
+    """The pty of a simulator running on this machine for this user, or None."""
+    try:
+        with open(live_file()) as f:
+            info = json.load(f)
+        os.kill(int(info["pid"]), 0)
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    port = info.get("port")
+    return port if port and os.path.exists(port) else None
+
+
+# -- the relay ----------------------------------------------------------------
+
+class GameOutcome(tuple):
+    """(moves, result, engine_says): moves as (colour, vertex) relayed; result
+    the board's own (its confirmed count, or a resignation); engine_says the
+    engine's final_score when it differs from the board's, else ""."""
+
+    def __new__(cls, moves, result, engine_says=""):
+        return tuple.__new__(cls, (moves, result, engine_says))
+
+    moves = property(lambda self: self[0])
+    result = property(lambda self: self[1])
+    engine_says = property(lambda self: self[2])
+
+
+def _status_words(text):
+    out = {}
+    for word in text.split("|", 1)[0].split():
+        key, sep, value = word.partition("=")
+        if sep:
+            out[key] = value
+    return out
+
+
+def _resume_engine(board, eng, size, log):
+    """If the board holds an unfinished game of this size (resumed after a
+    restart, as the board does after a power cut), bring the engine to it;
+    returns (turn, passes) to go on from, or None to start a new game."""
+    status = _status_words(board.send("gogadget-status"))
+    if status.get("phase") not in ("play", "count", "resume") or status.get("size") != str(size):
+        return None
+    if int(status.get("moves", "0")) == 0:
+        return None
+    game = sgf_mod.parse(board.send("gogadget-sgf"))
+    eng.send("boardsize %d" % size)
+    eng.send("clear_board")
+    eng.send("komi %s" % game.komi)
+    from gogadget.points import vertex
+    for colour, pt in game.setup:
+        eng.send("play %s %s" % ("b" if colour == BLACK else "w", vertex(size, pt)))
+    passes = 0
+    for colour, pt in game.moves:
+        eng.send("play %s %s" % ("b" if colour == BLACK else "w", vertex(size, pt)))
+        passes = passes + 1 if pt == 0 else 0
+    if log is not None:
+        log("resuming the game kept on the board at move %d" % (len(game.moves) + 1))
+    turn = BLACK if status.get("turn", "B")[:1].upper() == "B" else WHITE
+    return turn, passes, len(game.moves)
+
+
+def wait_for_count(board, log=None, waiting=None):
+    """After two passes: the person lifts the dead stones and presses
+    Confirm at the board.  Returns the board's phase when that is done
+    ("over"), or "play" when a stone put down resumed the game."""
+    if log is not None:
+        log("two passes: lift the dead stones at the board, then press Confirm")
+    if waiting is not None:
+        waiting(True)
+    try:
+        while True:
+            phase = _status_words(board.send("gogadget-status")).get("phase")
+            if phase in ("over", "play"):
+                return phase
+            time.sleep(COUNT_POLL_S)
+    finally:
+        if waiting is not None:
+            waiting(False)
+
+
+def play_game(board, eng, person, size, komi, handicap=0, max_moves=0, log=None,
+              count=True, resume=True, waiting=None):
+    """Relay a game between the board (the person plays `person`) and a GTP
+    engine until two passes in a row or a resignation, then (count=True)
+    wait for the count confirmed at the board.  Returns a GameOutcome."""
+    moves = []
+    turn = BLACK
+    passes = 0
+    before = 0  # moves of a resumed game, so the log numbers the board's moves
+    resumed = _resume_engine(board, eng, size, log) if resume else None
+    if resumed is not None:
+        turn, passes, before = resumed
+    else:
+        for client in (board, eng):
+            client.send("boardsize %d" % size)
+            client.send("clear_board")
+            client.send("komi %s" % komi)
+        if handicap:
+            stones = board.send("fixed_handicap %d" % handicap)
+            eng.send("set_free_handicap " + stones)
+            turn = WHITE
+    result = ""
+    while True:
+        if passes < 2:
+            c = "b" if turn == BLACK else "w"
+            if turn == person:
+                mv = board.send("genmove " + c)
+                if mv.lower() != "resign":
+                    eng.send("play %s %s" % (c, mv))
+            else:
+                mv = eng.send("genmove " + c)
+                if mv.lower() != "resign":
+                    board.send("play %s %s" % (c, mv))
+            mv = move_word(mv)
+            moves.append((turn, mv))
+            if log is not None:
+                log("%d. %s %s" % (before + len(moves), colour_word(turn), mv))
+            if mv == "resign":
+                result = ("W" if turn == BLACK else "B") + "+R"
+                break
+            passes = passes + 1 if mv == "pass" else 0
+            if max_moves and len(moves) >= max_moves and passes < 2:
+                break
+            turn = 3 - turn
+            if passes < 2:
+                continue
+        if not count:
+            break
+        if wait_for_count(board, log, waiting) == "over":
+            break
+        # A stone put down while counting resumed play: go on from the board.
+        status = _status_words(board.send("gogadget-status"))
+        turn = BLACK if status.get("turn", "B")[:1].upper() == "B" else WHITE
+        passes = 0
+        if log is not None:
+            log("play resumed on the board")
+    engine_says = ""
+    if passes >= 2:
+        try:
+            result = board.send("final_score") if count else ""
+        except GtpError:
+            result = ""
+        try:
+            theirs = eng.send("final_score")
+        except GtpError:
+            theirs = ""
+        if theirs and theirs != result:
+            engine_says = theirs
+    return GameOutcome(moves, result, engine_says)
+
+
+def with_result(text, result):
+    """The SGF with RE[result] when the board's record has none (a
+    resignation the board was only told of over GTP)."""
+    if not result or "RE[" in text:
+        return text
+    i = text.find(";")
+    j = text.find(";", i + 1)
+    if j < 0:
+        j = text.rfind(")")
+    return text[:j] + "RE[%s]" % result + text[j:]
+
+
+def check_engine(command):
+    """A clear error now rather than a dead thread later."""
+    try:
+        argv = shlex.split(command)
+    except ValueError as exc:
+        raise ValueError("engine command: %s" % exc)
+    if not argv:
+        raise ValueError("engine command is empty")
+    if shutil.which(argv[0]) is None:
+        raise ValueError("engine %r not found" % argv[0])
+    return argv
+
+
+# -- the in-process wire ------------------------------------------------------
+
+class Wire:
+    """Two byte queues between the board and the host, safe across threads."""
+
+    def __init__(self):
+        self._cond = threading.Condition()
+        self._to_board = bytearray()
+        self._to_host = bytearray()
+        self.closed = False
+        self.board = _BoardEnd(self)
+        self.host = _HostEnd(self)
+
+    def close(self):
+        with self._cond:
+            self.closed = True
+            self._cond.notify_all()
+
+    def pending(self):
+        """True while the board has not yet read everything the host sent."""
+        with self._cond:
+            return bool(self._to_board)
+
+
+class _BoardEnd:
+    """Link's stream interface: readinto never blocks, write never fails."""
+
+    def __init__(self, wire):
+        self.wire = wire
+
+    def readinto(self, buf):
+        w = self.wire
+        with w._cond:
+            n = min(len(buf), len(w._to_board))
+            if n:
+                buf[:n] = w._to_board[:n]
+                del w._to_board[:n]
+            return n
+
+    def write(self, data):
+        w = self.wire
+        with w._cond:
+            w._to_host += data
+            w._cond.notify_all()
+
+
+class _HostEnd:
+    """The transport a GtpClient needs: write and read_line(timeout)."""
+
+    port = "the simulator"
+
+    def __init__(self, wire):
+        self.wire = wire
+
+    def write(self, data):
+        w = self.wire
+        with w._cond:
+            if w.closed:
+                raise LinkClosed("simulator closed")
+            w._to_board += data
+
+    def read_line(self, timeout=None):
+        w = self.wire
+        deadline = None if timeout is None else time.monotonic() + timeout
+        with w._cond:
+            while True:
+                i = w._to_host.find(b"\n")
+                if i >= 0:
+                    line = bytes(w._to_host[:i])
+                    del w._to_host[:i + 1]
+                    return line
+                if w.closed:
+                    raise LinkClosed("simulator closed")
+                left = None if deadline is None else deadline - time.monotonic()
+                if left is not None and left <= 0:
+                    return None
+                w._cond.wait(left)
+
+    def close(self):
+        self.wire.close()
+
+
+# -- the simulator with a live port --------------------------------------------
+
+def _mirror_link_class():
+    from gogadget.link import Link
+
+    class MirrorLink(Link):
+        """A second GTP link on the same board: it reads the referee's events
+        from the simulator's tap instead of taking them from the first link."""
+
+        def __init__(self, sim, stream):
+            self._sim = sim
+            self._seen = len(sim.events)
+            Link.__init__(self, sim.app, stream, store=sim.store_dir)
+
+        def _drain_events(self):
+            events = self._sim.events
+            for _, kind, text in events[self._seen:]:
+                self._note((kind, text))
+            self._seen = len(events)
+
+    return MirrorLink
+
+
+class LivePort:
+    """The running simulator served on a pty, announced in live_file()."""
+
+    def __init__(self, sim):
+        master, slave = pty.openpty()
+        tty.setraw(slave)
+        self._fds = [master, slave]
+        self.port = os.ttyname(slave)
+        self.link = _mirror_link_class()(sim, FdStream(master))
+        self._file = live_file()
+        tmp = self._file + ".%d" % os.getpid()
+        with open(tmp, "w") as f:
+            json.dump({"port": self.port, "pid": os.getpid()}, f)
+        os.replace(tmp, self._file)
+
+    def poll(self, now_ms):
+        try:
+            self.link.poll(now_ms)
+        except OSError:
+            pass  # a watcher went away mid-answer: the board plays on
+
+    def close(self):
+        try:
+            with open(self._file) as f:
+                if json.load(f).get("pid") == os.getpid():
+                    os.unlink(self._file)
+        except (OSError, ValueError):
+            pass
+        for fd in self._fds:
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+        self._fds = []
+
+
+class BoardSim(Simulator):
+    """The Simulator plus what a session needs: the stones of a resumed game
+    put back (they never left the physical board) and a live port."""
+
+    def __init__(self, config=None, noise=0.0, seed=None, store_dir=None, stream=None, live=True):
+        Simulator.__init__(self, config, noise=noise, seed=seed, store_dir=store_dir, stream=stream)
+        self.live = None
+        if live:
+            try:
+                self.live = LivePort(self)
+            except OSError:
+                self.live = None
+        restore_stones(self)
+
+    def step(self):
+        Simulator.step(self)
+        if self.live is not None:
+            self.live.poll(self.clock.now_ms)
+
+    def close(self):
+        if self.live is not None:
+            self.live.close()
+            self.live = None
+        Simulator.close(self)
+
+
+def restore_stones(sim):
+    """After a restart the board asks for the stones of the kept game back;
+    on a real board they never moved, so put them where the lights ask."""
+    sim.step()
+    ref = sim.referee
+    if ref.phase != "resume":
+        return
+    size = sim.size
+    for pl in range(size * size):
+        colour = ref.board.cells[place_point(size, pl)]
+        if colour in (BLACK, WHITE) and sim.stones.cells[pl] == EMPTY:
+            sim.stones.put(pl, colour)
+    sim.until_quiet()
+
+
+# -- the controller thread ---------------------------------------------------------
+
+class _Watched:
+    """A GtpClient that tells the match what the controller is waiting for."""
+
+    def __init__(self, client, match, role):
+        self.client = client
+        self.match = match
+        self.role = role
+
+    def send(self, command, timeout=None):
+        words = command.split()
+        self.match._waiting_on(self.role, words[0] if words else "", command)
+        try:
+            answer = self.client.send(command, timeout)
+        finally:
+            self.match._waiting_on(None, "", "")
+        if self.role == "engine" and words and words[0] == "genmove":
+            self.match.last_engine = (words[1], answer)
+        return answer
+
+
+class Match:
+    """Relays one game between an engine and the simulator's board.
+
+    sim must have been built with stream=wire.board.  The controller
+    starts with start(); status() and busy() are for the main thread."""
+
+    def __init__(self, sim, wire, command, colour=BLACK, komi=None, handicap=0, max_moves=0,
+                 out=None):
+        check_engine(command)
+        self.sim = sim
+        self.wire = wire
+        self.command = command
+        self.colour = colour
+        self.size = sim.size
+        self.komi = sim.referee.komi if komi is None else komi
+        self.handicap = handicap
+        self.max_moves = max_moves
+        self.out = out
+        self.name = command.split()[0].rsplit("/", 1)[-1]
+        self.log = []  # lines for the person: relayed moves, result, errors
+        self.history = None  # the engine's own move list at the end, [(colour, vertex)]
+        self.result = ""
+        self.engine_says = ""
+        self.error = None
+        self.done = False
+        self.counting = False  # waiting for the person to confirm the count
+        self.last_engine = None  # ("b"/"w", vertex) of the engine's last genmove
+        self._role = "setup"
+        self._word = ""
+        self._thread = None
+        self._engine = None
+        self._saved = None
+
+    def start(self):
+        self._thread = threading.Thread(target=self._run, name="gogadget-match", daemon=True)
+        self._thread.start()
+        return self
+
+    def _waiting_on(self, role, word, command):
+        self._role = role
+        self._word = word
+
+    def _say(self, text):
+        self.log.append(text)
+
+    def _counting(self, flag):
+        self.counting = flag
+
+    def _run(self):
+        try:
+            self._engine = engine(self.command)
+            eng = _Watched(self._engine, self, "engine")
+            board = _Watched(GtpClient(self.wire.host), self, "board")
+            try:
+                self.name = eng.send("name") or self.name
+            except GtpError:
+                pass
+            self._say("%s plays %s" % (self.name, WORDS[3 - self.colour]))
+            outcome = play_game(board, eng, self.colour, self.size, self.komi, self.handicap,
+                                self.max_moves, self._say, waiting=self._counting)
+            self.result, self.engine_says = outcome.result, outcome.engine_says
+            self.history = self._engine_history()
+            if self.result:
+                self._say("result %s (the board's count) after %d moves"
+                          % (self.result, len(outcome.moves)))
+            else:
+                self._say("stopped after %d moves" % len(outcome.moves))
+            if self.engine_says:
+                self._say("%s's opinion: %s" % (self.name, self.engine_says))
+            if self.history is not None:
+                self._say("engine history: " + " ".join(
+                    "%s %s" % (c, v) for c, v in self.history))
+        except (GtpError, LinkClosed, OSError, TimeoutError, ValueError) as exc:
+            if not self.wire.closed:
+                self.error = str(exc)
+                self._say("error: %s" % exc)
+        finally:
+            self.done = True
+            self._role = None
+
+    def _engine_history(self):
+        """The engine's own record (GNU Go's move_history, newest first),
+        so a game can be checked against the engine and not only the relay."""
+        try:
+            text = self._engine.send("move_history")
+        except GtpError:
+            return None
+        out = []
+        for line in text.splitlines():
+            words = line.split()
+            if len(words) == 2:
+                out.append(("B" if words[0].lower().startswith("b") else "W", move_word(words[1])))
+        out.reverse()
+        return out
+
+    # -- the main thread ---------------------------------------------------
+
+    def busy(self):
+        """True while the game is moving without the person: the engine is
+        thinking or the board has a command or answer in flight."""
+        if self.done:
+            return False
+        if self.wire.pending():
+            return True
+        if self.counting:
+            # Waiting for the person's Confirm; once the board has moved on
+            # the relay is catching up.
+            return self.sim.referee.phase not in ("count",)
+        link = self.sim.link
+        # A genmove the link holds is the person's turn; one it has already
+        # answered (or not yet read) is still on its way.
+        return not (self._role == "board" and self._word == "genmove" and link.waiting)
+
+    def wait(self, step, timeout=ENGINE_WAIT_S):
+        """Run step() until the match waits for the person (or ends)."""
+        end = time.monotonic() + timeout
+        while self.busy():
+            if time.monotonic() > end:
+                raise TimeoutError("%s did not answer in %.0f s" % (self.name, timeout))
+            step()
+            time.sleep(0.001)  # let the controller thread and the engine run
+
+    def status(self):
+        """Whose turn it is, in words for the person."""
+        if self.error:
+            return "%s: %s" % (self.name, self.error)
+        ref = self.sim.referee
+        you = WORDS[self.colour]
+        them = WORDS[3 - self.colour]
+        waiting = ""
+        if self.last_engine is not None and ref.outstanding() and ref.phase == "play":
+            c, v = self.last_engine
+            if v.lower() != "pass":
+                waiting = "%s's %s %s is waiting to be placed (lit)" % (self.name, them, v.upper())
+        if self.done:
+            if self.result:
+                text = "game over: %s by the board's count" % self.result
+                if self.result.endswith("+R"):
+                    text = "game over: %s" % self.result
+                if self.engine_says:
+                    text += " (%s's opinion: %s)" % (self.name, self.engine_says)
+            else:
+                text = "game stopped"
+            return text + ("; " + waiting if waiting else "")
+        if self.counting or ref.phase == "count":
+            return "two passes: lift dead stones, then press Confirm"
+        if self._role == "engine" and self._word == "genmove":
+            return "%s to play: %s is thinking..." % (them.capitalize(), self.name)
+        if waiting:
+            return "%s to play (you): %s" % (you.capitalize(), waiting)
+        if self._role == "board" and self._word == "genmove" and self.sim.link.waiting:
+            if ref.outstanding():  # handicap stones, or a stone knocked off
+                return "%s to play (you): first set the lit stones" % you.capitalize()
+            return "%s to play (you): put a stone down or press Pass" % you.capitalize()
+        if self._role == "setup":
+            return "starting %s..." % self.name
+        return "relaying to %s..." % self.name
+
+    def record(self):
+        """The firmware's record, with the result of a resignation added."""
+        return with_result(self.sim.referee.sgf(), self.result)
+
+    def save(self):
+        """Write the firmware's record to --out (again, if it changed)."""
+        if not self.out:
+            return False
+        text = self.record()
+        if text == self._saved:
+            return False
+        with open(self.out, "w") as f:
+            f.write(text)
+        self._saved = text
+        return True
+
+    def close(self):
+        self.wire.close()  # a controller waiting on the board gets LinkClosed
+        if self._thread is not None:
+            self._thread.join(1)
+            if self._thread.is_alive() and self._engine is not None:
+                self._engine.transport.proc.kill()  # it was waiting on the engine
+            self._thread.join(5)
+        if self._engine is not None:
+            self._engine.close()
+
+
+class GtpRelay(Match):
+    """`gogadget gtp --sim`: a GTP controller on stdin/stdout drives the board
+    while a person at the window or terminal makes its moves (genmove is
+    answered by the person's stone or button)."""
+
+    ends_session = True  # the controller quits: the window or terminal closes
+
+    def __init__(self, sim, wire, stdin, stdout):
+        self.sim = sim
+        self.wire = wire
+        self.stdin = stdin
+        self.stdout = stdout
+        self.name = "the controller"
+        self.log = []
+        self.result = ""
+        self.engine_says = ""
+        self.error = None
+        self.done = False
+        self.counting = False
+        self.out = None
+        self.last_engine = None
+        self.last_play = None  # the controller's last play, ("b"/"w", vertex)
+        self._role = "controller"
+        self._word = ""
+        self._thread = None
+        self._engine = None
+        self._saved = None
+
+    def _run(self):
+        host = self.wire.host
+        try:
+            while True:
+                self._role = "controller"
+                line = self.stdin.readline()
+                if not line:
+                    break
+                if isinstance(line, str):
+                    line = line.encode()
+                text = _clean(line.decode("utf-8", "replace"))
+                if not text:
+                    continue  # blank and comment lines get no response
+                words = text.split()
+                if words[0].isdigit():
+                    words.pop(0)
+                self._role, self._word = "board", (words[0] if words else "")
+                host.write(line.rstrip(b"\r\n") + b"\n")
+                lines = []
+                while True:
+                    got = host.read_line(None).decode("utf-8", "replace").replace("\r", "")
+                    if not lines and not got.strip():
+                        continue
+                    if not got.strip():
+                        break
+                    lines.append(got)
+                answer = "\n".join(lines)
+                self._log(words, answer)
+                self.stdout.write(answer + "\n\n")
+                self.stdout.flush()
+                if words and words[0] == "quit":
+                    break
+        except (LinkClosed, OSError, ValueError) as exc:
+            if not self.wire.closed:
+                self.error = str(exc)
+                self._say("error: %s" % exc)
+        finally:
+            self.done = True
+            self._role = None
+
+    def _log(self, words, answer):
+        if not words or not answer.startswith("="):
+            return
+        body = answer[1:].lstrip("0123456789").strip()
+        if words[0] == "play" and len(words) == 3:
+            self.last_play = (words[1].lower()[:1], move_word(words[2]))
+            self._say("%s %s (from the controller)" % (
+                "black" if self.last_play[0] == "b" else "white", self.last_play[1]))
+        elif words[0] == "genmove" and len(words) == 2:
+            self._say("%s %s (you)" % ("black" if words[1].lower()[:1] == "b" else "white",
+                                        move_word(body)))
+
+    def busy(self):
+        if self.done:
+            return False
+        if self.wire.pending():
+            return True
+        if self._role == "controller":
+            return False  # waiting for the controller's next command
+        link = self.sim.link
+        return not (self._word == "genmove" and link.waiting)
+
+    def status(self):
+        if self.error:
+            return "controller: %s" % self.error
+        ref = self.sim.referee
+        if self.done:
+            return "the controller has gone"
+        if self._role == "board" and self._word == "genmove" and self.sim.link.waiting:
+            you = WORDS[self.sim.link.waiting]
+            if ref.outstanding():
+                return "%s to play (you): first set the lit stones" % you.capitalize()
+            return "%s to play (you): put a stone down or press Pass" % you.capitalize()
+        if ref.outstanding() and self.last_play is not None and ref.phase == "play":
+            c, v = self.last_play
+            if v != "pass":
+                return "the controller's %s %s is waiting to be placed (lit)" % (
+                    "black" if c == "b" else "white", v)
+        return "waiting for the controller (GTP on stdin)"
+
+    def close(self):
+        self.wire.close()
+        if self._thread is not None:
+            self._thread.join(0.5)
+
+
+def start(config, command, colour=BLACK, komi=None, handicap=0, max_moves=0, out=None,
+          noise=0.0, seed=None, store_dir=None, live=True):
+    """A simulator served on a Wire and a Match relaying it to the engine."""
+    wire = Wire()
+    sim = BoardSim(config, noise=noise, seed=seed, stream=wire.board, store_dir=store_dir,
+                   live=live)
+    try:
+        match = Match(sim, wire, command, colour, komi, handicap, max_moves, out)
+    except ValueError:
+        sim.close()
+        raise
+    return sim, match.start()
+
+
+def start_gtp(config, stdin, stdout, noise=0.0, seed=None, store_dir=None, live=False):
+    """A simulator served on a Wire and a GtpRelay from stdin/stdout to it."""
+    wire = Wire()
+    sim = BoardSim(config, noise=noise, seed=seed, stream=wire.board, store_dir=store_dir,
+                   live=live)
+    return sim, GtpRelay(sim, wire, stdin, stdout).start()
+
+
+# -- the window or the terminal around it ---------------------------------------
+
+class IdleInput:
+    """A line source for the terminal mode that keeps the board scanning while
+    the person thinks: between keystrokes the simulator steps, and a change
+    the person did not make (a controller's move, a watcher) is drawn."""
+
+    def __init__(self, stream, sim, show, period_s=0.02, stop=None):
+        self.stream = stream
+        self.sim = sim
+        self.show = show  # called with no arguments when the board changed
+        self.stop = stop  # returns True when the session is over (the controller quit)
+        self.period_s = period_s
+        self._fd = stream.fileno()
+
+    def isatty(self):
+        return self.stream.isatty()
+
+    def fileno(self):
+        return self._fd
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        line = self.readline()
+        if not line:
+            raise StopIteration
+        return line
+
+    def readline(self):
+        sim = self.sim
+        seen = (sim.leds.changes, len(sim.events))
+        while True:
+            if self.stop is not None and self.stop():
+                return ""
+            ready, _, _ = select.select([self._fd], [], [], self.period_s)
+            if ready:
+                return self.stream.readline()
+            for _ in range(max(1, int(self.period_s * 1000) // sim.period_ms)):
+                sim.step()
+            now = (sim.leds.changes, len(sim.events))
+            if now != seen:
+                seen = now
+                self.show()
+
+
+def run(choices, noise=0.0, seed=None, tui=False, colour=None, load=None, state_file=None,
+        versus=None, gtp=None, store_dir=None, stdin=None, out=None):
+    """The simulator as a window (with a display) or in the terminal.
+
+    versus: match options (command, colour, max_moves, out) to play an engine;
+    gtp: (stdin, stdout) of a GTP controller the board answers.  Returns an
+    exit code; a controller that fails is a clear error and a non-zero code."""
+    if not tui and os.environ.get("DISPLAY"):
+        try:
+            from host_sim import gui
+            return gui.main(choices, noise=noise, seed=seed, state_file=state_file, load=load,
+                            versus=versus, gtp=gtp, store_dir=store_dir)
+        except ImportError as exc:
+            print("host_sim: no Tk (%s); using the terminal" % exc, file=sys.stderr)
+        except Exception as exc:  # noqa: BLE001 - e.g. TclError: display unreachable
+            if type(exc).__name__ != "TclError":
+                raise
+            print("host_sim: cannot open a window (%s); using the terminal" % exc, file=sys.stderr)
+    return run_terminal(choices, noise=noise, seed=seed, colour=colour, load=load, versus=versus,
+                        gtp=gtp, store_dir=store_dir, stdin=stdin, out=out)
+
+
+def _config(choices, engine_side):
+    from host_sim.virtual import make_config
+    if engine_side:
+        # The relay sets handicap stones and komi over GTP, as a host does.
+        return make_config(**dict(choices, handicap=0))
+    return make_config(**choices)
+
+
+def open_session(choices, noise=0.0, seed=None, versus=None, gtp=None, store_dir=None):
+    """(sim, match) for the window or the terminal: an engine game, a GTP
+    controller, or the board alone (match None)."""
+    if store_dir:
+        os.makedirs(store_dir, exist_ok=True)
+    if versus is not None:
+        return start(_config(choices, True), komi=choices.get("komi"),
+                     handicap=choices.get("handicap") or 0, noise=noise, seed=seed,
+                     store_dir=store_dir, **versus)
+    if gtp is not None:
+        return start_gtp(_config(choices, False), gtp[0], gtp[1], noise=noise, seed=seed,
+                         store_dir=store_dir)
+    return BoardSim(_config(choices, False), noise=noise, seed=seed, store_dir=store_dir), None
+
+
+def run_terminal(choices, noise=0.0, seed=None, colour=None, load=None, versus=None, gtp=None,
+                 store_dir=None, stdin=None, out=None):
+    from host_sim import tui
+    if gtp is not None and stdin is None:
+        # stdin and stdout carry GTP: the person's side is the terminal.
+        try:
+            stdin = open("/dev/tty", "r")
+            out = open("/dev/tty", "w")
+        except OSError as exc:
+            print("gogadget gtp --sim: no display and no terminal for the person (%s); "
+                  "--auto puts a scripted person at the board" % exc, file=sys.stderr)
+            return 2
+    stdin = stdin or sys.stdin
+    out = out or sys.stdout
+    sim, game = open_session(choices, noise=noise, seed=seed, versus=versus, gtp=gtp,
+                             store_dir=store_dir)
+    try:
+        if load:
+            from host_sim.replay import load_into
+            with open(load, "rb") as f:
+                load_into(sim, f.read())
+        stream = stdin
+        if gtp is not None or stdin.isatty():
+            def show():
+                out.write(tui.render(sim, colour if colour is not None else
+                                     "NO_COLOR" not in os.environ) + "\n")
+                if game is not None:
+                    out.write("game: " + game.status() + "\n")
+                out.flush()
+            stream = IdleInput(stdin, sim, show, stop=lambda: getattr(game, "ends_session", False)
+                               and game.done)
+        code = tui.main(sim, stream=stream, colour=colour, match=game, out=out)
+        if game is not None and game.error:
+            print("gogadget: %s" % game.error, file=sys.stderr)
+            return 1
+        return code
+    except TimeoutError as exc:
+        print("host_sim: %s" % exc, file=sys.stderr)
+        return 1
+    except (OSError, ValueError) as exc:
+        print("host_sim: %s" % exc, file=sys.stderr)
+        return 2
+    finally:
+        if game is not None:
+            game.close()
+            game.save()
+        sim.close()
