@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed
 SITE := $(VENV)/site
 PORT ?= /dev/ttyACM0
 
-.PHONY: test sim bench mpy romfs deploy typecheck clean venv
+.PHONY: test sim bench mpy romfs deploy typecheck clean venv gogadget
 
 venv: $(STAMP) $(SITE)
 
@@ -26,6 +26,11 @@ test: $(STAMP) $(SITE)
 
 sim: $(STAMP)
 	$(PY) -m host_sim $(SIM_ARGS)
+
+# The host command line: make gogadget ARGS="play --sim --engine 'gnugo --mode gtp'"
+# (the same as .venv/bin/gogadget ARGS once the venv exists).
+gogadget: $(STAMP)
+	$(BIN)/gogadget $(ARGS)
 
 bench: $(STAMP)
 	$(PY) -m host_sim.bench $(BENCH)
