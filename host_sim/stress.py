@@ -111,7 +111,8 @@ class Spec:
     def __init__(self, seed, sizes=DEFAULT_SIZES, noise_max=DEFAULT_NOISE_MAX, habits=None,
                  **fixed):
         """fixed: choices to force (size, sensors, preset, noise, handicap,
-        max_moves), for tests; the rest is still drawn from the seed."""
+        max_moves, moments), for tests; the rest is still drawn from the seed."""
+        moments = fixed.pop("moments", {})
         rng = random.Random(seed)
         self.seed = seed
         self.size = rng.choices(sizes, [SIZE_WEIGHTS.get(s, 1) for s in sizes])[0]
@@ -142,6 +143,7 @@ class Spec:
         self.habits = {h for h in habits if self.applies(h)}
         self.moments = {h: 1 + int(share * max(1, self.max_moves - 1))
                         for h, share in shares.items()}
+        self.moments.update(moments)
         if self.free and drawn:
             self.habits.add("free_handicap")  # every free handicap is followed by a cut
 
@@ -387,6 +389,7 @@ class Player(replay.Person):
         self.pending = []  # prisoners left on the board for after the next move
         self.expect_shrink = False  # a take-back or a cut may shorten the record
         self.seen_moves = 0
+        self.resume_ms = []  # how long the board took to be ready after each clean cut
         self.kept = set(self._kept_names())
         self.intent = self._new_intent()
         sim.watcher = self.check_record
@@ -971,8 +974,10 @@ class Player(replay.Person):
         sim = self.sim
         booted = sim.clock.now_ms
         playing = (signals.PHASE_CODES["play"], signals.PHASE_CODES["count"])
-        if not self.wait_until(lambda: self.phase_light() in playing and not sim.leds.prompts(),
-                               RESUME_MS):
+        ready = self.wait_until(lambda: self.phase_light() in playing and not sim.leds.prompts(),
+                                RESUME_MS)
+        self.resume_ms.append(sim.clock.now_ms - booted)
+        if not ready:
             raise Failure("slow resume", "not ready %d ms after the boot, nothing moved: "
                           "phase %s, %s" % (sim.clock.now_ms - booted, code_name(self.phase_light()),
                                             self.describe_lights(sim.leds.prompts())))
@@ -1156,6 +1161,7 @@ def run_game(seed, sizes=DEFAULT_SIZES, noise_max=DEFAULT_NOISE_MAX, trace=False
     finally:
         sim.close()
     result.update(habits=sorted(person.used), moves=len(person.intent.history),
+                  resume_ms=max(person.resume_ms, default=None),
                   virtual_ms=sim.clock.now_ms, wall_s=round(time.time() - started, 2))
     if tracer is not None:
         tracer("%s" % ("game passed" if result["ok"] else "FAILED: %s [%s] %s" % (
@@ -1257,6 +1263,13 @@ def report(results, options=DEFAULTS, elapsed=None):
     table("sensors", tally(results, lambda r: r["sensors"]))
     table("preset", tally(results, lambda r: r["preset"]))
     table("handicap", tally(results, lambda r: "handicap" if r["handicap"] else "even"))
+    resumed = [r for r in results if r.get("resume_ms") is not None]
+    if resumed:
+        slowest = max(resumed, key=lambda r: r["resume_ms"])
+        lines.append("slowest resume after a clean cut (stones in place): %d ms (seed %d, "
+                     "%dx%d %s noise %.4f, %d moves)" % (
+                         slowest["resume_ms"], slowest["seed"], slowest["size"], slowest["size"],
+                         slowest["sensors"], slowest["noise"], slowest["moves"]))
     if passed < len(results):
         lines.append("failures by cause [what the person was doing]:")
         for (cause, doing), group in causes(results):
