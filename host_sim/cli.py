@@ -44,6 +44,8 @@ def _add_board_options(p, person=True):
                        help="--sim --auto: how the scripted person chooses moves: random or "
                             "engine:COMMAND")
         p.add_argument("--seed", type=int, default=0, help="--sim --auto: seed of the scripted person")
+        p.add_argument("--state-file", default=None,
+                       help="--sim window: keep a JSON picture of the board here (for tests)")
 
 
 def _store(args):
@@ -119,7 +121,7 @@ def cmd_gtp(args):
         # You at a virtual board of our own: the window or the terminal.
         choices = {"size": args.sim_size}
         return session.run(choices, tui=args.tui, gtp=(sys.stdin.buffer, sys.stdout),
-                           store_dir=_store(args))
+                           store_dir=_store(args), state_file=args.state_file)
     conn = Connection(args)
     if conn.note:
         print("gogadget gtp: using %s" % conn.note, file=sys.stderr)
@@ -153,7 +155,8 @@ def cmd_play(args):
             choices["preset"] = args.rules
         versus = {"command": args.engine, "colour": parse_colour(args.colour),
                   "max_moves": args.max_moves, "out": args.out}
-        return session.run(choices, tui=args.tui, versus=versus, store_dir=_store(args))
+        return session.run(choices, tui=args.tui, versus=versus, store_dir=_store(args),
+                           state_file=args.state_file)
     person = parse_colour(args.colour)
     conn = Connection(args, colour=person, size=args.size, use_live=False)
     eng = engine(args.engine)

@@ -797,7 +797,7 @@ class IdleInput:
 
     def readline(self):
         sim = self.sim
-        seen = (sim.leds.changes, len(sim.events))
+        seen = self._looks()
         while True:
             if self.stop is not None and self.stop():
                 return ""
@@ -806,10 +806,17 @@ class IdleInput:
                 return self.stream.readline()
             for _ in range(max(1, int(self.period_s * 1000) // sim.period_ms)):
                 sim.step()
-            now = (sim.leds.changes, len(sim.events))
+            now = self._looks()
             if now != seen:
                 seen = now
                 self.show()
+
+    def _looks(self):
+        """What the person would notice: the lights under the points and
+        the stones (not the blinking status lights), and the events."""
+        sim = self.sim
+        n = sim.size * sim.size
+        return bytes(sim.leds.frame[1:1 + n]), bytes(sim.stones.cells), len(sim.events)
 
 
 def run(choices, noise=0.0, seed=None, tui=False, colour=None, load=None, state_file=None,
@@ -885,6 +892,7 @@ def run_terminal(choices, noise=0.0, seed=None, colour=None, load=None, versus=N
                                      "NO_COLOR" not in os.environ) + "\n")
                 if game is not None:
                     out.write("game: " + game.status() + "\n")
+                out.write(getattr(tui, "PROMPT", ""))  # the person is still asked
                 out.flush()
             stream = IdleInput(stdin, sim, show, stop=lambda: getattr(game, "ends_session", False)
                                and game.done)
