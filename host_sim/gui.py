@@ -20,7 +20,7 @@ from tkinter import filedialog, messagebox, simpledialog
 from gogadget import frame, points, rules as rules_mod, scan
 from gogadget.points import BLACK, EMPTY, WHITE
 from host_sim import nextstep
-from host_sim.virtual import PUT_CODES, Simulator, make_config
+from host_sim.virtual import PUT_CODES, make_config
 
 WOOD = "#dcb35c"
 WOOD_RGB = (0xdc, 0xb3, 0x5c)
@@ -562,7 +562,8 @@ class BoardView:
             if pattern in (frame.BLINK, frame.FAST):
                 lc.create_oval(2, y - 10, 22, y + 10, outline=_hex(rgb), width=2, dash=(3, 2))
             lc.create_text(28, y, anchor="w", text="%s (%s)" % (
-                frame.NAMES[code & 0x0F].replace("-", " "), PATTERN_WORDS.get(pattern, "")))
+                nextstep.light_name(code).split("/")[0].replace("-", " "),
+                PATTERN_WORDS.get(pattern, "")))
 
     def state(self):
         sim = self.sim
