@@ -70,6 +70,8 @@ MOVE_HABITS = {
     "prisoners_first": 0.2,  # prisoners lifted 0-40 ms before the capturing stone
     "bump": 0.08,  # a stone slid to a neighbouring empty point
     "bump_last": 0.08,  # the last move's stone slid
+    "sleeve": 0.04,  # a sleeve drags two stones onto neighbouring points at once
+    "knock_off": 0.05,  # a stone knocked off the board, put back when the lights ask
     "wrong_colour": 0.1,  # a stone of the other colour first (colour sensors)
     "illegal": 0.15,  # a suicide/ko/superko stone put down, lifted when it blinks
     "extra": 0.08,  # two stones down at once, one lifted
@@ -732,6 +734,10 @@ class Player(replay.Person):
             self.bump_stone([place])
         if self.habit("lift_back") and self.sim.stones.cells[place] != EMPTY:
             self.lift_and_put_back(place)
+        if self.habit("sleeve"):
+            self.sleeve()
+        if self.habit("knock_off"):
+            self.knock_off()
 
     def make_sure_taken(self):
         """The lights are quiet; the last intended move must be in the record.
@@ -815,7 +821,7 @@ class Player(replay.Person):
             return False
         first = self.rng.choice(near)
         self.put(colour, first)
-        self.scans(self.rng.randint(0, 1))
+        self.scans(self.rng.randint(1, 2))  # read there for a scan or two
         self.slide(first, place)
         return True
 
@@ -842,10 +848,38 @@ class Player(replay.Person):
             return
         src, dst = self.rng.choice(choices)
         self.slide(src, dst)
-        code = self.sim.leds.code
-        self.wait_until(lambda: code(dst) & 0x0F in LIFT_CODES or code(src) & 0x0F in PUT_CODES)
+        self.fix_when_asked([src, dst])
+
+    def fix_when_asked(self, places):
+        """Something was disturbed at places: once the lights ask about one
+        of them, do what they ask; the position must then be the game's."""
+        prompts = self.sim.leds.prompts
+        self.wait_until(lambda: any(pl in prompts() for pl in places))
         self.obey()
         self.check_position()
+
+    def sleeve(self):
+        """A sleeve drags two stones at once onto empty neighbours."""
+        choices = slides(self.sim.stones)
+        self.rng.shuffle(choices)
+        moved = []
+        for src, dst in choices:
+            if all(src not in m and dst not in m for m in moved) and \
+                    self.sim.stones.cells[dst] == EMPTY:
+                moved.append((src, dst))
+            if len(moved) == 2:
+                break
+        for src, dst in moved:
+            self.slide(src, dst)
+        self.fix_when_asked([pl for move in moved for pl in move])
+
+    def knock_off(self):
+        """A stone knocked off the board: put back where the lights ask."""
+        stones = [pl for pl, c in enumerate(self.sim.stones.cells) if c != EMPTY]
+        if stones:
+            place = self.rng.choice(stones)
+            self.lift(place)
+            self.fix_when_asked([place])
 
     def lift_and_put_back(self, place):
         """The last stone picked up and put down again: no take-back without Confirm."""
@@ -929,6 +963,7 @@ class Player(replay.Person):
         self.reboot(lossy=cut_record)
         if not cut_record:
             self.check_quick_resume()
+        self.wait_for_boot()
         self.obey()
         self.replay_missing()
         if len(self.intent.history) != self.firmware_moves():
@@ -968,6 +1003,11 @@ class Player(replay.Person):
     def record(self):
         board = self.sim.referee.board
         return [tuple(board.move(i)) for i in range(board.moves)]
+
+    def wait_for_boot(self):
+        """A person looks at the board once it shows something: a prompt or a phase."""
+        playing = (signals.PHASE_CODES["play"], signals.PHASE_CODES["count"])
+        self.wait_until(lambda: self.sim.leds.prompts() or self.phase_light() in playing)
 
     def check_quick_resume(self):
         """Every stone stayed where it was: the board must be ready within RESUME_MS."""
@@ -1080,6 +1120,7 @@ class Player(replay.Person):
         self.doing = "cut_count"
         self.say("power cut while counting")
         self.reboot()
+        self.wait_for_boot()
         self.obey()  # the dead stones go back where the lights ask
         if not self.wait_until(lambda: self.phase_light() == signals.PHASE_CODES["count"]):
             raise Failure("counting not resumed after the cut", "phase light %s" % code_name(
