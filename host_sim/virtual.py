@@ -329,7 +329,8 @@ class Simulator:
         """A power cut and a fresh boot: the App (everything in RAM) is gone
         and a new one resumes from the same store dir.  The stones, the
         clock and the events heard so far stay; the LEDs go dark and button
-        presses not yet read are lost."""
+        presses not yet read are lost.  A host link (stream) is not brought
+        back: the new App serves none."""
         from gogadget.app import App
 
         if self.app.journal is not None:
