@@ -1,0 +1,389 @@
+"""The firmware on an emulated Raspberry Pi Pico (RP2040), for tests and `make bench`.
+
+The stock MicroPython UF2 in ../shared/rp2 (relative to the project root)
+runs on `rp2040py`'s emulated RP2040: Cortex-M0+, PIO, DMA, ADC, GPIO,
+timers and USB CDC, with emulated time.  This module puts the firmware on
+its flash, boots it as a board boots, and wires the emulated pins to a
+virtual Go board:
+
+* sensors: every ADC conversion returns the Hall reading of the sensor that
+  the mux select GPIOs the firmware drives (pins.MUX_SELECT, BANK_SELECT)
+  address at that moment, through the two 4067 levels of pins.py, so the
+  real scan path (machine.Pin, machine.ADC, the scan plan) is exercised;
+* LEDs: the WS2812 bitstream the PIO + DMA program drives on pins.LED_DATA
+  is timed edge by edge and decoded into per-LED (r, g, b), one frame per
+  latch gap;
+* buttons: GPIO inputs pulled low like the switches to GND;
+* GTP: bytes over the emulated USB CDC console, where main.py's link reads.
+
+What the emulator cannot tell (ADC settling, flash write times, a real USB
+host, flash cache misses) is in hardware/README.md.
+"""
+import asyncio
+import os
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+SHARED = ROOT.parent / "shared" / "rp2"  # ../shared/rp2 from the project root
+FIRMWARE = ROOT / "firmware"
+sys.path.insert(0, str(FIRMWARE)) if str(FIRMWARE) not in sys.path else None
+
+from gogadget.hw import pins  # noqa: E402
+
+# littlefs as the stock rp2 port formats the Pico's flash (1.4 MB at 4 KB).
+FS_BLOCK = 4096
+FS_BLOCKS = 352
+FS_VERSION = 0x00020000
+
+# Raw 12-bit ADC values of the virtual sensors (read_u16 gives v << 4 | v >> 8):
+# mid-rail when empty, +-500 counts (about 0.4 V) under a stone, which the
+# default calibration (calib.py: thresholds half a DEFAULT_STEP away) reads.
+ADC_EMPTY = 2048
+ADC_BLACK = 2548
+ADC_WHITE = 1548
+
+WS2812_ONE_NS = 560  # a high pulse longer than this is a 1 (T0H 250-400 ns, T1H 700-875 ns)
+WS2812_LATCH_NS = 50000
+
+
+def firmware_path():
+    """The UF2 in ../shared/rp2, or None."""
+    found = sorted(SHARED.glob("RPI_PICO-*.uf2")) if SHARED.is_dir() else []
+    return found[-1] if found else None
+
+
+def unavailable():
+    """None when the emulated Pico can run here, else why not (a skip reason)."""
+    if firmware_path() is None:
+        return "no MicroPython UF2 in ../shared/rp2 (the emulated Pico's firmware)"
+    for mod, pkg in (("rp2040py", "rp2040py"), ("littlefs", "littlefs-python")):
+        try:
+            __import__(mod)
+        except ImportError:
+            return "%s is not installed (make venv)" % pkg
+    return None
+
+
+def build_mpy(out):
+    """`make mpy` into out (a Path); returns out."""
+    import io
+
+    from host_sim.tools.mpy import build
+    build(out=Path(out), stream=io.StringIO())
+    return Path(out)
+
+
+def flash_image(dest, build_dir=None, files=None, dirs=()):
+    """A littlefs image of the Pico's flash: everything under build_dir
+    (main.py, gogadget/...) plus files {name: bytes} in dirs (made first).
+    Returns dest."""
+    from littlefs import LittleFS, UserContext
+    ctx = UserContext(buffsize=FS_BLOCK * FS_BLOCKS)
+    fs = LittleFS(context=ctx, block_size=FS_BLOCK, block_count=FS_BLOCKS, prog_size=256,
+                  disk_version=FS_VERSION)
+    if build_dir is not None:
+        build_dir = Path(build_dir)
+        for p in sorted(build_dir.rglob("*")):
+            rel = p.relative_to(build_dir).as_posix()
+            if rel.startswith("."):
+                continue
+            if p.is_dir():
+                fs.mkdir(rel)
+            elif p.suffix in (".py", ".mpy"):
+                with fs.open(rel, "wb") as f:
+                    f.write(p.read_bytes())
+    for d in dirs:
+        fs.mkdir(d)
+    for name, data in (files or {}).items():
+        with fs.open(name, "wb") as f:
+            f.write(data)
+    fs.unmount()
+    Path(dest).write_bytes(bytes(ctx.buffer))
+    return Path(dest)
+
+
+def read_image(path):
+    """{name: bytes} of every file in a littlefs image (a dumped flash)."""
+    from littlefs import LittleFS, UserContext
+    data = Path(path).read_bytes()
+    ctx = UserContext(buffsize=len(data))
+    ctx.buffer[:] = data
+    # No disk_version: the board formats with its own littlefs version.
+    fs = LittleFS(context=ctx, block_size=FS_BLOCK, block_count=len(data) // FS_BLOCK, mount=True)
+    out = {}
+    for root, _dirs, names in fs.walk("/"):
+        for n in names:
+            p = (root.rstrip("/") + "/" + n).lstrip("/")
+            with fs.open(p, "rb") as f:
+                out[p] = f.read()
+    fs.unmount()
+    return out
+
+
+def patch_usb(dev):
+    """rp2040py 0.3.6 answers every armed CDC OUT buffer with a zero-length
+    packet 10 us later even when the host has nothing to send, so the guest
+    takes a USB interrupt every few tens of us (about a third of its time);
+    a real host NAKs until it has data.  Here an armed OUT read is held until
+    a byte is queued (../shared/rp2/README.md, "Known modelling artifact")."""
+    cdc = dev.cdc
+    usb = cdc.usb
+    original = usb.on_endpoint_read
+    pending = []
+
+    def on_read(endpoint, size):
+        if endpoint == cdc._out_endpoint and endpoint >= 0 and cdc.tx_fifo.item_count == 0:
+            pending[:] = [(endpoint, size)]
+            return
+        original(endpoint, size)
+
+    push = cdc.send_serial_byte
+
+    def send(byte):
+        push(byte)
+        if pending:
+            endpoint, size = pending.pop()
+            original(endpoint, size)
+
+    usb.on_endpoint_read = on_read
+    cdc.send_serial_byte = send
+
+
+class LedTap:
+    """Decodes the WS2812 bitstream on a GPIO into frames of (r, g, b) per LED.
+
+    A frame is `count` LEDs of 24 bits.  The emulator does not clock PIO
+    while the core sleeps in an idle jump, so a frame can stop mid-word for
+    longer than a latch gap; real hardware keeps shifting.  Such pauses are
+    counted (stalls) and the frame is completed across them; a pulse train
+    shorter than one LED before a gap is a glitch of the pin set-up."""
+
+    def __init__(self, dev, gpio, count):
+        self.clock = dev.simulator.clock
+        self.count = count
+        self.bits = []
+        self.rise = 0
+        self.fall = 0
+        self.frames = 0  # complete frames seen
+        self.last = None  # the last complete frame: list of (r, g, b)
+        self.last_at_ns = 0  # when its final bit ended
+        self.stalls = 0  # pauses longer than a latch inside a frame (emulator idle jumps)
+        self.glitches = 0
+        self.bad = 0  # frames longer than the chain
+        dev.mcu.gpio[gpio].add_listener(self._edge)
+
+    def _edge(self, value, last_value):
+        t = self.clock.nanos
+        state = getattr(value, "value", value)
+        high = state == 1 or state is True or str(state).endswith("High")
+        if high:
+            if self.bits and t - self.fall > WS2812_LATCH_NS:
+                self._gap()
+            self.rise = t
+        else:
+            self.fall = t
+            bits = self.bits
+            bits.append(1 if t - self.rise > WS2812_ONE_NS else 0)
+            if len(bits) == 24 * self.count:
+                self._close()
+
+    def _gap(self):
+        n = len(self.bits)
+        if n < 24:
+            self.glitches += 1
+            self.bits = []
+        elif n < 24 * self.count:
+            self.stalls += 1
+        else:
+            self.bad += 1
+            self.bits = []
+
+    def _close(self):
+        bits = self.bits
+        self.bits = []
+        leds = []
+        for k in range(0, len(bits), 24):
+            v = 0
+            for b in bits[k:k + 24]:
+                v = v << 1 | b
+            g, r, b = v >> 16, (v >> 8) & 255, v & 255
+            leds.append((r, g, b))
+        self.last = leds
+        self.last_at_ns = self.fall
+        self.frames += 1
+
+    def poll(self):
+        """The last complete frame (None before the first)."""
+        return self.last
+
+
+class Pico:
+    """An emulated Pico with the firmware's flash, a virtual board on its
+    sensors and the LED chain and console watched from the host.
+
+        pico = Pico(image, size=9)
+        await pico.start()
+        pico.put(place, BLACK); await pico.run_ms(200)
+        frame = pico.leds.poll()
+        reply = await pico.gtp("genmove b")
+    """
+
+    def __init__(self, image, size=19, hold_confirm=False, usb_patch=True, log=False):
+        from rp2040py.boards import BOARDS, resolve_firmware
+        from rp2040py.device import MicroPythonDevice
+        board = resolve_firmware(BOARDS["pico"], "micropython", str(firmware_path()))
+        self.dev = MicroPythonDevice(board=board, filesystem=str(image))
+        self.mcu = self.dev.mcu
+        self.clock = self.dev.simulator.clock
+        self.size = size
+        self.board = bytearray(size * size)  # 0 empty, 1 black, 2 white (scan.py colours)
+        self.faults = {}  # place -> raw 12-bit value (a stuck sensor)
+        self.conversions = 0
+        self.out = bytearray()  # everything the console printed
+        self._seen = 0
+        self.dev.cdc.on_serial_data = self._on_serial
+        if usb_patch:
+            patch_usb(self.dev)
+        adc = self.mcu.adc
+        self._adc_default = adc.on_adc_read
+        adc.on_adc_read = self._on_adc_read
+        self._mux = [self.mcu.gpio[g] for g in pins.MUX_SELECT]
+        self._bank = [self.mcu.gpio[g] for g in pins.BANK_SELECT]
+        self.leds = LedTap(self.dev, pins.LED_DATA, size * size + 3)
+        for g in (pins.BUTTON_PASS, pins.BUTTON_CONFIRM, pins.BUTTON_NEW):
+            self.mcu.gpio[g].set_input_value(True)  # released (pulled up)
+        if hold_confirm:
+            self.mcu.gpio[pins.BUTTON_CONFIRM].set_input_value(False)
+        self.log = log
+
+    # -- the virtual board --------------------------------------------------
+
+    def _on_serial(self, data):
+        self.out.extend(data)
+        if self.log:
+            sys.stdout.write(bytes(data).decode("utf-8", "replace"))
+
+    def _on_adc_read(self, channel):
+        c1 = 0
+        for i, g in enumerate(self._mux):
+            if g.output_value:
+                c1 |= 1 << i
+        c2 = 0
+        for i, g in enumerate(self._bank):
+            if g.output_value:
+                c2 |= 1 << i
+        place = pins.mux_place(channel, c2, c1)
+        v = ADC_EMPTY
+        if place < len(self.board):
+            v = self.faults.get(place)
+            if v is None:
+                stone = self.board[place]
+                v = ADC_BLACK if stone == 1 else ADC_WHITE if stone == 2 else ADC_EMPTY
+        self.mcu.adc.channel_values[channel] = v
+        self.conversions += 1
+        self._adc_default(channel)
+
+    def put(self, place, colour):
+        self.board[place] = colour
+
+    def press(self, which, down=True):
+        """which: pins.BUTTON_PASS / BUTTON_CONFIRM / BUTTON_NEW."""
+        self.mcu.gpio[which].set_input_value(not down)
+
+    # -- time and console ---------------------------------------------------
+
+    @property
+    def now_ms(self):
+        return self.clock.nanos / 1e6
+
+    async def start(self, timeout=120):
+        await self.dev.astart(timeout=timeout)
+
+    def stop(self):
+        self.dev.stop()
+
+    async def run_ms(self, ms):
+        """Let the emulated Pico run for ms of emulated time."""
+        done = asyncio.Event()
+        alarm = self.clock.create_alarm(done.set)
+        alarm.schedule(ms * 1e6)
+        await self.dev.simulator.wait_for(done, None)
+
+    async def run_until(self, test, step_ms=20, limit_ms=5000):
+        """Run until test() is true (checked every step_ms); False at the limit."""
+        end = self.now_ms + limit_ms
+        while not test():
+            if self.now_ms >= end:
+                return False
+            await self.run_ms(step_ms)
+        return True
+
+    def send(self, text):
+        for b in text.encode():
+            self.dev.cdc.send_serial_byte(b)
+
+    def _text(self):
+        return bytes(self.out).decode("utf-8", "replace").replace("\r\n", "\n")
+
+    async def read_reply(self, limit_ms=5000):
+        """The next GTP reply (text up to a blank line) the console printed."""
+        def complete():
+            return "\n\n" in self._text()[self._seen:]
+
+        if not await self.run_until(complete, 10, limit_ms):
+            raise TimeoutError("no GTP reply within %d ms (emulated); console: %r"
+                               % (limit_ms, self._text()[self._seen:][-300:]))
+        text = self._text()
+        end = text.index("\n\n", self._seen) + 2
+        reply = text[self._seen:end]
+        self._seen = end
+        return reply.strip()
+
+    def skip_output(self):
+        """Forget what the console printed so far (boot messages)."""
+        self._seen = len(self._text())
+
+    async def gtp(self, command, limit_ms=5000):
+        self.send(command + "\n")
+        return await self.read_reply(limit_ms)
+
+    def console(self):
+        return bytes(self.out).decode("utf-8", "replace")
+
+    async def exec(self, code, timeout=600):
+        """Run code over the raw REPL (only when main.py is not looping)."""
+        out, err = await self.dev.aexec(code, timeout=timeout)
+        return out.decode("utf-8", "replace"), err.decode("utf-8", "replace")
+
+
+def expected_leds(size, frame, now_ms=0, **config):
+    """What the chain must show for a referee frame, per LED (r, g, b):
+    the firmware's own LedChain run on CPython over a neopixel-like buffer."""
+    sys.path.insert(0, str(ROOT / "tests" / "mp"))
+    from gogadget import frame as F
+    from gogadget.config import Config
+    from gogadget.hw.leds import LedChain
+
+    cfg = Config(size=size, **config)
+
+    class Np:
+        ORDER = (1, 0, 2, 3)
+        bpp = 3
+
+        def __init__(self, n):
+            self.n = n
+            self.buf = bytearray(3 * n)
+
+        def write(self):
+            pass
+
+    n = size * size + F.STATUS_PIXELS
+    np = Np(n)
+    chain = LedChain(np, size, cfg.max_brightness, cfg.budget_ma)
+    chain.show(frame, now_ms)
+    return [(np.buf[3 * i + 1], np.buf[3 * i], np.buf[3 * i + 2]) for i in range(n)]
+
+
+def env_ci():
+    return os.environ.get("CI", "").lower() in ("1", "true", "yes")
