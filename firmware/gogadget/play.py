@@ -26,10 +26,12 @@ stones.  Confirm takes the
 move back once the board shows the position before it.  Until a prisoner
 is back, a lifted last stone looks just like a knocked-off one, so its
 light asks to put it back (Confirm still takes it back); from then on it
-shows the take-back light and the prisoners still to return are lit.  With
-occupancy sensors a prisoner back in the very motion of the lift reads like
-the stone slid onto its point: the lights ask to put that right, and
-Confirm still takes the move back.
+shows the take-back light and the prisoners still to return are lit.  One
+prisoner back beside it in the very motion of the lift reads exactly like
+the opponent capturing the last stone in one motion by playing on that
+point (and, with occupancy sensors, like the stone slid there): the board
+cannot tell, so the lights ask to restore the record, and Confirm still
+takes the move back.
 """
 from gogadget import board as core
 from gogadget import journal as jn
@@ -46,9 +48,10 @@ _ILLEGAL_PROMPT = (sg.P_NONE, sg.P_ILLEGAL, sg.P_ILLEGAL, sg.P_KO, sg.P_SUPERKO,
 TB_NONE = const(0)
 TB_LIFTED = const(1)  # the last stone was lifted on its own
 TB_RETURNING = const(2)  # ...and a prisoner is back: surely a take-back
-# Lifted with a prisoner back in the same motion, occupancy sensors: a slide
-# onto the prisoner's point reads the same, so the lights ask to put it
-# right; Confirm still takes the move back.
+# Lifted with one prisoner back beside it in the same motion: that reads the
+# same as the opponent taking the last stone in one motion by playing there
+# (or, with occupancy sensors, the stone slid onto the prisoner's point), so
+# the lights ask to restore the record; Confirm still takes the move back.
 TB_AMBIGUOUS = const(3)
 
 
@@ -206,7 +209,7 @@ def _takeback(ref):
             return False
         if not ref.extras:
             ref.takeback = TB_LIFTED
-        elif ref.extras == 1 and ref.stable[ref.extra] == S_STONE and _beside(ref, lp, ref.extra):
+        elif ref.extras == 1 and _beside(ref, lp, ref.extra):
             ref.takeback = TB_AMBIGUOUS
         else:
             ref.takeback = TB_RETURNING
@@ -218,8 +221,8 @@ def _takeback(ref):
             present += 1
             if not mark[pl] & M_REMOVE:
                 returned += 1  # lifted as a prisoner, now put back
-    if returned and ref.takeback == TB_LIFTED:
-        ref.takeback = TB_RETURNING
+    if returned and ref.takeback == TB_LIFTED or returned >= 2:
+        ref.takeback = TB_RETURNING  # no single move puts two stones down
     # The position before the last move: its stone off, every prisoner
     # back, nothing else out of place.
     ready = present == len(caps) and ref.missings == 1 and not ref.wrong \

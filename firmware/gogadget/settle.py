@@ -5,19 +5,19 @@ one point to the next, a capture done in one motion -- reaches the referee
 whole, as one *batch*, never a half of it.
 
 Debouncing, per place.  A place's new reading is *ready* once the sensor
-has given it for config.stable_scans scans in a row (more while the
-sensors flicker a lot: measured as flickers per scan over the last second
-or so, up to _MAX_EXTRA scans are added so that chance runs of equal
-misreadings stay below _FALSE_RATE a scan).  stable_scans is long enough
+has given it for config.stable_scans scans (more while the sensors flicker
+a lot: measured as flickers per scan over the last second or so, up to
+_MAX_EXTRA scans are added so that chance runs of equal misreadings stay
+below _FALSE_RATE a scan).  A reading that differs for a single scan is a
+flicker and is forgiven: it neither starts a change nor restarts one on its
+way, so noise cannot keep a stone from settling, however many places wait.  stable_scans is long enough
 (160 ms by default) that the two ends of a slid stone change within it.
 
 Batches.  Ready places are adopted into `stable` together, and only when
-nothing else is on its way: no other place has read a new value for 2 or
-more scans without being ready yet (nor read one for 3 or more scans and
-been interrupted by a flicker less than stable_scans scans ago), and no
-place beside a ready one has changed in the last stable_scans scans (the
-near end of a slid stone, lifting or bouncing).  A one-scan flicker
-elsewhere holds nothing up.  `fresh` marks the places
+nothing else is on its way: no other place has a new reading that is not
+ready yet, and no place beside a ready one has changed in the last
+stable_scans scans (the near end of a slid stone, lifting or bouncing).
+A one-scan flicker anywhere holds nothing up.  `fresh` marks the places
 of the last batch, so the referee can tell a slide (a stone gone and one
 come in the same batch) from two separate acts.  Only a change that never
 settles (a sensor flapping for more than _STALL_MS) lets the ready places
@@ -49,6 +49,7 @@ _MAX_EXTRA = const(3)  # scans the debounce may add for noisy sensors
 _FALSE_RATE = 1e-6  # accepted chance per scan that flickers pass the debounce
 _PRIME_SCANS = const(3)  # scans voted into the first settled view
 _STALL_MS = const(2000)  # a change that never settles holds the rest this long
+_NO_DEV = const(255)  # Settler._dev: no reading is off by one scan
 
 
 class Settler:
@@ -63,10 +64,13 @@ class Settler:
         self.stable = new_scan(size)  # the adopted reading of every place
         self.last = new_scan(size)  # the last reading of every place
         self.fresh = bytearray(n)  # 1: adopted in the last batch
-        self._run = bytearray(n)  # scans in a row `last` has read so (saturates)
-        # Scans a change that has lasted 3+ scans still counts as on its way
-        # after a flicker interrupts it (a stone does not leave for a flicker).
-        self._hold = bytearray(n)
+        self._run = bytearray(n)  # scans `last` has read since it began (saturates)
+        # A reading that differs from `last` for one scan is forgiven (a
+        # flicker does not restart a run); kept here until the next scan.
+        self._dev = bytearray(b"\xff" * n)
+        # Scans since the place last read otherwise than the scan before,
+        # flickers included: a slid stone's near end may bounce.
+        self._calm = bytearray(n)
         self._prime = _PRIME_SCANS
         self._flick = 0
         self.restart()
@@ -151,6 +155,8 @@ class Settler:
                 stable[pl] = s  # scans 2 and 3 outvote scan 1
             # otherwise scan 1 stands (with 2 or 3, or alone: no majority)
             run[pl] = 1
+            self._dev[pl] = _NO_DEV
+            self._calm[pl] = 0
         last[:] = scan
         self._busy = 1
         self.resting = False
@@ -161,7 +167,8 @@ class Settler:
         module notes)."""
         cand = self.last
         run = self._run
-        hold = self._hold
+        dev = self._dev
+        calm = self._calm
         stable = self.stable
         k = self._k
         window = self._window
@@ -171,33 +178,39 @@ class Settler:
         for pl in range(self.n):
             s = scan[pl]
             c = cand[pl]
-            if s != c:
-                if c != stable[pl] and run[pl] == 1:
-                    flick += 1  # read for one scan only: a flicker
-                cand[pl] = s
-                run[pl] = r = 1
-            else:
-                r = run[pl]
+            r = run[pl]
+            if s == c:
+                if dev[pl] != _NO_DEV:
+                    dev[pl] = _NO_DEV
+                    flick += 1  # off for one scan only: a flicker
+                    calm[pl] = 0
+                elif calm[pl] < cap:
+                    calm[pl] += 1
                 if r < cap:
                     r += 1
                     run[pl] = r
-            if r < cap:
+            elif dev[pl] == _NO_DEV and r >= 2:
+                dev[pl] = s  # one scan off: forgiven, unless it lasts
+                calm[pl] = 0
                 busy += 1
-            if s != stable[pl]:
-                if r >= k:
+            else:
+                r = 2 if dev[pl] == s else 1
+                dev[pl] = _NO_DEV
+                calm[pl] = 0
+                cand[pl] = c = s
+                run[pl] = r
+            if r < cap or calm[pl] < cap:
+                busy += 1
+            if c != stable[pl]:
+                if r >= k and dev[pl] == _NO_DEV:
                     if not ready:
                         lo = pl
                     ready += 1
                     hi = pl + 1
-                elif r >= 2 or hold[pl]:
+                else:
                     moving += 1
-                if r >= 3:
-                    hold[pl] = k
                 if 2 <= r <= window:
                     recent += 1
-            elif hold[pl]:
-                hold[pl] -= 1
-                moving += 1
         # Places waiting to be adopted, and an unclean batch waiting for the
         # board to be still, keep the loop going after they settle.
         self._busy = busy + ready + (not self.clean)
@@ -230,18 +243,15 @@ class Settler:
     def _adopt(self, lo, hi, clean):
         """Adopt the ready places as one batch."""
         self._waiting = False
-        run = self._run
         cand = self.last
         stable = self.stable
         fresh = self.fresh
-        k = self._k
         for pl in range(self.n):
             fresh[pl] = 0
         for pl in range(lo, hi):
-            if run[pl] >= k and cand[pl] != stable[pl]:
+            if self._ready(pl):
                 stable[pl] = cand[pl]
                 fresh[pl] = 1
-                self._hold[pl] = 0
         self.clean = clean
         return True
 
@@ -258,23 +268,28 @@ class Settler:
         """Is a ready place in lo..hi-1 next to a place that changed fewer
         than k scans ago, whatever it reads now?  It is likely the near end
         of a slid stone, lifting or bouncing."""
-        run = self._run
-        cand = self.last
-        stable = self.stable
-        k = self._k
         for pl in range(lo, hi):
-            if run[pl] >= k and cand[pl] != stable[pl] and self._near_change(pl):
+            if self._ready(pl) and self._near_change(pl):
                 return True
         return False
 
+    def _ready(self, pl):
+        """Has pl read its new value long enough, and on this scan too?"""
+        return self._run[pl] >= self._k and self.last[pl] != self.stable[pl] \
+            and self._dev[pl] == _NO_DEV
+
     def _near_change(self, pl):
-        run = self._run
+        """Has a neighbour of pl read otherwise in the last k scans, even
+        for one scan?"""
         size = self.size
-        k = self._k
         c = pl % size
-        return (c > 0 and run[pl - 1] < k) or (c < size - 1 and run[pl + 1] < k) \
-            or (pl >= size and run[pl - size] < k) \
-            or (pl + size < self.n and run[pl + size] < k)
+        return (c > 0 and self._changing(pl - 1)) or (c < size - 1 and self._changing(pl + 1)) \
+            or (pl >= size and self._changing(pl - size)) \
+            or (pl + size < self.n and self._changing(pl + size))
+
+    def _changing(self, pl):
+        # A ready place is part of the batch, not a change on its way.
+        return self._calm[pl] < self._k and not self._ready(pl)
 
     def _noise(self, flick):
         """Track the flicker rate (a leaky sum over about 64 scans, x1024 per
