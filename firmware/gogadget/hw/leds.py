@@ -21,8 +21,10 @@ _FAST = const(2)
 
 
 class LedChain:
-    def __init__(self, np, size, max_brightness=255, budget_ma=None):
-        """np: a neopixel.NeoPixel (or anything with n, bpp, ORDER, buf, write)."""
+    def __init__(self, np, size, max_brightness=255, budget_ma=None, fast=None):
+        """np: a neopixel.NeoPixel (or anything with n, bpp, ORDER, buf, write);
+        fast: hw/rp2fast.load() on an RP2040 (the loops of show and render
+        as viper code, same results)."""
         count = size * size + F.STATUS_PIXELS
         if np.n < count:
             raise ValueError("%dx%d needs %d LEDs, the chain has %d" % (size, size, count, np.n))
@@ -72,6 +74,8 @@ class LedChain:
         self.writes = 0
         self.current_ma = 0  # estimated draw of the last write
         self.count = count
+        self._fast_uses = fast["uses"] if fast else None
+        self._fast_render = fast["render"] if fast else None
 
     def _visible_key(self, now_ms):
         key = 0
@@ -90,11 +94,10 @@ class LedChain:
                 return False
         else:
             last[:] = frame
-            uses = 0
-            phase = self._phase
-            for i in range(1, len(frame)):
-                uses |= phase[frame[i]]
-            self._uses = uses
+            if self._fast_uses is not None:
+                self._uses = self._fast_uses(frame, self._phase, len(frame))
+            else:
+                self._uses = self._uses_of(frame)
             key = self._visible_key(now_ms)
         self._key = key
         self._fresh = False
@@ -102,6 +105,13 @@ class LedChain:
         self.np.write()
         self.writes += 1
         return True
+
+    def _uses_of(self, frame):
+        uses = 0
+        phase = self._phase
+        for i in range(1, len(frame)):
+            uses |= phase[frame[i]]
+        return uses
 
     def _scale(self, bright):
         dim = bright >> 2
@@ -124,6 +134,13 @@ class LedChain:
         base = key * 768
         led = self._led
         buf = self.np.buf  # looked up each time: a double-buffered driver swaps it
+        if self._fast_render is not None:
+            total = self._fast_render(self.count, frame, table, base, led, buf)
+        else:
+            total = self._copy(frame, table, base, led, buf)
+        self._limit(buf, total)
+
+    def _copy(self, frame, table, base, led, buf):
         total = 0
         for i in range(1, self.count + 1):
             t = base + frame[i] * 3
@@ -135,6 +152,9 @@ class LedChain:
             buf[o + 1] = b
             buf[o + 2] = c
             total += a + b + c
+        return total
+
+    def _limit(self, buf, total):
         idle = self.np.n * F.MA_IDLE
         ma = idle + total * F.MA_PER_CHANNEL // 255
         budget = self.budget_ma

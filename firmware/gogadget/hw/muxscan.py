@@ -65,9 +65,14 @@ class MuxScanner:
     kind = SENSOR_COLOUR
 
     def __init__(self, size, select, bank_select, adcs, calibration=None,
-                 settle_reads=pins.SETTLE_READS):
+                 settle_reads=pins.SETTLE_READS, fast=None, gpios=None, channels=None):
         """select, bank_select: 4 Pin objects each (S0..S3 of level 1 and 2);
-        adcs: one ADC object per bank (ADC0, ADC1)."""
+        adcs: one ADC object per bank (ADC0, ADC1).
+
+        fast: hw/rp2fast.load() on an RP2040, with gpios (the GPIO numbers of
+        select + bank_select) and channels (the ADC input of each bank): the
+        scan then drives the SIO and ADC registers from viper code, the same
+        plan in the same order."""
         if len(select) != 4 or len(bank_select) != 4:
             raise ValueError("a 4067 needs 4 select lines")
         if len(adcs) < pins.bank_count(size):
@@ -89,9 +94,22 @@ class MuxScanner:
         self._place = array("H", [s[3] for s in steps])
         for b in range(8):  # start in the state the plan ends in
             self._set[b](state >> b & 1)
+        self._fast = None
+        if fast is not None and gpios is not None and channels is not None:
+            from gogadget.hw import rp2fast
+            self._fast = fast["scan"]
+            self._fast_classify = fast["classify"]
+            self._chan = bytearray(NO_READ if s[2] is None else channels[s[2]] for s in steps)
+            self._masks = array("I", [1 << g for g in gpios])
+            self._regs = array("I", [rp2fast.SIO_OUT_SET, rp2fast.SIO_OUT_CLR, rp2fast.ADC_CS])
+            self._rails = array("H", [pins.RAIL_LOW, pins.RAIL_HIGH, S_FAULT, S_EMPTY])
 
     def read_raw(self):
         """One pass over every sensor into self.raw."""
+        if self._fast is not None:
+            self._fast(self.plan_len, self._pin, self._val, self._chan, self._place, self.raw,
+                       self._masks, self._regs, self.settle_reads)
+            return
         setters = self._set
         reads = self._read
         pin = self._pin
@@ -119,6 +137,10 @@ class MuxScanner:
 
     def classify(self, scan):
         cal = self.calibration
+        if self._fast is not None:
+            self._fast_classify(len(self.raw), self.raw, self.fault, cal.lo, cal.hi, cal.loc,
+                                cal.hic, scan, self._rails)
+            return
         lo = cal.lo
         hi = cal.hi
         loc = cal.loc

@@ -11,6 +11,7 @@ from gogadget.hw.buttons import Buttons
 from gogadget.hw.calib import Calibration, CalibrationError
 from gogadget.hw.heartbeat import Heartbeat
 from gogadget.hw.leds import LedChain
+from gogadget.hw import rp2fast
 from gogadget.hw.muxscan import MuxScanner
 from gogadget.hw.shiftscan import ShiftScanner
 from gogadget.hw.ws2812pio import PioChain
@@ -42,8 +43,12 @@ def make_sensors(config, machine=None, calibration=None):
         out = m.Pin.OUT
         select = [m.Pin(g, out, value=0) for g in pins.MUX_SELECT]
         bank = [m.Pin(g, out, value=0) for g in pins.BANK_SELECT]
-        adcs = [m.ADC(m.Pin(g)) for g in pins.ADC_PINS[:pins.bank_count(size)]]
-        return MuxScanner(size, select, bank, adcs, calibration)
+        used = pins.ADC_PINS[:pins.bank_count(size)]
+        adcs = [m.ADC(m.Pin(g)) for g in used]
+        fast = rp2fast.load() if machine is None else None  # real pins only
+        return MuxScanner(size, select, bank, adcs, calibration, fast=fast,
+                          gpios=pins.MUX_SELECT + pins.BANK_SELECT,
+                          channels=[g - pins.ADC_PINS[0] for g in used])
     spi = m.SPI(pins.SPI_ID, baudrate=pins.SHIFT_BAUD, polarity=0, phase=0,
                 sck=m.Pin(pins.SPI_SCK), mosi=m.Pin(pins.SPI_MOSI), miso=m.Pin(pins.SPI_MISO))
     return ShiftScanner(size, spi, m.Pin(pins.SHIFT_LOAD, m.Pin.OUT, value=1))
@@ -63,7 +68,8 @@ def make_leds(config, machine=None, neopixel=None, rp2=None):
         if neopixel is None:
             import neopixel
         np = neopixel.NeoPixel(pin, count)
-    return LedChain(np, config.size, config.max_brightness, config.budget_ma)
+    fast = rp2fast.load() if machine is None else None
+    return LedChain(np, config.size, config.max_brightness, config.budget_ma, fast=fast)
 
 
 def make_buttons(config, machine=None):
