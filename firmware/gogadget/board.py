@@ -107,6 +107,7 @@ class Board:
         self.handicap = 0
         self.first = BLACK  # who plays first: White after handicap stones
         self.last_captures = 0
+        self.setup_stones = []  # (colour, point) put by setup(), in that order
 
     # -- set-up -------------------------------------------------------------
 
@@ -117,6 +118,7 @@ class Board:
         if self.cells[pt] != EMPTY:
             raise ValueError("occupied")
         self.cells[pt] = colour
+        self.setup_stones.append((colour, pt))
         self._unsee(self.hash)
         self.hash ^= self._keys[2 * pt + colour - 1]
         self._history[0] = self.hash

@@ -41,9 +41,9 @@ def escape(text):
     return text.replace("\\", "\\\\").replace("]", "\\]")
 
 
-def _prop(out, name, value):
+def _prop(put, name, value):
     if value:
-        out.append(name + "[" + escape(value) + "]")
+        put(name + "[" + escape(value) + "]")
 
 
 def write(size, moves, komi=0, handicap=(), rules="", result="", date="",
@@ -53,39 +53,58 @@ def write(size, moves, komi=0, handicap=(), rules="", result="", date="",
     moves: (colour, point) pairs, point PASS for a pass.  handicap: points of
     Black's handicap stones (AB with HA).  setup: other (colour, point) set-up
     stones (AB/AW without HA), e.g. a position loaded from elsewhere."""
-    out = ["(;GM[1]FF[4]CA[UTF-8]AP[GoGadget:" + VERSION + "]SZ[" + str(size) + "]"]
-    out.append("KM[" + format_points(komi) + "]")
+    out = []
+    emit(out.append, size, moves, komi, handicap, rules, result, date, black, white, comment,
+         setup)
+    return "".join(out)
+
+
+def emit(put, size, moves, komi=0, handicap=(), rules="", result="", date="",
+         black="", white="", comment="", setup=()):
+    """The SGF of write(), handed to put(text) a few bytes at a time: a
+    writer to a file never holds the record in memory."""
+    put("(;GM[1]FF[4]CA[UTF-8]AP[GoGadget:" + VERSION + "]SZ[" + str(size) + "]")
+    put("KM[" + format_points(komi) + "]")
     handicap = list(handicap)
     if handicap:
-        out.append("HA[" + str(len(handicap)) + "]")
-    _prop(out, "RU", rules)
-    _prop(out, "RE", result)
-    _prop(out, "DT", date)
-    _prop(out, "PB", black)
-    _prop(out, "PW", white)
-    _prop(out, "C", comment)
-    blacks = [pt for pt in handicap]
-    whites = []
-    for colour, pt in setup:
-        (blacks if colour == BLACK else whites).append(pt)
-    if blacks:
-        out.append("AB" + "".join("[" + sgf_coord(size, pt) + "]" for pt in blacks))
-    if whites:
-        out.append("AW" + "".join("[" + sgf_coord(size, pt) + "]" for pt in whites))
+        put("HA[" + str(len(handicap)) + "]")
+    _prop(put, "RU", rules)
+    _prop(put, "RE", result)
+    _prop(put, "DT", date)
+    _prop(put, "PB", black)
+    _prop(put, "PW", white)
+    _prop(put, "C", comment)
+    for colour, name in ((BLACK, "AB"), (WHITE, "AW")):
+        first = True
+        if colour == BLACK:
+            for pt in handicap:
+                if first:
+                    put(name)
+                    first = False
+                put("[" + sgf_coord(size, pt) + "]")
+        for c, pt in setup:
+            if c == colour:
+                if first:
+                    put(name)
+                    first = False
+                put("[" + sgf_coord(size, pt) + "]")
     n = 0
     for colour, pt in moves:
         if n % _MOVES_PER_LINE == 0:
-            out.append("\n")
-        out.append(";" + ("B" if colour == BLACK else "W") + "[" + sgf_coord(size, pt) + "]")
+            put("\n")
+        put((";B[" if colour == BLACK else ";W[") + sgf_coord(size, pt) + "]")
         n += 1
-    out.append(")\n")
-    return "".join(out)
+    put(")\n")
 
 
 def initial_stones(board):
     """(colour, point) of the stones the board started from (set-up and
-    handicap), found by taking every move back and replaying it: the board
-    ends exactly as it was, and only public Board calls are used."""
+    handicap), in point order."""
+    stones = getattr(board, "setup_stones", None)
+    if stones is not None:
+        return sorted(stones, key=lambda s: s[1])
+    # A board without its own list: take every move back and replay it (the
+    # board ends exactly as it was; only public Board calls are used).
     log = [board.move(i) for i in range(board.moves)]
     while board.undo():
         pass
@@ -99,9 +118,19 @@ def initial_stones(board):
     return stones
 
 
-def record(board, rules, komi=None, result="", date=""):
-    """The game on `board` as SGF.  rules: a rules.Rules (or a preset name);
-    komi None means the rules' komi."""
+class _Moves:
+    """The board's moves as (colour, point), read from its log one at a time."""
+
+    def __init__(self, board):
+        self.board = board
+
+    def __iter__(self):
+        board = self.board
+        for i in range(board.moves):
+            yield board.move(i)
+
+
+def _record_args(board, rules, komi, result, date):
     name = getattr(rules, "name", rules) or ""
     if komi is None:
         komi = getattr(rules, "komi", 0)
@@ -111,9 +140,43 @@ def record(board, rules, komi=None, result="", date=""):
     if board.handicap and len(stones) == board.handicap and all(c == BLACK for c, _ in stones):
         handicap = [pt for _, pt in stones]
         setup = ()
-    moves = [board.move(i) for i in range(board.moves)]
-    return write(board.size, moves, komi=komi, handicap=handicap, rules=rules_to_ru(name),
-                 result=result, date=date, setup=setup)
+    return (board.size, _Moves(board), komi, handicap, rules_to_ru(name), result, date, "", "",
+            "", setup)
+
+
+def record(board, rules, komi=None, result="", date=""):
+    """The game on `board` as SGF text.  rules: a rules.Rules (or a preset
+    name); komi None means the rules' komi.  A long game's text is tens of KB:
+    on the board, save it with save_game(), which streams it to flash."""
+    out = []
+    emit(out.append, *_record_args(board, rules, komi, result, date))
+    return "".join(out)
+
+
+def write_record(f, board, rules, komi=None, result="", date=""):
+    """record() written to an open text file piece by piece; the heap only
+    ever holds a few bytes of it."""
+    emit(f.write, *_record_args(board, rules, komi, result, date))
+
+
+def save_game(store_dir, board, rules, komi=None, result="", date=""):
+    """Keep the finished game on `board` as the store's next NNNN.sgf, as
+    journal.save_game does with a text, but streamed (write_record): written
+    to game.tmp, then renamed, so a power cut leaves no half game under a
+    game name.  Returns the name."""
+    from gogadget import journal
+    journal.ensure_dir(store_dir)
+    names = journal.game_names(store_dir)
+    n = int(names[-1][:4]) + 1 if names else 1
+    name = "%04d.sgf" % n
+    tmp = store_dir + "/game.tmp"
+    with open(tmp, "w") as f:
+        write_record(f, board, rules, komi, result, date)
+        f.flush()
+    journal._sync()
+    journal._replace(tmp, store_dir + "/" + name)
+    journal._sync()
+    return name
 
 
 # -- reading ---------------------------------------------------------------
