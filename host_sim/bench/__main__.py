@@ -2,7 +2,7 @@
 import importlib
 import sys
 
-SECTIONS = ("rules", "referee", "scan", "link")
+SECTIONS = ("rules", "referee", "scan", "link", "rp2")
 
 
 def main(argv):

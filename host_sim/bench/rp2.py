@@ -1,0 +1,462 @@
+"""On-target figures: the firmware on the emulated RP2040 (`make bench BENCH=rp2`).
+
+The stock MicroPython UF2 in ../shared/rp2 runs on rp2040py's emulated
+RP2040 (host_sim/rp2), with the firmware's .mpy files (`make mpy`) on its
+flash.  Every time here is emulated time: 125 MHz times per-instruction
+Cortex-M0+ cycle counts, flash reads always hitting the XIP cache, the USB
+modelling artifact patched (../shared/rp2/README.md).  A real chip is likely
+somewhat slower (cache misses); hardware/README.md says what else the
+emulator cannot tell.
+
+Figures and targets (issue 11):
+
+* full 19x19 scan cycle with the LED write, in the App as main.py runs it:
+  >= 50 scans/s;
+* a stone settled on the board -> its LED lit (the last bit of the WS2812
+  frame that shows it), main.py running, measured from the host: <= 100 ms;
+* Board.play per move over 400-move 19x19 games, in the heap the App left
+  (link included): mean <= 1 ms, worst <= 10 ms;
+* the heap free through a 400-move 19x19 game with the link, two passes,
+  counting, confirming and saving: never below 50% of the stock Pico's free
+  heap after boot (224624 bytes, ../shared/rp2/README.md).
+"""
+import asyncio
+import os
+import struct
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "firmware"))
+
+STOCK_FREE = 224624  # gc.mem_free() of the stock Pico firmware right after boot
+SIZE = 19
+
+# The App as main.py builds it, on the real pins (hw/pico.py), the link on a
+# stream with nothing to read.  Times one cycle with a frame change forced
+# every cycle, so the LED chain is rendered and written each time.
+CYCLE = r"""
+import gc, time
+from gogadget.config import Config
+from gogadget.hw import pico
+from gogadget.app import App
+cfg = Config(size=19)
+sensors = pico.make_sensors(cfg)
+leds = pico.make_leds(cfg)
+buttons = pico.make_buttons(cfg)
+class Quiet:
+    def readinto(self, buf):
+        return 0
+    def write(self, data):
+        pass
+app = App(cfg, sensors, leds, buttons, "games", Quiet())
+app.boot(time.ticks_ms())
+ref = app.referee
+now = 0
+for _ in range(4):
+    app.step(now); now += 20
+scan = app.scan
+alt = bytearray(ref.frame)
+def parts(n, change):
+    global now
+    tr = tu = tl = tk = 0
+    for i in range(n):
+        t0 = time.ticks_us()
+        sensors.read(scan)
+        t1 = time.ticks_us()
+        ref.update(scan, now)
+        t2 = time.ticks_us()
+        if change:
+            alt[:] = ref.frame
+            alt[1 + i % 361] = 0x16  # blinking put-black: a new frame each cycle
+            leds.show(alt, now)
+        else:
+            leds.show(ref.frame, now)
+        t3 = time.ticks_us()
+        app.link.poll(now)
+        t4 = time.ticks_us()
+        tr += time.ticks_diff(t1, t0); tu += time.ticks_diff(t2, t1)
+        tl += time.ticks_diff(t3, t2); tk += time.ticks_diff(t4, t3)
+        now += 20
+    return tr / n, tu / n, tl / n, tk / n
+w0 = leds.writes
+r, u, l, k = parts(6, True)
+assert leds.writes - w0 == 6
+print("CHANGE", r, u, l, k)
+r, u, l, k = parts(6, False)
+print("IDLE", r, u, l, k)
+t0 = time.ticks_us()
+leds.np.write(); leds.np.write()
+print("WRITE_WAIT", time.ticks_diff(time.ticks_us(), t0) / 2)
+"""
+
+# Board.play timed move by move, in the heap as the App leaves it.
+RULES = r"""
+import gc, time
+from gogadget.config import Config
+from gogadget.app import App
+from gogadget.board import Board, OK
+class Null:
+    kind = "colour"
+    def read(self, scan):
+        pass
+    def show(self, f, n):
+        pass
+    def poll(self, n):
+        return 0
+    def readinto(self, b):
+        return 0
+    def write(self, d):
+        pass
+null = Null()
+app = App(Config(size=19), null, null, null, "games", null)
+app.boot(0)
+for i in range(20):
+    app.step(i * 20)
+MOVES = %r
+res = []
+for ko in (3, 1):
+    tot = 0; n = 0; worst = 0; where = ""
+    for g in range(len(MOVES)):
+        moves = MOVES[g]
+        b = Board(19, ko, 0)
+        for i in range(0, len(moves), 3):
+            c = moves[i]; pt = moves[i + 1] * 256 + moves[i + 2]
+            t0 = time.ticks_us()
+            r = b.play(c, pt)
+            dt = time.ticks_diff(time.ticks_us(), t0)
+            if r != OK:
+                raise SystemExit("illegal move in sequence")
+            tot += dt; n += 1
+            if dt > worst:
+                worst = dt; where = "game %%d move %%d (captured %%d)" %% (g, i // 3 + 1, b.last_captures)
+        b = None
+        gc.collect()
+    res.append((tot / n, worst, where, n))
+print("RULES", repr(res))
+"""
+
+# The whole App with the link over a 400-move game: resumed from the
+# journal the same game left (host-made, the firmware's own Journal), the
+# position then read from the sensors, the last moves played through the
+# scan, two passes, counting, confirm (result + the game saved), new game.
+HEAP = r"""
+import gc, time
+gc.collect()
+stock = gc.mem_free()
+from gogadget.config import Config
+from gogadget.hw import pico
+from gogadget.app import App
+from gogadget import signals as sg
+from gogadget.events import BTN_NONE, BTN_PASS, BTN_CONFIRM
+from gogadget.points import place_point
+TAIL = %r  # the last moves, played through the scan: colour, place // 256, place %% 256
+FINAL = %r  # the position before them, one byte per place
+cfg = Config(size=19)
+leds = pico.make_leds(cfg)
+class Sensors:
+    kind = "colour"
+    def __init__(self):
+        self.board = bytearray(FINAL)
+    def read(self, scan):
+        scan[:] = self.board
+class Buttons:
+    def __init__(self):
+        self.next = BTN_NONE
+    def poll(self, now_ms):
+        b = self.next
+        self.next = BTN_NONE
+        return b
+class Quiet:
+    def readinto(self, buf):
+        return 0
+    def write(self, data):
+        pass
+low = [1 << 30, ""]
+def sample(what):
+    gc.collect()
+    f = gc.mem_free()
+    if f < low[0]:
+        low[0] = f; low[1] = what
+s = Sensors()
+btn = Buttons()
+try:
+    app = App(cfg, s, leds, btn, "games", Quiet())
+    sample("app built")
+    app.boot(0)
+    sample("resumed from the journal")
+    ref = app.referee
+    t = 0
+    def steps(n, what):
+        global t
+        for _ in range(n):
+            app.step(t)
+            t += 20
+            sample(what)
+    steps(40, "position read back")
+    resumed = ref.board.moves
+    for i in range(0, len(TAIL), 3):
+        want = ref.board.moves + 1
+        s.board[TAIL[i + 1] * 256 + TAIL[i + 2]] = TAIL[i]
+        for _ in range(40):
+            steps(1, "playing")
+            if ref.board.moves == want:
+                break
+        for q in range(361):
+            if ref.prompt[q] == sg.P_REMOVE:
+                s.board[q] = 0
+        for _ in range(40):
+            steps(1, "playing")
+            if not ref.outstanding():
+                break
+    moves = ref.board.moves
+    for b in (BTN_PASS, BTN_PASS):
+        btn.next = b
+        steps(3, "passing")
+    phase_count = ref.phase
+    steps(5, "counting")
+    btn.next = BTN_CONFIRM
+    steps(3, "confirm: result and save")
+    import os
+    saved = [n for n in os.listdir("games") if n.endswith(".sgf")]
+    steps(5, "after the end")
+    print("HEAP", repr((stock, low[0], low[1], resumed, moves, phase_count, ref.phase, ref.result, saved)))
+except MemoryError as exc:
+    gc.collect()
+    print("HEAP_FAIL", repr((stock, gc.mem_free(), low[0], low[1], str(exc))))
+"""
+
+
+def rules_games():
+    """The rules bench's sequences (5 random 400-move games, one big capture)
+    as bytes of (colour, point // 256, point % 256)."""
+    from host_sim.bench import rules as rules_bench
+    out = []
+    for moves in rules_bench.sequences():
+        b = bytearray()
+        for c, pt in moves:
+            b += bytes((c, pt >> 8, pt & 255))
+        out.append(bytes(b))
+    return out
+
+
+def journal_of_game(store, moves, tail):
+    """Play moves[:-tail] through the pin-free App on CPython (fake sensors,
+    the firmware's own Journal in store); returns (final scan bytes, tail
+    as bytes).  The Pico then resumes from that journal."""
+    from gogadget.app import App
+    from gogadget.config import Config
+    from gogadget import signals as sg
+    from gogadget.points import place
+
+    class Sensors:
+        kind = "colour"
+
+        def __init__(self):
+            self.board = bytearray(SIZE * SIZE)
+
+        def read(self, scan):
+            scan[:] = self.board
+
+    class Null:
+        def show(self, f, n):
+            pass
+
+        def poll(self, n):
+            return 0
+
+    s = Sensors()
+    app = App(Config(size=SIZE), s, Null(), Null(), str(store))
+    app.boot(0)
+    ref = app.referee
+    t = [0]
+
+    def steps(n):
+        for _ in range(n):
+            app.step(t[0])
+            t[0] += 20
+
+    head = moves[:len(moves) - tail]
+    steps(40)  # the board settles after boot before the first stone counts
+    for k, (c, pt) in enumerate(head):
+        s.board[place(SIZE, pt)] = c
+        for _ in range(40):
+            steps(1)
+            if ref.board.moves == k + 1:
+                break
+        for q in range(SIZE * SIZE):
+            if ref.prompt[q] == sg.P_REMOVE:
+                s.board[q] = 0
+        for _ in range(40):
+            steps(1)
+            if not ref.outstanding():
+                break
+        assert ref.board.moves == k + 1 and not ref.outstanding(), (k, ref.status())
+    assert ref.board.moves == len(head), ref.status()
+    rest = bytearray()
+    for c, pt in moves[len(head):]:
+        p = place(SIZE, pt)
+        rest += bytes((c, p >> 8, p & 255))
+    return bytes(s.board), bytes(rest)
+
+
+async def on_pico(image, scripts, size=SIZE):
+    from host_sim import rp2
+    pico = rp2.Pico(image, size=size)
+    await pico.start()
+    outs = []
+    for code in scripts:
+        out, err = await pico.exec(code, timeout=3600)
+        outs.append(out + err)
+    pico.stop()
+    return outs
+
+
+def parse(tag, text):
+    for line in text.splitlines():
+        if line.startswith(tag + " "):
+            return line[len(tag) + 1:]
+    raise RuntimeError("no %s line in:\n%s" % (tag, text[-1500:]))
+
+
+async def latency(image, stones):
+    """main.py on a 19x19 board: put each stone on the virtual board right
+    after a scan began, and time until the LED frame that shows it has gone
+    out (its last bit), in emulated ms.  Also the scans per second of the
+    running loop, from the ADC conversions it made."""
+    from host_sim import rp2
+    from gogadget.hw import pins
+    pico = rp2.Pico(image, size=SIZE)
+    await pico.start()
+    assert await pico.run_until(lambda: pico.leds.poll() is not None, 50, 20000), pico.console()
+    await pico.run_ms(100)
+    c0, t0 = pico.conversions, pico.now_ms
+    await pico.run_ms(300)
+    per_scan = SIZE * SIZE * (1 + pins.SETTLE_READS)
+    idle_hz = (pico.conversions - c0) / per_scan / ((pico.now_ms - t0) / 1000)
+    lat = []
+    colour = 1
+    for k, pl in enumerate(stones):
+        before = pico.leds.frames
+        pico.put(pl, colour)
+        start = pico.clock.nanos
+        i = pins.led_index(SIZE, pl)
+
+        def lit():
+            f = pico.leds.poll()
+            return pico.leds.frames > before and f is not None and f[i] != (0, 0, 0)
+
+        assert await pico.run_until(lit, 2, 2000), "stone %d never lit" % pl
+        lat.append((pico.leds.last_at_ns - start) / 1e6)
+        colour = 3 - colour
+        await pico.run_ms(60)
+    console = pico.console()
+    pico.stop()
+    return idle_hz, lat, console, pico.leds.stalls
+
+
+def verdict(ok):
+    return "met" if ok else "MISSED"
+
+
+def main():
+    from host_sim import rp2
+    reason = rp2.unavailable()
+    if reason:
+        print("rp2: not available (%s)" % reason)
+        return
+    from gogadget.journal import NAME as JOURNAL
+    from host_sim.bench import rules as rules_bench
+    wall = time.time()
+    with tempfile.TemporaryDirectory() as d:
+        d = Path(d)
+        build = rp2.build_mpy(d / "build")
+        files = {}
+        for p in sorted(build.rglob("*")):
+            rel = p.relative_to(build).as_posix()
+            if p.is_file() and rel != "main.py" and not rel.startswith("."):
+                files[rel] = p.read_bytes()
+        dirs = ["gogadget", "gogadget/hw", "games"]
+        # -- the 400-move game's journal, made by the firmware on CPython
+        moves = rules_bench.random_game(0, 400)
+        store = d / "store"
+        final, tail = journal_of_game(store, moves, 10)
+        heap_files = dict(files)
+        heap_files["games/" + JOURNAL] = (store / JOURNAL).read_bytes()
+        repl = rp2.flash_image(d / "repl.img", None, files, dirs=dirs)
+        heap_img = rp2.flash_image(d / "heap.img", None, heap_files, dirs=dirs)
+        boot_files = dict(files)
+        boot_files["main.py"] = (build / "main.py").read_bytes()
+        boot_files["config.json"] = b'{"size": 19}'
+        boot = rp2.flash_image(d / "boot.img", None, boot_files, dirs=dirs[:2])
+        games = rules_games()
+        cyc, rules_out = asyncio.run(on_pico(repl, [CYCLE, RULES % (games,)]))
+        (heap_out,) = asyncio.run(on_pico(heap_img, [HEAP % (tail, final)]))
+        stones = [rp2_place(c, r) for c, r in ((3, 3), (15, 15), (9, 9), (3, 15), (15, 3))]
+        idle_hz, lat, console, stalls = asyncio.run(latency(boot, stones))
+
+    print("emulated RP2040 at 125 MHz (rp2040py %s, stock MicroPython from ../shared/rp2;"
+          " emulated time, flash always cached: a real chip is likely somewhat slower)"
+          % _version("rp2040py"))
+    # -- scan cycle
+    r, u, l, k = (float(x) for x in parse("CHANGE", cyc).split())
+    ri, ui, li, ki = (float(x) for x in parse("IDLE", cyc).split())
+    cycle = (r + u + l + k) / 1000
+    idle = (ri + ui + li + ki) / 1000
+    print("full 19x19 cycle in the App (ms):  sensors.read %.2f  referee.update %.2f  "
+          "LED show %.2f  link.poll %.2f" % (r / 1000, u / 1000, l / 1000, k / 1000))
+    print("  with an LED write every cycle: %.2f ms = %.1f scans/s; LEDs unchanged: %.2f ms = "
+          "%.1f scans/s" % (cycle, 1000 / cycle, idle, 1000 / idle))
+    print("  main.py's own loop (board idle, from the ADC conversions it made): %.1f scans/s"
+          % idle_hz)
+    print("  verdict: >= 50 full 19x19 scans/s with the LED write: %s (%.1f)"
+          % (verdict(1000 / cycle >= 50), 1000 / cycle))
+    # -- latency
+    worst = max(lat)
+    print("stone settled -> LED lit (main.py, 19x19, %d stones, to the last bit of the frame): "
+          "mean %.1f ms, worst %.1f ms" % (len(lat), sum(lat) / len(lat), worst))
+    if stalls:
+        print("  (%d LED frames paused by emulator idle jumps; their end time is late)" % stalls)
+    print("  verdict: <= 100 ms: %s (worst %.1f ms)" % (verdict(worst <= 100), worst))
+    # -- rules
+    res = eval(parse("RULES", rules_out))
+    for name, (mean, w, where, n) in zip(("positional superko", "simple ko"), res):
+        print("Board.play, %s, %d moves in the App's heap: mean %.2f ms, worst %.2f ms at %s"
+              % (name, n, mean / 1000, w / 1000, where))
+        print("  verdict: mean <= 1 ms: %s (%.2f); worst <= 10 ms: %s (%.2f)"
+              % (verdict(mean <= 1000), mean / 1000, verdict(w <= 10000), w / 1000))
+    # -- heap
+    if "HEAP_FAIL" in heap_out:
+        stock, free, low, where, exc = eval(parse("HEAP_FAIL", heap_out))
+        print("whole App with link, 400-move game: MemoryError (%s) after '%s'; lowest free "
+              "%d bytes" % (exc, where, low))
+        print("  verdict: never below 50%% of %d free: MISSED" % STOCK_FREE)
+    else:
+        stock, low, where, resumed, played, counting, phase, result, saved = eval(
+            parse("HEAP", heap_out))
+        print("whole App with link, 400-move 19x19 game (%d moves resumed from its journal, "
+              "then %d through the scan, 2 passes -> %s, confirm -> %s, %s, saved %s):"
+              % (resumed, played - resumed, counting, phase, result, saved))
+        print("  free after boot before the app %d bytes; lowest free %d bytes (%.0f%% of the "
+              "stock %d) at '%s'" % (stock, low, 100.0 * low / STOCK_FREE, STOCK_FREE, where))
+        print("  verdict: never below 50%% of the stock free heap (%d): %s"
+              % (STOCK_FREE // 2, verdict(low >= STOCK_FREE // 2)))
+    print("(emulation took %.0f s of wall time)" % (time.time() - wall))
+
+
+def rp2_place(col, row):
+    return row * SIZE + col
+
+
+def _version(name):
+    try:
+        from importlib.metadata import version
+        return version(name)
+    except Exception:
+        return "?"
+
+
+if __name__ == "__main__":
+    main()
