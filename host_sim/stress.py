@@ -57,7 +57,10 @@ ANSWER_MS = 3000  # longest a person waits for the board to react to one action
 RESUME_MS = 2000  # a board whose stones never moved is ready this soon after a cut
 SLOW_MS = 31000  # a slow person: past the firmware's stuck-sensor time (30 s)
 CONFIRM_NEW_MS = (300, 3000)  # New, then Confirm within 10 s
-GAME_MS = 30 * 60 * 1000  # a game that takes longer than this never ends
+# A game that takes longer than this never ends: 10 minutes, and 40 s a move
+# (a slow person spends 31 s now and then).
+GAME_BASE_MS = 10 * 60 * 1000
+GAME_MOVE_MS = 40 * 1000
 
 ILLEGAL_CODES = (frame.ILLEGAL, frame.KO, frame.SUPERKO)
 TAKEBACK_CODE = frame.OK_GREEN | frame.BLINK
@@ -391,6 +394,7 @@ class Player(replay.Person):
         self.pending = []  # prisoners left on the board for after the next move
         self.expect_shrink = False  # a take-back or a cut may shorten the record
         self.seen_moves = 0
+        self.time_limit_ms = GAME_BASE_MS + GAME_MOVE_MS * spec.max_moves
         self.resume_ms = []  # how long the board took to be ready after each clean cut
         self.kept = set(self._kept_names())
         self.intent = self._new_intent()
@@ -467,8 +471,8 @@ class Player(replay.Person):
                 raise Failure("wrong move accepted", "firmware move %d is %s, the person meant %s"
                               % (i + 1, self.intent.describe(got), self.intent.describe(hist[i])))
         self.seen_moves = n
-        if self.sim.clock.now_ms > GAME_MS:
-            raise Failure("game never ends", "%d min of virtual time" % (GAME_MS // 60000))
+        if self.sim.clock.now_ms > self.time_limit_ms:
+            raise Failure("game never ends", "%d min of virtual time" % (self.time_limit_ms // 60000))
 
     def firmware_moves(self):
         return self.sim.referee.board.moves
