@@ -19,10 +19,11 @@ DEFAULTS = (
     ("preset", DEFAULT_PRESET),
     ("komi", None),  # None: the preset's komi
     ("handicap", 0),
-    # A change counts once the sensor has read it this many scans in a row
-    # (160 ms at 50 scans/s): long enough that the two ends of a slid stone
-    # change within it and reach the referee as one change (settle.py).
-    ("stable_scans", 8),
+    ("stable_scans", 3),  # a change counts once read this many scans (60 ms at 50/s)
+    # A new stone beside a stone reading the same (which it may have been
+    # slid from) counts only after this long, so that a slid stone's two
+    # ends reach the referee as one change (settle.py).
+    ("slide_ms", 160),
     ("scan_hz", 50),
     ("budget_ma", 2000),  # what the supply can give the LED chain
     ("volts", 5),
@@ -57,6 +58,7 @@ class Config:
     komi: "float | int | None"
     handicap: int
     stable_scans: int
+    slide_ms: int
     scan_hz: int
     budget_ma: int
     volts: int
@@ -106,6 +108,7 @@ class Config:
             raise ValueError("handicap must be 0 or 2..%d on %dx%d"
                              % (max_handicap(self.size), self.size, self.size))
         _int_range("stable_scans", self.stable_scans, 2, 50)
+        _int_range("slide_ms", self.slide_ms, 0, 2000)
         _int_range("scan_hz", self.scan_hz, 1, 1000)
         _int_range("budget_ma", self.budget_ma, 100, 100000)
         _int_range("volts", self.volts, 3, 24)

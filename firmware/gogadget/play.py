@@ -36,11 +36,12 @@ takes the move back.
 from gogadget import board as core
 from gogadget import journal as jn
 from gogadget import signals as sg
-from gogadget.compat import const
+from gogadget.compat import const, ticks_diff
 from gogadget.points import EMPTY, BLACK, PASS, colour_name, vertex
 from gogadget.scan import S_EMPTY, S_STONE
 from gogadget.view import M_REMOVE, M_STRAY, diff
 
+_CONFIRM_GRACE_MS = const(1000)  # a Confirm just before the last prisoner settles still counts
 _ILLEGAL_PROMPT = (sg.P_NONE, sg.P_ILLEGAL, sg.P_ILLEGAL, sg.P_KO, sg.P_SUPERKO, sg.P_ILLEGAL)
 
 # Referee.takeback: how far a take-back has come (Referee.tb_ready: the
@@ -227,6 +228,11 @@ def _takeback(ref):
     # back, nothing else out of place.
     ready = present == len(caps) and ref.missings == 1 and not ref.wrong \
         and ref.extras + ref.pending == present
+    if ready and ref.tb_confirmed and ticks_diff(ref.now, ref.tb_confirmed_ms) < _CONFIRM_GRACE_MS:
+        ref.tb_confirmed = False
+        ref.tb_ready = True
+        ref.undo()  # Confirm came just before the last prisoner had settled
+        return True
     if ready and not ref.tb_ready:
         ref.event("prompt", "take-back ready: press Confirm (or put the stone back)")
     ref.tb_ready = ready
@@ -258,6 +264,7 @@ def _only_prisoners_back(ref, caps, opp):
 def _no_takeback(ref):
     ref.takeback = TB_NONE
     ref.tb_ready = False
+    ref.tb_confirmed = False
 
 
 def _takeback_lights(ref, lp, caps, opp):
@@ -290,8 +297,11 @@ def _prisoners_again(ref, board):
 
 
 def take_back(ref):
-    """Confirm during a take-back: undo the last move, or say what is missing."""
+    """Confirm during a take-back: undo the last move, or say what is
+    missing (and do it if the board shows it within _CONFIRM_GRACE_MS)."""
     if not ref.tb_ready:
+        ref.tb_confirmed = True
+        ref.tb_confirmed_ms = ref.now
         ref.event("prompt", "take-back: put back the captured stones, then Confirm")
         return False
     ref.undo()

@@ -113,6 +113,8 @@ class Referee:
         self._ask_new_ms = 0
         self.takeback = play.TB_NONE
         self.tb_ready = False
+        self.tb_confirmed = False  # Confirm pressed before the take-back was ready
+        self.tb_confirmed_ms = 0
         self.reported = -1  # place whose illegal stone was last reported
         self.multi = 0  # new stones last reported as too many
         self.counted = None
@@ -293,7 +295,7 @@ class Referee:
         self.sync_want()
         self.last_seen = True
         self.takeback = play.TB_NONE
-        self.tb_ready = False
+        self.tb_ready = self.tb_confirmed = False
         self.result = ""
         self.phase = "play"
         self.event("undo", colour_name(colour) + " " + vertex(self.size, pt))

@@ -10,8 +10,10 @@ a lot: measured as flickers per scan over the last second or so, up to
 _MAX_EXTRA scans are added so that chance runs of equal misreadings stay
 below _FALSE_RATE a scan).  A reading that differs for a single scan is a
 flicker and is forgiven: it neither starts a change nor restarts one on its
-way, so noise cannot keep a stone from settling, however many places wait.  stable_scans is long enough
-(160 ms by default) that the two ends of a slid stone change within it.
+way, so noise cannot keep a stone from settling, however many places wait.
+A new stone beside a stone that reads the same may have been slid from it,
+and a slid stone's near end may lift well after its far end reads: such a
+stone is ready only after config.slide_ms.
 
 Batches.  Ready places are adopted into `stable` together, and only when
 nothing else is on its way: no other place has a new reading that is not
@@ -35,7 +37,8 @@ Boot.  The first three scans are voted place by place into `stable`, so
 the settled view starts from what the board holds (stones left on it over
 a power cut are not fresh changes), and a single flicker in them does not
 count.  The flicker estimate starts high and decays to what is measured,
-so the first second after boot uses the longest debounce.
+so the first second after boot uses the longest debounce, and the next
+few seconds a longer one than stable_scans.
 
 An unchanged scan with every place settled costs one buffer comparison and
 allocates nothing; while places settle, one pass over the board per scan
@@ -43,7 +46,7 @@ allocates nothing; while places settle, one pass over the board per scan
 caller may skip feed() while `resting` is true and the scan equals `last`.
 """
 from gogadget.compat import const, ticks_add, ticks_diff
-from gogadget.scan import new_scan
+from gogadget.scan import S_EMPTY, new_scan
 
 _MAX_EXTRA = const(3)  # scans the debounce may add for noisy sensors
 _FALSE_RATE = 1e-6  # accepted chance per scan that flickers pass the debounce
@@ -74,16 +77,17 @@ class Settler:
         self._prime = _PRIME_SCANS
         self._flick = 0
         self.restart()
-        # Assume noisy sensors until measured: the sum decays below the
-        # longest debounce's limit in about 45 scans (see _noise).
+        # Assume noisy sensors until measured: the longest debounce for
+        # about a second (45 scans), back to stable_scans within about 4 s
+        # unless the sensors do flicker (see _noise).
         limits = self._k_limits
         self._flick = 2 * limits[-1] + 1 if limits else 0
         self.resting = False
 
     @property
     def debounce(self):
-        """Scans a new reading must last to be ready, as things stand."""
-        return self._k
+        """Scans a new reading may need to be ready, as things stand."""
+        return max(self._k, self._k_slide)
 
     @property
     def primed(self):
@@ -99,7 +103,8 @@ class Settler:
         # Hand window in scans; run counters saturate just past it and past
         # the longest debounce, stable_scans + _MAX_EXTRA.
         self._window = min(max(2, config.hand_window_ms * hz // 1000), 250)
-        self._cap = min(max(k + _MAX_EXTRA, self._window) + 1, 255)
+        self._k_slide = min(max(k, config.slide_ms * hz // 1000), 250)
+        self._cap = min(max(k + _MAX_EXTRA, self._window, self._k_slide) + 1, 255)
         self._k = k
         if self._prime == 0:
             self._flick = 0  # before the boot vote the estimate stays pessimistic
@@ -191,6 +196,8 @@ class Settler:
                     run[pl] = r
             elif dev[pl] == _NO_DEV and r >= 2:
                 dev[pl] = s  # one scan off: forgiven, unless it lasts
+                if calm[pl] < k:
+                    moving += 1  # off again so soon: more likely a stone than noise
                 calm[pl] = 0
                 busy += 1
             else:
@@ -202,7 +209,7 @@ class Settler:
             if r < cap or calm[pl] < cap:
                 busy += 1
             if c != stable[pl]:
-                if r >= k and dev[pl] == _NO_DEV:
+                if r >= k and dev[pl] == _NO_DEV and (r >= self._k_slide or not self._source(pl)):
                     if not ready:
                         lo = pl
                     ready += 1
@@ -248,10 +255,14 @@ class Settler:
         fresh = self.fresh
         for pl in range(self.n):
             fresh[pl] = 0
+        # The whole batch is decided on the view before it (a place adopted
+        # first must not make its neighbour look slid from it).
         for pl in range(lo, hi):
             if self._ready(pl):
-                stable[pl] = cand[pl]
                 fresh[pl] = 1
+        for pl in range(lo, hi):
+            if fresh[pl]:
+                stable[pl] = cand[pl]
         self.clean = clean
         return True
 
@@ -275,8 +286,23 @@ class Settler:
 
     def _ready(self, pl):
         """Has pl read its new value long enough, and on this scan too?"""
-        return self._run[pl] >= self._k and self.last[pl] != self.stable[pl] \
-            and self._dev[pl] == _NO_DEV
+        r = self._run[pl]
+        return r >= self._k and self.last[pl] != self.stable[pl] and self._dev[pl] == _NO_DEV \
+            and (r >= self._k_slide or not self._source(pl))
+
+    def _source(self, pl):
+        """Could a stone now read at pl have been slid from a neighbour, one
+        that reads the same?  Then it waits slide_ms: the near end may not
+        have lifted yet."""
+        c = self.last[pl]
+        if c == S_EMPTY:
+            return False
+        stable = self.stable
+        size = self.size
+        col = pl % size
+        return (col > 0 and stable[pl - 1] == c) or (col < size - 1 and stable[pl + 1] == c) \
+            or (pl >= size and stable[pl - size] == c) \
+            or (pl + size < self.n and stable[pl + size] == c)
 
     def _near_change(self, pl):
         """Has a neighbour of pl read otherwise in the last k scans, even

@@ -41,9 +41,11 @@ def scenario_stable_stone_becomes_move(tmp):
     assert h.ref.phase == "play"
     # D7: for a second or so after boot the debounce is the longest, until
     # the flicker of the sensors has been measured.
-    assert h.ref.settler.debounce > h.config.stable_scans
-    h.wait_ms(3000)
-    assert h.ref.settler.debounce == h.config.stable_scans
+    h.put("E5")
+    h.scans(h.config.stable_scans + 1)
+    assert h.ref.board.moves == 0, "the shortest debounce right after boot"
+    h.lift("E5")
+    h.wait_ms(6000)
     h.put("E5")
     h.scans(h.config.stable_scans - 1)
     assert h.ref.board.moves == 0, "accepted before K stable scans"
@@ -248,6 +250,29 @@ def scenario_take_back(tmp):
     assert h.ref.board.moves == 5 and h.ref.to_move() == WHITE
     h.play("A1")
     assert h.ref.board.moves == 6
+
+
+# 7b. Confirm pressed just before the last prisoner has settled still takes
+# back; one pressed long before does not.
+def scenario_take_back_confirm_while_prisoner_settles(tmp):
+    h = Hand(9)
+    h.settle()
+    h.moves("E4 E5 D5 J9 F5 J8 E6")  # E6 takes E5
+    h.lift("E6")
+    h.settle()
+    h.ref.press(BTN_CONFIRM, h.t)  # too early: E5 is not back
+    h.wait_ms(2000)
+    h.put("E5", WHITE)
+    h.settle()
+    assert h.ref.board.moves == 7, "a Confirm from two seconds ago took back"
+    h.lift("E5")
+    h.settle()
+    h.put("E5", WHITE)
+    h.scans(1)
+    h.ref.press(BTN_CONFIRM, h.t)  # E5 is down but not yet settled
+    h.settle()
+    assert h.ref.board.moves == 6 and h.events("undo")
+    assert h.ref.outstanding() == 0
 
 
 def signals_code(prompt):

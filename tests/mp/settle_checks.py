@@ -211,9 +211,11 @@ def check_k_lengthens_under_flicker_and_recovers():
         noisy += 1
         assert noisy < 40
     assert quiet < noisy <= quiet + 3, noisy
-    # Heavy noise: eight flickers a scan.  The debounce is capped at
-    # stable_scans + 3 and noise is not a hand (no hand_settle_ms wait).
-    f2 = Flicker(r, far_rows(size, 4), 8)
+    # Heavy noise: four flickers a scan, each of the 45 places misread one
+    # scan in 11.  The debounce is capped at stable_scans + 3 and noise is
+    # not a hand (no hand_settle_ms wait).
+    f.stop()
+    f2 = Flicker(r, far_rows(size, 4), 4)
     for _ in range(300):
         assert not f2.step()
     r.scan[8] = 1
@@ -354,7 +356,7 @@ def check_flapping_neighbour_holds_then_unclean():
         r.feed()
         i += 1
         assert i < 200
-    waited = r.t - t_on - (r.config.stable_scans - 1) * STEP  # from ready to adopted
+    waited = r.t - t_on - (r.s.debounce - 1) * STEP  # from ready (beside A: slide_ms) to adopted
     assert 2000 <= waited <= 2000 + STEP, waited
     assert not r.s.clean
     for j in range(20):
