@@ -72,6 +72,8 @@ def calibrate(sensors, leds, buttons, wdt, path=pico.CALIBRATION_FILE):
 def main(cycles=None, stream=None, watchdog=True):
     """cycles: stop after that many (tests); None runs for ever."""
     from gogadget.app import App
+    from gogadget.hw import rp2fast
+    rp2fast.install()  # viper scan, LED and rules loops on the RP2040
     config, how = load_config()
     print("gogadget: " + how)
     calibration = None

@@ -33,6 +33,16 @@ _SELF_CAPTURE = const(4)  # flag in the move log: the move removed its own chain
 _SEEN_BUCKETS = const(1024)
 _SEEN_MASK = const(1023)
 
+# Viper twins of the flood fill and the capture on the RP2040 (hw/rp2fast.py
+# installs them with use_fast()); None elsewhere.
+_FAST = [None, None]
+
+
+def use_fast(liberty, remove):
+    """Run the flood fill and the capture as the given (viper) functions."""
+    _FAST[0] = liberty
+    _FAST[1] = remove
+
 
 class Board:
     """A position and how it came about.
@@ -107,6 +117,8 @@ class Board:
         self.handicap = 0
         self.first = BLACK  # who plays first: White after handicap stones
         self.last_captures = 0
+        self._cap0 = 0
+        self._selfcap = 0
         self.setup_stones = []  # (colour, point) put by setup(), in that order
 
     # -- set-up -------------------------------------------------------------
@@ -257,8 +269,27 @@ class Board:
         if (cells[start - 1] == EMPTY or cells[start + 1] == EMPTY
                 or cells[start - w] == EMPTY or cells[start + w] == EMPTY):
             return True
-        colour = cells[start]
+        return self._chain_free(start)
+
+    def _chain_free(self, start):
         gen = self._next_gen()
+        fast = _FAST[0]
+        if fast is not None:
+            n = fast(self, start, gen)
+        else:
+            n = self._flood(start, gen)
+        if n > 0:
+            return True
+        self._nfill = -n
+        return False
+
+    def _flood(self, start, gen):
+        """The chain through start, marked gen: 1 at its first liberty, else
+        -(its size), its stones in _stack.  (Its frame is more than 11 words:
+        on the RP2040 the viper twin in hw/rp2fast.py runs instead.)"""
+        cells = self.cells
+        w = self.stride
+        colour = cells[start]
         mark = self._mark
         stack = self._stack
         mark[start] = gen
@@ -272,7 +303,7 @@ class Board:
             q = p - 1
             c = cells[q]
             if c == EMPTY:
-                return True
+                return 1
             if c == colour and mark[q] != gen:
                 mark[q] = gen
                 stack[n] = q
@@ -280,7 +311,7 @@ class Board:
             q = p + 1
             c = cells[q]
             if c == EMPTY:
-                return True
+                return 1
             if c == colour and mark[q] != gen:
                 mark[q] = gen
                 stack[n] = q
@@ -288,7 +319,7 @@ class Board:
             q = p - w
             c = cells[q]
             if c == EMPTY:
-                return True
+                return 1
             if c == colour and mark[q] != gen:
                 mark[q] = gen
                 stack[n] = q
@@ -296,20 +327,31 @@ class Board:
             q = p + w
             c = cells[q]
             if c == EMPTY:
-                return True
+                return 1
             if c == colour and mark[q] != gen:
                 mark[q] = gen
                 stack[n] = q
                 n += 1
-        self._nfill = n
-        return False
+        return -n
 
     def _remove_filled(self):
         """Take the stones of the last fill off the board onto the capture log."""
         n = self._nfill
         top = self._ncaptured
         if top + n > len(self._captured):
-            self._captured.extend(array("H", bytes(2 * (n + len(self._captured)))))
+            self._more_captured(n)
+        fast = _FAST[1]
+        if fast is not None:
+            self.hash = fast(self, n, top)
+        else:
+            self._remove(n, top)
+        self._ncaptured = top + n
+        return n
+
+    def _more_captured(self, n):
+        self._captured.extend(array("H", bytes(2 * (n + len(self._captured)))))
+
+    def _remove(self, n, top):
         cells = self.cells
         keys = self._keys
         stack = self._stack
@@ -321,10 +363,15 @@ class Board:
             cells[p] = EMPTY
             captured[top + k] = p
         self.hash = h
-        self._ncaptured = top + n
-        return n
 
     # -- moves --------------------------------------------------------------
+    #
+    # On MicroPython a call whose locals plus working stack exceed 11 words
+    # takes its frame from the heap (py/objfun.c, VM_MAX_STATE_ON_STACK), and
+    # on a fragmented heap that allocation costs more than the move.  So a
+    # move is a chain of small functions, each within that bound
+    # (tests/test_rp2_frames.py measures it); the flood fill and the capture
+    # run as viper code on the RP2040 (hw/rp2fast.py).
 
     def play(self, colour, pt):
         """Play a stone; returns OK or the reason it is refused (board unchanged)."""
@@ -335,82 +382,113 @@ class Board:
             return OCCUPIED
         if self.moves >= self._capacity:
             self._grow(2 * self._capacity)
+        ncap = self._place(colour, pt)
+        if ncap < 0:
+            return SUICIDE
+        return self._commit(colour, pt, ncap)
+
+    def _place(self, colour, pt):
+        """Put the stone and take off what it captures (step 2), then self-
+        capture (step 3): the number of stones removed, -1 for a refused
+        suicide (undone)."""
+        self.cells[pt] = colour
+        self._flip(pt, colour)
+        self._cap0 = self._ncaptured
         opp = 3 - colour
-        w = self.stride
-        cells[pt] = colour
-        self.hash ^= self._keys[2 * pt + colour - 1]
-        cap0 = self._ncaptured
-        # Step 2: remove opponent chains left without liberties.
-        if cells[pt - 1] == opp and not self._has_liberty(pt - 1):
-            self._remove_filled()
-        if cells[pt + 1] == opp and not self._has_liberty(pt + 1):
-            self._remove_filled()
-        if cells[pt - w] == opp and not self._has_liberty(pt - w):
-            self._remove_filled()
-        if cells[pt + w] == opp and not self._has_liberty(pt + w):
-            self._remove_filled()
-        ncap = self._ncaptured - cap0
-        info = colour
-        # Step 3: self-capture.
+        self._capture(pt - 1, opp)
+        self._capture(pt + 1, opp)
+        self._capture(pt - self.stride, opp)
+        self._capture(pt + self.stride, opp)
+        ncap = self._ncaptured - self._cap0
+        self._selfcap = 0
         if ncap == 0 and not self._has_liberty(pt):
-            if self.suicide == SUICIDE_FORBIDDEN or (
-                    self.suicide == SUICIDE_MULTI and self._nfill == 1):
-                cells[pt] = EMPTY
-                self.hash ^= self._keys[2 * pt + colour - 1]
-                return SUICIDE
-            ncap = self._remove_filled()
-            info |= _SELF_CAPTURE
+            return self._suicide(colour, pt)
+        return ncap
+
+    def _flip(self, pt, colour):
+        self.hash ^= self._keys[2 * pt + colour - 1]
+
+    def _capture(self, q, opp):
+        if self.cells[q] == opp and not self._has_liberty(q):
+            self._remove_filled()
+
+    def _suicide(self, colour, pt):
+        if self.suicide == SUICIDE_FORBIDDEN or (
+                self.suicide == SUICIDE_MULTI and self._nfill == 1):
+            self.cells[pt] = EMPTY
+            self._flip(pt, colour)
+            return -1
+        self._selfcap = _SELF_CAPTURE
+        return self._remove_filled()
+
+    def _commit(self, colour, pt, ncap):
+        """Log the move just made; ko and superko may still refuse it."""
         i = self.moves
         self._log_pt[i] = pt
-        self._log_info[i] = info
+        self._log_info[i] = colour | self._selfcap
         self._log_ncap[i] = ncap
         self.moves = i + 1
         self._history[i + 1] = self.hash
-        reason = self._repetition(i, colour, pt, ncap)
+        reason = self._repetition(i, colour, ncap)
         self._see(self.hash)  # counted now; _unmake uncounts it
         if reason != OK:
             self._unmake()
             return reason
-        if info & _SELF_CAPTURE:
-            self.prisoners[opp] += ncap
+        self._count(colour, ncap)
+        return OK
+
+    def _count(self, colour, ncap):
+        if self._selfcap:
+            self.prisoners[3 - colour] += ncap
         else:
             self.prisoners[colour] += ncap
         self.last_captures = ncap
-        return OK
 
-    def _repetition(self, i, colour, pt, ncap):
+    def _repetition(self, i, colour, ncap):
         """Ko and superko for move i, just made; OK or the reason to refuse."""
         ko = self.ko
         if ko == KO_NONE:
             return OK
         if ko == KO_SIMPLE:
-            # 000 Rule 8: capturing just one stone, which was played on the
-            # previous move, when that move also captured just one stone.
-            if (ncap == 1 and i > 0 and not (self._log_info[i] & _SELF_CAPTURE)
-                    and self._log_ncap[i - 1] == 1
-                    and not (self._log_info[i - 1] & _SELF_CAPTURE)
-                    and self._captured[self._ncaptured - 1] == self._log_pt[i - 1]):
-                return KO
-            return OK
-        h = self.hash
-        history = self._history
+            return self._simple_ko(i, ncap)
         if ko == KO_PREVIOUS:
-            # 001: the position after the same player's previous turn.
-            if i >= 2 and history[i - 1] == h and self._same_position(i - 1):
-                return KO
-            return OK
-        if self._seen[h & _SEEN_MASK] == 0:
+            return self._previous_ko(i)
+        if self._seen[self.hash & _SEEN_MASK] == 0:
             return OK  # no earlier position has this key
+        return self._superko(i, colour, ncap)
+
+    def _simple_ko(self, i, ncap):
+        # 000 Rule 8: capturing just one stone, which was played on the
+        # previous move, when that move also captured just one stone.
+        if ncap != 1 or i == 0 or self._log_info[i] & _SELF_CAPTURE:
+            return OK
+        if self._log_ncap[i - 1] != 1 or self._log_info[i - 1] & _SELF_CAPTURE:
+            return OK
+        if self._captured[self._ncaptured - 1] == self._log_pt[i - 1]:
+            return KO
+        return OK
+
+    def _previous_ko(self, i):
+        # 001: the position after the same player's previous turn.
+        if i >= 2 and self._history[i - 1] == self.hash and self._same_position(i - 1):
+            return KO
+        return OK
+
+    def _superko(self, i, colour, ncap):
         # Positional superko looks at every earlier position; situational only
         # at those with the same player to move as now (the opponent).
-        for k in range(i, -1, -1):
-            if history[k] != h:
-                continue
-            if ko == KO_SITUATIONAL and self._mover_after(k) != 3 - colour:
-                continue
-            if self._same_position(k):
+        h = self.hash
+        k = i
+        while k >= 0:
+            if self._history[k] == h and self._match(k, colour):
                 return KO if k == i - 1 and ncap == 1 else SUPERKO
+            k -= 1
         return OK
+
+    def _match(self, k, colour):
+        if self.ko == KO_SITUATIONAL and self._mover_after(k) != 3 - colour:
+            return False
+        return self._same_position(k)
 
     def _see(self, h):
         seen = self._seen

@@ -100,9 +100,85 @@ def render(count: int, frame: ptr8, table: ptr8, base: int, led: ptr16, buf: ptr
         total += a + b + c
         i += 1
     return total
+
+@micropython.viper
+def liberty(board, start: int, gen: int) -> int:
+    # Board._flood: 1 at the chain's first liberty, else -(its size)
+    cells = ptr8(board.cells)
+    mark = ptr8(board._mark)
+    stack = ptr16(board._stack)
+    w = int(board.stride)
+    colour = cells[start]
+    mark[start] = gen
+    stack[0] = start
+    n = 1
+    k = 0
+    while k < n:
+        p = stack[k]
+        k += 1
+        q = p - 1
+        c = cells[q]
+        if c == 0:
+            return 1
+        if c == colour and mark[q] != gen:
+            mark[q] = gen
+            stack[n] = q
+            n += 1
+        q = p + 1
+        c = cells[q]
+        if c == 0:
+            return 1
+        if c == colour and mark[q] != gen:
+            mark[q] = gen
+            stack[n] = q
+            n += 1
+        q = p - w
+        c = cells[q]
+        if c == 0:
+            return 1
+        if c == colour and mark[q] != gen:
+            mark[q] = gen
+            stack[n] = q
+            n += 1
+        q = p + w
+        c = cells[q]
+        if c == 0:
+            return 1
+        if c == colour and mark[q] != gen:
+            mark[q] = gen
+            stack[n] = q
+            n += 1
+    return 0 - n
+
+@micropython.viper
+def remove(board, n: int, top: int) -> int:
+    # Board._remove: the filled chain off the board; returns the new hash
+    cells = ptr8(board.cells)
+    keys = ptr32(board._keys)
+    stack = ptr16(board._stack)
+    captured = ptr16(board._captured)
+    h = int(board.hash)
+    k = 0
+    while k < n:
+        p = stack[k]
+        h ^= keys[2 * p + cells[p] - 1]
+        cells[p] = 0
+        captured[top + k] = p
+        k += 1
+    return h
 """
 
 _loaded = []
+
+
+def install():
+    """On the rp2 port: the rules core's flood fill and capture as viper code
+    too (board.use_fast).  Returns the functions (None elsewhere)."""
+    fast = load()
+    if fast is not None:
+        from gogadget import board
+        board.use_fast(fast["liberty"], fast["remove"])
+    return fast
 
 
 def load():

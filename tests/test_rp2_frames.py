@@ -1,0 +1,91 @@
+"""No heap frames on the rules core's hot path.
+
+MicroPython gives a call a heap-allocated frame when its locals plus working
+stack exceed 11 words (py/objfun.c, VM_MAX_STATE_ON_STACK); on a fragmented
+heap that allocation costs more than the move itself.  heap_lock() hides it
+(the call falls back to the C stack), so this test measures it instead: a
+probe put in place of a method the hot path calls reads gc.mem_alloc() from
+inside the call chain, with the collector off, and any frame on the heap
+shows as bytes held above the caller's.  The bound is counted in words, so
+the unix port (the same compiler as the .mpy files for the board) gives the
+same answer as the rp2 port; the flood fill and capture loops themselves
+are viper code on the RP2040 (hw/rp2fast.py) and are left out here.
+"""
+from conftest import run_micropython
+
+PROBE = r"""
+import gc
+from gogadget.board import Board
+from gogadget.rules import KO_SIMPLE, KO_POSITIONAL, KO_SITUATIONAL, KO_PREVIOUS
+
+held = {}
+base = [0]
+
+def watch(board, name):
+    orig = getattr(board, name)
+    def p0():
+        held[name] = max(held.get(name, 0), gc.mem_alloc() - base[0])
+        return orig()
+    def p1(a):
+        held[name] = max(held.get(name, 0), gc.mem_alloc() - base[0])
+        return orig(a)
+    def p2(a, b):
+        held[name] = max(held.get(name, 0), gc.mem_alloc() - base[0])
+        return orig(a, b)
+    def p3(a, b, c):
+        held[name] = max(held.get(name, 0), gc.mem_alloc() - base[0])
+        return orig(a, b, c)
+    return (p0, p1, p2, p3)
+
+SIGS = {"_next_gen": 0, "_flip": 2, "_see": 1, "_remove": 2, "_simple_ko": 2,
+        "_match": 2, "_count": 2, "_previous_ko": 1, "_suicide": 2, "_unmake": 0}
+
+def probed(ko):
+    b = Board(9, ko, 0)
+    for name, n in SIGS.items():
+        setattr(b, name, watch(b, name)[n])
+    return b
+
+def run(ko, moves):
+    b = probed(ko)
+    for name in SIGS:
+        held[name] = -1  # every key in place first: storing into held then allocates nothing
+    results = []
+    for colour, pt in moves:
+        gc.collect()
+        gc.disable()
+        base[0] = gc.mem_alloc()
+        results.append(b.play(colour, pt))
+        gc.enable()
+    return results
+
+# 9x9: points are (row + 1) * 10 + col.  Black A1 B1, White A2 B2, then
+# White C1 captures both (the flood fill and the removal run); then a ko.
+W = 10
+def pt(col, row):
+    return (row + 1) * W + col
+moves = [(1, pt(0, 0)), (2, pt(0, 1)), (1, pt(1, 0)), (2, pt(1, 1)), (1, pt(5, 5)),
+         (2, pt(2, 0)),
+         # a ko shape at D5/E5: B C5 D4 D6, W F5 E4 E6, B E5, W D5 takes, B E5 retakes
+         (1, pt(2, 4)), (2, pt(5, 4)), (1, pt(3, 3)), (2, pt(4, 3)), (1, pt(3, 5)),
+         (2, pt(4, 5)), (1, pt(4, 4)), (2, pt(3, 4)), (1, pt(4, 4))]
+for ko in (KO_SIMPLE, KO_POSITIONAL, KO_SITUATIONAL, KO_PREVIOUS):
+    res = run(ko, moves)
+    print("KO", ko, res, sorted(held.items()))
+"""
+
+
+
+def test_play_takes_no_heap_frames():
+    res = run_micropython(PROBE)
+    assert res.returncode == 0, res.stdout + res.stderr
+    lines = [line for line in res.stdout.splitlines() if line.startswith("KO")]
+    assert len(lines) == 4, res.stdout
+    for line in lines:
+        held = eval(line.split(" ", 2)[2].split("] ", 1)[1])
+        probes = {k: v for k, v in held if v >= 0}
+        # every probe on the path was reached ...
+        for name in ("_next_gen", "_flip", "_see", "_remove", "_count"):
+            assert name in probes, (line, name)
+        # ... and found nothing on the heap above the move's caller
+        assert all(v == 0 for v in probes.values()), line
