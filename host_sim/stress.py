@@ -34,7 +34,7 @@ import time
 
 from sgfmill import sgf as sgfmill_sgf
 
-from gogadget import frame, points, rules as rules_mod, scan, signals
+from gogadget import frame, points, rules as rules_mod, scan, score, signals
 from gogadget.board import KO, OK, REASONS, SUICIDE, SUPERKO, Board
 from gogadget.points import BLACK, EMPTY, PASS, WHITE
 from host_sim import replay
@@ -1073,11 +1073,32 @@ class Player(replay.Person):
             self.bump_while_counting()
         if self.habit("cut_count"):
             self.power_cut_while_counting(dead)
+        expected = self.expected_result(dead)
+        # The person waits for the board's running count to take in the
+        # lifted stones (bounded), then confirms.
+        self.wait_until(lambda: self.last_event_text("count") == expected)
         heard = len(self.sim.events)
         self.press("confirm")
         if not self.wait_event("result", heard):
             raise Failure("no result after Confirm", "events: %s" % self.sim.events[heard:][:4])
+        shown = self.last_event_text("result")
+        if shown != expected:
+            raise Failure("result differs from the dead stones lifted", "board says %s; with %s "
+                          "dead it is %s" % (shown, " ".join(self.v(c[0]) for c in dead) or "none",
+                                             expected))
         self.check_records()
+
+    def expected_result(self, dead):
+        """The count with exactly the chains the person lifted as dead (the
+        firmware's own scoring, on the person's board)."""
+        intent = self.intent
+        return score.count(intent.board, intent.rules, [intent.pt(c[0]) for c in dead]).result
+
+    def last_event_text(self, kind):
+        for _, k, text in reversed(self.sim.events):
+            if k == kind:
+                return text
+        return None
 
     def resign(self):
         self.lift_pending()

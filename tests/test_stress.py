@@ -181,3 +181,17 @@ def test_full_19x19_board_resumes_within_2_s_at_1_percent_flicker(sensors):
     assert r["moves"] >= 250 and r["resume_ms"] is not None
     print("resumed %d moves in %d ms" % (r["moves"], r["resume_ms"]))
     assert r["resume_ms"] <= stress.RESUME_MS
+
+
+def test_a_count_that_ignores_a_lifted_chain_is_caught(monkeypatch):
+    def mark_dead_and_forget_one(person):
+        chains = sorted(person.intent.chains(), key=len)[-2:]  # the two biggest chains
+        for chain in chains:
+            person.lift_all(chain)
+        person.sim.settle()
+        return chains[:1]  # the person's count leaves the second one alive
+
+    monkeypatch.setattr(stress.Player, "mark_dead", mark_dead_and_forget_one)
+    r = stress.run_game(3, **PLAIN)
+    assert not r["ok"]
+    assert r["cause"] == "result differs from the dead stones lifted"
