@@ -119,7 +119,7 @@ def _relay_gtp(transport, stdin, out):
 def cmd_gtp(args):
     if args.sim and not args.auto and session.live_port() is None:
         # You at a virtual board of our own: the window or the terminal.
-        choices = {"size": args.sim_size}
+        choices = session.choices_from(size=args.sim_size)
         return session.run(choices, tui=args.tui, gtp=(sys.stdin.buffer, sys.stdout),
                            store_dir=_store(args), state_file=args.state_file)
     conn = Connection(args)
@@ -150,9 +150,12 @@ def cmd_play(args):
         print("gogadget play: %s" % exc, file=sys.stderr)
         return 2
     if args.sim and not args.auto:
-        choices = {"size": args.size, "komi": args.komi, "handicap": args.handicap}
-        if args.rules:
-            choices["preset"] = args.rules
+        try:
+            choices = session.choices_from(size=args.size, preset=args.rules, komi=args.komi,
+                                           handicap=args.handicap)
+        except ValueError as exc:
+            print("gogadget play: %s" % exc, file=sys.stderr)
+            return 2
         versus = {"command": args.engine, "colour": parse_colour(args.colour),
                   "max_moves": args.max_moves, "out": args.out}
         return session.run(choices, tui=args.tui, versus=versus, store_dir=_store(args),

@@ -841,6 +841,15 @@ def run(choices, noise=0.0, seed=None, tui=False, colour=None, load=None, state_
                         gtp=gtp, store_dir=store_dir, stdin=stdin, out=out)
 
 
+def choices_from(size=None, sensors=None, preset=None, komi=None, handicap=None):
+    """The simulator's full set of choices (the window's menus need every
+    one), the board's defaults filled in; ValueError when one is bad."""
+    from host_sim.virtual import make_config
+    cfg = make_config(size=size, sensors=sensors, preset=preset, komi=komi, handicap=handicap)
+    return {"size": cfg.size, "sensors": cfg.sensors, "preset": cfg.preset, "komi": cfg.komi,
+            "handicap": cfg.handicap}
+
+
 def _config(choices, engine_side):
     from host_sim.virtual import make_config
     if engine_side:

@@ -204,3 +204,172 @@ def test_gtp_sim_a_person_in_the_terminal_answers_genmove(tmp_path):
         term.close()
     got = answers.read_text().split("\n")
     assert got[3] == "= C3" and got[4].lower() == "= pass" and got[-2] == "EXIT 0", got
+
+
+# -- the same game in the window (Xvfb, clicks by xdotool, pixels by xwd) ------
+
+SHOTS = os.environ.get("GOGADGET_SHOTS")  # keep the screenshots here to look at them
+
+
+@pytest.fixture
+def display():
+    xvfb = require("Xvfb", "(apt-get install xvfb; .ci/run does)")
+    for n in range(171, 240):
+        if not os.path.exists("/tmp/.X%d-lock" % n) and not os.path.exists("/tmp/.X11-unix/X%d" % n):
+            break
+    proc = subprocess.Popen([xvfb, ":%d" % n, "-screen", "0", "1024x768x24", "-nolisten", "tcp"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        for _ in range(100):
+            if os.path.exists("/tmp/.X11-unix/X%d" % n):
+                break
+            time.sleep(0.05)
+        else:
+            pytest.fail("Xvfb did not start on :%d" % n)
+        yield ":%d" % n
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
+def gnugo_dead(gnugo, stones):
+    """GNU Go's dead stones in a position given as {vertex: "B"/"W"}."""
+    cmds = ["boardsize 9", "clear_board"] + ["play %s %s" % (c, v) for v, c in stones.items()]
+    r = subprocess.run([gnugo, "--mode", "gtp"], input="\n".join(cmds + ["final_status_list dead",
+                                                                         "quit"]) + "\n",
+                       capture_output=True, text=True, timeout=60)
+    return r.stdout.split("\n\n")[len(cmds)][1:].split()
+
+
+@pytest.mark.gui
+def test_a_whole_game_against_gnugo_in_the_window(display, gnugo_path, tmp_path):
+    from host_sim.screenshot import grab
+    xdotool = require("xdotool", "(apt-get install xdotool; .ci/run does)")
+    require("xwd", "(apt-get install x11-apps; .ci/run does)")
+    state_file = tmp_path / "state.json"
+    out = tmp_path / "game.sgf"
+    env = dict(os.environ, DISPLAY=display)
+    log = open(tmp_path / "window.log", "w")
+    proc = subprocess.Popen([GOGADGET, "play", "--sim", "--engine", gnugo_path + " --mode gtp --level 0",
+                             "--size", "9", "--komi", "7.5", "--out", str(out),
+                             "--state-file", str(state_file)],
+                            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+    shots = {}
+
+    def state():
+        try:
+            import json
+            return json.loads(state_file.read_text())
+        except (OSError, ValueError):
+            return None
+
+    def wait(test, what, timeout=30):
+        end = time.time() + timeout
+        while time.time() < end:
+            assert proc.poll() is None, "the window closed: " + (tmp_path / "window.log").read_text()
+            s = state()
+            if s and test(s):
+                return s
+            time.sleep(0.05)
+        pytest.fail("the window never showed %s; last state: %s" % (what, state()))
+
+    def click_at(x, y):
+        subprocess.run([xdotool, "mousemove", str(x), str(y), "click", "1"], env=env, check=True)
+
+    def shot(name):
+        img = grab(display)
+        shots[name] = img
+        img.save_png(str(tmp_path / (name + ".png")))
+        if SHOTS:
+            os.makedirs(SHOTS, exist_ok=True)
+            img.save_png(os.path.join(SHOTS, name + ".png"))
+        return img
+
+    try:
+        s = wait(lambda s: s.get("mapped") and "Black to play (you)" in (s["game"] or ""),
+                 "the person's turn")
+        time.sleep(0.5)
+        mine = list(MINE)
+        seen_prompt = seen_count = False
+        for _ in range(300):
+            s = state()
+            game = s["game"] or ""
+            lit = s["lights"]
+            lift = [v for v, c in lit.items()
+                    if c.split("/")[0] in ("remove", "illegal", "ko", "superko", "wrong-colour")
+                    and v in s["stones"]]
+            put = [v for v, c in lit.items() if c.startswith("put-") and v not in s["stones"]]
+            before = json_key(s)
+            if game.startswith("game over"):
+                break
+            if lift:
+                click_at(*s["screen"][lift[0]])
+            elif put:
+                if not seen_prompt:
+                    seen_prompt = True
+                    shot("1-engine-stone-lit")
+                click_at(*s["screen"][put[0]])  # the hand takes the colour the light asks for
+            elif game.startswith("two passes"):
+                if not seen_count:
+                    seen_count = True
+                    # While the board waits for the dead stones, nothing says the game is over.
+                    assert "game over" not in s["status"] + s["next"], s
+                    for v in gnugo_dead(gnugo_path, s["stones"]):
+                        click_at(*s["screen"][v])  # lift the dead stone
+                        time.sleep(0.3)
+                    time.sleep(0.5)
+                    shot("2-counting")
+                click_at(*s["buttons"]["confirm"])
+            elif "(you)" in game:
+                while mine and mine[0] in s["stones"]:
+                    mine.pop(0)
+                if mine:
+                    click_at(*s["screen"][mine.pop(0)])
+                else:
+                    click_at(*s["buttons"]["pass"])
+            wait(lambda t: json_key(t) != before, "a change after the click", 60)
+            quiet(state, wait)  # the board has taken the stone and the relay has moved on
+        s = wait(lambda s: (s["game"] or "").startswith("game over"), "the end of the game")
+        result = re.match(r"game over: (\S+) by the board's count", s["game"])
+        assert result, s["game"]
+        result = result.group(1)
+        time.sleep(0.5)
+        shot("3-game-over")
+    finally:
+        proc.terminate()
+        proc.wait(timeout=15)
+        log.close()
+    game = sgfmill_sgf.Sgf_game.from_bytes(out.read_bytes())
+    assert game.get_root().get("RE") == result
+    seq = [n.get_move() for n in game.get_main_sequence()[1:]]
+    assert len(seq) > 10 and seq[-1][1] is None and seq[-2][1] is None
+    assert seen_prompt and seen_count and set(shots) == {"1-engine-stone-lit", "2-counting",
+                                                         "3-game-over"}
+    for img in shots.values():
+        assert img.width >= 400 and img.height >= 300
+    dest = tmp_path / "pulled"
+    r = subprocess.run([GOGADGET, "pull", "--sim", "--dest", str(dest)], capture_output=True,
+                       text=True, timeout=60, env=env)
+    assert r.returncode == 0, r.stderr
+    assert "1 games on the board" in r.stdout
+    assert "RE[%s]" % result in next(dest.iterdir()).read_text()
+
+
+def quiet(state, wait, still_s=0.6):
+    """Wait until the window's picture has not changed for still_s."""
+    last, since = None, time.time()
+    while True:
+        s = wait(lambda t: True, "the window")
+        if s["phase"] == "over":
+            return s  # the result scrolls across the lights: never still
+        key = json_key(s)
+        if key != last:
+            last, since = key, time.time()
+        elif time.time() - since >= still_s:
+            return s
+        time.sleep(0.05)
+
+
+def json_key(s):
+    return (s["game"], tuple(sorted(s["stones"].items())), tuple(sorted(s["lights"].items())),
+            s["phase"])
