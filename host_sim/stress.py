@@ -1104,9 +1104,13 @@ class Player(replay.Person):
         self.lift_pending()
         self.obey()
         heard = len(self.sim.events)
+        winner = points.colour_name(3 - self.intent.to_move())  # the player to move resigns
         self.press("resign")
         if not self.wait_event("result", heard):
             raise Failure("no result after resigning", "events: %s" % self.sim.events[heard:][:4])
+        if self.last_event_text("result") != winner + "+R":
+            raise Failure("wrong result after resigning", "board says %s, %s+R expected" % (
+                self.last_event_text("result"), winner))
         self.check_records()
 
     def check_records(self):
@@ -1177,8 +1181,9 @@ class Player(replay.Person):
             raise Failure("kept game differs", "%s: %s" % (names[0], problem))
         root = sgfmill_sgf.Sgf_game.from_bytes(data).get_root()
         result = root.get("RE") if root.has_property("RE") else ""
-        if finished and not result:
-            raise Failure("kept game has no result", names[0])
+        if finished and result != self.last_event_text("result"):
+            raise Failure("kept game has another result", "%s: RE[%s], the board showed %s" % (
+                names[0], result, self.last_event_text("result")))
         if not finished and result and "?" not in result and "void" not in result.lower():
             raise Failure("unfinished game kept with a result", "%s: RE[%s]" % (names[0], result))
 
