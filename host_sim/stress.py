@@ -15,14 +15,23 @@ Invariants, checked all along (any breach ends the game as a failure):
 * the firmware's record is always a prefix of the person's intended moves
   (a deliberately wrong move counts as intended until it is taken back),
   so no wrong move is ever accepted and none is lost;
-* a clean power cut loses no accepted move;
+* a clean power cut loses no accepted move, keeps the journal whole, and
+  the board is ready within RESUME_MS of the boot;
 * the person never waits forever: lights that ask for what the board
   already shows, or that never clear, are failures (bounded virtual time);
+  quiet lights with stones that are not the game's position are one too;
 * at the end referee.sgf() and the kept NNNN.sgf hold exactly the intended
-  set-up and moves (read with sgfmill, host_sim.replay.compare).
+  set-up and moves (read with sgfmill, host_sim.replay.compare), and the
+  result counts exactly the chains the person lifted as dead (New mid-game:
+  the unfinished game is kept without a result).
+
+Every failure names its cause, what the person was doing (a habit), and
+the command that replays the game printing every action, light change and
+event.
 
     python -m host_sim.stress --games N [--seed S] [--sizes 9,13,19]
-                              [--noise-max 0.02] [--jobs J] [--report FILE]
+                              [--noise-max 0.02] [--habits a,b] [--jobs J]
+                              [--report FILE]
     python -m host_sim.stress --replay SEED --trace
 """
 import argparse
