@@ -112,9 +112,10 @@ def main(argv=None):
             return 2
         versus = {"command": args.engine, "colour": points.parse_colour(args.colour),
                   "max_moves": args.max_moves, "out": args.out}
-    return session.run(choices, noise=args.noise, seed=args.seed, tui=args.tui,
-                       colour=False if args.no_color else None, load=args.load,
-                       state_file=args.state_file, versus=versus, store_dir=args.store)
+    from host_sim import launch
+    return launch.run(choices, noise=args.noise, seed=args.seed, tui=args.tui,
+                      colour=False if args.no_color else None, load=args.load,
+                      state_file=args.state_file, versus=versus, store_dir=args.store)
 
 
 if __name__ == "__main__":

@@ -20,7 +20,7 @@ import time
 
 from gogadget.gtp import _clean
 from gogadget.points import parse_colour
-from host_sim import session
+from host_sim import launch, session
 from host_sim.serialport import GtpClient, GtpError, LinkClosed, SerialTransport, engine
 
 DEFAULT_PORT = "/dev/ttyACM0"
@@ -120,7 +120,7 @@ def cmd_gtp(args):
     if args.sim and not args.auto and session.live_port() is None:
         # You at a virtual board of our own: the window or the terminal.
         choices = session.choices_from(size=args.sim_size)
-        return session.run(choices, tui=args.tui, gtp=(sys.stdin.buffer, sys.stdout),
+        return launch.run(choices, tui=args.tui, gtp=(sys.stdin.buffer, sys.stdout),
                            store_dir=_store(args), state_file=args.state_file)
     conn = Connection(args)
     if conn.note:
@@ -158,7 +158,7 @@ def cmd_play(args):
             return 2
         versus = {"command": args.engine, "colour": parse_colour(args.colour),
                   "max_moves": args.max_moves, "out": args.out}
-        return session.run(choices, tui=args.tui, versus=versus, store_dir=_store(args),
+        return launch.run(choices, tui=args.tui, versus=versus, store_dir=_store(args),
                            state_file=args.state_file)
     person = parse_colour(args.colour)
     conn = Connection(args, colour=person, size=args.size, use_live=False)

@@ -13,16 +13,14 @@ terminal mode and the `gogadget` command line all use.
 * LivePort serves the running simulator on a pty too, named in a small file
   per user, so `gogadget watch --sim`, `pull --sim` and `gtp --sim` in another
   terminal reach the live virtual board.
-* run() opens the window (with a display) or the terminal mode around a
-  simulator, optionally with a Match.
+* open_session() builds the simulator (and Match) the window and the
+  terminal mode run; host_sim/launch.py opens one or the other around it.
 """
 import json
 import os
 import pty
-import select
 import shlex
 import shutil
-import sys
 import tempfile
 import threading
 import time
@@ -30,9 +28,9 @@ import tty
 
 from gogadget import sgf as sgf_mod
 from gogadget.gtp import _clean
-from gogadget.points import BLACK, EMPTY, WHITE, place, place_point
+from gogadget.points import BLACK, EMPTY, WHITE, place_point
 from host_sim.serialport import FdStream, GtpClient, GtpError, LinkClosed, engine
-from host_sim.virtual import PUT_CODES, Simulator
+from host_sim.virtual import Simulator
 
 ENGINE_WAIT_S = 60.0  # longest the terminal waits for the engine or the board
 COUNT_POLL_S = 0.2  # how often the relay asks the board whether the count is confirmed
@@ -128,15 +126,19 @@ def _resume_engine(board, eng, size, log):
 def wait_for_count(board, log=None, waiting=None):
     """After two passes: the person lifts the dead stones and presses
     Confirm at the board.  Returns the board's phase when that is done
-    ("over"), or "play" when a stone put down resumed the game."""
+    ("over"), "play" when a stone put down resumed the game, or "new" when
+    New game was pressed instead."""
     if log is not None:
         log("two passes: lift the dead stones at the board, then press Confirm")
     if waiting is not None:
         waiting(True)
     try:
         while True:
-            phase = _status_words(board.send("gogadget-status")).get("phase")
-            if phase in ("over", "play"):
+            status = _status_words(board.send("gogadget-status"))
+            phase = status.get("phase")
+            if phase in ("over", "play", "setup"):
+                if phase != "over" and status.get("moves") == "0":
+                    return "new"  # New game pressed while counting
                 return phase
             time.sleep(COUNT_POLL_S)
     finally:
@@ -170,7 +172,16 @@ def play_game(board, eng, person, size, komi, handicap=0, max_moves=0, log=None,
         if passes < 2:
             c = "b" if turn == BLACK else "w"
             if turn == person:
-                mv = board.send("genmove " + c)
+                try:
+                    mv = board.send("genmove " + c)
+                except GtpError as exc:
+                    if "new game" not in str(exc):
+                        raise
+                    # New game pressed at the board: the board keeps the
+                    # unfinished game as a file; this relay ends here.
+                    if log is not None:
+                        log("a new game was started at the board: this game stops here")
+                    return GameOutcome(moves, "", "")
                 if mv.lower() != "resign":
                     eng.send("play %s %s" % (c, mv))
             else:
@@ -192,8 +203,13 @@ def play_game(board, eng, person, size, komi, handicap=0, max_moves=0, log=None,
                 continue
         if not count:
             break
-        if wait_for_count(board, log, waiting) == "over":
+        after = wait_for_count(board, log, waiting)
+        if after == "over":
             break
+        if after == "new":
+            if log is not None:
+                log("a new game was started at the board: this game stops here")
+            return GameOutcome(moves, "", "")
         # A stone put down while counting resumed play: go on from the board.
         status = _status_words(board.send("gogadget-status"))
         turn = BLACK if status.get("turn", "B")[:1].upper() == "B" else WHITE
@@ -765,81 +781,7 @@ def start_gtp(config, stdin, stdout, noise=0.0, seed=None, store_dir=None, live=
     return sim, GtpRelay(sim, wire, stdin, stdout).start()
 
 
-# -- the window or the terminal around it ---------------------------------------
-
-class IdleInput:
-    """A line source for the terminal mode that keeps the board scanning while
-    the person thinks: between keystrokes the simulator steps, and a change
-    the person did not make (a controller's move, a watcher) is drawn."""
-
-    def __init__(self, stream, sim, show, period_s=0.02, stop=None):
-        self.stream = stream
-        self.sim = sim
-        self.show = show  # called with no arguments when the board changed
-        self.stop = stop  # returns True when the session is over (the controller quit)
-        self.period_s = period_s
-        self._fd = stream.fileno()
-
-    def isatty(self):
-        return self.stream.isatty()
-
-    def fileno(self):
-        return self._fd
-
-    def __iter__(self):
-        return self
-
-    def __next__(self):
-        line = self.readline()
-        if not line:
-            raise StopIteration
-        return line
-
-    def readline(self):
-        sim = self.sim
-        seen = self._looks()
-        while True:
-            if self.stop is not None and self.stop():
-                return ""
-            ready, _, _ = select.select([self._fd], [], [], self.period_s)
-            if ready:
-                return self.stream.readline()
-            for _ in range(max(1, int(self.period_s * 1000) // sim.period_ms)):
-                sim.step()
-            now = self._looks()
-            if now != seen:
-                seen = now
-                self.show()
-
-    def _looks(self):
-        """What the person would notice: the lights under the points and
-        the stones (not the blinking status lights), and the events."""
-        sim = self.sim
-        n = sim.size * sim.size
-        return bytes(sim.leds.frame[1:1 + n]), bytes(sim.stones.cells), len(sim.events)
-
-
-def run(choices, noise=0.0, seed=None, tui=False, colour=None, load=None, state_file=None,
-        versus=None, gtp=None, store_dir=None, stdin=None, out=None):
-    """The simulator as a window (with a display) or in the terminal.
-
-    versus: match options (command, colour, max_moves, out) to play an engine;
-    gtp: (stdin, stdout) of a GTP controller the board answers.  Returns an
-    exit code; a controller that fails is a clear error and a non-zero code."""
-    if not tui and os.environ.get("DISPLAY"):
-        try:
-            from host_sim import gui
-            return gui.main(choices, noise=noise, seed=seed, state_file=state_file, load=load,
-                            versus=versus, gtp=gtp, store_dir=store_dir)
-        except ImportError as exc:
-            print("host_sim: no Tk (%s); using the terminal" % exc, file=sys.stderr)
-        except Exception as exc:  # noqa: BLE001 - e.g. TclError: display unreachable
-            if type(exc).__name__ != "TclError":
-                raise
-            print("host_sim: cannot open a window (%s); using the terminal" % exc, file=sys.stderr)
-    return run_terminal(choices, noise=noise, seed=seed, colour=colour, load=load, versus=versus,
-                        gtp=gtp, store_dir=store_dir, stdin=stdin, out=out)
-
+# -- a session for the window or the terminal ------------------------------------
 
 def choices_from(size=None, sensors=None, preset=None, komi=None, handicap=None):
     """The simulator's full set of choices (the window's menus need every
@@ -871,53 +813,3 @@ def open_session(choices, noise=0.0, seed=None, versus=None, gtp=None, store_dir
         return start_gtp(_config(choices, False), gtp[0], gtp[1], noise=noise, seed=seed,
                          store_dir=store_dir)
     return BoardSim(_config(choices, False), noise=noise, seed=seed, store_dir=store_dir), None
-
-
-def run_terminal(choices, noise=0.0, seed=None, colour=None, load=None, versus=None, gtp=None,
-                 store_dir=None, stdin=None, out=None):
-    from host_sim import tui
-    if gtp is not None and stdin is None:
-        # stdin and stdout carry GTP: the person's side is the terminal.
-        try:
-            stdin = open("/dev/tty", "r")
-            out = open("/dev/tty", "w")
-        except OSError as exc:
-            print("gogadget gtp --sim: no display and no terminal for the person (%s); "
-                  "--auto puts a scripted person at the board" % exc, file=sys.stderr)
-            return 2
-    stdin = stdin or sys.stdin
-    out = out or sys.stdout
-    sim, game = open_session(choices, noise=noise, seed=seed, versus=versus, gtp=gtp,
-                             store_dir=store_dir)
-    try:
-        if load:
-            from host_sim.replay import load_into
-            with open(load, "rb") as f:
-                load_into(sim, f.read())
-        stream = stdin
-        if gtp is not None or stdin.isatty():
-            def show():
-                out.write(tui.render(sim, colour if colour is not None else
-                                     "NO_COLOR" not in os.environ) + "\n")
-                if game is not None:
-                    out.write("game: " + game.status() + "\n")
-                out.write(getattr(tui, "PROMPT", ""))  # the person is still asked
-                out.flush()
-            stream = IdleInput(stdin, sim, show, stop=lambda: getattr(game, "ends_session", False)
-                               and game.done)
-        code = tui.main(sim, stream=stream, colour=colour, match=game, out=out)
-        if game is not None and game.error:
-            print("gogadget: %s" % game.error, file=sys.stderr)
-            return 1
-        return code
-    except TimeoutError as exc:
-        print("host_sim: %s" % exc, file=sys.stderr)
-        return 1
-    except (OSError, ValueError) as exc:
-        print("host_sim: %s" % exc, file=sys.stderr)
-        return 2
-    finally:
-        if game is not None:
-            game.close()
-            game.save()
-        sim.close()

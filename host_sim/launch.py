@@ -1,0 +1,135 @@
+"""Opening the simulator for a person: the window (with a display) or the
+terminal mode, around a session (host_sim/session.py) -- an engine game, a
+GTP controller, or the board alone.  `python -m host_sim` and `gogadget
+... --sim` both come here; the window and the terminal modules only ever
+import session.py, so nothing imports back up.
+"""
+import os
+import select
+import sys
+
+from host_sim.session import open_session
+
+
+class IdleInput:
+    """A line source for the terminal mode that keeps the board scanning while
+    the person thinks: between keystrokes the simulator steps, and a change
+    the person did not make (a controller's move, a watcher) is drawn."""
+
+    def __init__(self, stream, sim, show, period_s=0.02, stop=None):
+        self.stream = stream
+        self.sim = sim
+        self.show = show  # called with no arguments when the board changed
+        self.stop = stop  # returns True when the session is over (the controller quit)
+        self.period_s = period_s
+        self._fd = stream.fileno()
+
+    def isatty(self):
+        return self.stream.isatty()
+
+    def fileno(self):
+        return self._fd
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        line = self.readline()
+        if not line:
+            raise StopIteration
+        return line
+
+    def readline(self):
+        sim = self.sim
+        seen = self._looks()
+        while True:
+            if self.stop is not None and self.stop():
+                return ""
+            ready, _, _ = select.select([self._fd], [], [], self.period_s)
+            if ready:
+                return self.stream.readline()
+            for _ in range(max(1, int(self.period_s * 1000) // sim.period_ms)):
+                sim.step()
+            now = self._looks()
+            if now != seen:
+                seen = now
+                self.show()
+
+    def _looks(self):
+        """What the person would notice: the lights under the points and
+        the stones (not the blinking status lights), and the events."""
+        sim = self.sim
+        n = sim.size * sim.size
+        return bytes(sim.leds.frame[1:1 + n]), bytes(sim.stones.cells), len(sim.events)
+
+
+def run(choices, noise=0.0, seed=None, tui=False, colour=None, load=None, state_file=None,
+        versus=None, gtp=None, store_dir=None, stdin=None, out=None):
+    """The simulator as a window (with a display) or in the terminal.
+
+    versus: match options (command, colour, max_moves, out) to play an engine;
+    gtp: (stdin, stdout) of a GTP controller the board answers.  Returns an
+    exit code; a controller that fails is a clear error and a non-zero code."""
+    if not tui and os.environ.get("DISPLAY"):
+        try:
+            from host_sim import gui
+            return gui.main(choices, noise=noise, seed=seed, state_file=state_file, load=load,
+                            versus=versus, gtp=gtp, store_dir=store_dir)
+        except ImportError as exc:
+            print("host_sim: no Tk (%s); using the terminal" % exc, file=sys.stderr)
+        except Exception as exc:  # noqa: BLE001 - e.g. TclError: display unreachable
+            if type(exc).__name__ != "TclError":
+                raise
+            print("host_sim: cannot open a window (%s); using the terminal" % exc, file=sys.stderr)
+    return run_terminal(choices, noise=noise, seed=seed, colour=colour, load=load, versus=versus,
+                        gtp=gtp, store_dir=store_dir, stdin=stdin, out=out)
+
+
+def run_terminal(choices, noise=0.0, seed=None, colour=None, load=None, versus=None, gtp=None,
+                 store_dir=None, stdin=None, out=None):
+    from host_sim import tui
+    if gtp is not None and stdin is None:
+        # stdin and stdout carry GTP: the person's side is the terminal.
+        try:
+            stdin = open("/dev/tty", "r")
+            out = open("/dev/tty", "w")
+        except OSError as exc:
+            print("gogadget gtp --sim: no display and no terminal for the person (%s); "
+                  "--auto puts a scripted person at the board" % exc, file=sys.stderr)
+            return 2
+    stdin = stdin or sys.stdin
+    out = out or sys.stdout
+    sim, game = open_session(choices, noise=noise, seed=seed, versus=versus, gtp=gtp,
+                             store_dir=store_dir)
+    try:
+        if load:
+            from host_sim.replay import load_into
+            with open(load, "rb") as f:
+                load_into(sim, f.read())
+        stream = stdin
+        if gtp is not None or stdin.isatty():
+            def show():
+                out.write(tui.render(sim, colour if colour is not None else
+                                     "NO_COLOR" not in os.environ) + "\n")
+                if game is not None:
+                    out.write("game: " + game.status() + "\n")
+                out.write(getattr(tui, "PROMPT", ""))  # the person is still asked
+                out.flush()
+            stream = IdleInput(stdin, sim, show, stop=lambda: getattr(game, "ends_session", False)
+                               and game.done)
+        code = tui.main(sim, stream=stream, colour=colour, match=game, out=out)
+        if game is not None and game.error:
+            print("gogadget: %s" % game.error, file=sys.stderr)
+            return 1
+        return code
+    except TimeoutError as exc:
+        print("host_sim: %s" % exc, file=sys.stderr)
+        return 1
+    except (OSError, ValueError) as exc:
+        print("host_sim: %s" % exc, file=sys.stderr)
+        return 2
+    finally:
+        if game is not None:
+            game.close()
+            game.save()
+        sim.close()
