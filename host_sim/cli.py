@@ -24,6 +24,7 @@ from host_sim import launch, session
 from host_sim.serialport import GtpClient, GtpError, LinkClosed, SerialTransport, engine
 
 DEFAULT_PORT = "/dev/ttyACM0"
+LIVE_WAIT_S = 10  # a running simulator answers between its scans
 
 
 def _add_board_options(p, person=True):
@@ -59,6 +60,7 @@ class Connection:
     def __init__(self, args, colour=None, size=None, use_live=True):
         self.sim = None
         self.note = ""
+        self.timeout = None  # seconds to wait for an answer (None: a board always answers)
         port = args.port or DEFAULT_PORT
         check = None
         if args.sim:
@@ -66,6 +68,7 @@ class Connection:
             if live:
                 port = live
                 self.note = "the running simulator"
+                self.timeout = LIVE_WAIT_S
             else:
                 from host_sim.simboard import SimBoard, policy_from
                 store = _store(args)
@@ -78,6 +81,14 @@ class Connection:
                 check = self.sim.check
                 self.note = "a virtual board on " + store
         self.board = GtpClient(SerialTransport(port, check=check))
+
+    def send(self, command):
+        """A query that the board answers at once (not genmove)."""
+        try:
+            return self.board.send(command, self.timeout)
+        except TimeoutError:
+            raise TimeoutError("%s did not answer %s in %d s (is it busy, or stopped?)"
+                               % (self.note, command.split()[0], self.timeout))
 
     def close(self):
         try:
@@ -203,7 +214,7 @@ def valid_game_name(name):
 def cmd_pull(args):
     conn = Connection(args)
     try:
-        names = [n for n in conn.board.send("gogadget-games").split() if n]
+        names = [n for n in conn.send("gogadget-games").split() if n]
         os.makedirs(args.dest, exist_ok=True)
         got = 0
         for name in names:
@@ -213,7 +224,7 @@ def cmd_pull(args):
             path = os.path.join(args.dest, name)
             if os.path.exists(path) and not args.force:
                 continue
-            text = conn.board.send("gogadget-fetch " + name)
+            text = conn.send("gogadget-fetch " + name)
             tmp = path + ".part"
             with open(tmp, "w") as f:
                 f.write(text + "\n")
@@ -236,9 +247,9 @@ def cmd_watch(args):
     n = 0
     try:
         while args.count <= 0 or n < args.count:
-            status = conn.board.send("gogadget-status")
-            diagram = conn.board.send("showboard")
-            evs = conn.board.send("gogadget-events")
+            status = conn.send("gogadget-status")
+            diagram = conn.send("showboard")
+            evs = conn.send("gogadget-events")
             if not args.plain:
                 sys.stdout.write("\x1b[H\x1b[2J")
             sys.stdout.write(diagram.strip("\n") + "\n" + status + "\n")

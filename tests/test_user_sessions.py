@@ -373,3 +373,91 @@ def quiet(state, wait, still_s=0.6):
 def json_key(s):
     return (s["game"], tuple(sorted(s["stones"].items())), tuple(sorted(s["lights"].items())),
             s["phase"])
+
+
+def test_watch_sim_mirrors_the_simulator_running_in_another_terminal(tmp_path):
+    env = {"NO_COLOR": "1", "DISPLAY": "", "XDG_DATA_HOME": os.environ["XDG_DATA_HOME"],
+           "XDG_RUNTIME_DIR": os.environ["XDG_RUNTIME_DIR"]}
+    term = Terminal("gg-watch-%d" % os.getpid(), "%s -m host_sim --tui --size 9"
+                    % sys.executable, env)
+    try:
+        term.wait(lambda t: t.rstrip().endswith(PROMPT), "the first prompt")
+        term.do("put b D4")
+        term.do("put w E5")
+        time.sleep(0.5)
+        r = subprocess.run([GOGADGET, "watch", "--sim", "--count", "1", "--plain"],
+                           capture_output=True, text=True, timeout=60,
+                           env=dict(os.environ, **env))
+        assert r.returncode == 0, r.stderr
+        assert "moves=2" in r.stdout and "phase=play" in r.stdout
+        assert "move B D4" in r.stdout and "move W E5" in r.stdout
+        assert re.search(r"^ ?4 [.+] [.+] [.+] X", r.stdout, re.M), r.stdout
+        assert re.search(r"^ ?5 [.+] [.+] [.+] [.+] O", r.stdout, re.M), r.stdout
+    finally:
+        term.close()
+
+
+GTP_CONTROLLER = r"""
+import subprocess, sys
+p = subprocess.Popen([sys.argv[1], "gtp", "--sim", "--sim-size", "9", "--state-file",
+                     sys.argv[2]], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+def send(cmd):
+    p.stdin.write(cmd + "\n"); p.stdin.flush()
+    lines = []
+    while True:
+        line = p.stdout.readline()
+        if not line.strip():
+            if lines: break
+            continue
+        lines.append(line.rstrip("\n"))
+    return "\n".join(lines)
+for c in ("boardsize 9", "clear_board", "play b E5", "genmove w", "quit"):
+    print(send(c), flush=True)
+print("EXIT %d" % p.wait(30), flush=True)
+"""
+
+
+@pytest.mark.gui
+def test_gtp_sim_a_person_at_the_window_answers_genmove(display, tmp_path):
+    import json
+    xdotool = require("xdotool", "(apt-get install xdotool; .ci/run does)")
+    script = tmp_path / "controller.py"
+    script.write_text(GTP_CONTROLLER)
+    state_file = tmp_path / "state.json"
+    env = dict(os.environ, DISPLAY=display)
+    proc = subprocess.Popen([sys.executable, str(script), GOGADGET, str(state_file)],
+                            cwd=ROOT, env=env, stdout=subprocess.PIPE, text=True)
+    try:
+        def state():
+            try:
+                return json.loads(state_file.read_text())
+            except (OSError, ValueError):
+                return {}
+
+        def wait(test, what, timeout=30):
+            end = time.time() + timeout
+            while time.time() < end:
+                s = state()
+                if s and test(s):
+                    return s
+                time.sleep(0.05)
+            pytest.fail("the window never showed %s: %s" % (what, state()))
+
+        def click(vertex):
+            x, y = state()["screen"][vertex]
+            subprocess.run([xdotool, "mousemove", str(x), str(y), "click", "1"], env=env,
+                           check=True)
+
+        wait(lambda s: s.get("mapped") and "White to play (you)" in (s["game"] or ""),
+             "the controller's genmove w")
+        time.sleep(0.5)
+        assert state()["lights"].get("E5", "").startswith("put-black")
+        click("E5")  # the controller's stone, placed where it is lit
+        wait(lambda s: "put a stone down or press Pass" in (s["game"] or ""), "White's turn")
+        click("C3")  # the hand follows the turn: a white stone
+        out, _ = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    lines = out.splitlines()
+    assert lines[3] == "= C3" and lines[-1] == "EXIT 0", lines
