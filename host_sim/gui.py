@@ -442,6 +442,8 @@ class BoardView:
                 self.failed = self.match.error
                 self.root.destroy()  # no window left waiting on a dead game
                 return
+        if self._laid_out is not None and self._laid_out[2] != sim.size:
+            self._layout()  # the game changed size (a host's boardsize, a kept game resumed)
         if sim.clock.now_ms >= self._draw_due:
             self._draw_due = sim.clock.now_ms + DRAW_MS
             self.draw()

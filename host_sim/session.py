@@ -409,10 +409,26 @@ class BoardSim(Simulator):
                 self.live = LivePort(self)
             except OSError:
                 self.live = None
+        self.fit()
         restore_stones(self)
 
+    def fit(self):
+        """The firmware plays another size than the virtual board has (a
+        kept game of another size resumed, or a host's boardsize): the
+        simulator swaps in an empty board of that size, as a person would."""
+        size = self.app.referee.size
+        if size == self.stones.size:
+            return False
+        self.config.size = size
+        self.stones.__init__(size)
+        self.sensors._clean = bytearray(size * size)
+        self.sensors._seen_changes = -1
+        return True
+
     def step(self):
+        self.fit()
         Simulator.step(self)
+        self.fit()
         if self.live is not None:
             self.live.poll(self.clock.now_ms)
 
@@ -467,13 +483,13 @@ class Match:
     starts with start(); status() and busy() are for the main thread."""
 
     def __init__(self, sim, wire, command, colour=BLACK, komi=None, handicap=0, max_moves=0,
-                 out=None):
+                 out=None, size=None):
         check_engine(command)
         self.sim = sim
         self.wire = wire
         self.command = command
         self.colour = colour
-        self.size = sim.size
+        self.size = size or sim.size  # the size asked for (a kept game may be another)
         self.komi = sim.referee.komi if komi is None else komi
         self.handicap = handicap
         self.max_moves = max_moves
@@ -763,10 +779,11 @@ def start(config, command, colour=BLACK, komi=None, handicap=0, max_moves=0, out
           noise=0.0, seed=None, store_dir=None, live=True):
     """A simulator served on a Wire and a Match relaying it to the engine."""
     wire = Wire()
+    size = config.size
     sim = BoardSim(config, noise=noise, seed=seed, stream=wire.board, store_dir=store_dir,
                    live=live)
     try:
-        match = Match(sim, wire, command, colour, komi, handicap, max_moves, out)
+        match = Match(sim, wire, command, colour, komi, handicap, max_moves, out, size=size)
     except ValueError:
         sim.close()
         raise

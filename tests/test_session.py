@@ -1,5 +1,6 @@
 """host_sim/session.py: the one game-running module, and what it promises."""
 import ast
+import os
 import json
 import re
 import subprocess
@@ -136,3 +137,66 @@ def test_replay_json_reports_the_komi_the_count_used(tmp_path):
     assert summary["komi"] == count["komi"] == 0.0
     margin = count["black"] - count["white"]
     assert count["result"] == ("B+%g" % margin if margin > 0 else "W+%g" % -margin)
+
+
+def test_a_kept_game_is_resumed_with_its_stones_or_another_size_starts_anew(gnugo_path, tmp_path):
+    """As the board after a power cut: the kept game comes back (its stones
+    never left the board) and the engine is brought to it; asking for
+    another size starts a new game on a board of that size."""
+    store = str(tmp_path / "store")
+    engine = gnugo_path + " --mode gtp --level 0"
+    sim, match = session.start(make_config(size=9), engine, store_dir=store, live=False)
+    try:
+        match.wait(sim.step)
+        sim.stones.put("E5", BLACK)
+        sim.until_quiet()
+        match.wait(sim.step)
+        reply = [sim.vertex(pl) for pl in sim.leds.prompts()]
+        place_prompted(sim)
+    finally:
+        match.close()
+        sim.close()
+    sim, match = session.start(make_config(size=9), engine, store_dir=store, live=False)
+    try:
+        match.wait(sim.step)
+        assert "resuming the game kept on the board at move 3" in match.log
+        assert {sim.vertex(pl) for pl, c in enumerate(sim.stones.cells) if c} == {"E5"} | set(reply)
+        assert match.status() == "Black to play (you): put a stone down or press Pass"
+        sim.stones.put("C7", BLACK)
+        sim.until_quiet()
+        match.wait(sim.step)
+        assert match.log[-2].startswith("3. black C7") and match.log[-1].startswith("4. white ")
+    finally:
+        match.close()
+        sim.close()
+    sim, match = session.start(make_config(size=13), engine, store_dir=store, live=False)
+    try:
+        match.wait(sim.step)
+        sim.until_quiet()
+        assert match.error is None and sim.size == 13 and sim.stones.size == 13
+        assert sim.referee.board.moves == 0 and sim.stones.count() == 0
+        assert not any("resuming" in line for line in match.log)
+    finally:
+        match.close()
+        sim.close()
+
+
+def test_a_controllers_boardsize_resizes_the_virtual_board(tmp_path):
+    import io
+    r_fd, w_fd = os.pipe()
+    stdin = os.fdopen(r_fd, "rb")
+    feed = os.fdopen(w_fd, "wb", buffering=0)
+    answers = io.StringIO()
+    sim, relay = session.start_gtp(make_config(size=9), stdin, answers)
+    try:
+        feed.write(b"1 boardsize 13\n2 clear_board\n3 play b G7\n")
+        step_until(sim, lambda: "=3" in answers.getvalue(), "the answers")
+        sim.until_quiet()
+        assert sim.size == 13 and sim.stones.size == 13
+        assert [sim.vertex(pl) for pl in sim.leds.prompts()] == ["G7"]
+        place_prompted(sim)
+        assert sim.referee.board.moves == 1 and sim.referee.outstanding() == 0
+    finally:
+        feed.close()
+        relay.close()
+        sim.close()
