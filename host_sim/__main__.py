@@ -48,6 +48,13 @@ def parse(argv):
     return ap.parse_args(argv)
 
 
+# Help for replay's options that have none in replay.py.
+REPLAY_HELP = {
+    "--sensors": "colour (Hall) sensors see the stone's colour; occupancy (reed) only a stone",
+    "--seed": "seed of the simulated person's habits and of the sensor noise",
+}
+
+
 def replay_main(argv):
     """`replay`, with the komi the count used in --json (see _count_with_komi)."""
     from host_sim import replay
@@ -62,10 +69,19 @@ def replay_main(argv):
         return summary, fw
 
     replay.replay = replay_with_komi
+    add = argparse.ArgumentParser.add_argument
+
+    def add_with_help(self, *names, **kw):
+        if not kw.get("help") and names and names[0] in REPLAY_HELP:
+            kw["help"] = REPLAY_HELP[names[0]]
+        return add(self, *names, **kw)
+
+    argparse.ArgumentParser.add_argument = add_with_help  # every option has help text
     try:
         return replay.main(argv)
     finally:
         replay.replay = run
+        argparse.ArgumentParser.add_argument = add
 
 
 def _count_with_komi(referee):

@@ -63,6 +63,24 @@ class IdleInput:
         return bytes(sim.leds.frame[1:1 + n]), bytes(sim.stones.cells), len(sim.events)
 
 
+class _UntilError:
+    """Lines from a script until the game's controller has failed: then the
+    session ends (with the error), instead of going on without a game."""
+
+    def __init__(self, stream, game):
+        self.stream = stream
+        self.game = game
+
+    def isatty(self):
+        return self.stream.isatty()
+
+    def __iter__(self):
+        for line in self.stream:
+            if self.game.error:
+                return
+            yield line
+
+
 def run(choices, noise=0.0, seed=None, tui=False, colour=None, load=None, state_file=None,
         versus=None, gtp=None, store_dir=None, stdin=None, out=None):
     """The simulator as a window (with a display) or in the terminal.
@@ -115,8 +133,10 @@ def run_terminal(choices, noise=0.0, seed=None, colour=None, load=None, versus=N
                     out.write("game: " + game.status() + "\n")
                 out.write(getattr(tui, "PROMPT", ""))  # the person is still asked
                 out.flush()
-            stream = IdleInput(stdin, sim, show, stop=lambda: getattr(game, "ends_session", False)
-                               and game.done)
+            stream = IdleInput(stdin, sim, show, stop=lambda: game is not None and (
+                game.error or getattr(game, "ends_session", False) and game.done))
+        elif game is not None:
+            stream = _UntilError(stdin, game)
         code = tui.main(sim, stream=stream, colour=colour, match=game, out=out)
         if game is not None and game.error:
             print("gogadget: %s" % game.error, file=sys.stderr)

@@ -200,3 +200,25 @@ def test_a_controllers_boardsize_resizes_the_virtual_board(tmp_path):
         feed.close()
         relay.close()
         sim.close()
+
+
+FAKE_ENGINE = r"""
+import sys
+for line in sys.stdin:
+    word = line.split()[0] if line.split() else ""
+    if word == "genmove":
+        sys.exit(3)  # the engine dies when asked to move
+    sys.stdout.write("= %s\n\n" % ("Fake" if word == "name" else ""))
+    sys.stdout.flush()
+"""
+
+
+def test_an_engine_that_dies_ends_the_session_with_a_clear_error(tmp_path):
+    engine = tmp_path / "fake.py"
+    engine.write_text(FAKE_ENGINE)
+    r = subprocess.run([sys.executable, "-m", "host_sim.cli", "play", "--sim", "--tui", "--engine",
+                        "%s %s" % (sys.executable, engine), "--size", "9", "--colour", "white"],
+                       cwd=ROOT, input="put E5\nput D4\nput C3\nquit\n", capture_output=True,
+                       text=True, timeout=120, env=dict(os.environ, DISPLAY=""))
+    assert r.returncode == 1, (r.stdout[-2000:], r.stderr)
+    assert "gogadget:" in r.stderr and "exited" in r.stderr and "Traceback" not in r.stderr
