@@ -246,12 +246,22 @@ def test_every_option_has_help_text():
         captured["p"] = self
         return real(self, args, namespace)
 
+    class Got(Exception):
+        pass
+
+    def grab_and_stop(self, args=None, namespace=None):
+        captured["replay"] = self
+        raise Got()
+
     argparse.ArgumentParser.parse_args = grab
     try:
         sim_main.parse([])
+        argparse.ArgumentParser.parse_args = grab_and_stop
+        with pytest.raises(Got):
+            sim_main.replay_main([])
     finally:
         argparse.ArgumentParser.parse_args = real
-    parsers.append(captured["p"])
+    parsers += [captured["p"], captured["replay"]]
     for p in parsers:
         for action in p._actions:
             if isinstance(action, argparse._SubParsersAction):
