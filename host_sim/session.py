@@ -100,7 +100,7 @@ def _status_words(text):
 def _resume_engine(board, eng, size, log):
     """If the board holds an unfinished game of this size (resumed after a
     restart, as the board does after a power cut), bring the engine to it;
-    returns (turn, passes) to go on from, or None to start a new game."""
+    returns (turn, passes, moves) to go on from, or None to start a new game."""
     status = _status_words(board.send("gogadget-status"))
     if status.get("phase") not in ("play", "count", "resume") or status.get("size") != str(size):
         return None
