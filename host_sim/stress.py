@@ -36,9 +36,11 @@ event.
 """
 import argparse
 import multiprocessing
+import os
 import random
 import sys
 import time
+import traceback
 
 from gogadget import points, rules as rules_mod, scan
 from host_sim.stress_player import GAME_HABITS, HABITS, MOVE_HABITS, Failure, Player, WatchedSim
@@ -129,6 +131,7 @@ def noise_bucket(noise):
             return name
     return NOISE_BUCKETS[-1][1]
 
+
 # -- running games ----------------------------------------------------------------------
 
 
@@ -167,9 +170,11 @@ def run_game(seed, sizes=DEFAULT_SIZES, noise_max=DEFAULT_NOISE_MAX, trace=False
         person.play_game()
     except Failure as exc:
         result.update(ok=False, cause=exc.cause, detail=exc.detail, doing=person.doing)
-    except Exception as exc:  # the firmware (or the harness) raised: a failure, with its name
-        result.update(ok=False, cause="exception " + type(exc).__name__, detail=str(exc)[:200],
-                      doing=person.doing)
+    except Exception as exc:  # the firmware (or the harness) raised: a failure, with its place
+        where = traceback.extract_tb(exc.__traceback__)[-1]
+        result.update(ok=False, cause="exception " + type(exc).__name__, doing=person.doing,
+                      detail="%s (%s:%d in %s)" % (str(exc)[:200], os.path.basename(where.filename),
+                                                   where.lineno, where.name))
     finally:
         sim.close()
     result.update(habits=sorted(person.used), moves=len(person.intent.history),

@@ -195,3 +195,20 @@ def test_a_count_that_ignores_a_lifted_chain_is_caught(monkeypatch):
     r = stress.run_game(3, **PLAIN)
     assert not r["ok"]
     assert r["cause"] == "result differs from the dead stones lifted"
+
+
+def test_an_exception_in_the_firmware_is_a_failure_with_its_place(monkeypatch):
+    from gogadget.app import App
+
+    step = App.step
+
+    def broken_step(self, now_ms):
+        if now_ms > 2000:
+            raise IndexError("a referee bug")
+        step(self, now_ms)
+
+    monkeypatch.setattr(App, "step", broken_step)
+    r = stress.run_game(3, **PLAIN)
+    assert not r["ok"]
+    assert r["cause"] == "exception IndexError"
+    assert "a referee bug" in r["detail"] and "test_stress.py" in r["detail"]
