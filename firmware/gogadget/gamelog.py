@@ -49,24 +49,17 @@ class GameLog:
     def __init__(self, journal):
         self.journal = journal
         self.started = False  # the journal holds this game's header
-        self._ko = self._packed = -1
-        self._name = ""
+        self.changes = -1  # Rules.changes as last journalled
+        self._packed = 0
 
     def restart(self):
         """A new game: its header goes first, with its first record."""
         self.started = False
 
     def seen(self, rules):
-        """Remember the rules as journalled (see changed)."""
-        self._ko = rules.ko
+        """Remember the rules as journalled (see rules())."""
+        self.changes = rules.changes
         self._packed = pack_rules(rules)
-        self._name = rules.name
-
-    def changed(self, rules):
-        """Have the rules been changed in place (GTP) since last journalled?
-        Allocates nothing."""
-        return rules.ko != self._ko or rules.name != self._name \
-            or pack_rules(rules) != self._packed
 
     def header(self, ref):
         """Write the game's header and set-up stones, once; they are on
@@ -86,8 +79,9 @@ class GameLog:
         self.started = True
 
     def rules(self, rules):
-        """Journal a rule change made in place, if there was one."""
-        if self.journal is not None and self.started and self.changed(rules):
+        """Journal a rule change made in place (GTP), if there was one;
+        allocates nothing when there was none."""
+        if self.journal is not None and self.started and rules.changes != self.changes:
             self.seen(rules)
             self.journal.append(jn.encode(jn.K_RULES, rules.ko, self._packed,
                                           _name_code(rules)))

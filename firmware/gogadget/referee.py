@@ -185,7 +185,8 @@ class Referee:
     def update(self, scan, now_ms):
         """Feed one scan; allocates nothing while nothing happens."""
         self.now = now_ms
-        self.log.rules(self.rules)
+        if self.rules.changes != self.log.changes:
+            self.log.rules(self.rules)
         settler = self.settler
         # Skipping the call keeps an idle scan to one buffer comparison.
         if (not settler.resting or scan != settler.last) and settler.feed(scan, now_ms):

@@ -99,12 +99,14 @@ class Rules:
     """One rule set: a preset, possibly with options changed afterwards."""
 
     def __init__(self, preset=DEFAULT_PRESET):
+        self.changes = 0  # bumped by load() and set(): who keeps a copy can tell cheaply
         self.load(preset)
 
     def load(self, preset):
         entry = PRESETS.get(preset)
         if entry is None:
             raise ValueError("unknown rules " + preset)
+        self.changes += 1
         self.name = preset
         (self.source, self.ko, self.suicide, self.scoring, self.pass_stones,
          self.white_passes_last, self.tie, self.komi, self.komi_prisoners,
@@ -118,6 +120,7 @@ class Rules:
             raise ValueError(key + " must be one of " + ", ".join(names))
         setattr(self, _ATTRS[key], names.index(value))
         self.name = "custom"
+        self.changes += 1
 
     def get(self, key):
         return KEYS[key][getattr(self, _ATTRS[key])]
