@@ -151,53 +151,55 @@ def patch_usb(dev):
 
 
 class LedTap:
-    """Decodes the WS2812 bitstream on a GPIO into frames of (r, g, b) per LED.
+    """Decodes the WS2812 bitstream the PIO program drives on a GPIO into
+    frames of (r, g, b) per LED.
 
-    A frame is `count` LEDs of 24 bits.  The emulator does not clock PIO
-    while the core sleeps in an idle jump, so a frame can stop mid-word for
-    longer than a latch gap; real hardware keeps shifting.  Such pauses are
-    counted (stalls) and the frame is completed across them; a pulse train
-    shorter than one LED before a gap is a glitch of the pin set-up."""
+    Bits are told apart by where the state machine is when the line rises
+    (hw/ws2812pio.py's program: `jmp not_x` sends a 1 on to `jmp bitloop`,
+    a 0 to `nop`), not by pulse widths: rp2040py steps PIO one instruction
+    per CPU instruction or idle jump, so while the core sleeps the emulated
+    pulses stretch and shrink in ways the real chip's do not (its PIO runs
+    on its own clock; hardware/README.md).  A frame is `count` LEDs of 24
+    bits; frames follow each other bit-exactly from the first rising edge.
+    `started_ns` is when a frame's first bit went out and `ended_ns` when it
+    ends on a real chain: that plus count x 24 x 1.25 us (800 kHz)."""
 
-    def __init__(self, dev, gpio, count):
+    BIT_NS = 1250
+
+    def __init__(self, dev, gpio, count, sm=0):
         self.clock = dev.simulator.clock
+        self.sm = dev.mcu.pio[sm // 4].machines[sm % 4]
         self.count = count
         self.bits = []
-        self.rise = 0
-        self.fall = 0
         self.frames = 0  # complete frames seen
         self.last = None  # the last complete frame: list of (r, g, b)
-        self.last_at_ns = 0  # when its final bit ended
-        self.stalls = 0  # pauses longer than a latch inside a frame (emulator idle jumps)
+        self.started_ns = 0  # first bit of the frame being received
+        self.last_started_ns = 0  # ... of the last complete frame
+        self.ended_ns = 0  # when the last complete frame ends on a real chain
         self.glitches = 0
-        self.bad = 0  # frames longer than the chain
+        self.bad = 0
         dev.mcu.gpio[gpio].add_listener(self._edge)
 
     def _edge(self, value, last_value):
-        t = self.clock.nanos
-        state = getattr(value, "value", value)
-        high = state == 1 or state is True or str(state).endswith("High")
-        if high:
-            if self.bits and t - self.fall > WS2812_LATCH_NS:
-                self._gap()
-            self.rise = t
-        else:
-            self.fall = t
-            bits = self.bits
-            bits.append(1 if t - self.rise > WS2812_ONE_NS else 0)
-            if len(bits) == 24 * self.count:
-                self._close()
-
-    def _gap(self):
-        n = len(self.bits)
-        if n < 24:
-            self.glitches += 1
-            self.bits = []
-        elif n < 24 * self.count:
-            self.stalls += 1
-        else:
-            self.bad += 1
-            self.bits = []
+        try:
+            high = int(value) == 1
+        except (TypeError, ValueError):
+            high = str(value) in ("1", "High", "GPIOPinState.High")
+        if not high:
+            return
+        sm = self.sm
+        # after `jmp not_x` the pc is at bitloop's `jmp` (a 1) or at `nop` (a 0)
+        step = sm.pc - sm.wrap_bottom
+        if step != 2 and step != 3:
+            self.glitches += 1  # a rise not from the bit loop
+            return
+        bit = 1 if step == 2 else 0
+        bits = self.bits
+        if not bits:
+            self.started_ns = self.clock.nanos
+        bits.append(bit)
+        if len(bits) == 24 * self.count:
+            self._close()
 
     def _close(self):
         bits = self.bits
@@ -210,7 +212,8 @@ class LedTap:
             g, r, b = v >> 16, (v >> 8) & 255, v & 255
             leds.append((r, g, b))
         self.last = leds
-        self.last_at_ns = self.fall
+        self.last_started_ns = self.started_ns
+        self.ended_ns = self.started_ns + 24 * self.count * self.BIT_NS
         self.frames += 1
 
     def poll(self):
