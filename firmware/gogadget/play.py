@@ -107,7 +107,7 @@ def _try_move(ref, resumed):
         ref.prompt[pl] = _ILLEGAL_PROMPT[code]
         _report(ref, pl, "%s %s %s" % (colour_name(colour), where, core.REASONS[code]))
         return False
-    if ref.missings and pl != resumed and not _missing_captured(ref):
+    if ref.missings and pl != resumed and not _missing_captured(ref, 3 - colour):
         board.undo()  # a stone is missing that this move does not take
         return False
     accept(ref, colour, pt)
@@ -141,14 +141,16 @@ def pass_move(ref, colour):
     ref.refresh()
 
 
-def _missing_captured(ref):
-    """Did the move just played take every stone missing from the board?"""
+def _missing_captured(ref, opp):
+    """Did the move just played take every stone missing from the board, as
+    prisoners?  (Its own stones are not lifted with a move: a slide.)"""
     scan = ref.stable
     want = ref.want
     cells = ref.board.cells
     for pl in range(ref.n):
-        if want[pl] != EMPTY and scan[pl] == S_EMPTY and not ref.fault[pl] \
-                and cells[ref.pt(pl)] != EMPTY:
+        w = want[pl]
+        if w != EMPTY and scan[pl] == S_EMPTY and not ref.fault[pl] \
+                and (w != opp or cells[ref.pt(pl)] != EMPTY):
             return False
     return True
 

@@ -154,6 +154,21 @@ def scenario_d5_capture_in_one_motion(tmp):
     assert h.ref.outstanding() == 0
 
 
+# D5b: a stone of the player's own slid into its chain's last liberty, where
+# the move would take the chain off (suicide allowed), is a slide, not a
+# self-capture in one motion.
+def scenario_d5_own_stone_slid_is_no_capture(tmp):
+    h = Hand(9, preset="tromp-taylor")
+    h.settle()
+    h.moves("A1 B1 A2 B2 J9 B3 J8 A4")  # Black A1 A2: last liberty A3
+    h.lift("A2")  # Black's A2 knocked up onto A3
+    h.put("A3", BLACK)
+    h.settle()
+    h.wait_ms(500)
+    assert h.ref.board.moves == 8, "a bump became a self-capture"
+    assert h.colour_at("A2") == fr.PUT_BLACK and h.colour_at("A3") == fr.REMOVE
+
+
 # D6: a hand over a nearly full occupancy board never becomes a move.
 def scenario_d6_hand_over_full_board(tmp):
     h = Hand(9, occupancy=True)
