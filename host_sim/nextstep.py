@@ -30,13 +30,7 @@ def light_name(code):
     return name + {frame.BLINK: "/blink", frame.FAST: "/fast", frame.DIM: "/dim"}.get(pattern, "")
 
 
-def star_points(size):
-    """(row, col) of the marked points: the four corner points and the centre
-    on 9x9 and 13x13, nine on 19x19 (the handicap spots of points.py)."""
-    n = points.max_handicap(size)
-    if n == 0:
-        return []
-    return points.handicap_points(size, 9 if size >= 19 else min(n, 5))
+star_points = points.star_points  # the firmware's, as GTP showboard draws them
 
 
 def lights(sim):

@@ -252,8 +252,10 @@ def test_showboard():
     assert lines[0] == "= "
     assert lines[1] == "   A B C D E F G H J"
     assert lines[2] == " 9 . . . . . . . . . 9"
-    assert lines[6] == " 5 . . + . X . + . . 5"
-    assert lines[8] == " 3 . . O . + . + . . 3"
+    # As GNU Go draws it: five marked points on 9x9.
+    assert lines[4] == " 7 . . + . . . + . . 7"
+    assert lines[6] == " 5 . . . . X . . . . 5"
+    assert lines[8] == " 3 . . O . . . + . . 3"
     assert lines[9].startswith(" 2 ") and lines[9].endswith("WHITE (O) has captured 0 stones")
     assert lines[10] == " 1 . . . . . . . . . 1     BLACK (X) has captured 0 stones"
     assert text.endswith("   A B C D E F G H J\n\n") and "\n\n" not in text[:-2]

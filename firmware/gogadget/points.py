@@ -144,6 +144,10 @@ def handicap_points(size, count):
 
 
 def star_points(size):
-    """The marked points of the board, for drawing (the handicap spots)."""
+    """(row, col) of the marked points, for drawing: the four corner points
+    and the centre on 9x9 and 13x13, nine on 19x19 (handicap spots, as GNU
+    Go marks them)."""
     n = max_handicap(size)
-    return handicap_points(size, n) if n else []
+    if n == 0:
+        return []
+    return handicap_points(size, 9 if size >= 19 else min(n, 5))
