@@ -9,6 +9,7 @@ not shift every later one), feeding the watchdog each cycle.
 Hold CONFIRM while powering up to skip the loop (maintenance: mpremote and
 `make deploy` can then reach the REPL, which the GTP link otherwise keeps).
 """
+import gc
 import time
 
 import machine
@@ -108,7 +109,15 @@ def main(cycles=None, stream=None, watchdog=True):
     done = 0
     while cycles is None or done < cycles:
         now = time.ticks_ms()
-        app.step(now)
+        try:
+            app.step(now)
+        except MemoryError:
+            # Whatever did not fit is dropped for this cycle (the journal
+            # has every accepted move); free what can be freed, say so, go on.
+            gc.collect()
+            beat.fault = True
+            print("gogadget: out of memory in a scan cycle; %d bytes free after collecting"
+                  % gc.mem_free())
         beat.tick(now)
         if wdt:
             wdt.feed()

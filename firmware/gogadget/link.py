@@ -12,6 +12,7 @@ Bytes are cleaned as GTP 2 section 3.1 says (control characters dropped,
 tabs made spaces); bytes above 127 become '?', so any noise decodes as
 ASCII and fails as an unknown command instead of raising.
 """
+import gc
 import sys
 
 from gogadget.compat import const
@@ -203,7 +204,14 @@ class Link(Engine):
             self._send("? line too long\n\n")
             return True
         text = bytes(self._line[:n]).decode()  # ASCII by construction
-        out = self.handle(text)
+        try:
+            out = self.handle(text)
+        except MemoryError:
+            # A command's answer (an SGF, a long list) did not fit in the
+            # heap: the game goes on, the host hears why.
+            out = None
+            gc.collect()
+            out = "? out of memory\n\n"
         if out:
             self._send(out)
             return True

@@ -92,7 +92,9 @@ def emit(put, size, moves, komi=0, handicap=(), rules="", result="", date="",
     for colour, pt in moves:
         if n % _MOVES_PER_LINE == 0:
             put("\n")
-        put((";B[" if colour == BLACK else ";W[") + sgf_coord(size, pt) + "]")
+        put(";B[" if colour == BLACK else ";W[")  # constants: nothing allocated
+        put(sgf_coord(size, pt))
+        put("]")
         n += 1
     put(")\n")
 
@@ -148,9 +150,10 @@ def record(board, rules, komi=None, result="", date=""):
     """The game on `board` as SGF text.  rules: a rules.Rules (or a preset
     name); komi None means the rules' komi.  A long game's text is tens of KB:
     on the board, save it with save_game(), which streams it to flash."""
-    out = []
-    emit(out.append, *_record_args(board, rules, komi, result, date))
-    return "".join(out)
+    import io
+    out = io.StringIO()  # one buffer that grows, not a list of every piece
+    emit(out.write, *_record_args(board, rules, komi, result, date))  # pyright: ignore[reportAttributeAccessIssue]  (the stubs' StringIO lacks it)
+    return out.getvalue()  # pyright: ignore[reportAttributeAccessIssue]
 
 
 def write_record(f, board, rules, komi=None, result="", date=""):
