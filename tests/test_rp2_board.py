@@ -9,12 +9,10 @@ once per session and the game is short.  Without ../shared/rp2 or rp2040py
 these tests skip; under CI=true they fail instead.
 """
 import asyncio
-import os
 import socket
 import subprocess
 import sys
 import time
-from pathlib import Path
 
 import pytest
 
@@ -148,10 +146,6 @@ class Game:
         return "LEDs differ at %s" % [(i, shown[i], want[i]) for i in range(len(want))
                                       if shown[i] != want[i]][:8]
 
-    async def settle(self, test, limit_ms=1500):
-        ok = await self.pico.run_until(test, 20, limit_ms)
-        return ok
-
     async def play(self, place, colour, moves_after):
         self.pico.put(place, colour)
         deadline = self.pico.now_ms + 1500
@@ -188,7 +182,6 @@ def test_game_on_the_emulated_pico(deployed, tmp_path):
         assert st["phase"] == "play" and st["moves"] == "0" and st["size"] == str(SIZE), st
         await g.leds_match()
         conv = pico.conversions
-        t0 = pico.now_ms
         await pico.run_ms(200)
         # The real scan path: every sensor read through the mux selects
         # (plus the settle conversion thrown away after each switch).
@@ -196,7 +189,7 @@ def test_game_on_the_emulated_pico(deployed, tmp_path):
         scans = (pico.conversions - conv) / per_scan
         assert scans >= 0.8 * 200 / 20, "%.1f scans in 200 ms" % scans
 
-        # Black E5, White D5?  No: a capture.  White E5 is surrounded.
+        # A capture: White E5 surrounded by Black D5, F5, E4 and E6.
         e5, d5, f5, e4, e6 = _place(4, 4), _place(3, 4), _place(5, 4), _place(4, 3), _place(4, 5)
         await g.play(d5, B, 1)
         frame = await g.leds_match()

@@ -5,7 +5,7 @@ sgf.record allocated 156 KB saving a 325-move game and fragmented the heap)."""
 import io
 import os
 
-from conftest import ROOT, run_micropython
+from conftest import run_micropython
 
 from gogadget import sgf
 from gogadget.board import Board
