@@ -962,7 +962,7 @@ class Player(replay.Person):
                 self.phase_light()))
         dead = self.mark_dead()
         if self.habit("count_bump"):
-            self.bump_while_counting()
+            self.bump_while_counting(dead)
         if self.habit("cut_count"):
             self.power_cut_while_counting(dead)
         expected = self.expected_result(dead)
@@ -1027,7 +1027,9 @@ class Player(replay.Person):
         self.sim.settle()
         return dead
 
-    def bump_while_counting(self):
+    def bump_while_counting(self, dead):
+        """A stone knocked onto an empty neighbour while counting, slid back
+        when the person notices; then the lights are followed."""
         choices = slides(self.sim.stones)
         if not choices:
             return
@@ -1035,17 +1037,21 @@ class Player(replay.Person):
         self.slide(src, dst)
         self.wait(self.rng.randint(100, 600), "notices the bump")
         self.slide(dst, src)
-        self.sim.settle()
+        self.mark_dead_again(dead)
 
     def power_cut_while_counting(self, dead):
         self.doing = "cut_count"
         self.say("power cut while counting")
         self.reboot()
         self.wait_for_boot()
-        self.obey()  # the dead stones go back where the lights ask
+        self.mark_dead_again(dead)
+
+    def mark_dead_again(self, dead):
+        """Put back what the lights ask for (lifted dead stones, maybe), then
+        lift the dead chains again: counting must go on with the same dead."""
+        self.obey()
         if not self.wait_until(lambda: self.phase_light() == signals.PHASE_CODES["count"]):
-            raise Failure("counting not resumed after the cut", "phase light %s" % code_name(
-                self.phase_light()))
+            raise Failure("counting not resumed", "phase light %s" % code_name(self.phase_light()))
         for chain in dead:
             self.lift_all(chain)
         self.sim.settle()
