@@ -292,3 +292,13 @@ def test_readme_gogadget_commands_parse(line):
     assert words[0] == ".venv/bin/gogadget", line
     args = cli.parser().parse_args(words[1:])
     assert args.func
+
+
+def test_gtp_sim_without_display_or_terminal_says_how_to_go_on():
+    """Started by a controller with no display and no terminal for the
+    person: a clear error naming --auto, not a hang."""
+    r = subprocess.run([sys.executable, "-m", "host_sim.cli", "gtp", "--sim"], cwd=ROOT,
+                       input="name\n", capture_output=True, text=True, timeout=60,
+                       env=dict(os.environ, DISPLAY=""), start_new_session=True)
+    assert r.returncode == 2
+    assert "no display and no terminal for the person" in r.stderr and "--auto" in r.stderr
