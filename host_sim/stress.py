@@ -203,7 +203,9 @@ class Options:
             cmd += " --sizes " + ",".join(str(s) for s in self.sizes)
         if self.noise_max != DEFAULT_NOISE_MAX:
             cmd += " --noise-max %g" % self.noise_max
-        if self.habits is not None:
+        if self.habits == frozenset(HABITS):
+            cmd += " --habits all"
+        elif self.habits is not None:
             cmd += " --habits " + (",".join(sorted(self.habits)) or "none")
         return cmd + " --trace"
 
@@ -327,6 +329,8 @@ def parse_sizes(text):
 
 
 def parse_habits(text):
+    if text == "all":
+        return set(HABITS)
     habits = set() if text == "none" else {h for h in text.split(",") if h}
     unknown = habits - set(HABITS)
     if unknown:
@@ -343,7 +347,7 @@ def main(argv=None):
     ap.add_argument("--noise-max", type=float, default=DEFAULT_NOISE_MAX,
                     help="highest flicker chance per point per scan")
     ap.add_argument("--habits", type=parse_habits, default=None,
-                    help="only these habits in every game (comma-separated, or none); "
+                    help="only these habits in every game (comma-separated, all or none); "
                          "default: drawn per game")
     ap.add_argument("--jobs", type=int, default=1, help="parallel worker processes")
     ap.add_argument("--replay", type=int, metavar="SEED", help="play one game again")

@@ -167,6 +167,8 @@ def test_replay_command_carries_the_run_options():
                    " --habits bump,late --trace")
     assert stress.replay_command(42) == ".venv/bin/python -m host_sim.stress --replay 42 --trace"
     assert stress.parse_habits("none") == set()
+    assert stress.parse_habits("all") == set(stress.HABITS)
+    assert stress.Options(habits=stress.HABITS).replay_command(1).endswith("--habits all --trace")
     with pytest.raises(Exception):
         stress.parse_habits("juggling")
 
