@@ -59,7 +59,8 @@ TB_AMBIGUOUS = const(3)
 def refresh(ref):
     diff(ref)
     resumed = ref.resumed
-    ref.resumed = -1
+    if ref.settler.clean:
+        ref.resumed = -1  # decided now, one way or the other
     if _takeback(ref):
         return
     if ref.extras == 1 and ref.wrong == 0 and ref.settler.clean:
@@ -71,7 +72,7 @@ def refresh(ref):
             ref.event("prompt", "%d new stones: lift all but one" % ref.extras)
     if ref.extras < 2:
         ref.multi = 0
-    if ref.extras and (ref.missings or ref.wrong):
+    if ref.extras and (ref.missings or ref.wrong) and ref.settler.clean:
         _mark_strays(ref, resumed)
     if ref.reported >= 0 and (ref.extras != 1 or ref.extra != ref.reported):
         ref.reported = -1

@@ -54,6 +54,7 @@ class Referee:
         self.size = 0
         self.now = 0
         self._booted = False  # the settled view has been taken from the board
+        self._batch = False  # the settler adopted a batch not yet looked at
         self.start(config.size, config.komi, config.handicap, config.preset)
         self.refresh()  # until the settled view is taken, the board is taken to be empty
 
@@ -190,9 +191,14 @@ class Referee:
         settler = self.settler
         # Skipping the call keeps an idle scan to one buffer comparison.
         if (not settler.resting or scan != settler.last) and settler.feed(scan, now_ms):
-            self.dirty = True
+            self._batch = True
             if not self._booted:
                 self._boot_view()
+        if self._batch and settler.clean:
+            # Only a clean batch is looked at (lights included): a change
+            # still on its way must not show half-decided prompts.
+            self._batch = False
+            self.dirty = True
         if self.ncontra and self.ask_stuck < 0 and self.phase != "count" \
                 and self.phase != "over" and not self.takeback \
                 and ticks_diff(now_ms, self._stuck_next) >= 0 \

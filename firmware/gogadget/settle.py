@@ -17,15 +17,19 @@ stone is ready only after config.slide_ms.
 
 Batches.  Ready places are adopted into `stable` together, and only when
 nothing else is on its way: no other place has a new reading that is not
-ready yet, and no place beside a ready one has changed in the last
-stable_scans scans (the near end of a slid stone, lifting or bouncing).
-A one-scan flicker anywhere holds nothing up.  `fresh` marks the places
-of the last batch, so the referee can tell a slide (a stone gone and one
-come in the same batch) from two separate acts.  Only a change that never
-settles (a sensor flapping for more than _STALL_MS) lets the ready places
-through without it, and then `clean` is False until nothing beside them is
-changing any more: the referee takes no move from a batch that is not
-clean.
+ready yet, and no place beside a ready one is the other end of a slide on
+its way: beside a stone come, a neighbour that read the same and changed
+in the last stable_scans scans (lifting, or bouncing); beside a stone gone,
+a neighbour taking its reading.  A one-scan flicker holds nothing up.
+
+`fresh` marks the places adopted since the board was last clean, so the
+referee can tell a slide (a stone gone and one come together) from two
+separate acts.  A batch is `clean` once a scan after it shows no new stone on its
+way (two stones put down together, one of them misread for a scan, would
+otherwise come one at a time): the referee takes no move from a batch that
+is not clean.  Only a change that never settles (a sensor flapping for more
+than _STALL_MS) lets the ready places through without it, and then the
+batch is clean only once the other end of any slide beside it has settled.
 
 A hand or sleeve over the board shows as many places changing at once:
 when hand_places or more places have a change that has lasted 2 or more
@@ -66,7 +70,7 @@ class Settler:
         self.config = config
         self.stable = new_scan(size)  # the adopted reading of every place
         self.last = new_scan(size)  # the last reading of every place
-        self.fresh = bytearray(n)  # 1: adopted in the last batch
+        self.fresh = bytearray(n)  # 1: adopted since the board was last clean
         self._run = bytearray(n)  # scans `last` has read since it began (saturates)
         # A reading that differs from `last` for one scan is forgiven (a
         # flicker does not restart a run); kept here until the next scan.
@@ -121,12 +125,13 @@ class Settler:
         self._wait_from = 0
         self._quiet = False
         self._quiet_until = 0
-        self.clean = True  # the last batch came with nothing else changing
+        self.clean = True  # the last batch stands, nothing else came with it
+        self._stalled = False  # it went through only after _STALL_MS
         self.resting = self._prime == 0  # no place settling, no flicker rate decaying
 
     def feed(self, scan, now_ms):
         """Take one raw scan; True when the settled view changed (a batch
-        was adopted, or the board became clean again).  Allocates nothing."""
+        was adopted; `clean` follows on a later scan).  Allocates nothing."""
         if len(scan) != self.n:
             raise ValueError("scan is not %dx%d" % (self.size, self.size))
         if self._prime:
@@ -178,7 +183,7 @@ class Settler:
         k = self._k
         window = self._window
         cap = self._cap
-        busy = ready = moving = recent = flick = 0
+        busy = ready = moving = recent = flick = coming = 0
         lo = hi = 0  # the places ready to be adopted lie in lo..hi-1
         for pl in range(self.n):
             s = scan[pl]
@@ -196,8 +201,6 @@ class Settler:
                     run[pl] = r
             elif dev[pl] == _NO_DEV and r >= 2:
                 dev[pl] = s  # one scan off: forgiven, unless it lasts
-                if calm[pl] < k:
-                    moving += 1  # off again so soon: more likely a stone than noise
                 calm[pl] = 0
                 busy += 1
             else:
@@ -216,6 +219,8 @@ class Settler:
                     hi = pl + 1
                 else:
                     moving += 1
+                    if c != S_EMPTY and stable[pl] == S_EMPTY:
+                        coming += 1  # a new stone on its way
                 if 2 <= r <= window:
                     recent += 1
         # Places waiting to be adopted, and an unclean batch waiting for the
@@ -228,9 +233,8 @@ class Settler:
             self._quiet_until = ticks_add(now, config.hand_settle_ms)
         if not ready:
             self._waiting = False
-            if not self.clean and not moving and not self._fresh_beside_change():
-                self.clean = True  # still again: the referee may look once more
-                return True
+            if not self.clean and not coming and (not self._stalled or not self._fresh_beside_change()):
+                self.clean = True  # the batch stands, no stone follows: the referee may decide
             return False
         if self._quiet:
             if ticks_diff(now, self._quiet_until) < 0:
@@ -244,43 +248,48 @@ class Settler:
                 self._wait_from = now
             if ticks_diff(now, self._wait_from) < _STALL_MS:
                 return False
-            return self._adopt(lo, hi, False)
-        return self._adopt(lo, hi, True)
+            return self._adopt(lo, hi, True)
+        return self._adopt(lo, hi, False)
 
-    def _adopt(self, lo, hi, clean):
-        """Adopt the ready places as one batch."""
+    def _adopt(self, lo, hi, stalled):
+        """Adopt the ready places as one batch.  It is clean once a scan
+        after it shows no new stone on its way (a second stone put down
+        with it may be read a scan late) and, if it went through after a
+        stall, nothing changing beside it."""
         self._waiting = False
         cand = self.last
         stable = self.stable
         fresh = self.fresh
-        for pl in range(self.n):
-            fresh[pl] = 0
+        if self.clean:  # batches before the board is clean again count as one
+            for pl in range(self.n):
+                fresh[pl] = 0
         # The whole batch is decided on the view before it (a place adopted
         # first must not make its neighbour look slid from it).
         for pl in range(lo, hi):
             if self._ready(pl):
-                fresh[pl] = 1
+                fresh[pl] = 2
         for pl in range(lo, hi):
-            if fresh[pl]:
+            if fresh[pl] == 2:
                 stable[pl] = cand[pl]
-        self.clean = clean
+                fresh[pl] = 1
+        self.clean = False
+        self._stalled = stalled
         return True
 
     def _fresh_beside_change(self):
-        """Is a place of the last batch next to one that changed fewer than
-        k scans ago?"""
+        """Is a place of the last batch next to the other end of a slide
+        still on its way?"""
         fresh = self.fresh
         for pl in range(self.n):
-            if fresh[pl] and self._near_change(pl):
+            if fresh[pl] and self._partner_moving(pl):
                 return True
         return False
 
     def _beside_change(self, lo, hi):
-        """Is a ready place in lo..hi-1 next to a place that changed fewer
-        than k scans ago, whatever it reads now?  It is likely the near end
-        of a slid stone, lifting or bouncing."""
+        """Is a ready place in lo..hi-1 next to the other end of a slide
+        still on its way?"""
         for pl in range(lo, hi):
-            if self._ready(pl) and self._near_change(pl):
+            if self._ready(pl) and self._partner_moving(pl):
                 return True
         return False
 
@@ -304,18 +313,28 @@ class Settler:
             or (pl >= size and stable[pl - size] == c) \
             or (pl + size < self.n and stable[pl + size] == c)
 
-    def _near_change(self, pl):
-        """Has a neighbour of pl read otherwise in the last k scans, even
-        for one scan?"""
+    def _partner_moving(self, pl):
+        """Is a neighbour of pl the other end of a slide, not yet settled?
+        For a stone come to pl: a neighbour that held the same reading and
+        has changed in the last k scans (lifting, or bouncing).  For a stone
+        gone from pl: a neighbour that is taking its reading."""
         size = self.size
-        c = pl % size
-        return (c > 0 and self._changing(pl - 1)) or (c < size - 1 and self._changing(pl + 1)) \
-            or (pl >= size and self._changing(pl - size)) \
-            or (pl + size < self.n and self._changing(pl + size))
+        col = pl % size
+        return (col > 0 and self._partner(pl, pl - 1)) \
+            or (col < size - 1 and self._partner(pl, pl + 1)) \
+            or (pl >= size and self._partner(pl, pl - size)) \
+            or (pl + size < self.n and self._partner(pl, pl + size))
 
-    def _changing(self, pl):
-        # A ready place is part of the batch, not a change on its way.
-        return self._calm[pl] < self._k and not self._ready(pl)
+    def _partner(self, pl, nb):
+        if self._ready(nb):
+            return False  # in the same batch
+        came = self.last[pl]
+        went = self.stable[pl]
+        stable = self.stable
+        if came != S_EMPTY and stable[nb] == came and self._calm[nb] < self._k:
+            return True
+        return went != S_EMPTY and stable[nb] == S_EMPTY \
+            and (self.last[nb] == went or self._dev[nb] == went)
 
     def _noise(self, flick):
         """Track the flicker rate (a leaky sum over about 64 scans, x1024 per

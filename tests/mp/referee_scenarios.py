@@ -47,8 +47,9 @@ def scenario_stable_stone_becomes_move(tmp):
     h.lift("E5")
     h.wait_ms(6000)
     h.put("E5")
-    h.scans(h.config.stable_scans - 1)
-    assert h.ref.board.moves == 0, "accepted before K stable scans"
+    h.scans(h.config.stable_scans)
+    # Read K scans: settled; the next scan shows no second stone on its way.
+    assert h.ref.board.moves == 0, "accepted before K stable scans and the check"
     h.scans(1)
     assert h.ref.board.moves == 1
     assert h.ref.board.cells[h.pt("E5")] == BLACK
