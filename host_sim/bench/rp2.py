@@ -123,7 +123,7 @@ for ko in (3, 1):
     tot = 0; n = 0; worst = 0; where = ""
     for g in range(len(MOVES)):
         moves = MOVES[g]
-        b = Board(19, ko, 0)
+        b = Board(19, ko, 0, 361 + 361 // 8)  # the capacity the referee gives its board
         for i in range(0, len(moves), 3):
             c = moves[i]; pt = moves[i + 1] * 256 + moves[i + 2]
             t0 = time.ticks_us()
@@ -311,16 +311,15 @@ def journal_of_game(store, moves, tail):
     return bytes(s.board), bytes(rest)
 
 
-async def on_pico(image, scripts, size=SIZE):
+async def on_pico(image, code, size=SIZE):
+    """Boot a fresh Pico (so nothing of an earlier script is in its heap)
+    and run code over the raw REPL; its output."""
     from host_sim import rp2
     pico = rp2.Pico(image, size=size)
     await pico.start()
-    outs = []
-    for code in scripts:
-        out, err = await pico.exec(code, timeout=3600)
-        outs.append(out + err)
+    out, err = await pico.exec(code, timeout=3600)
     pico.stop()
-    return outs
+    return out + err
 
 
 def parse(tag, text):
@@ -370,7 +369,12 @@ def verdict(ok):
     return "met" if ok else "MISSED"
 
 
-def main():
+PARTS = ("cycle", "latency", "rules", "heap")
+
+
+def main(parts=PARTS):
+    """`make bench BENCH=rp2` runs every part; `python -m host_sim.bench.rp2
+    rules heap` runs some."""
     from host_sim import rp2
     reason = rp2.unavailable()
     if reason:
@@ -379,6 +383,9 @@ def main():
     from gogadget.journal import NAME as JOURNAL
     from host_sim.bench import rules as rules_bench
     wall = time.time()
+    print("emulated RP2040 at 125 MHz (rp2040py %s, stock MicroPython from ../shared/rp2;"
+          " emulated time, flash always cached: a real chip is likely somewhat slower)"
+          % _version("rp2040py"))
     with tempfile.TemporaryDirectory() as d:
         d = Path(d)
         build = rp2.build_mpy(d / "build")
@@ -388,28 +395,31 @@ def main():
             if p.is_file() and rel != "main.py" and not rel.startswith("."):
                 files[rel] = p.read_bytes()
         dirs = ["gogadget", "gogadget/hw", "games"]
-        # -- the 400-move game's journal, made by the firmware on CPython
-        moves = rules_bench.random_game(0, 400)
-        store = d / "store"
-        final, tail = journal_of_game(store, moves, 6)
-        heap_files = dict(files)
-        heap_files["games/" + JOURNAL] = (store / JOURNAL).read_bytes()
         repl = rp2.flash_image(d / "repl.img", None, files, dirs=dirs)
-        heap_img = rp2.flash_image(d / "heap.img", None, heap_files, dirs=dirs)
-        boot_files = dict(files)
-        boot_files["main.py"] = (build / "main.py").read_bytes()
-        boot_files["config.json"] = b'{"size": 19}'
-        boot = rp2.flash_image(d / "boot.img", None, boot_files, dirs=dirs[:2])
-        games = rules_games()
-        cyc, rules_out = asyncio.run(on_pico(repl, [CYCLE, RULES % (games,)]))
-        (heap_out,) = asyncio.run(on_pico(heap_img, [HEAP % (tail, final)]))
-        stones = [rp2_place(c, r) for c, r in ((3, 3), (15, 15), (9, 9))]
-        idle_hz, lat, console = asyncio.run(latency(boot, stones))
+        if "cycle" in parts:
+            report_cycle(asyncio.run(on_pico(repl, CYCLE)))
+        if "latency" in parts:
+            boot_files = dict(files)
+            boot_files["main.py"] = (build / "main.py").read_bytes()
+            boot_files["config.json"] = b'{"size": 19}'
+            boot = rp2.flash_image(d / "boot.img", None, boot_files, dirs=dirs[:2])
+            stones = [rp2_place(c, r) for c, r in ((3, 3), (15, 15), (9, 9))]
+            report_latency(*asyncio.run(latency(boot, stones)))
+        if "rules" in parts:
+            report_rules(asyncio.run(on_pico(repl, RULES % (rules_games(),))))
+        if "heap" in parts:
+            # the 400-move game's journal, made by the firmware on CPython
+            moves = rules_bench.random_game(0, 400)
+            store = d / "store"
+            final, tail = journal_of_game(store, moves, 6)
+            heap_files = dict(files)
+            heap_files["games/" + JOURNAL] = (store / JOURNAL).read_bytes()
+            heap_img = rp2.flash_image(d / "heap.img", None, heap_files, dirs=dirs)
+            report_heap(asyncio.run(on_pico(heap_img, HEAP % (tail, final))))
+    print("(emulation took %.0f s of wall time)" % (time.time() - wall))
 
-    print("emulated RP2040 at 125 MHz (rp2040py %s, stock MicroPython from ../shared/rp2;"
-          " emulated time, flash always cached: a real chip is likely somewhat slower)"
-          % _version("rp2040py"))
-    # -- scan cycle
+
+def report_cycle(cyc):
     r, u, l, k = (float(x) for x in parse("CHANGE", cyc).split())
     ri, ui, li, ki = (float(x) for x in parse("IDLE", cyc).split())
     cycle = (r + u + l + k) / 1000
@@ -418,41 +428,46 @@ def main():
           "LED show %.2f  link.poll %.2f" % (r / 1000, u / 1000, l / 1000, k / 1000))
     print("  with an LED write every cycle: %.2f ms = %.1f scans/s; LEDs unchanged: %.2f ms = "
           "%.1f scans/s" % (cycle, 1000 / cycle, idle, 1000 / idle))
-    print("  main.py's own loop (board idle, from the ADC conversions it made): %.1f scans/s"
-          % idle_hz)
     print("  verdict: >= 50 full 19x19 scans/s with the LED write: %s (%.1f)"
           % (verdict(1000 / cycle >= 50), 1000 / cycle))
-    # -- latency
+
+
+def report_latency(idle_hz, lat, console):
     worst = max(lat)
-    print("stone settled -> LED lit (main.py, 19x19, %d stones, to the last bit of the frame): "
-          "mean %.1f ms, worst %.1f ms" % (len(lat), sum(lat) / len(lat), worst))
-    print("  (the frame's first bit read from the LED pin; its end at 800 kHz, as a real chain"
-          " receives it)")
+    print("main.py's own loop, 19x19, board idle (from the ADC conversions it made): "
+          "%.1f scans/s" % idle_hz)
+    print("stone settled -> LED lit (main.py, 19x19, %d stones): mean %.1f ms, worst %.1f ms"
+          % (len(lat), sum(lat) / len(lat), worst))
+    print("  (from the stone on the virtual board to the end of the first LED frame showing it:"
+          " its first bit read from the pin, its end at 800 kHz)")
     print("  verdict: <= 100 ms: %s (worst %.1f ms)" % (verdict(worst <= 100), worst))
-    # -- rules
+
+
+def report_rules(rules_out):
     res = eval(parse("RULES", rules_out))
     for name, (mean, w, where, n) in zip(("positional superko", "simple ko"), res):
         print("Board.play, %s, %d moves in the App's heap: mean %.2f ms, worst %.2f ms at %s"
               % (name, n, mean / 1000, w / 1000, where))
         print("  verdict: mean <= 1 ms: %s (%.2f); worst <= 10 ms: %s (%.2f)"
               % (verdict(mean <= 1000), mean / 1000, verdict(w <= 10000), w / 1000))
-    # -- heap
+
+
+def report_heap(heap_out):
     if "HEAP_FAIL" in heap_out:
         stock, free, low, where, exc = eval(parse("HEAP_FAIL", heap_out))
         print("whole App with link, 400-move game: MemoryError (%s) after '%s'; lowest free "
               "%d bytes" % (exc, where, low))
         print("  verdict: never below 50%% of %d free: MISSED" % STOCK_FREE)
-    else:
-        stock, low, where, resumed, played, counting, phase, result, saved = eval(
-            parse("HEAP", heap_out))
-        print("whole App with link, 400-move 19x19 game (%d moves resumed from its journal, "
-              "then %d through the scan, 2 passes -> %s, confirm -> %s, %s, saved %s):"
-              % (resumed, played - resumed, counting, phase, result, saved))
-        print("  free after boot before the app %d bytes; lowest free %d bytes (%.0f%% of the "
-              "stock %d) at '%s'" % (stock, low, 100.0 * low / STOCK_FREE, STOCK_FREE, where))
-        print("  verdict: never below 50%% of the stock free heap (%d): %s"
-              % (STOCK_FREE // 2, verdict(low >= STOCK_FREE // 2)))
-    print("(emulation took %.0f s of wall time)" % (time.time() - wall))
+        return
+    stock, low, where, resumed, played, counting, phase, result, saved = eval(
+        parse("HEAP", heap_out))
+    print("whole App with link, 400-move 19x19 game (%d moves resumed from its journal, "
+          "then %d through the scan, 2 passes -> %s, confirm -> %s, %s, saved %s):"
+          % (resumed, played - resumed, counting, phase, result, saved))
+    print("  free after boot before the app %d bytes; lowest free %d bytes (%.0f%% of the "
+          "stock %d) at '%s'" % (stock, low, 100.0 * low / STOCK_FREE, STOCK_FREE, where))
+    print("  verdict: never below 50%% of the stock free heap (%d): %s"
+          % (STOCK_FREE // 2, verdict(low >= STOCK_FREE // 2)))
 
 
 def rp2_place(col, row):
@@ -468,4 +483,4 @@ def _version(name):
 
 
 if __name__ == "__main__":
-    main()
+    main(tuple(sys.argv[1:]) or PARTS)
