@@ -196,8 +196,9 @@ def _takeback(ref):
         _no_takeback(ref)
         return False
     lp = ref.place(last[1])
-    if ref.stable[lp] != S_EMPTY or ref.fault[lp]:
-        if ref.takeback == TB_RETURNING:
+    if ref.stable[lp] != S_EMPTY or ref.fault[lp] or ref.want[lp] == EMPTY:
+        # Back on the board (or never there to lift: it took itself off).
+        if ref.takeback >= TB_RETURNING:
             _prisoners_again(ref, board)
         _no_takeback(ref)
         return False
@@ -208,7 +209,7 @@ def _takeback(ref):
     if ref.takeback == TB_NONE:
         # Lifted on its own, or with prisoners put back in the same motion;
         # nothing else out of place.
-        if ref.missings != 1 or ref.wrong or not ref.settler.fresh[lp] \
+        if ref.missings != 1 or ref.missing != lp or ref.wrong or not ref.settler.fresh[lp] \
                 or not _only_prisoners_back(ref, caps, opp):
             return False
         if not ref.extras:

@@ -78,6 +78,9 @@ class Settler:
         # Scans since the place last read otherwise than the scan before,
         # flickers included: a slid stone's near end may bounce.
         self._calm = bytearray(n)
+        # Scans a new stone cut short after 3+ scans (misread twice) still
+        # counts as on its way: it is likely to come back.
+        self._hold = bytearray(n)
         self._prime = _PRIME_SCANS
         self._flick = 0
         self.restart()
@@ -179,6 +182,7 @@ class Settler:
         run = self._run
         dev = self._dev
         calm = self._calm
+        hold = self._hold
         stable = self.stable
         k = self._k
         window = self._window
@@ -204,11 +208,17 @@ class Settler:
                 calm[pl] = 0
                 busy += 1
             else:
+                if c != stable[pl] and r >= 3 and c != S_EMPTY:
+                    hold[pl] = k  # a stone on its way, cut short
                 r = 2 if dev[pl] == s else 1
                 dev[pl] = _NO_DEV
                 calm[pl] = 0
                 cand[pl] = c = s
                 run[pl] = r
+            if hold[pl]:
+                hold[pl] -= 1
+                if c == stable[pl]:
+                    coming += 1
             if r < cap or calm[pl] < cap:
                 busy += 1
             if c != stable[pl]:

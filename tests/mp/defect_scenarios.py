@@ -169,6 +169,45 @@ def scenario_d5_own_stone_slid_is_no_capture(tmp):
     assert h.colour_at("A2") == fr.PUT_BLACK and h.colour_at("A3") == fr.REMOVE
 
 
+# Stress seed 3000807: after a self-capture (suicide allowed) the last
+# move's point is empty in the game too; lifting it with another stone is
+# no take-back, and the next move is taken once the stone is back.
+def scenario_self_capture_then_no_takeback(tmp):
+    h = Hand(9, preset="000")  # 000 without 7A: self-capture allowed, simple ko
+    h.settle()
+    h.moves("A2 E5 B1")
+    h.play("A1", tidy=False)  # White's lone stone takes itself off
+    assert h.ref.board.moves == 4 and h.ref.board.cells[h.pt("A1")] == EMPTY
+    h.lift("A1")  # lifted as asked, with Black's B1 in the same motion
+    h.lift("B1")
+    h.settle()
+    assert h.colour_at("B1") == fr.PUT_BLACK
+    h.put("B1", BLACK)
+    h.settle()
+    h.play("E4")
+    assert h.ref.board.moves == 5, h.ref.status()
+
+
+# An ambiguous take-back (one prisoner back beside the lifted stone in one
+# motion): the stone put back again leaves the prisoner to be lifted, never
+# a move.
+def scenario_ambiguous_takeback_undone(tmp):
+    h = Hand(9, occupancy=True)
+    h.settle()
+    h.moves("D5 E5 F5 J9 E4 J8 E6")  # E6 takes E5
+    h.lift("E6")
+    h.put("E5")
+    h.settle()
+    assert h.colour_at("E6") == fr.PUT_BLACK and h.colour_at("E5") == fr.REMOVE
+    h.put("E6")  # the capturing stone back; E5 stays for now
+    h.settle()
+    h.wait_ms(500)
+    assert h.ref.board.moves == 7, "the prisoner became a move"
+    assert h.colour_at("E5") == fr.REMOVE
+    h.follow()
+    assert h.ref.outstanding() == 0
+
+
 # D6: a hand over a nearly full occupancy board never becomes a move.
 def scenario_d6_hand_over_full_board(tmp):
     h = Hand(9, occupancy=True)
