@@ -415,10 +415,16 @@ class Player(replay.Person):
                 others = [(p, c) for p, c in todo if c & 0x0F not in LIFT_CODES]
                 self.rng.shuffle(lifts)
                 self.rng.shuffle(others)
+                done = []
                 for place, code in lifts + others:
+                    # A person looks at a light again before acting on it:
+                    # the board may have changed its mind meanwhile.
+                    if self.sim.leds.code(place) != code:
+                        continue
                     self._do(place, code)
+                    done.append((place, code))
                     self.pause()
-                self.answered(lifts + others)
+                self.answered(done)
             else:
                 if stale_since is None:
                     stale_since = now
