@@ -24,6 +24,7 @@ CONTACT_BIAS = 0.5  # chance a player plays next to an opponent's stone
 OBEY_MS = 20000  # longest a person follows the lights before calling them stuck
 STALE_MS = 5000  # longest a light may ask for what the board already shows
 ANSWER_MS = 3000  # longest a person waits for the board to react to one action
+REACT_MS = 300  # a person acts again on a stone they touched only after looking anew
 RESUME_MS = 2000  # a board whose stones never moved is ready this soon after a cut
 SLOW_MS = 31000  # a slow person: past the firmware's stuck-sensor time (30 s)
 CONFIRM_NEW_MS = (300, 3000)  # New, then Confirm within 10 s
@@ -289,6 +290,7 @@ class Player(replay.Person):
         self.time_limit_ms = GAME_BASE_MS + GAME_MOVE_MS * spec.max_moves
         self.resume_ms = []  # how long the board took to be ready after each clean cut
         self.kept = set(self._kept_names())
+        self.touched = {}  # place -> virtual ms the hand last touched it
         self.intent = self._new_intent()
         sim.watcher = self.check_record
 
@@ -306,15 +308,23 @@ class Player(replay.Person):
 
     def put(self, colour, place):
         self.say("put %s %s" % (points.colour_name(colour), self.v(place)))
+        self.touched[place] = self.sim.clock.now_ms
         super().put(colour, place)
 
     def lift(self, place):
         self.say("lift %s" % self.v(place))
+        self.touched[place] = self.sim.clock.now_ms
         return super().lift(place)
 
     def slide(self, src, dst):
         self.say("slide %s -> %s" % (self.v(src), self.v(dst)))
+        self.touched[src] = self.touched[dst] = self.sim.clock.now_ms
         return super().slide(src, dst)
+
+    def just_touched(self, place):
+        """Did the hand touch this point too recently for a person to have
+        looked at its light anew?"""
+        return self.sim.clock.now_ms - self.touched.get(place, -REACT_MS) < REACT_MS
 
     def hand(self, ms, hands=1):
         self.say("hand%s over the board for %d ms" % ("s" if hands > 1 else "", ms))
@@ -409,6 +419,9 @@ class Player(replay.Person):
                 return
             now = sim.clock.now_ms
             todo = [(p, c) for p, c in prompts.items() if not self.shows(p, c)]
+            if todo and all(self.just_touched(p) for p, _ in todo):
+                sim.run(sim.period_ms)  # give the board (and the eye) a moment
+                continue
             if todo:
                 stale_since = None
                 lifts = [(p, c) for p, c in todo if c & 0x0F in LIFT_CODES]
@@ -419,7 +432,7 @@ class Player(replay.Person):
                 for place, code in lifts + others:
                     # A person looks at a light again before acting on it:
                     # the board may have changed its mind meanwhile.
-                    if self.sim.leds.code(place) != code:
+                    if self.sim.leds.code(place) != code or self.just_touched(place):
                         continue
                     self._do(place, code)
                     done.append((place, code))

@@ -154,11 +154,14 @@ def finish(ref, winner, result, counted=None):
 
 
 def keep(ref, how):
-    """Keep the game beside the journal as the next NNNN.sgf."""
+    """Keep the game beside the journal as the next NNNN.sgf, streamed to
+    flash a few bytes at a time (a long game's record never sits in RAM)."""
     if ref.journal is None:
         return
+    from gogadget import sgf
     try:
-        name = jn.save_game(ref.journal.dir, ref.sgf())
+        name = sgf.save_game(ref.journal.dir, ref.board, ref.rules, ref.komi, ref.result,
+                             ref.date())
         ref.event("prompt", ("%s game kept as %s" % (how, name)).strip())
     except (OSError, MemoryError) as exc:
         ref.event("error", "could not keep the game: %r" % (exc,))

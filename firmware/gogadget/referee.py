@@ -386,6 +386,10 @@ class Referee:
         from gogadget import sgf
         return sgf.record(self.board, self.rules, self.komi, self.result, _date())
 
+    def date(self):
+        """Today as YYYY-MM-DD, or "" when the clock is not set."""
+        return _date()
+
     def status(self):
         b = self.board
         text = "%s: %s to move, move %d, prisoners B %d W %d, %d outstanding" % (

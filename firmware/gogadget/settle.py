@@ -16,9 +16,10 @@ and a slid stone's near end may lift well after its far end reads: such a
 stone is ready only after config.slide_ms.
 
 Batches.  Ready places are adopted into `stable` together, and only when
-nothing else is on its way: no other place has a new reading that is not
-ready yet, and no place beside a ready one is the other end of a slide on
-its way: beside a stone come, a neighbour that read the same and changed
+nothing else is on its way: no other place shows a stone that is not ready
+yet (a stone lifted holds nothing up: the referee takes a prisoner lifted
+before or after its capturing stone alike), and no place beside a ready
+one is the other end of a slide on its way: beside a stone come, a neighbour that read the same and changed
 in the last stable_scans scans (lifting, or bouncing); beside a stone gone,
 a neighbour taking its reading.  A one-scan flicker holds nothing up.
 
@@ -40,9 +41,8 @@ it, so sensor noise spread over the board is not a hand.
 Boot.  The first three scans are voted place by place into `stable`, so
 the settled view starts from what the board holds (stones left on it over
 a power cut are not fresh changes), and a single flicker in them does not
-count.  The flicker estimate starts high and decays to what is measured,
-so the first second after boot uses the longest debounce, and the next
-few seconds a longer one than stable_scans.
+count.  The first second after boot uses the longest debounce, while the
+flicker estimate builds up from what the sensors really do.
 
 An unchanged scan with every place settled costs one buffer comparison and
 allocates nothing; while places settle, one pass over the board per scan
@@ -57,6 +57,7 @@ _FALSE_RATE = 1e-6  # accepted chance per scan that flickers pass the debounce
 _PRIME_SCANS = const(3)  # scans voted into the first settled view
 _STALL_MS = const(2000)  # a change that never settles holds the rest this long
 _NO_DEV = const(255)  # Settler._dev: no reading is off by one scan
+_WARM_SCANS = const(50)  # scans after boot with the longest debounce
 
 
 class Settler:
@@ -78,17 +79,15 @@ class Settler:
         # Scans since the place last read otherwise than the scan before,
         # flickers included: a slid stone's near end may bounce.
         self._calm = bytearray(n)
-        # Scans a new stone cut short after 3+ scans (misread twice) still
-        # counts as on its way: it is likely to come back.
+        # Scans a new stone cut short (misread twice in a row) still counts
+        # as on its way: it is likely to come back.
         self._hold = bytearray(n)
         self._prime = _PRIME_SCANS
         self._flick = 0
+        # The longest debounce for the first scans after boot, while the
+        # flicker of the sensors is being measured (see _noise).
+        self._warm = _WARM_SCANS
         self.restart()
-        # Assume noisy sensors until measured: the longest debounce for
-        # about a second (45 scans), back to stable_scans within about 4 s
-        # unless the sensors do flicker (see _noise).
-        limits = self._k_limits
-        self._flick = 2 * limits[-1] + 1 if limits else 0
         self.resting = False
 
     @property
@@ -113,8 +112,7 @@ class Settler:
         self._k_slide = min(max(k, config.slide_ms * hz // 1000), 250)
         self._cap = min(max(k + _MAX_EXTRA, self._window, self._k_slide) + 1, 255)
         self._k = k
-        if self._prime == 0:
-            self._flick = 0  # before the boot vote the estimate stays pessimistic
+        self._flick = 0
         # Noisy sensors: with f single-scan flickers a scan over n places, a
         # false reading lasts k scans about n * (f / n) ** k times a scan.
         # Keep that under _FALSE_RATE: the largest f (x1024) each k allows.
@@ -130,7 +128,8 @@ class Settler:
         self._quiet_until = 0
         self.clean = True  # the last batch stands, nothing else came with it
         self._stalled = False  # it went through only after _STALL_MS
-        self.resting = self._prime == 0  # no place settling, no flicker rate decaying
+        # No place settling, no flicker rate decaying, no warm-up to count.
+        self.resting = self._prime == 0 and not self._warm
 
     def feed(self, scan, now_ms):
         """Take one raw scan; True when the settled view changed (a batch
@@ -142,11 +141,11 @@ class Settler:
         changed = False
         if self._busy or scan != self.last:
             changed = self._debounce(scan, now_ms)
-        elif self._flick:
+        elif self._flick or self._warm:
             self._noise(0)
         else:
             return False
-        self.resting = not (self._busy or self._flick)
+        self.resting = not (self._busy or self._flick or self._warm)
         return changed
 
     def _vote(self, scan):
@@ -162,14 +161,20 @@ class Settler:
             last[:] = scan
             return False
         run = self._run
+        calm = self._calm
+        cap = self._cap
         for pl in range(self.n):
             s = scan[pl]
-            if s != stable[pl] and s == last[pl]:
-                stable[pl] = s  # scans 2 and 3 outvote scan 1
-            # otherwise scan 1 stands (with 2 or 3, or alone: no majority)
-            run[pl] = 1
+            a = stable[pl]
+            if s == a == last[pl]:
+                run[pl] = calm[pl] = cap  # all three agree: settled
+            else:
+                if s == last[pl]:
+                    stable[pl] = s  # scans 2 and 3 outvote scan 1
+                # otherwise scan 1 stands (with 2 or 3, or alone: no majority)
+                run[pl] = 1
+                calm[pl] = 0
             self._dev[pl] = _NO_DEV
-            self._calm[pl] = 0
         last[:] = scan
         self._busy = 1
         self.resting = False
@@ -208,7 +213,7 @@ class Settler:
                 calm[pl] = 0
                 busy += 1
             else:
-                if c != stable[pl] and r >= 3 and c != S_EMPTY:
+                if c != stable[pl] and r >= 2 and c != S_EMPTY:
                     hold[pl] = k  # a stone on its way, cut short
                 r = 2 if dev[pl] == s else 1
                 dev[pl] = _NO_DEV
@@ -227,10 +232,10 @@ class Settler:
                         lo = pl
                     ready += 1
                     hi = pl + 1
-                else:
-                    moving += 1
-                    if c != S_EMPTY and stable[pl] == S_EMPTY:
-                        coming += 1  # a new stone on its way
+                elif c != S_EMPTY:
+                    moving += 1  # a stone on its way (a lift alone need not wait)
+                    if stable[pl] == S_EMPTY:
+                        coming += 1  # a new one
                 if 2 <= r <= window:
                     recent += 1
         # Places waiting to be adopted, and an unclean batch waiting for the
@@ -287,13 +292,26 @@ class Settler:
         return True
 
     def _fresh_beside_change(self):
-        """Is a place of the last batch next to the other end of a slide
-        still on its way?"""
+        """Is a stone adopted since the board was clean next to the near end
+        of a slide still on its way (a neighbour of the same reading that
+        changed in the last k scans)?"""
         fresh = self.fresh
-        for pl in range(self.n):
-            if fresh[pl] and self._partner_moving(pl):
-                return True
+        stable = self.stable
+        size = self.size
+        n = self.n
+        for pl in range(n):
+            c = stable[pl]
+            if fresh[pl] and c != S_EMPTY:
+                col = pl % size
+                if (col > 0 and self._unsettled(pl - 1, c)) \
+                        or (col < size - 1 and self._unsettled(pl + 1, c)) \
+                        or (pl >= size and self._unsettled(pl - size, c)) \
+                        or (pl + size < n and self._unsettled(pl + size, c)):
+                    return True
         return False
+
+    def _unsettled(self, nb, c):
+        return self.stable[nb] == c and self._calm[nb] < self._k
 
     def _beside_change(self, lo, hi):
         """Is a ready place in lo..hi-1 next to the other end of a slide
@@ -314,9 +332,9 @@ class Settler:
         that reads the same?  Then it waits slide_ms: the near end may not
         have lifted yet."""
         c = self.last[pl]
-        if c == S_EMPTY:
-            return False
         stable = self.stable
+        if c == S_EMPTY or stable[pl] != S_EMPTY:
+            return False  # a stone lifted, or turned over in place: no slide
         size = self.size
         col = pl % size
         return (col > 0 and stable[pl - 1] == c) or (col < size - 1 and stable[pl + 1] == c) \
@@ -341,10 +359,11 @@ class Settler:
         came = self.last[pl]
         went = self.stable[pl]
         stable = self.stable
-        if came != S_EMPTY and stable[nb] == came and self._calm[nb] < self._k:
-            return True
-        return went != S_EMPTY and stable[nb] == S_EMPTY \
-            and (self.last[nb] == went or self._dev[nb] == went)
+        if went == S_EMPTY:  # a stone come to an empty point
+            return self._unsettled(nb, came)
+        if came == S_EMPTY:  # a stone gone, the point empty
+            return stable[nb] == S_EMPTY and (self.last[nb] == went or self._dev[nb] == went)
+        return False  # a stone turned over in place: no slide
 
     def _noise(self, flick):
         """Track the flicker rate (a leaky sum over about 64 scans, x1024 per
@@ -358,4 +377,7 @@ class Settler:
         extra = 0
         while extra < len(limits) and f > limits[extra]:
             extra += 1
+        if self._warm:
+            self._warm -= 1
+            extra = len(limits)
         self._k = self.config.stable_scans + extra
