@@ -104,12 +104,16 @@ def test_romfs_image_runs_the_firmware_in_place(built, tmp_path):
     assert res.stdout.split() == [str(len(modules)), "0", "0", "2"]
 
 
+BOARD_PRESENT = mpy.board_present  # the real one (fake_board replaces it)
+
+
 @pytest.fixture
 def fake_board(tmp_path, monkeypatch):
     exe = tmp_path / "mpremote"
     exe.write_text(FAKE_MPREMOTE % {"python": sys.executable})
     exe.chmod(0o755)
     log = tmp_path / "calls.jsonl"
+    monkeypatch.setattr(mpy, "board_present", lambda port: True)  # a fake board is there
     monkeypatch.setenv("FAKE_MPREMOTE_LOG", str(log))
     monkeypatch.delenv("FAKE_MPREMOTE_FAIL", raising=False)
 
@@ -188,7 +192,7 @@ def test_deploy_command_line(fake_board, tmp_path):
     """`python -m host_sim.tools.mpy deploy --port ...` as make runs it."""
     exe, out, calls = fake_board
     res = subprocess.run([sys.executable, "-m", "host_sim.tools.mpy", "deploy", "--port",
-                          "/dev/ttyACM0", "--out", str(out), "--mpremote", exe],
+                          "a0", "--out", str(out), "--mpremote", exe],
                          capture_output=True, text=True, cwd=str(ROOT), timeout=60)
     assert res.returncode == 0, res.stderr
     assert "4 copied" in res.stdout
@@ -197,3 +201,21 @@ def test_deploy_command_line(fake_board, tmp_path):
                           "/dev/ttyACM0", "--out", str(tmp_path / "empty")],
                          capture_output=True, text=True, cwd=str(ROOT), timeout=60)
     assert res.returncode != 0 and "make mpy" in res.stderr
+
+
+def test_deploy_with_no_board_says_so(fake_board, tmp_path):
+    """No device at the port: a plain "no board found", and mpremote is not
+    started (it would blame another program)."""
+    exe, out, calls = fake_board
+    port = str(tmp_path / "dev" / "ttyACM9")
+    with pytest.raises(SystemExit, match="no board found on %s" % port):
+        mpy.deploy(port, out=out, mpremote=exe, stream=open(os.devnull, "w"),
+                   present=lambda p: False)
+    assert calls() == [] and not mpy.manifest_path(port, out).exists()
+    assert not BOARD_PRESENT("/dev/ttyGOGADGET-NONE")
+    assert BOARD_PRESENT("socket://127.0.0.1:5000") and BOARD_PRESENT("a0")
+    res = subprocess.run([sys.executable, "-m", "host_sim.tools.mpy", "deploy", "--port",
+                          "/dev/ttyGOGADGET-NONE", "--out", str(out), "--mpremote", exe],
+                         capture_output=True, text=True, cwd=str(ROOT), timeout=60)
+    assert res.returncode != 0 and "no board found on /dev/ttyGOGADGET-NONE" in res.stderr
+    assert calls() == []

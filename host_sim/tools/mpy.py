@@ -161,11 +161,23 @@ def deploy_command(port, copy, remove, out=BUILD, mpremote="mpremote"):
     return cmd if chain else None
 
 
-def deploy(port, out=BUILD, mpremote=None, force=False, stream=sys.stdout, run=subprocess.run):
+def board_present(port):
+    """Is there a serial device at port?  Only a device path can be looked
+    at; mpremote's shortcuts (a0, u0) and URLs (socket://) are trusted."""
+    return not port.startswith("/dev/") or os.path.exists(port)
+
+
+def deploy(port, out=BUILD, mpremote=None, force=False, stream=sys.stdout, run=subprocess.run,
+           present=None):
     """Copy the changed build files to the board on `port`; returns (copied, removed)."""
     current = file_hashes(out)
     if not current:
         raise SystemExit("nothing to deploy in %s: run `make mpy` first" % out)
+    if not (present or board_present)(port):
+        # mpremote would say "it may be in use by another program".
+        raise SystemExit("no board found on %s: is the Pico plugged in (with a data cable)? "
+                         "`.venv/bin/mpremote connect list` shows the ports it sees; "
+                         "make deploy PORT=... picks one" % port)
     deployed = {} if force else load_manifest(port, out)
     copy, remove = plan(current, deployed)
     cmd = deploy_command(port, copy, remove, out, mpremote or _tool("mpremote"))
