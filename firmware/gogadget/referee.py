@@ -217,8 +217,11 @@ class Referee:
 
     def _boot_view(self):
         """The first settled view: stones found where the game has none were
-        there before it (or came with a cut short record): never moves."""
+        there before it (or came with a cut short record): never moves.
+        (A free handicap being placed counts the stones already down.)"""
         self._booted = True
+        if self.phase == "setup" and self.free:
+            return
         for pl in range(self.n):
             if self.want[pl] == EMPTY and self.stable[pl] != S_EMPTY:
                 self.mark[pl] |= view.M_STRAY

@@ -27,7 +27,8 @@ a neighbour taking its reading.  A one-scan flicker holds nothing up.
 referee can tell a slide (a stone gone and one come together) from two
 separate acts.  A batch is `clean` once a scan after it shows no new stone on its
 way (two stones put down together, one of them misread for a scan, would
-otherwise come one at a time): the referee takes no move from a batch that
+otherwise come one at a time) and none of its own places reading otherwise
+(a stone set down for a moment, then nudged to the next point): the referee takes no move from a batch that
 is not clean.  Only a change that never settles (a sensor flapping for more
 than _STALL_MS) lets the ready places through without it, and then the
 batch is clean only once the other end of any slide beside it has settled.
@@ -40,8 +41,8 @@ it, so sensor noise spread over the board is not a hand.
 
 Boot.  The first three scans are voted place by place into `stable`, so
 the settled view starts from what the board holds (stones left on it over
-a power cut are not fresh changes), and a single flicker in them does not
-count.  The first second after boot uses the longest debounce, while the
+a power cut are not fresh changes); places the three scans disagree on are
+settled like any change before the first view is handed on (`primed`).  The first second after boot uses the longest debounce, while the
 flicker estimate builds up from what the sensors really do.
 
 An unchanged scan with every place settled costs one buffer comparison and
@@ -58,6 +59,7 @@ _PRIME_SCANS = const(3)  # scans voted into the first settled view
 _STALL_MS = const(2000)  # a change that never settles holds the rest this long
 _NO_DEV = const(255)  # Settler._dev: no reading is off by one scan
 _WARM_SCANS = const(50)  # scans after boot with the longest debounce
+_BOOT_SCANS = const(25)  # longest wait for the boot view's doubtful places
 
 
 class Settler:
@@ -83,6 +85,7 @@ class Settler:
         # as on its way: it is likely to come back.
         self._hold = bytearray(n)
         self._prime = _PRIME_SCANS
+        self._booting = 0  # scans left for the places the vote disagreed on to settle
         self._flick = 0
         # The longest debounce for the first scans after boot, while the
         # flicker of the sensors is being measured (see _noise).
@@ -98,7 +101,7 @@ class Settler:
     @property
     def primed(self):
         """Has the settled view been taken from the board yet?"""
-        return self._prime == 0
+        return self._prime == 0 and not self._booting
 
     def restart(self):
         """Fresh timing for a new game; what the places read is kept (the
@@ -178,7 +181,8 @@ class Settler:
         last[:] = scan
         self._busy = 1
         self.resting = False
-        return True
+        self._booting = _BOOT_SCANS
+        return False
 
     def _debounce(self, scan, now):
         """Per-place debouncing, batches and the hand detector (see the
@@ -188,11 +192,12 @@ class Settler:
         dev = self._dev
         calm = self._calm
         hold = self._hold
+        fresh = self.fresh
         stable = self.stable
         k = self._k
         window = self._window
         cap = self._cap
-        busy = ready = moving = recent = flick = coming = 0
+        busy = ready = moving = recent = flick = coming = pending = 0
         lo = hi = 0  # the places ready to be adopted lie in lo..hi-1
         for pl in range(self.n):
             s = scan[pl]
@@ -212,6 +217,8 @@ class Settler:
                 dev[pl] = s  # one scan off: forgiven, unless it lasts
                 calm[pl] = 0
                 busy += 1
+                if fresh[pl]:
+                    coming += 1  # just adopted, and already off: wait and see
             else:
                 if c != stable[pl] and r >= 2 and c != S_EMPTY:
                     hold[pl] = k  # a stone on its way, cut short
@@ -232,15 +239,29 @@ class Settler:
                         lo = pl
                     ready += 1
                     hi = pl + 1
-                elif c != S_EMPTY:
-                    moving += 1  # a stone on its way (a lift alone need not wait)
-                    if stable[pl] == S_EMPTY:
-                        coming += 1  # a new one
+                else:
+                    pending += 1
+                    if c != S_EMPTY:
+                        moving += 1  # a stone on its way (a lift alone need not wait)
+                        if stable[pl] == S_EMPTY:
+                            coming += 1  # a new one
                 if 2 <= r <= window:
                     recent += 1
         # Places waiting to be adopted, and an unclean batch waiting for the
         # board to be still, keep the loop going after they settle.
         self._busy = busy + ready + (not self.clean)
+        if self._booting:
+            # The first view goes out once what the vote doubted has settled
+            # (a place misread in two of the three scans is no stone).
+            self._booting -= 1
+            if ready or pending:
+                if self._booting:
+                    if ready and not moving:
+                        self._adopt(lo, hi, False)
+                    return False
+            self._booting = 0
+            self.clean = True
+            return True
         self._noise(flick)
         config = self.config
         if recent >= config.hand_places:
