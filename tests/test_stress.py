@@ -214,3 +214,22 @@ def test_an_exception_in_the_firmware_is_a_failure_with_its_place(monkeypatch):
     assert not r["ok"]
     assert r["cause"] == "exception IndexError"
     assert "a referee bug" in r["detail"] and "test_stress.py" in r["detail"]
+
+
+# Seeds the stress found failing, each fixed in the firmware (or the person)
+# since; replayed as they are drawn by the harness of the same commit.
+REGRESSIONS = [
+    (5004562, {}),  # a stone set down 60 ms, then nudged on: recorded where it landed
+    (5001750, {}),  # a phantom from the boot vote counted as a placed handicap stone
+    (8000219, {}),  # two stones in one scan, one misread twice: the other went alone
+    (1400263, {}),  # a flipped stone flipped back on a light not yet changed
+    (3000807, {"noise": 0.03}),  # after a self-capture a stray lift started a take-back
+    (3000215, {"noise": 0.03}),  # a settling stone cut short: its partner became a move
+    (3000630, {"noise": 0.03}),  # a turned-over stone waited out a slide guard
+]
+
+
+@pytest.mark.parametrize("seed,fixed", REGRESSIONS, ids=[str(s) for s, _ in REGRESSIONS])
+def test_regression_seed(seed, fixed):
+    r = stress.run_game(seed, **fixed)
+    assert r["ok"], "seed %d: %s [%s] %s" % (seed, r["cause"], r["doing"], r["detail"])
