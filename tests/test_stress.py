@@ -226,6 +226,8 @@ REGRESSIONS = [
     (3000807, {"noise": 0.03}),  # after a self-capture a stray lift started a take-back
     (3000215, {"noise": 0.03}),  # a settling stone cut short: its partner became a move
     (3000630, {"noise": 0.03}),  # a turned-over stone waited out a slide guard
+    (1800293, {}),  # a 4-scan phantom adopted, gone again: taken as a move a scan later
+    (3000790, {"noise": 0.03}),  # double flickers kept the board unclean: stone never shown
 ]
 
 

@@ -221,7 +221,9 @@ class Settler:
                     coming += 1  # just adopted, and already off: wait and see
             else:
                 if c != stable[pl] and r >= 2 and c != S_EMPTY:
-                    hold[pl] = k  # a stone on its way, cut short
+                    # A stone on its way, cut short: long enough for one that
+                    # read 3+ scans, a moment for what may be a double flicker.
+                    hold[pl] = k if r >= 3 else 2
                 r = 2 if dev[pl] == s else 1
                 dev[pl] = _NO_DEV
                 calm[pl] = 0
@@ -234,6 +236,8 @@ class Settler:
             if r < cap or calm[pl] < cap:
                 busy += 1
             if c != stable[pl]:
+                if fresh[pl]:
+                    coming += 1  # just adopted, and already changing: wait and see
                 if r >= k and dev[pl] == _NO_DEV and (r >= self._k_slide or not self._source(pl)):
                     if not ready:
                         lo = pl
