@@ -145,6 +145,11 @@ def test_watch_and_pull_mirror_the_running_simulator(tmp_path, capsys):
     live = Running(str(tmp_path / "store"))
     try:
         assert session.live_port() == live.sim.live.port
+        # Let the board take its first view (a stone down before it is one
+        # found at boot, never a move), as a person would see it light up.
+        deadline = time.time() + 5
+        while not live.sim.referee.settler.primed and time.time() < deadline:
+            time.sleep(0.02)
         for vertex, colour in (("D4", 1), ("E5", 2)):
             with live.lock:
                 live.sim.stones.put(vertex, colour)
