@@ -360,7 +360,9 @@ class Simulator:
 
     def settle(self, extra=3):
         """Scan long enough for the referee's stability window to pass."""
-        for _ in range(self.config.stable_scans + extra):
+        # The longest a change may need to count (more just after boot, or
+        # beside a stone it may have slid from), and the scan that confirms it.
+        for _ in range(self.app.referee.settler.debounce + 1 + extra):
             self.step()
 
     def until_quiet(self, max_ms=2000):
