@@ -189,19 +189,25 @@ def run_game(seed, sizes=DEFAULT_SIZES, noise_max=DEFAULT_NOISE_MAX, trace=False
 class Options:
     """What a run draws its games from; a failing seed replays only with the same."""
 
-    def __init__(self, sizes=DEFAULT_SIZES, noise_max=DEFAULT_NOISE_MAX, habits=None):
+    def __init__(self, sizes=DEFAULT_SIZES, noise_max=DEFAULT_NOISE_MAX, habits=None,
+                 noise=None):
         self.sizes = tuple(sizes)
         self.noise_max = noise_max
         self.habits = None if habits is None else frozenset(habits)  # None: drawn per game
+        self.noise = noise  # None: drawn per game up to noise_max; else every game's
 
     def run(self, seed, **kw):
+        if self.noise is not None:
+            kw.setdefault("noise", self.noise)
         return run_game(seed, self.sizes, self.noise_max, habits=self.habits, **kw)
 
     def replay_command(self, seed):
         cmd = ".venv/bin/python -m host_sim.stress --replay %d" % seed
         if self.sizes != DEFAULT_SIZES:
             cmd += " --sizes " + ",".join(str(s) for s in self.sizes)
-        if self.noise_max != DEFAULT_NOISE_MAX:
+        if self.noise is not None:
+            cmd += " --noise %g" % self.noise
+        elif self.noise_max != DEFAULT_NOISE_MAX:
             cmd += " --noise-max %g" % self.noise_max
         if self.habits == frozenset(HABITS):
             cmd += " --habits all"
@@ -346,6 +352,8 @@ def main(argv=None):
     ap.add_argument("--sizes", type=parse_sizes, default=DEFAULT_SIZES, help="e.g. 9,13,19")
     ap.add_argument("--noise-max", type=float, default=DEFAULT_NOISE_MAX,
                     help="highest flicker chance per point per scan")
+    ap.add_argument("--noise", type=float, default=None,
+                    help="every game at this flicker chance (issue 10: 0.03 for the 3%% target)")
     ap.add_argument("--habits", type=parse_habits, default=None,
                     help="only these habits in every game (comma-separated, all or none); "
                          "default: drawn per game")
@@ -356,7 +364,9 @@ def main(argv=None):
     args = ap.parse_args(argv)
     if not 0.0 <= args.noise_max < 1.0:
         ap.error("--noise-max must be a probability below 1")
-    options = Options(args.sizes, args.noise_max, args.habits)
+    if args.noise is not None and not 0.0 <= args.noise < 1.0:
+        ap.error("--noise must be a probability below 1")
+    options = Options(args.sizes, args.noise_max, args.habits, args.noise)
     if args.replay is not None:
         r = options.run(args.replay, trace=args.trace)
         print(report([r], options))
