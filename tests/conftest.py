@@ -7,6 +7,8 @@ import os
 import shutil
 import subprocess
 import sys
+import time
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -68,3 +70,26 @@ def own_sim_places(tmp_path_factory, monkeypatch):
     monkeypatch.setenv("XDG_DATA_HOME", str(base / "data"))
     monkeypatch.setenv("XDG_RUNTIME_DIR", str(base / "run"))
     (base / "run").mkdir()
+
+
+@contextmanager
+def xvfb_display(first, screen):
+    """A private X server on the first free display from `first`: yields
+    its name (":N"), stops it afterwards."""
+    xvfb = require("Xvfb", "(apt-get install xvfb; .ci/run does)")
+    for n in range(first, first + 70):
+        if not os.path.exists("/tmp/.X%d-lock" % n) and not os.path.exists("/tmp/.X11-unix/X%d" % n):
+            break
+    proc = subprocess.Popen([xvfb, ":%d" % n, "-screen", "0", screen, "-nolisten", "tcp"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        for _ in range(100):
+            if os.path.exists("/tmp/.X11-unix/X%d" % n):
+                break
+            time.sleep(0.05)
+        else:
+            pytest.fail("Xvfb did not start on :%d" % n)
+        yield ":%d" % n
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)

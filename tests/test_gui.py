@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import require
+from conftest import require, xvfb_display
 from host_sim.screenshot import grab
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -23,23 +23,8 @@ def near(a, b, tol=12):
 
 @pytest.fixture
 def display():
-    xvfb = require("Xvfb", "(apt-get install xvfb; .ci/run does)")
-    for n in range(91, 160):
-        if not os.path.exists("/tmp/.X%d-lock" % n) and not os.path.exists("/tmp/.X11-unix/X%d" % n):
-            break
-    proc = subprocess.Popen([xvfb, ":%d" % n, "-screen", "0", "1280x1024x24", "-nolisten", "tcp"],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        for _ in range(100):
-            if os.path.exists("/tmp/.X11-unix/X%d" % n):
-                break
-            time.sleep(0.05)
-        else:
-            pytest.fail("Xvfb did not start on :%d" % n)
-        yield ":%d" % n
-    finally:
-        proc.terminate()
-        proc.wait(timeout=10)
+    with xvfb_display(91, "1280x1024x24") as name:
+        yield name
 
 
 class Gui:

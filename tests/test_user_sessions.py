@@ -17,7 +17,7 @@ import time
 import pytest
 from sgfmill import sgf as sgfmill_sgf
 
-from conftest import ROOT, require
+from conftest import ROOT, require, xvfb_display
 
 GOGADGET = str(ROOT / ".venv" / "bin" / "gogadget")
 PROMPT = "action (help, quit)>"
@@ -213,23 +213,8 @@ SHOTS = os.environ.get("GOGADGET_SHOTS")  # keep the screenshots here to look at
 
 @pytest.fixture
 def display():
-    xvfb = require("Xvfb", "(apt-get install xvfb; .ci/run does)")
-    for n in range(171, 240):
-        if not os.path.exists("/tmp/.X%d-lock" % n) and not os.path.exists("/tmp/.X11-unix/X%d" % n):
-            break
-    proc = subprocess.Popen([xvfb, ":%d" % n, "-screen", "0", "1024x768x24", "-nolisten", "tcp"],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        for _ in range(100):
-            if os.path.exists("/tmp/.X11-unix/X%d" % n):
-                break
-            time.sleep(0.05)
-        else:
-            pytest.fail("Xvfb did not start on :%d" % n)
-        yield ":%d" % n
-    finally:
-        proc.terminate()
-        proc.wait(timeout=10)
+    with xvfb_display(171, "1024x768x24") as name:
+        yield name
 
 
 def gnugo_dead(gnugo, stones):
