@@ -157,10 +157,9 @@ def test_a_whole_game_against_gnugo_in_the_terminal_then_pull(gnugo_path, tmp_pa
     assert "RE[%s]" % result in pulled.read_text()
 
 
-CONTROLLER = r"""
-import subprocess, sys
-p = subprocess.Popen([sys.argv[1], "gtp", "--sim", "--sim-size", "9"], stdin=subprocess.PIPE,
-                     stdout=subprocess.PIPE, text=True)
+# A GTP controller's one helper: send a command, read its answer (up to the
+# blank line that ends it).  `p` is the gogadget process the script starts.
+SEND = r"""
 def send(cmd):
     p.stdin.write(cmd + "\n"); p.stdin.flush()
     lines = []
@@ -171,6 +170,13 @@ def send(cmd):
             continue
         lines.append(line.rstrip("\n"))
     return "\n".join(lines)
+"""
+
+CONTROLLER = r"""
+import subprocess, sys
+p = subprocess.Popen([sys.argv[1], "gtp", "--sim", "--sim-size", "9"], stdin=subprocess.PIPE,
+                     stdout=subprocess.PIPE, text=True)
+""" + SEND + r"""
 answers = [send(c) for c in ("boardsize 9", "clear_board", "play b E5", "genmove w",
                               "genmove b", "quit")]
 p.wait(30)
@@ -386,16 +392,7 @@ GTP_CONTROLLER = r"""
 import subprocess, sys
 p = subprocess.Popen([sys.argv[1], "gtp", "--sim", "--sim-size", "9", "--state-file",
                      sys.argv[2]], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-def send(cmd):
-    p.stdin.write(cmd + "\n"); p.stdin.flush()
-    lines = []
-    while True:
-        line = p.stdout.readline()
-        if not line.strip():
-            if lines: break
-            continue
-        lines.append(line.rstrip("\n"))
-    return "\n".join(lines)
+""" + SEND + r"""
 for c in ("boardsize 9", "clear_board", "play b E5", "genmove w", "quit"):
     print(send(c), flush=True)
 print("EXIT %d" % p.wait(30), flush=True)
