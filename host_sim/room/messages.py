@@ -1,0 +1,220 @@
+"""The relay's message parser: one MQTT message -> a validated dict, or the
+reason it is refused (docs/ROOM.md, "Topics").
+
+    msg, reason = parse(topic, payload)
+
+Exactly one of the two is None.  Nothing here raises on any input: every
+topic and payload a broker can deliver (malformed JSON, wrong types, bad
+coordinates, oversized, deeply nested, not UTF-8) comes back as a reason,
+which the relay logs in one line before dropping the message.
+
+The returned dict holds only the fields the format defines, with their
+types checked (unknown extra fields are ignored, so a board one format
+revision ahead still shows).  Coordinates are checked here as far as a
+message alone allows: a snapshot's moves and set-up against its own size; an
+event's point only as an SGF letter pair (its board's size is known to the
+relay's game, which checks the rest).
+"""
+import json
+import math
+import re
+
+from gogadget.broadcast import (FORMAT, MAX_MESSAGE, T_GAME, T_MOVE, T_STATUS, TOPIC_ROOT,
+                                valid_board_id)
+from gogadget.points import MAX_SIZE, MIN_SIZE, SGF_LETTERS
+
+PHASES = ("setup", "play", "count", "over")
+MAX_TEXT = 64  # player names, rules, note
+MAX_NUMBER = 2 ** 31 - 1  # game numbers, seq, move numbers
+MAX_MOVES = 2000  # more than any real game; 8 KB holds about 1600 anyway
+# SGF RE: B+3.5, W+R, B+Resign, W+T, B+F, 0 (a draw), Draw, Void, ?
+_RESULT = re.compile(r"(?:[BW]\+(?:\d{1,4}(?:\.\d{1,2})?|R|Resign|T|Time|F|Forfeit)?|0|Draw|Void|\?)")
+_MOVE = re.compile(r";([BW])\[([a-s]{2}|)\]")
+_MOVES = re.compile(r"(?:;[BW]\[(?:[a-s]{2}|)\])*")
+_SETUP = re.compile(r"(?:A[BW](?:\[[a-s]{2}\])+)*")
+_SETUP_PROP = re.compile(r"A([BW])((?:\[[a-s]{2}\])+)")
+_POINT = re.compile(r"[a-s]{2}|")
+_TOPIC_PREFIX = TOPIC_ROOT + "/"
+_LEAVES = (T_STATUS, T_GAME, T_MOVE)
+
+
+def _reject_constant(name):
+    raise ValueError("not JSON: " + name)
+
+
+def _int(d, key, lo=0, hi=MAX_NUMBER):
+    v = d.get(key)
+    if type(v) is not int:  # bool is an int to Python, not to the format
+        raise ValueError("%s is not an integer" % key)
+    if not lo <= v <= hi:
+        raise ValueError("%s out of range" % key)
+    return v
+
+
+def _text(d, key, required=True, limit=MAX_TEXT):
+    if key not in d and not required:
+        return ""
+    v = d.get(key)
+    if type(v) is not str:
+        raise ValueError("%s is not a string" % key)
+    if len(v) > limit:
+        raise ValueError("%s is too long" % key)
+    if any(ord(ch) < 32 for ch in v):
+        raise ValueError("%s has control characters" % key)
+    return v
+
+
+def _result(d, key):
+    v = _text(d, key, limit=16)
+    if v and not _RESULT.fullmatch(v):
+        raise ValueError("%s is not an SGF result" % key)
+    return v
+
+
+def _colour(d):
+    v = d.get("c")
+    if v not in ("B", "W") or type(v) is not str:
+        raise ValueError("c is not B or W")
+    return v
+
+
+def _on_board(size, coord):
+    return coord == "" or (SGF_LETTERS.index(coord[0]) < size and SGF_LETTERS.index(coord[1]) < size)
+
+
+def parse_topic(topic):
+    """'gogadget/board/<id>/<leaf>' -> (id, leaf), or None."""
+    if type(topic) is not str or not topic.startswith(_TOPIC_PREFIX):
+        return None
+    parts = topic[len(_TOPIC_PREFIX):].split("/")
+    if len(parts) != 2 or not valid_board_id(parts[0]) or parts[1] not in _LEAVES:
+        return None
+    return parts[0], parts[1]
+
+
+def parse_moves(text, size):
+    """SGF move nodes (';B[pd];W[]') -> [("B", "pd"), ("W", "")], checked
+    against size; ValueError if anything else is in the text."""
+    if type(text) is not str or not _MOVES.fullmatch(text):
+        raise ValueError("moves are not SGF move nodes")
+    moves = _MOVE.findall(text)
+    if len(moves) > MAX_MOVES:
+        raise ValueError("too many moves")
+    for _, p in moves:
+        if not _on_board(size, p):
+            raise ValueError("move %s is off a %dx%d board" % (p, size, size))
+    return moves
+
+
+def parse_setup(text, size):
+    """'AB[pd][dp]AW[dd]' -> [("B", "pd"), ("B", "dp"), ("W", "dd")]."""
+    if type(text) is not str or not _SETUP.fullmatch(text):
+        raise ValueError("setup is not SGF AB/AW")
+    stones = []
+    seen = set()
+    for colour, values in _SETUP_PROP.findall(text):
+        for i in range(1, len(values), 4):
+            p = values[i:i + 2]
+            if not _on_board(size, p):
+                raise ValueError("setup stone %s is off a %dx%d board" % (p, size, size))
+            if p in seen:
+                raise ValueError("setup stone %s given twice" % p)
+            seen.add(p)
+            stones.append((colour, p))
+    return stones
+
+
+def _status(d):
+    online = d.get("online")
+    if type(online) is not bool:
+        raise ValueError("online is not true or false")
+    faults = _int(d, "faults", 0, 1 << 20) if "faults" in d else 0
+    return {"online": online, "faults": faults, "note": _text(d, "note", required=False, limit=200)}
+
+
+def _snapshot(d):
+    size = _int(d, "size", MIN_SIZE, MAX_SIZE)
+    komi = d.get("komi", 0)
+    if type(komi) not in (int, float) or not math.isfinite(komi) or abs(komi) > 1000:
+        raise ValueError("komi is not a number")
+    phase = d.get("phase")
+    if phase not in PHASES or type(phase) is not str:
+        raise ValueError("phase is not one of " + ", ".join(PHASES))
+    prisoners = d.get("prisoners", [0, 0])
+    if (type(prisoners) is not list or len(prisoners) != 2
+            or any(type(p) is not int or not 0 <= p <= size * size * 10 for p in prisoners)):
+        raise ValueError("prisoners is not two counts")
+    m = {"game": _int(d, "game"), "seq": _int(d, "seq"), "size": size, "komi": float(komi),
+         "rules": _text(d, "rules", required=False, limit=32),
+         "handicap": _int(d, "handicap", 0, 9) if "handicap" in d else 0,
+         "black": _text(d, "black", required=False), "white": _text(d, "white", required=False),
+         "setup": parse_setup(d.get("setup", ""), size),
+         "moves": parse_moves(d.get("moves", ""), size),
+         "phase": phase, "result": _result(d, "result") if "result" in d else "",
+         "prisoners": list(prisoners)}
+    return m
+
+
+def _event(d):
+    t = d.get("t")
+    m = {"game": _int(d, "game"), "seq": _int(d, "seq"), "t": t}
+    if t == "move":
+        p = d.get("p")
+        if type(p) is not str or not _POINT.fullmatch(p):
+            raise ValueError("p is not an SGF point")
+        m.update(n=_int(d, "n", 1), c=_colour(d), p=p)
+    elif t == "undo":
+        m["n"] = _int(d, "n", 1)
+    elif t == "end":
+        m["result"] = _result(d, "result")
+        if not m["result"]:
+            raise ValueError("end without a result")
+    else:
+        raise ValueError("t is not move, undo or end")
+    return m
+
+
+_KINDS = {T_STATUS: _status, T_GAME: _snapshot, T_MOVE: _event}
+
+
+def parse(topic, payload):
+    """(topic, payload bytes) -> (message, None) or (None, reason).
+
+    message: {"board": id, "kind": "status" | "game" | "move", ...the
+    kind's fields}; see _status, _snapshot and _event for each kind."""
+    try:
+        where = parse_topic(topic)
+        if where is None:
+            return None, "not a board topic"
+        if type(payload) is str:
+            payload = payload.encode("utf-8", "surrogatepass")
+        if not isinstance(payload, (bytes, bytearray, memoryview)):
+            return None, "payload is not bytes"
+        if len(payload) > MAX_MESSAGE:
+            return None, "oversized (%d bytes, at most %d)" % (len(payload), MAX_MESSAGE)
+        if not payload:
+            return None, "empty payload (a cleared retained message)"
+        try:
+            text = bytes(payload).decode("utf-8")
+        except UnicodeError:
+            return None, "not UTF-8"
+        try:
+            d = json.loads(text, parse_constant=_reject_constant)
+        except RecursionError:
+            return None, "not JSON: nested too deeply"
+        except ValueError as e:
+            return None, "not JSON: %s" % str(e).split("\n")[0][:80]
+        if type(d) is not dict:
+            return None, "not a JSON object"
+        v = d.get("v")
+        if type(v) is not int or v != FORMAT:
+            return None, "not format v=%d" % FORMAT
+        board, leaf = where
+        msg = _KINDS[leaf](d)
+        msg["board"] = board
+        msg["kind"] = leaf
+        return msg, None
+    except ValueError as e:
+        return None, str(e)[:120]
+    except Exception as e:  # the parser must never take the relay down
+        return None, "unreadable (%s)" % type(e).__name__
