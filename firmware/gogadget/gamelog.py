@@ -2,12 +2,20 @@
 that rebuilds a game from them after a power cut.
 
 A game's journal opens with its header -- K_NEW (size, komi, handicap,
-preset, whether set-up stones follow) and K_RULES -- written once, before
-the first record that needs it, followed by its set-up stones (K_SETUP).
+preset, whether set-up stones follow), K_RULES and K_GAME (the game's
+number) -- written once, before the first record that needs it, followed
+by its set-up stones (K_SETUP).
 Moves, passes, take-backs, resignation and result follow one record each.
 Rule and komi changes during a game (GTP komi, rules, gogadget-set-rule)
 are journalled as K_RULES / K_KOMI records before the next record they may
 matter to, and replayed in order.
+
+The room (docs/ROOM.md, broadcast.py) names a game by its number and its
+events by `seq`: GameLog.game is the number of the NNNN.sgf the game will be
+kept as (one more than the last kept game when its header is written), and
+GameLog.seq counts the game's events -- moves, passes, take-backs and the
+end (resignation or result) -- as they are journalled.  Both are rebuilt by
+replay(), so after a power cut the board goes on with the same numbers.
 """
 from gogadget import board as core
 from gogadget import journal as jn
@@ -15,6 +23,8 @@ from gogadget.points import EMPTY, PASS, colour_name
 from gogadget.rules import PRESETS, format_points
 
 PRESET_NAMES = sorted(PRESETS)
+# The records that are events of the game (GameLog.seq counts them).
+EVENTS = (jn.K_MOVE, jn.K_UNDO, jn.K_RESIGN, jn.K_RESULT)
 
 
 def komi_code(komi):
@@ -51,10 +61,23 @@ class GameLog:
         self.started = False  # the journal holds this game's header
         self.changes = -1  # Rules.changes as last journalled
         self._packed = 0
+        self.seq = 0  # the game's events so far (see the module notes)
+        self.game = 0  # the game's number, set when its header is written
 
     def restart(self):
         """A new game: its header goes first, with its first record."""
         self.started = False
+        self.seq = 0
+
+    def number(self):
+        """The number a game started now gets: one more than the last kept
+        game (journal.game_names), and more than this game's."""
+        n = 0
+        if self.journal is not None:
+            names = jn.game_names(self.journal.dir)
+            if names:
+                n = int(names[-1][:4])
+        return max(n, self.game) + 1
 
     def seen(self, rules):
         """Remember the rules as journalled (see rules())."""
@@ -64,7 +87,11 @@ class GameLog:
     def header(self, ref):
         """Write the game's header and set-up stones, once; they are on
         flash when this returns."""
-        if self.journal is None or self.started:
+        if self.started:
+            return
+        self.game = self.number()
+        if self.journal is None:
+            self.started = True
             return
         r = ref.rules
         preset = PRESET_NAMES.index(r.name) if r.name in PRESET_NAMES else 255
@@ -72,7 +99,8 @@ class GameLog:
         # b6 bit 0: the handicap stones follow as K_SETUP records.
         recs = [jn.encode(jn.K_NEW, ref.size, komi_code(ref.komi), ref.handicap, preset,
                           1 if (ref.free or ref.setups) else 0),
-                jn.encode(jn.K_RULES, r.ko, self._packed, _name_code(r))]
+                jn.encode(jn.K_RULES, r.ko, self._packed, _name_code(r)),
+                jn.encode(jn.K_GAME, 0, self.game)]
         for colour, pt in ref.setups:
             recs.append(jn.encode(jn.K_SETUP, colour, pt))
         self.journal.start(recs)
@@ -89,23 +117,33 @@ class GameLog:
     def append(self, ref, kind, arg=0, value=0, b4=0):
         """Journal one record (after the header and any rule change); it is
         on flash before the LEDs confirm anything."""
-        if self.journal is None:
-            return
         self.header(ref)
-        self.rules(ref.rules)
-        self.journal.append(jn.encode(kind, arg, value, b4))
+        if self.journal is not None:
+            self.rules(ref.rules)
+            self.journal.append(jn.encode(kind, arg, value, b4))
+        if kind in EVENTS:
+            self.seq += 1
 
 
 def replay(ref, records):
     """Rebuild the game from journal records; returns (outcome, problem):
-    outcome is None, or (winner, result text) for a finished game."""
+    outcome is None, or (winner, result text) for a finished game.
+    The game's number and event count (ref.log.game, ref.log.seq) are
+    rebuilt too."""
     over = None
+    log = ref.log
+    numbered = False
+    problem = ""
     for i, rec in enumerate(records):
         kind, arg, value, b4, b5, b6 = rec
         if kind == jn.K_NEW:
             preset = PRESET_NAMES[b5] if b5 < len(PRESET_NAMES) else ref.config.preset
             ref.start(arg, (value - 32768) / 2, b4, preset, free=bool(b6 & 1))
             over = None
+            numbered = False
+        elif kind == jn.K_GAME:
+            log.game = value
+            numbered = True
         elif kind == jn.K_RULES:
             if 0 < b4 <= len(PRESET_NAMES):
                 ref.rules.load(PRESET_NAMES[b4 - 1])  # its name and komi
@@ -122,7 +160,8 @@ def replay(ref, records):
             if value == PASS:
                 ref.board.pass_move(arg)
             elif ref.board.play(arg, value) != core.OK:
-                return over, "journal record %d replays an illegal move" % i
+                problem = "journal record %d replays an illegal move" % i
+                break
         elif kind == jn.K_UNDO:
             ref.board.undo()
             over = None
@@ -134,5 +173,10 @@ def replay(ref, records):
         elif kind == jn.K_KOMI:
             ref.komi = (value - 32768) / 2
         else:
-            return over, "journal record %d is of an unknown kind %d" % (i, kind)
-    return over, ""
+            problem = "journal record %d is of an unknown kind %d" % (i, kind)
+            break
+        if kind in EVENTS:
+            log.seq += 1
+    if not numbered:  # a journal written before games were numbered
+        log.game = log.number() - (1 if over is not None else 0)
+    return over, problem

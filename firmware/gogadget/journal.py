@@ -1,7 +1,7 @@
 """The move journal: an append-only file that survives a power cut at any byte.
 
-Every accepted event of the game (new game, rules, set-up stone, move, pass,
-undo, resignation, result) is one fixed-size record of RECORD bytes:
+Every accepted event of the game (new game, rules, its number, set-up stone,
+move, pass, undo, resignation, result) is one fixed-size record of RECORD bytes:
 
     0     0xA0 | kind          (the high nibble marks a record start)
     1     arg                  (colour, board size, ko rule ...)
@@ -31,7 +31,8 @@ K_UNDO = const(5)
 K_RESIGN = const(6)  # arg colour that resigned
 K_RESULT = const(7)  # arg winner (0 draw), value margin*2
 K_KOMI = const(8)  # value komi*2+32768
-KIND_NAMES = ("?", "new", "rules", "setup", "move", "undo", "resign", "result", "komi")
+K_GAME = const(9)  # value the game's number (the NNNN.sgf it will be kept as)
+KIND_NAMES = ("?", "new", "rules", "setup", "move", "undo", "resign", "result", "komi", "game")
 
 NAME = "journal.bin"
 TMP = "journal.tmp"
