@@ -5,6 +5,7 @@
                                  (attach it to Sabaki, GoGui, Quarry, gomill ...)
   gogadget pull  [--dest DIR]    download the games stored on the board
   gogadget watch                 mirror the board live in the terminal
+  gogadget relay --broker URL    a tournament room's live web page and archive
 
 Every command takes --sim instead of --port: the simulator's virtual board.
 With --sim you are the person at it: the simulator's window when there is
@@ -21,6 +22,7 @@ import time
 from gogadget.gtp import _clean
 from gogadget.points import parse_colour
 from host_sim import launch, session
+from host_sim.room import relay as room_relay
 from host_sim.serialport import GtpClient, GtpError, LinkClosed, SerialTransport, engine
 
 DEFAULT_PORT = "/dev/ttyACM0"
@@ -309,6 +311,12 @@ def parser():
     w.add_argument("--count", type=int, default=0, help="stop after this many refreshes (0: never)")
     w.add_argument("--plain", action="store_true", help="no screen clearing (for logs)")
     w.set_defaults(func=cmd_watch)
+    r = sub.add_parser("relay", help="serve a tournament room: MQTT -> web page and SGF archive",
+                       description="Subscribe to every board of a room on an MQTT broker, serve "
+                       "the live web page, /games.json and /game/ID.sgf, and archive each "
+                       "finished game (docs/ROOM.md).")
+    room_relay.add_arguments(r)
+    r.set_defaults(func=room_relay.cmd_relay)
     return p
 
 

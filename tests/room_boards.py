@@ -5,6 +5,7 @@ the relay is tested against the document, not against one implementation.
 """
 import json
 import random
+import threading
 import time
 
 from gogadget.board import OK, Board
@@ -106,9 +107,22 @@ class Publisher:
         self.c.username_pw_set(board_id, password)
         self.c.will_set(topic(board_id, T_STATUS), encode(status(False)), qos=1, retain=True)
         self.c.reconnect_delay_set(0.1, 1)
+        self.connected = threading.Event()
+        self.status = None
+        self.c.on_connect = self._on_connect
+        self.c.on_disconnect = lambda c, u, f, rc, p=None: self.connected.clear()
         self.c.connect_async(broker.host, broker.port, keepalive=10)
         self.c.loop_start()
         self.infos = []
+        if not self.connected.wait(20):
+            raise TimeoutError("board %s could not connect" % board_id)
+
+    def _on_connect(self, client, userdata, flags, rc, properties=None):
+        # As a board does: every (re)connection says it is online again (the
+        # broker may have published its last will meanwhile).
+        if self.status is not None:
+            client.publish(topic(self.id, T_STATUS), encode(self.status), qos=1, retain=True)
+        self.connected.set()
 
     def send(self, leaf, msg, retain=None):
         retain = leaf != T_MOVE if retain is None else retain
@@ -123,12 +137,15 @@ class Publisher:
         self.send(T_GAME, game.snapshot())
 
     def online(self, faults=0, note=""):
-        self.send(T_STATUS, status(True, faults, note))
+        self.status = status(True, faults, note)
+        self.send(T_STATUS, self.status)
 
     def flush(self, timeout=20):
         end = time.monotonic() + timeout
         for info in self.infos:
-            while not info.is_published():
+            # Not is_published(): a message queued while the broker was away
+            # carries a "not connected" code and is still sent on reconnect.
+            while not info._published:
                 if time.monotonic() > end:
                     raise TimeoutError("board %s: broker did not acknowledge" % self.id)
                 time.sleep(0.01)

@@ -1,0 +1,457 @@
+"""`gogadget relay`: the room's one subscriber, its web page and its archive
+(docs/ROOM.md).
+
+    gogadget relay --broker mqtt://HOST:PORT --http 127.0.0.1:8080 --archive DIR \\
+        [--user relay --password PW | --credentials credentials.csv]
+
+* MQTT (paho): subscribes to gogadget/board/# with QoS 1 under a fixed
+  client id and a persistent session (clean_session False), so what is
+  published while the relay or the broker is away is delivered when both
+  are back; it reconnects by itself.  Every message goes through the strict
+  parser (messages.py) and the ordering rules (games.py).
+* HTTP (stdlib, threaded, read-only: GET only, anything else 405):
+    /                  the page (static/)
+    /events            Server-Sent Events: `state` (every board) on connect,
+                       then `update` (the boards changed) at most every
+                       --coalesce seconds
+    /games.json        every game: board, game number, players, size, moves,
+                       phase, result, online
+    /game/ID.sgf       a game's SGF, live or final; ID is <board>-<game>
+  Nothing a browser sends ever reaches MQTT: the relay never publishes.
+* A slow browser cannot grow the relay's memory: each client has a bounded
+  queue (bytes); one that falls behind is disconnected, and its EventSource
+  reconnects to a fresh full state.
+"""
+import argparse
+import csv
+import json
+import logging
+import os
+import signal
+import socket
+import sys
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+from gogadget.broadcast import TOPIC_ROOT
+from host_sim.room.broker import parse_url
+from host_sim.room.games import Room, split_game_id
+
+log = logging.getLogger("gogadget.relay")
+
+STATIC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "static")
+CLIENT_ID = "gogadget-relay"
+COALESCE_S = 0.05  # SSE pushes are batched this long: one write per client per batch
+CLIENT_QUEUE_BYTES = 4 << 20  # a browser further behind than this is dropped
+KEEPALIVE_S = 15.0
+_TYPES = {".html": "text/html; charset=utf-8", ".css": "text/css; charset=utf-8",
+          ".js": "text/javascript; charset=utf-8", ".svg": "image/svg+xml",
+          ".png": "image/png", ".ico": "image/x-icon"}
+
+
+class Client:
+    """One browser on /events: a queue of byte chunks, bounded in bytes."""
+
+    def __init__(self, limit):
+        self.limit = limit
+        self.chunks = []
+        self.size = 0
+        self.dropped = False
+        self.cond = threading.Condition()
+        self.sock = None
+
+    def offer(self, data):
+        with self.cond:
+            if self.dropped:
+                return False
+            if self.size + len(data) > self.limit:
+                self.dropped = True
+                self.chunks, self.size = [], 0
+                self.cond.notify()
+                return False
+            self.chunks.append(data)
+            self.size += len(data)
+            self.cond.notify()
+            return True
+
+    def drop(self):
+        with self.cond:
+            self.dropped = True
+            self.chunks, self.size = [], 0
+            self.cond.notify()
+
+    def take(self, timeout):
+        """Everything queued as one bytes (b"" after a timeout); None once dropped."""
+        with self.cond:
+            if not self.chunks and not self.dropped:
+                self.cond.wait(timeout)
+            if self.dropped:
+                return None
+            data, self.chunks, self.size = b"".join(self.chunks), [], 0
+            return data
+
+
+class Hub:
+    """The SSE side: coalesces the room's changes into one push per batch."""
+
+    def __init__(self, room, coalesce=COALESCE_S, client_limit=CLIENT_QUEUE_BYTES):
+        self.room = room
+        self.coalesce = coalesce
+        self.client_limit = client_limit
+        self.clients = set()
+        self.lock = threading.Lock()
+        self.wake = threading.Event()
+        self.running = False
+        self.thread = None
+        self.broker = {"connected": False, "since": time.time()}
+        self.pushes = 0
+        self.drops = 0
+
+    def start(self):
+        self.running = True
+        self.thread = threading.Thread(target=self._run, name="relay-sse", daemon=True)
+        self.thread.start()
+
+    def stop(self):
+        self.running = False
+        self.wake.set()
+        with self.lock:
+            for c in list(self.clients):
+                self._drop(c)
+        if self.thread:
+            self.thread.join(5)
+
+    def changed(self):
+        self.wake.set()
+
+    def _relay_json(self):
+        return json.dumps({"broker": self.broker["connected"]}, separators=(",", ":"))
+
+    def add(self):
+        """A new browser: its full state goes first, under the lock the
+        batches take, so it misses nothing and sees nothing twice out of order."""
+        c = Client(self.client_limit)
+        with self.lock:
+            boards = self.room.full_state()
+            text = '{"relay":%s,"boards":[%s]}' % (self._relay_json(), ",".join(boards))
+            c.offer(b"retry: 2000\nevent: state\ndata: " + text.encode() + b"\n\n")
+            self.clients.add(c)
+        return c
+
+    def remove(self, c):
+        with self.lock:
+            self.clients.discard(c)
+
+    def _drop(self, c):
+        self.clients.discard(c)
+        c.drop()  # wakes its thread, which ends the response
+        if c.sock is not None:
+            try:
+                c.sock.shutdown(socket.SHUT_RDWR)  # unblocks a write stuck on a full socket
+            except OSError:
+                pass
+
+    def push_relay_status(self):
+        with self.lock:
+            self._send(b"event: relay\ndata: " + self._relay_json().encode() + b"\n\n")
+
+    def _send(self, data):
+        for c in list(self.clients):
+            if not c.offer(data):
+                self.drops += 1
+                log.info("SSE client fell %d bytes behind: dropped (it reconnects)", c.limit)
+                self._drop(c)
+
+    def _run(self):
+        while self.running:
+            self.wake.wait()
+            if not self.running:
+                break
+            time.sleep(self.coalesce)
+            self.wake.clear()
+            with self.lock:
+                boards = self.room.take_dirty()
+                if boards:
+                    self.pushes += 1
+                    self._send(b"event: update\ndata: {\"boards\":[" +
+                               ",".join(boards).encode() + b"]}\n\n")
+
+
+class Handler(BaseHTTPRequestHandler):
+    server_version = "GoGadgetRelay/1"
+    protocol_version = "HTTP/1.1"
+    relay = None  # set on the subclass the Relay makes
+
+    def log_message(self, fmt, *args):
+        log.debug("http %s " + fmt, self.client_address[0], *args)
+
+    def __getattr__(self, name):
+        # Every method but GET: 405 (BaseHTTPRequestHandler would say 501).
+        if name.startswith("do_"):
+            return self._not_allowed
+        raise AttributeError(name)
+
+    def _not_allowed(self):
+        self.send_response(405)
+        self.send_header("Allow", "GET")
+        self.send_header("Content-Length", "0")
+        self.end_headers()
+
+    def _headers(self, code, ctype, length=None, extra=()):
+        self.send_response(code)
+        self.send_header("Content-Type", ctype)
+        if length is not None:
+            self.send_header("Content-Length", str(length))
+        self.send_header("Cache-Control", "no-cache")
+        self.send_header("X-Content-Type-Options", "nosniff")
+        self.send_header("Content-Security-Policy",
+                         "default-src 'self'; img-src 'self' data:; style-src 'self'")
+        for k, v in extra:
+            self.send_header(k, v)
+        self.end_headers()
+
+    def _send(self, code, ctype, body, extra=()):
+        self._headers(code, ctype, len(body), extra)
+        self.wfile.write(body)
+
+    def _error(self, code, text):
+        self._send(code, "text/plain; charset=utf-8", (text + "\n").encode())
+
+    def do_GET(self):
+        path = self.path.split("?", 1)[0]
+        room = self.relay.room
+        if path in ("/", "/index.html"):
+            return self._static("index.html")
+        if path.startswith("/static/"):
+            return self._static(path[len("/static/"):])
+        if path == "/events":
+            return self._events()
+        if path == "/games.json":
+            body = json.dumps({"games": room.games()}, separators=(",", ":")).encode()
+            return self._send(200, "application/json", body)
+        if path.startswith("/game/") and path.endswith(".sgf"):
+            name = path[len("/game/"):-len(".sgf")]
+            text = room.sgf(name) if split_game_id(name) else None
+            if text is None:
+                return self._error(404, "no game " + name[:80])
+            return self._send(200, "application/x-go-sgf; charset=utf-8", text.encode(),
+                              [("Content-Disposition", 'inline; filename="%s.sgf"' % name)])
+        return self._error(404, "not found")
+
+    def _static(self, name):
+        files = self.relay.static_files
+        if name not in files:
+            return self._error(404, "not found")
+        with open(files[name], "rb") as f:
+            body = f.read()
+        self._send(200, _TYPES.get(os.path.splitext(name)[1], "application/octet-stream"), body)
+
+    def _events(self):
+        hub = self.relay.hub
+        self._headers(200, "text/event-stream", extra=[("Connection", "close"),
+                                                      ("X-Accel-Buffering", "no")])
+        self.close_connection = True
+        c = hub.add()
+        c.sock = self.connection
+        try:
+            self.connection.settimeout(30)  # a browser that stops reading is dropped
+            while hub.running:
+                data = c.take(KEEPALIVE_S)
+                if data is None:
+                    break
+                self.wfile.write(data or b": ping\n\n")
+                self.wfile.flush()
+        except OSError:
+            pass
+        finally:
+            hub.remove(c)
+
+
+class Server(ThreadingHTTPServer):
+    daemon_threads = True
+    allow_reuse_address = True
+    request_queue_size = 128
+
+
+class Relay:
+    """The relay in one object (the CLI and the tests run it the same way).
+
+    relay = Relay("mqtt://127.0.0.1:1883", http=("127.0.0.1", 0), archive="archive",
+                  user="relay", password="...").start()
+    relay.url, relay.room, relay.stop()
+    """
+
+    def __init__(self, broker, http=("127.0.0.1", 8080), archive=None, user=None, password=None,
+                 client_id=CLIENT_ID, coalesce=COALESCE_S, client_limit=CLIENT_QUEUE_BYTES,
+                 static=STATIC):
+        self.broker_host, self.broker_port = parse_url(broker)
+        self.http_addr = http
+        self.user, self.password = user, password
+        self.client_id = client_id
+        self.room = Room(archive)
+        self.hub = Hub(self.room, coalesce, client_limit)
+        self.static_files = {n: os.path.join(static, n) for n in os.listdir(static)
+                             if os.path.isfile(os.path.join(static, n))}
+        self.mqtt = None
+        self.httpd = None
+        self.connected = threading.Event()
+        self.connects = 0
+        self.stopping = False
+
+    @property
+    def url(self):
+        host, port = self.httpd.server_address[:2]
+        return "http://%s:%d" % (host, port)
+
+    # -- MQTT -----------------------------------------------------------------
+
+    def _on_connect(self, client, userdata, flags, reason_code, properties=None):
+        if reason_code.is_failure:
+            log.warning("broker refused the relay: %s", reason_code)
+            return
+        self.connects += 1
+        # A session the broker kept has the subscription and delivers what
+        # was queued for it; subscribing again resends every retained
+        # message, which only a relay that starts with an empty room needs.
+        if not flags.session_present or self.connects == 1:
+            client.subscribe(TOPIC_ROOT + "/#", qos=1)
+        log.info("connected to %s:%d (session %s)", self.broker_host, self.broker_port,
+                 "kept" if flags.session_present else "new")
+        self.connected.set()
+        self.hub.broker.update(connected=True, since=time.time())
+        self.hub.push_relay_status()
+
+    def _on_disconnect(self, client, userdata, flags, reason_code, properties=None):
+        self.connected.clear()
+        if self.hub.broker["connected"] and not self.stopping:
+            log.warning("lost the broker (%s); reconnecting", reason_code)
+        self.hub.broker.update(connected=False, since=time.time())
+        self.hub.push_relay_status()
+
+    def _on_message(self, client, userdata, msg):
+        if self.room.handle(msg.topic, msg.payload) == "applied":
+            self.hub.changed()
+
+    def _start_mqtt(self):
+        import paho.mqtt.client as mqtt
+        c = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=self.client_id,
+                        clean_session=False, protocol=mqtt.MQTTv311)
+        if self.user:
+            c.username_pw_set(self.user, self.password)
+        c.on_connect = self._on_connect
+        c.on_disconnect = self._on_disconnect
+        c.on_message = self._on_message
+        c.reconnect_delay_set(min_delay=0.25, max_delay=4)
+        c.max_inflight_messages_set(100)
+        c.connect_async(self.broker_host, self.broker_port, keepalive=15)
+        c.loop_start()  # its thread reconnects by itself, first connection included
+        self.mqtt = c
+
+    # -- life -------------------------------------------------------------------
+
+    def start(self):
+        handler = type("RelayHandler", (Handler,), {"relay": self})
+        self.httpd = Server(self.http_addr, handler)
+        threading.Thread(target=self.httpd.serve_forever, name="relay-http", daemon=True).start()
+        self.hub.start()
+        self._start_mqtt()
+        return self
+
+    def stop(self):
+        self.stopping = True
+        if self.mqtt is not None:
+            self.mqtt.disconnect()
+            self.mqtt.loop_stop()
+            self.mqtt = None
+        self.hub.stop()
+        if self.httpd is not None:
+            self.httpd.shutdown()
+            self.httpd.server_close()
+            self.httpd = None
+
+    def __enter__(self):
+        return self.start()
+
+    def __exit__(self, *exc):
+        self.stop()
+
+
+# -- the command line ------------------------------------------------------------
+
+
+def parse_http(text):
+    """'HOST:PORT' (or ':PORT', 'PORT') -> (host, port)."""
+    host, _, port = text.rpartition(":")
+    if not port.isdigit() or int(port) > 65535:
+        raise ValueError("expected --http HOST:PORT, got %r" % text)
+    return host or "127.0.0.1", int(port)
+
+
+def read_credentials(path, user):
+    """The password of `user` in a credentials.csv (host_sim/room/broker.py)."""
+    with open(path, newline="") as f:
+        for row in csv.DictReader(f):
+            if row.get("user") == user:
+                return row.get("password") or ""
+    raise ValueError("no user %r in %s" % (user, path))
+
+
+def add_arguments(p):
+    p.add_argument("--broker", required=True, help="the room's broker, mqtt://HOST:PORT")
+    p.add_argument("--http", default="127.0.0.1:8080",
+                   help="address of the web page (default 127.0.0.1:8080; 0.0.0.0:8080 for the room)")
+    p.add_argument("--archive", default="archive",
+                   help="folder for the finished games' SGF (default archive)")
+    p.add_argument("--user", default="relay", help="MQTT user (default relay)")
+    p.add_argument("--password", default=None,
+                   help="MQTT password (or GOGADGET_RELAY_PASSWORD, or --credentials)")
+    p.add_argument("--credentials", default=None,
+                   help="credentials.csv written by python -m host_sim.room.broker: the user's "
+                        "password is taken from it")
+    p.add_argument("--client-id", default=CLIENT_ID,
+                   help="MQTT client id: the broker keeps this relay's session under it "
+                        "(default %s)" % CLIENT_ID)
+    p.add_argument("--coalesce", type=float, default=COALESCE_S,
+                   help="seconds the page's updates are batched (default %s)" % COALESCE_S)
+    p.add_argument("--verbose", action="store_true", help="log every connection and game")
+
+
+def _interrupt(signum, frame):
+    raise KeyboardInterrupt
+
+
+def cmd_relay(args):
+    logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
+                        format="%(asctime)s relay: %(message)s", stream=sys.stderr)
+    try:
+        http = parse_http(args.http)
+        password = args.password or os.environ.get("GOGADGET_RELAY_PASSWORD")
+        if args.credentials:
+            password = read_credentials(args.credentials, args.user)
+        relay = Relay(args.broker, http, args.archive, args.user, password,
+                      client_id=args.client_id, coalesce=args.coalesce).start()
+    except ValueError as e:
+        print("gogadget relay: %s" % e, file=sys.stderr)
+        return 2
+    print("gogadget relay: %s -> %s (archive %s)" % (args.broker, relay.url,
+                                                     os.path.abspath(args.archive)), flush=True)
+    signal.signal(signal.SIGTERM, _interrupt)
+    try:
+        while True:
+            time.sleep(3600)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        relay.stop()
+    return 0
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(prog="python -m host_sim.room.relay", description=__doc__.split("\n\n")[0])
+    add_arguments(p)
+    return cmd_relay(p.parse_args(argv))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
