@@ -1,0 +1,151 @@
+"""The room's web page in a real browser: Debian's Chromium, headless,
+driven over the DevTools protocol (host_sim/room/chromium.py).  Boards
+publish spec messages to Mosquitto; the page must show every board, show
+moves arriving live, open a board large, and find the relay again after a
+restart.  The screenshots are kept in build/screenshots/ (room-grid.png,
+room-board.png, room-phone.png): look at them."""
+import random
+import time
+
+import pytest
+
+from conftest import ROOT, require
+from host_sim.room.broker import Broker, find_mosquitto
+from host_sim.room.chromium import Chromium, find_chromium
+from host_sim.room.relay import Relay
+from room_boards import Publisher, SpecGame, wait_for
+
+SHOTS = ROOT / "build" / "screenshots"
+PLAYERS = [("Iyama Yuta", "Shibano Toramaru"), ("Shin Jinseo", "Ke Jie"),
+           ("Choi Jeong", "Ueno Asami"), ("Lee Sedol", "Gu Li"), ("", ""),
+           ("Fujisawa Rina", "Nakamura Sumire"), ("Honinbo Shusaku", "Gennan Inseki"),
+           ("Cho Chikun", "Kobayashi Koichi")]
+SIZES = [19, 19, 13, 9, 9, 19, 19, 13]
+
+
+@pytest.fixture
+def room(tmp_path):
+    require(find_mosquitto() or "mosquitto", "(apt-get install mosquitto; .ci/run does)")
+    chromium = require(find_chromium() or "chromium", "(apt-get install chromium; .ci/run does)")
+    ids = ["table-%d" % (i + 1) for i in range(len(SIZES))]
+    broker = Broker(str(tmp_path / "broker"), boards=ids).start()
+    relay = Relay(broker.url, ("127.0.0.1", 0), str(tmp_path / "archive"), "relay",
+                  broker.creds["relay"]).start()
+    pubs, games = {}, {}
+    try:
+        assert relay.connected.wait(20)
+        rng = random.Random(11)
+        for i, b in enumerate(ids):
+            p = pubs[b] = Publisher(broker, b, broker.creds[b])
+            p.online(faults=1 if i == 5 else 0, note="sensor D4 stuck?" if i == 5 else "")
+            g = games[b] = SpecGame(b, game=3 + i, size=SIZES[i], black=PLAYERS[i][0],
+                                    white=PLAYERS[i][1], komi=6.5)
+            p.send("game", g.snapshot())
+            for _ in range(rng.randrange(60, 150) if g.size == 19 else rng.randrange(14, 50)):
+                p.event(g, g.play(g.random_move(rng)))
+            if i == 3:  # finished
+                p.event(g, g.play(""))
+                p.event(g, g.play(""))
+                g.phase = "over"
+                p.event(g, g.end("B+4.5"))
+            if i == 2:  # counting
+                p.event(g, g.play(""))
+                p.event(g, g.play(""))
+                g.phase = "count"
+                p.send("game", g.snapshot())
+            p.flush()
+        pubs[ids[-1]].send("status", {"v": 1, "online": False})  # a board gone dark
+        pubs[ids[-1]].flush()
+        wait_for(lambda: all(relay.room.boards.get(b) and relay.room.boards[b].game
+                             and relay.room.boards[b].game.seq == games[b].seq for b in ids))
+        yield broker, relay, pubs, games, chromium
+    finally:
+        for p in pubs.values():
+            p.close()
+        relay.stop()
+        broker.stop()
+
+
+def card_moves(br, board):
+    return br.eval("(document.querySelector('.card[data-board=\"%s\"]') || {dataset: {}})"
+                   ".dataset.moves" % board)
+
+
+def test_the_page_shows_the_room_live(room):
+    broker, relay, pubs, games, chromium = room
+    g, p = games["table-1"], pubs["table-1"]
+    with Chromium(chromium, width=1440, height=1000) as br:
+        br.goto(relay.url + "/")
+        br.wait("document.querySelectorAll('.card').length === %d" % len(games), what="every board")
+        assert card_moves(br, "table-1") == str(len(g.moves))
+        assert br.eval("document.querySelector('.card[data-board=\"table-4\"] .pill').textContent") == "B+4.5"
+        assert br.eval("document.querySelector('.card[data-board=\"table-8\"]').dataset.online") == "0"
+        assert br.eval("document.querySelectorAll('.card[data-board=\"table-1\"] svg circle.lastmark').length") == 1
+
+        # A move arrives: the card shows it, live, within a moment.
+        rng = random.Random(5)
+        t0 = time.monotonic()
+        p.event(g, g.play(g.random_move(rng)))
+        br.wait("document.querySelector('.card[data-board=\"table-1\"]').dataset.moves === '%d'"
+                % len(g.moves), timeout=10, what="the new move on the card")
+        latency = time.monotonic() - t0
+        assert br.eval("document.querySelector('.card[data-board=\"table-1\"]').dataset.last") == \
+            "".join(g.moves[-1])
+        assert latency < 5, latency
+        time.sleep(0.8)  # the flash of the new move fades
+        br.screenshot(str(SHOTS / "room-grid.png"))
+
+        # Open a board: large, with its move list, the last move marked, captures and the SGF link.
+        br.eval("document.querySelector('.card[data-board=\"table-1\"]').click()")
+        br.wait("!document.getElementById('detail').hidden", what="the board opened")
+        n = len(g.moves)
+        assert br.eval("document.querySelectorAll('#d-moves li').length") == n
+        p.event(g, g.play(g.random_move(rng)))
+        br.wait("document.querySelectorAll('#d-moves li').length === %d" % (n + 1), timeout=10,
+                what="the new move in the list")
+        assert br.eval("document.querySelector('#d-moves li.last .no').textContent") == str(n + 1)
+        assert br.eval("document.querySelectorAll('#detail-board circle.lastmark').length") == 1
+        assert "prisoner" in br.eval("document.getElementById('d-players').textContent")
+        href = br.eval("document.getElementById('d-sgf').getAttribute('href')")
+        assert href == "/game/table-1-3.sgf"
+        sgf = br.eval("fetch('%s').then(r => r.text())" % href)
+        assert sgf.startswith("(;GM[1]") and ";%s[%s]" % g.moves[-1] in sgf
+
+        # A take-back retracts the move on the page too.
+        p.event(g, g.undo())
+        br.wait("document.querySelectorAll('#d-moves li').length === %d" % n, timeout=10,
+                what="the take-back")
+        p.event(g, g.play(g.random_move(rng)))
+        br.wait("document.querySelectorAll('#d-moves li').length === %d" % (n + 1), timeout=10)
+        time.sleep(0.3)
+        br.screenshot(str(SHOTS / "room-board.png"))
+
+        # The relay restarts on the same address: the page reconnects by itself.
+        br.eval("location.hash = ''")
+        addr = relay.httpd.server_address[:2]
+        relay.stop()
+        br.wait("document.getElementById('link').classList.contains('down')", timeout=10,
+                what="the page to notice the relay is gone")
+        relay2 = Relay(broker.url, addr, relay.room.archive, "relay", broker.creds["relay"]).start()
+        try:
+            assert relay2.connected.wait(20)
+            p.event(g, g.play(g.random_move(rng)))
+            br.wait("document.querySelector('.card[data-board=\"table-1\"]').dataset.moves === '%d'"
+                    % len(g.moves), timeout=20, what="the page back on the new relay")
+            assert br.eval("document.getElementById('link').classList.contains('on')")
+        finally:
+            relay2.stop()
+
+    # A phone: the grid in two columns.
+    relay3 = Relay(broker.url, ("127.0.0.1", 0), relay.room.archive, "relay",
+                   broker.creds["relay"], client_id="gogadget-relay-phone").start()
+    try:
+        assert relay3.connected.wait(20)
+        wait_for(lambda: len(relay3.room.boards) == len(games))
+        with Chromium(chromium, width=390, height=844, scale=2) as br:
+            br.goto(relay3.url + "/")
+            br.wait("document.querySelectorAll('.card').length === %d" % len(games))
+            time.sleep(0.3)
+            br.screenshot(str(SHOTS / "room-phone.png"))
+    finally:
+        relay3.stop()
