@@ -92,18 +92,30 @@ def parse_topic(topic):
     return parts[0], parts[1]
 
 
+# Per board size: the move list's pattern with that size's letters only, so
+# one regular-expression match checks every coordinate.
+_MOVES_BY_SIZE = {n: re.compile(r"(?:;[BW]\[(?:[a-%s]{2}|)\])*" % SGF_LETTERS[n - 1])
+                  for n in range(MIN_SIZE, MAX_SIZE + 1)}
+# Every (colour, point) pair once: a long game's move list holds references,
+# not a tuple and a string per move.
+_PAIRS = {(c, p): (c, p) for c in "BW"
+          for p in [""] + [x + y for x in SGF_LETTERS[:MAX_SIZE] for y in SGF_LETTERS[:MAX_SIZE]]}
+
+
 def parse_moves(text, size):
     """SGF move nodes (';B[pd];W[]') -> [("B", "pd"), ("W", "")], checked
     against size; ValueError if anything else is in the text."""
-    if type(text) is not str or not _MOVES.fullmatch(text):
+    if type(text) is not str:
+        raise ValueError("moves are not SGF move nodes")
+    if not _MOVES_BY_SIZE[size].fullmatch(text):
+        if _MOVES.fullmatch(text):
+            raise ValueError("a move is off a %dx%d board" % (size, size))
         raise ValueError("moves are not SGF move nodes")
     moves = _MOVE.findall(text)
     if len(moves) > MAX_MOVES:
         raise ValueError("too many moves")
-    for _, p in moves:
-        if not _on_board(size, p):
-            raise ValueError("move %s is off a %dx%d board" % (p, size, size))
-    return moves
+    pairs = _PAIRS
+    return [pairs[m] for m in moves]
 
 
 def parse_setup(text, size):
