@@ -314,7 +314,7 @@ def test_the_documents_examples_parse():
     (GAME, encode(dict(SNAP, komi="6.5")), "komi"),
     (GAME, b'{"v":1,"komi":NaN}', "JSON"),
     (GAME, encode(dict(SNAP, phase="lunch")), "phase"),
-    (GAME, encode(dict(SNAP, black="x" * 65)), "too long"),
+    (GAME, encode(dict(SNAP, black=7)), "black is not a string"),
     (GAME, encode(dict(SNAP, setup="AB[pd][pd]")), "twice"),
     (GAME, encode(dict(SNAP, prisoners=[1])), "prisoners"),
     (STATUS, b'{"v":1,"online":"yes"}', "online"),
@@ -326,6 +326,13 @@ def test_the_documents_examples_parse():
 def test_malformed_messages_are_refused_with_a_reason(t, payload, why):
     msg, reason = parse(t, payload)
     assert msg is None and why in reason, reason
+
+
+def test_free_text_is_cut_and_cleaned_not_refused():
+    msg, _ = parse(GAME, encode(dict(SNAP, black="x" * 100, white="Lee\tSedol\u2028")))
+    assert msg["black"] == "x" * 64 and msg["white"] == "Lee Sedol "
+    msg, _ = parse(STATUS, encode({"v": 1, "online": True, "note": "D4\n" * 100}))
+    assert len(msg["note"]) == 200 and "\n" not in msg["note"]
 
 
 def test_a_dropped_message_is_one_log_line(caplog):

@@ -10,7 +10,8 @@ which the relay logs in one line before dropping the message.
 
 The returned dict holds only the fields the format defines, with their
 types checked (unknown extra fields are ignored, so a board one format
-revision ahead still shows).  Coordinates are checked here as far as a
+revision ahead still shows; free text, such as names and the note, is cut
+to its limit and its control characters become spaces).  Coordinates are checked here as far as a
 message alone allows: a snapshot's moves and set-up against its own size; an
 event's point only as an SGF letter pair (its board's size is known to the
 relay's game, which checks the rest).
@@ -57,10 +58,11 @@ def _text(d, key, required=True, limit=MAX_TEXT):
     v = d.get(key)
     if type(v) is not str:
         raise ValueError("%s is not a string" % key)
-    if len(v) > limit:
-        raise ValueError("%s is too long" % key)
-    if any(ord(ch) < 32 for ch in v):
-        raise ValueError("%s has control characters" % key)
+    # A long name or a tab in it is no reason to hide a board's game: free
+    # text is cut to its limit and control characters become spaces.
+    v = v[:limit]
+    if not v.isprintable():
+        v = "".join(ch if ch.isprintable() else " " for ch in v)
     return v
 
 
