@@ -8,13 +8,17 @@ not shift every later one), feeding the watchdog each cycle.
 
 Hold CONFIRM while powering up to skip the loop (maintenance: mpremote and
 `make deploy` can then reach the REPL, which the GTP link otherwise keeps).
+
+With a broker in the config (and Wi-Fi on a Pico W or ESP32) the board
+publishes its game to the tournament room over MQTT (docs/ROOM.md): the
+passwords come from secrets.json, beside config.json.
 """
 import gc
 import time
 
 import machine
 
-from gogadget.config import Config
+from gogadget.config import SECRETS_FILE, Config
 from gogadget.events import BTN_CALIBRATE, BTN_NONE
 from gogadget.frame import new_frame
 from gogadget.hw import pico, selftest
@@ -25,13 +29,46 @@ CONFIG_FILE = "config.json"
 WATCHDOG_MS = 4000  # longest cycle the board survives: a game save is ~100 ms
 
 
-def load_config(path=CONFIG_FILE):
+def load_config(path=CONFIG_FILE, secrets=SECRETS_FILE):
     try:
-        return Config.load(path), "config " + path
+        config, how = Config.load(path), "config " + path
     except OSError:
         return Config(), "no %s: defaults" % path
     except ValueError as exc:
         return Config(), "%s: defaults" % exc
+    try:
+        config.load_secrets(secrets)
+    except ValueError as exc:
+        how += "; %s: not publishing" % exc
+        config.broker = ""
+    return config, how
+
+
+def make_broadcast(config):
+    """The room publisher when the config names a broker, else None (and
+    None, said on the console, when umqtt.simple or the Wi-Fi is missing)."""
+    if not config.broker:
+        return None
+    try:
+        from gogadget.broadcast import Broadcaster
+        from gogadget.hw import net
+        factory = net.mqtt_factory(config)
+    except ImportError as exc:
+        print("gogadget: not publishing, %s: `make deploy` puts umqtt.simple in /lib "
+              "(or mpremote mip install umqtt.simple)" % exc)
+        return None
+    ready = None
+    if config.wifi_ssid:
+        try:
+            wifi = net.Wifi(config.wifi_ssid, config.wifi_password, config.board_id).start()
+        except (ImportError, OSError) as exc:
+            print("gogadget: not publishing, no Wi-Fi: %s" % exc)
+            return None
+        ready = wifi.ready
+        print("gogadget: joining Wi-Fi " + config.wifi_ssid)
+    print("gogadget: publishing as %s to %s:%d" % (config.board_id, config.broker,
+                                                  config.broker_port))
+    return Broadcaster(factory, config.board_id, ready=ready)
 
 
 class CalibrateButton:
@@ -102,7 +139,8 @@ def main(cycles=None, stream=None, watchdog=True):
         stream = StdioStream()
     wdt = machine.WDT(timeout=WATCHDOG_MS) if watchdog else None
     guard = CalibrateButton(buttons)
-    app = App(config, sensors, leds, guard, config.store, stream)
+    app = App(config, sensors, leds, guard, config.store, stream,
+              broadcast=make_broadcast(config))
     app.boot(time.ticks_ms())
     period = 1000 // config.scan_hz
     deadline = time.ticks_ms()

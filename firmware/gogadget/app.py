@@ -6,7 +6,9 @@ desktop, fakes in tests):
 * sensors.read(scan) fills a scan bytearray; sensors.kind is "colour" or
   "occupancy";
 * leds.show(frame, now_ms) displays a frame;
-* buttons.poll(now_ms) returns a BTN_* code (BTN_NONE when nothing happened).
+* buttons.poll(now_ms) returns a BTN_* code (BTN_NONE when nothing happened);
+* broadcast (optional): a broadcast.Broadcaster, polled once per step
+  after the host link (it publishes the game over MQTT, docs/ROOM.md).
 """
 from gogadget.events import BTN_NONE
 from gogadget.journal import Journal
@@ -15,7 +17,7 @@ from gogadget.scan import new_scan
 
 
 class App:
-    def __init__(self, config, sensors, leds, buttons, store_dir, stream=None):
+    def __init__(self, config, sensors, leds, buttons, store_dir, stream=None, broadcast=None):
         self.config = config
         self.sensors = sensors
         self.leds = leds
@@ -31,6 +33,9 @@ class App:
         if stream is not None:
             from gogadget.link import Link
             self.link = Link(self, stream)
+        self.broadcast = broadcast
+        if broadcast is not None:
+            broadcast.attach(self.referee)
 
     def boot(self, now_ms):
         """Resume the journalled game (the LEDs then guide the person to put
@@ -50,7 +55,8 @@ class App:
             self.scan = new_scan(self.referee.size)
 
     def step(self, now_ms):
-        """One cycle: sensors -> referee -> buttons -> LEDs (-> host link)."""
+        """One cycle: sensors -> referee -> buttons -> LEDs (-> host link
+        -> broadcast)."""
         ref = self.referee
         scan = self.scan
         if len(scan) != ref.n:  # a new game of another size (from the host)
@@ -64,3 +70,5 @@ class App:
         self.leds.show(ref.frame, now_ms)
         if self.link is not None:
             self.link.poll(now_ms)
+        if self.broadcast is not None:
+            self.broadcast.poll(now_ms)

@@ -1,7 +1,67 @@
-"""The board's game on MQTT: topic names and message format (docs/ROOM.md).
+"""The board's game on MQTT (docs/ROOM.md): topic names, the message format,
+and the Broadcaster that publishes the referee's game.
 
-Defined once here; the relay and the host tools import them.
+The names and the format are defined once here; the relay and the host
+tools import them.
+
+Broadcaster(connect, board_id), attached to a referee (App does it:
+App(..., broadcast=b) calls b.attach(app.referee)), publishes, QoS 1, under
+gogadget/board/<board_id>/:
+
+* status (retained): {"v":1,"online":true,"faults":N,"note":"..."} on every
+  connection and whenever the faults or the journal report change; the last
+  will, {"v":1,"online":false}, is retained too;
+* move: one event per move, pass, take-back and end, with the game's number
+  and the event's seq;
+* game (retained): the snapshot of the whole game, after the events it
+  includes.
+
+What it needs from the referee (gogadget.referee.Referee has all of it; a
+host-side stand-in needs the same attributes):
+
+    ref.log.game, ref.log.seq   the game's number and its event count
+                                (gamelog.GameLog: both survive a power cut)
+    ref.board                   board.Board: size, moves, move(i),
+                                last_move(), prisoners, setup_stones
+    ref.phase, ref.resume_phase "setup" "resume" "play" "count" "over"
+    ref.komi, ref.rules.name, ref.rules.changes, ref.handicap, ref.result
+    ref.has_fault, ref.fault    (bytes, nonzero: a place whose sensor is out)
+    ref.damage                  "" or what boot found wrong with the journal
+
+`connect` is a factory: connect() returns a new, unconnected client with
+umqtt.simple's API -- set_last_will(topic, msg, retain, qos),
+connect(clean_session), publish(topic, msg, retain, qos) returning once
+the broker acknowledged it (QoS 1: PUBACK) and raising OSError when the
+connection fails, ping(), disconnect(), and close() (drop the socket
+without DISCONNECT, so the broker sends the will; a plain umqtt client
+without close() has its sock closed).  The client must be made with
+keepalive=KEEPALIVE_S.  A new client is made for every connection.
+
+    On the board (main.py):   gogadget.hw.net.mqtt_factory(config)
+    On CPython:               host_sim.room.client.factory(url, user, password)
+
+        from host_sim.room.client import factory
+        b = Broadcaster(factory("mqtt://127.0.0.1:1883", "b1", pw), "b1")
+        app = App(config, sensors, leds, buttons, store, broadcast=b)
+        # or, on a referee of one's own: b.attach(referee); b.poll(now_ms)
+
+App.step calls b.poll(now_ms) once per scan cycle.  With nothing new it
+costs a few comparisons and allocates nothing; otherwise it does at most one
+network operation (a connection attempt, one publish, or a ping), so the
+scan loop never waits for more than one round trip.  A failed connection or
+publish drops the client and retries after 1 s, doubling to 30 s.  What the
+broker has not acknowledged is kept: the events (up to `backlog` of them,
+oldest dropped first: the snapshot covers a gap) and the snapshot are
+published after the next connection, in order.
+
+The snapshot is kept in one preallocated bytearray, updated move by move
+(a move appends its SGF node, a take-back cuts it) and published as a
+memoryview; the buffer grows by a whole game's capacity when a game is
+longer than that.  A MemoryError where it allocates skips that publish and
+tries again later; it never reaches the scan loop.
 """
+from gogadget.compat import const, ticks_add, ticks_diff
+
 TOPIC_ROOT = "gogadget/board"
 T_STATUS = "status"  # retained: online, faults; the last will says offline
 T_GAME = "game"  # retained: the snapshot of the whole current game
@@ -9,6 +69,26 @@ T_MOVE = "move"  # events: move, pass, take-back, end; each with its seq
 FORMAT = 1  # "v" in every message
 MAX_MESSAGE = 8192  # bytes; the relay drops bigger ones
 MAX_ID = 32
+
+KEEPALIVE_S = 60  # the MQTT keepalive the client is made with
+PING_MS = const(30000)  # idle this long: ping (half the keepalive)
+RETRY_MIN_MS = const(1000)
+RETRY_MAX_MS = const(30000)
+WILL = b'{"v":1,"online":false}'
+PHASES = ("setup", "play", "count", "over")  # as the snapshot names them
+
+# The backlog: events not yet acknowledged, _ENTRY bytes each:
+# 0-1 game, 2-3 seq, 4 kind, 5 colour, 6-7 n, 8-15 text (SGF point or result).
+_ENTRY = const(16)
+_TEXT = const(8)
+E_MOVE = const(1)
+E_UNDO = const(2)
+E_END = const(3)
+_KIND = (b"", b"move", b"undo", b"end")
+_COLOUR = b"?BW"
+_NODE = const(6)  # ;B[pd]
+_TAIL = const(96)  # ","phase":"count","result":"W+1000.5","prisoners":[361,361]}
+_HEAD = const(176)  # the snapshot's keys and numbers before "setup", names apart
 
 
 def valid_board_id(name):
@@ -23,3 +103,564 @@ def valid_board_id(name):
 
 def topic(board_id, leaf):
     return "%s/%s/%s" % (TOPIC_ROOT, board_id, leaf)
+
+
+def json_string(text):
+    """text as a JSON string literal (quotes included), UTF-8 bytes."""
+    out = ['"']
+    for ch in text:
+        if ch == '"' or ch == "\\":
+            out.append("\\" + ch)
+        elif ord(ch) < 32:
+            out.append("\\u%04x" % ord(ch))
+        else:
+            out.append(ch)
+    out.append('"')
+    return "".join(out).encode()
+
+
+def status_message(online, faults=0, note=""):
+    if not online:
+        return WILL
+    return b'{"v":1,"online":true,"faults":%s,"note":%s}' % (
+        str(faults).encode(), json_string(note[:200]))
+
+
+# -- writing into a bytearray (no strings built) -------------------------------
+
+
+def _put(buf, pos, data):
+    n = len(data)
+    buf[pos:pos + n] = data
+    return pos + n
+
+
+def _int(buf, pos, value):
+    if value < 0:
+        buf[pos] = 45  # -
+        pos += 1
+        value = -value
+    digits = 1
+    v = value
+    while v >= 10:
+        v //= 10
+        digits += 1
+    end = pos + digits
+    i = end
+    while True:
+        i -= 1
+        buf[i] = 48 + value % 10
+        value //= 10
+        if i == pos:
+            return end
+
+
+def _half(buf, pos, halves):
+    """A multiple of 0.5 given as a count of halves: 13 -> 6.5, -2 -> -1."""
+    if halves < 0:
+        buf[pos] = 45
+        pos += 1
+        halves = -halves
+    pos = _int(buf, pos, halves >> 1)
+    if halves & 1:
+        pos = _put(buf, pos, b".5")
+    return pos
+
+
+def _node(buf, pos, size, colour, pt):
+    """One SGF move node, ;B[pd] (a pass: ;B[])."""
+    buf[pos] = 59  # ;
+    buf[pos + 1] = _COLOUR[colour]
+    buf[pos + 2] = 91  # [
+    if pt == 0:
+        buf[pos + 3] = 93  # ]
+        return pos + 4
+    w = size + 1
+    buf[pos + 3] = 97 + pt % w
+    buf[pos + 4] = 97 + size - pt // w
+    buf[pos + 5] = 93
+    return pos + 6
+
+
+class Broadcaster:
+    """Publishes a referee's game over MQTT; see the module notes."""
+
+    def __init__(self, connect, board_id, referee=None, note="", ready=None, backlog=64,
+                 black="Black", white="White"):
+        """connect: the client factory; board_id: the board's name and MQTT
+        user; note: said in the status; ready: None or a function telling
+        whether the network is up (no connection is tried while it is not);
+        backlog: how many events are kept for the broker; black, white: the
+        players' names in the snapshot."""
+        if not valid_board_id(board_id):
+            raise ValueError("bad board id %r (1-32 of a-z A-Z 0-9 - _)" % (board_id,))
+        self.ref = referee
+        self.factory = connect
+        self.board_id = board_id
+        self.note = note  # said in the status (with the journal's report)
+        self.ready = ready  # None, or a function: is the network up?
+        self.t_status = topic(board_id, T_STATUS).encode()
+        self.t_game = topic(board_id, T_GAME).encode()
+        self.t_move = topic(board_id, T_MOVE).encode()
+        self._names = json_string(black) + b',"white":' + json_string(white)
+        self._client = None
+        self._retry_at = 0
+        self._backoff = RETRY_MIN_MS
+        self._ping_at = 0
+        # Figures for the host, the tests and the bench.
+        self.connects = 0
+        self.failures = 0
+        self.published = 0
+        self.dropped = 0  # events dropped from a full backlog
+        self.error = ""  # the last failure, as text
+        # The backlog ring of events not acknowledged.
+        self._cap = backlog
+        self._ring = bytearray(backlog * _ENTRY)
+        self._head = 0
+        self._count = 0
+        self._ev = bytearray(112)  # one event message
+        # The snapshot: buf[_start:_end] is the message; its moves start at
+        # _h (the head, right-aligned before them) and end at _mend.
+        self._buf = bytearray(0)
+        self._hs = bytearray(0)  # scratch for the head
+        self._setup = b""
+        self._h = self._mend = self._start = self._end = 0
+        self._nodes = 0  # room for this many move nodes in _buf
+        self._snap_dirty = False  # a snapshot the broker has not acknowledged
+        self._snap_ok = False  # _buf holds the current game
+        self._snap_retry = 0
+        self._frozen = None  # the last snapshot of an earlier game, not acknowledged
+        self._frozen_game = -1
+        self._status = b""
+        self._status_dirty = False
+        # What was last looked at (poll compares these, nothing else).
+        self._game = -1
+        self._seq = 0
+        self._moves = 0
+        self._phase = ""
+        self._komi = None
+        self._rules = -1
+        self._setups = -1
+        self._ended = False
+        self._fault = None
+        self._damage = None
+
+    def attach(self, referee):
+        """Publish this referee's game (from the next poll on)."""
+        self.ref = referee
+        self._game = -1
+        self._fault = self._damage = None
+
+    # -- the scan loop's call ----------------------------------------------
+
+    def poll(self, now_ms):
+        """Once per scan cycle: look at the referee, then do at most one
+        network operation.  Allocates nothing when nothing changed."""
+        ref = self.ref
+        log = ref.log
+        board = ref.board
+        if log.seq != self._seq or log.game != self._game or board.moves != self._moves \
+                or ref.phase != self._phase or ref.komi != self._komi \
+                or ref.rules.changes != self._rules \
+                or len(board.setup_stones) != self._setups:
+            self._observe(now_ms)
+        if ref.has_fault != self._fault or ref.damage is not self._damage:
+            self._observe_status()
+        if self._client is None:
+            if ticks_diff(now_ms, self._retry_at) >= 0:
+                self._connect(now_ms)
+        elif self._status_dirty or self._count or self._snap_dirty or self._frozen is not None:
+            self._publish_next(now_ms)
+        elif ticks_diff(now_ms, self._ping_at) >= 0:
+            self._ping(now_ms)
+
+    @property
+    def connected(self):
+        return self._client is not None
+
+    def pending(self):
+        """Messages waiting for the broker (events, snapshots, status)."""
+        return self._count + (1 if self._snap_dirty else 0) + (
+            1 if self._frozen is not None else 0) + (1 if self._status_dirty else 0)
+
+    def snapshot(self):
+        """The current snapshot message (a memoryview; tests, the host)."""
+        if not self._snap_ok:
+            return None
+        return memoryview(self._buf)[self._start:self._end]
+
+    def close(self, now_ms=0):
+        """Leave the broker: say offline (retained), then disconnect."""
+        client = self._client
+        self._client = None
+        if client is None:
+            return
+        try:
+            client.publish(self.t_status, WILL, True, 1)
+            client.disconnect()
+        except Exception:  # noqa: BLE001  (leaving anyway)
+            _close(client)
+
+    # -- looking at the referee ------------------------------------------------
+
+    def _observe(self, now_ms):
+        ref = self.ref
+        log = ref.log
+        board = ref.board
+        game = log.game
+        seq = log.seq
+        try:
+            if game != self._game or seq < self._seq or self._setups != len(board.setup_stones) \
+                    or not self._snap_ok:
+                if game != self._game and self._game >= 0:
+                    # A new game: its events so far (if they can be told
+                    # apart) go out after the old game's.
+                    self._freeze()
+                    self._game = game
+                    self._ended = False
+                    self._seq = self._moves = 0
+                    self._rebuild(0)
+                    if seq:
+                        self._events(seq, board.moves)
+                else:
+                    self._game = game
+                    self._rebuild()
+            elif seq != self._seq or board.moves != self._moves:
+                self._events(seq - self._seq, board.moves - self._moves)
+            self._seq = seq
+            self._moves = board.moves
+            self._ended = bool(ref.result)
+            self._phase = ref.phase
+            self._komi = ref.komi
+            self._rules = ref.rules.changes
+            self._setups = len(board.setup_stones)
+            if self._snap_ok:
+                self._render()
+        except MemoryError:
+            # The snapshot could not be built: publish it once it can be.
+            self._snap_ok = False
+            self._seq = seq
+            self._moves = board.moves
+            self._game = game
+            self._snap_retry = ticks_add(now_ms, RETRY_MIN_MS)
+            self.error = "out of memory for the snapshot"
+        self._snap_dirty = True
+
+    def _events(self, d, dm):
+        """The referee's seq went up by d and its moves by dm since the last
+        look: the events, into the backlog and the snapshot's moves."""
+        ref = self.ref
+        board = ref.board
+        ended = bool(ref.result) and not self._ended
+        seq = self._seq
+        if dm >= 0 and d == dm + (1 if ended else 0):
+            for i in range(self._moves, board.moves):
+                colour, pt = board.move(i)
+                seq += 1
+                self._push(seq, E_MOVE, colour, i + 1, pt)
+                self._append_node(colour, pt)
+            if ended:
+                self._push(seq + 1, E_END, 0, 0, 0)
+        elif dm < 0 and d == -dm and not ended:
+            for n in range(self._moves, board.moves, -1):
+                seq += 1
+                self._push(seq, E_UNDO, 0, n, 0)
+                self._cut_node()
+        else:
+            # More happened than one look can tell apart: no events (a gap
+            # in seq), the snapshot that follows has it all.
+            self._rebuild()
+
+    def _push(self, seq, kind, colour, n, pt):
+        cap = self._cap
+        if cap == 0:
+            return
+        if self._count == cap:
+            self._head = (self._head + 1) % cap
+            self._count -= 1
+            self.dropped += 1
+        e = ((self._head + self._count) % cap) * _ENTRY
+        ring = self._ring
+        game = self._game
+        ring[e] = game & 0xFF
+        ring[e + 1] = (game >> 8) & 0xFF
+        ring[e + 2] = seq & 0xFF
+        ring[e + 3] = (seq >> 8) & 0xFF
+        ring[e + 4] = kind
+        ring[e + 5] = colour
+        ring[e + 6] = n & 0xFF
+        ring[e + 7] = (n >> 8) & 0xFF
+        for i in range(_TEXT):
+            ring[e + 8 + i] = 0
+        if kind == E_MOVE and pt:
+            size = self.ref.board.size
+            w = size + 1
+            ring[e + 8] = 97 + pt % w
+            ring[e + 9] = 97 + size - pt // w
+        elif kind == E_END:
+            text = self.ref.result
+            for i in range(min(len(text), _TEXT)):
+                ring[e + 8 + i] = ord(text[i])
+        self._count += 1
+
+    def _observe_status(self):
+        ref = self.ref
+        self._fault = ref.has_fault
+        self._damage = ref.damage
+        faults = 0
+        if ref.has_fault:
+            fault = ref.fault
+            for i in range(len(fault)):
+                if fault[i]:
+                    faults += 1
+        note = self.note
+        if ref.damage:
+            note = (note + "; " if note else "") + ref.damage
+        try:
+            status = status_message(True, faults, note)
+        except MemoryError:
+            status = status_message(True, faults)
+        if status != self._status:
+            self._status = status
+            self._status_dirty = True
+
+    # -- the snapshot ------------------------------------------------------------
+
+    def _rebuild(self, moves=-1):
+        """The snapshot buffer for the current game, its moves (the first
+        `moves` of them) from the board: a new game, a power cut, a look
+        that could not tell the events apart."""
+        board = self.ref.board
+        if moves < 0:
+            moves = board.moves
+        size = board.size
+        out = []
+        for want in (1, 2):
+            pts = [pt for c, pt in board.setup_stones if c == want]
+            if pts:
+                out.append("AB" if want == 1 else "AW")
+                w = size + 1
+                for pt in pts:
+                    out.append("[" + chr(97 + pt % w) + chr(97 + size - pt // w) + "]")
+        self._setup = "".join(out).encode()
+        h = _HEAD + len(self._names) + len(self._setup)
+        chunk = size * size + size * size // 8  # the referee's whole-game capacity
+        nodes = chunk
+        while nodes < board.moves:
+            nodes += chunk
+        if self._h != h or nodes > self._nodes or self._nodes > nodes + chunk:
+            self._snap_ok = False
+            self._buf = self._hs = bytearray(0)  # the old ones may go first
+            self._hs = bytearray(h)
+            self._buf = bytearray(h + nodes * _NODE + _TAIL)
+            self._nodes = nodes
+            self._h = h
+        self._mend = h
+        for i in range(moves):
+            colour, pt = board.move(i)
+            self._mend = _node(self._buf, self._mend, size, colour, pt)
+        self._snap_ok = True
+
+    def _append_node(self, colour, pt):
+        if self._mend + _NODE > self._h + self._nodes * _NODE:
+            self._grow()
+        self._mend = _node(self._buf, self._mend, self.ref.board.size, colour, pt)
+
+    def _grow(self):
+        size = self.ref.board.size
+        nodes = self._nodes + size * size + size * size // 8
+        old = self._buf
+        buf = bytearray(self._h + nodes * _NODE + _TAIL)
+        buf[:self._mend] = memoryview(old)[:self._mend]
+        self._buf = buf
+        self._nodes = nodes
+
+    def _cut_node(self):
+        buf = self._buf
+        if self._mend <= self._h:
+            return
+        self._mend -= 4 if buf[self._mend - 2] == 91 else _NODE  # ;B[] or ;B[pd]
+
+    def _render(self):
+        """Write the head before the moves and the tail after them."""
+        ref = self.ref
+        board = ref.board
+        hs = self._hs
+        p = _put(hs, 0, b'{"v":1,"game":')
+        p = _int(hs, p, self._game)
+        p = _put(hs, p, b',"seq":')
+        p = _int(hs, p, self._seq)
+        p = _put(hs, p, b',"size":')
+        p = _int(hs, p, board.size)
+        p = _put(hs, p, b',"komi":')
+        p = _half(hs, p, int(ref.komi * 2))
+        p = _put(hs, p, b',"rules":"')
+        p = _put(hs, p, ref.rules.name.encode()[:16])
+        p = _put(hs, p, b'","handicap":')
+        p = _int(hs, p, ref.handicap)
+        p = _put(hs, p, b',"black":')
+        p = _put(hs, p, self._names)
+        p = _put(hs, p, b',"setup":"')
+        p = _put(hs, p, self._setup)
+        p = _put(hs, p, b'","moves":"')
+        buf = self._buf
+        h = self._h
+        self._start = h - p
+        buf[h - p:h] = memoryview(hs)[:p]
+        phase = ref.phase
+        if phase == "resume":
+            phase = ref.resume_phase
+        q = _put(buf, self._mend, b'","phase":"')
+        q = _put(buf, q, phase.encode())
+        q = _put(buf, q, b'","result":"')
+        q = _put(buf, q, ref.result.encode()[:16])
+        q = _put(buf, q, b'","prisoners":[')
+        q = _int(buf, q, board.prisoners[1])
+        buf[q] = 44  # ,
+        q = _int(buf, q + 1, board.prisoners[2])
+        self._end = _put(buf, q, b"]}")
+
+    def _freeze(self):
+        """A new game while the broker lacks the last snapshot of the old
+        one: keep that message to publish after the old game's events."""
+        if not self._snap_dirty or not self._snap_ok:
+            return
+        try:
+            self._frozen = bytes(memoryview(self._buf)[self._start:self._end])
+            self._frozen_game = self._game
+        except MemoryError:
+            self._frozen = None  # lost: the old game's events still say how it ended
+        self._snap_dirty = False
+
+    # -- the broker --------------------------------------------------------------
+
+    def _connect(self, now_ms):
+        if self.ready is not None and not self.ready():
+            self._retry_at = ticks_add(now_ms, RETRY_MIN_MS)  # the network is not up
+            return
+        client = None
+        try:
+            client = self.factory()
+            client.set_last_will(self.t_status, WILL, True, 1)
+            client.connect(True)
+        except Exception as exc:  # noqa: BLE001  OSError, MQTTException (refused), MemoryError
+            self._fail(client, exc, now_ms)
+            return
+        self._client = client
+        self.connects += 1
+        if self._fault is None:
+            self._observe_status()
+        self._status_dirty = True  # online again (the will may have said otherwise)
+        self._ping_at = ticks_add(now_ms, PING_MS)
+
+    def _fail(self, client, exc, now_ms):
+        self._client = None
+        if client is not None:
+            _close(client)
+        self.failures += 1
+        try:
+            self.error = "%s: %r" % (type(exc).__name__, exc)
+        except MemoryError:
+            self.error = "failed"
+        self._retry_at = ticks_add(now_ms, self._backoff)
+        self._backoff = min(2 * self._backoff, RETRY_MAX_MS)
+
+    def _ping(self, now_ms):
+        client = self._client
+        try:
+            client.ping()
+        except Exception as exc:  # noqa: BLE001
+            self._fail(client, exc, now_ms)
+            return
+        self._ping_at = ticks_add(now_ms, PING_MS)
+
+    def _publish_next(self, now_ms):
+        """One message, in order: the status, the events (an earlier game's
+        last snapshot after that game's events), then the snapshot."""
+        client = self._client
+        what = 0
+        if self._status_dirty:
+            topic_, msg, retain, what = self.t_status, self._status, True, 1
+        elif self._count and (self._frozen is None or self._ring_game() == self._frozen_game):
+            topic_, msg, retain, what = self.t_move, self._event_message(), False, 2
+        elif self._frozen is not None:
+            topic_, msg, retain, what = self.t_game, self._frozen, True, 3
+        elif self._count:
+            topic_, msg, retain, what = self.t_move, self._event_message(), False, 2
+        else:
+            if not self._snap_ok:
+                if ticks_diff(now_ms, self._snap_retry) < 0:
+                    return
+                try:
+                    self._rebuild()
+                    self._render()
+                except MemoryError:
+                    self._snap_ok = False
+                    self._snap_retry = ticks_add(now_ms, self._backoff)
+                    return
+            topic_, msg, retain, what = self.t_game, self.snapshot(), True, 4
+        try:
+            client.publish(topic_, msg, retain, 1)
+        except Exception as exc:  # noqa: BLE001
+            self._fail(client, exc, now_ms)
+            return
+        if what == 1:
+            self._status_dirty = False
+        elif what == 2:
+            self._head = (self._head + 1) % self._cap
+            self._count -= 1
+        elif what == 3:
+            self._frozen = None
+        else:
+            self._snap_dirty = False
+        self.published += 1
+        self._backoff = RETRY_MIN_MS
+        self._ping_at = ticks_add(now_ms, PING_MS)
+
+    def _ring_game(self):
+        e = self._head * _ENTRY
+        return self._ring[e] | self._ring[e + 1] << 8
+
+    def _event_message(self):
+        """The oldest backlog entry as its JSON message (a memoryview)."""
+        ring = self._ring
+        e = self._head * _ENTRY
+        ev = self._ev
+        p = _put(ev, 0, b'{"v":1,"game":')
+        p = _int(ev, p, ring[e] | ring[e + 1] << 8)
+        p = _put(ev, p, b',"seq":')
+        p = _int(ev, p, ring[e + 2] | ring[e + 3] << 8)
+        kind = ring[e + 4]
+        p = _put(ev, p, b',"t":"')
+        p = _put(ev, p, _KIND[kind])
+        if kind == E_END:
+            p = _put(ev, p, b'","result":"')
+        else:
+            p = _put(ev, p, b'","n":')
+            p = _int(ev, p, ring[e + 6] | ring[e + 7] << 8)
+            if kind == E_UNDO:
+                ev[p] = 125  # }
+                return memoryview(ev)[:p + 1]
+            p = _put(ev, p, b',"c":"')
+            ev[p] = _COLOUR[ring[e + 5]]
+            p = _put(ev, p + 1, b'","p":"')
+        for i in range(_TEXT):
+            c = ring[e + 8 + i]
+            if not c:
+                break
+            ev[p] = c
+            p += 1
+        return memoryview(ev)[:_put(ev, p, b'"}')]
+
+
+def _close(client):
+    """Drop a client's connection without DISCONNECT (the broker then
+    publishes the last will)."""
+    try:
+        close = getattr(client, "close", None)
+        if close is not None:
+            close()
+        elif getattr(client, "sock", None) is not None:
+            client.sock.close()
+    except Exception:  # noqa: BLE001  (it is broken already)
+        pass

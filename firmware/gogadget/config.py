@@ -42,8 +42,25 @@ DEFAULTS = (
     ("stuck_ms", 30000),
     # New pressed mid-game waits this long for Confirm before it is dropped.
     ("confirm_ms", 10000),
+    # The tournament room (docs/ROOM.md): with a broker set, the board
+    # publishes its game over MQTT as board_id (1-32 of a-z A-Z 0-9 - _),
+    # which is also its MQTT user unless mqtt_user says otherwise.  Wi-Fi
+    # (Pico W, ESP32) joins wifi_ssid; without one the network is taken to
+    # be up already.  The two passwords belong in secrets.json (SECRETS).
+    ("board_id", ""),
+    ("broker", ""),  # host name or address of the MQTT broker; "" publishes nothing
+    ("broker_port", 1883),
+    ("mqtt_user", ""),
+    ("mqtt_password", ""),
+    ("wifi_ssid", ""),
+    ("wifi_password", ""),
 )
 _NAMES = tuple(name for name, _ in DEFAULTS)
+# Settings kept in a file of their own (SECRETS_FILE) beside config.json, so
+# that the config can be shown, copied and shared without them; save()
+# leaves them out of the config file.
+SECRETS = ("mqtt_password", "wifi_password")
+SECRETS_FILE = "secrets.json"
 
 
 class Config:
@@ -70,6 +87,13 @@ class Config:
     hand_settle_ms: int
     stuck_ms: int
     confirm_ms: int
+    board_id: str
+    broker: str
+    broker_port: int
+    mqtt_user: str
+    mqtt_password: str
+    wifi_ssid: str
+    wifi_password: str
 
     def __init__(self, **values):
         for name, default in DEFAULTS:
@@ -121,6 +145,18 @@ class Config:
         _int_range("confirm_ms", self.confirm_ms, 1000, 600000)
         if not isinstance(self.store, str) or not self.store:
             raise ValueError("store must be a directory name")
+        for name in ("board_id", "broker", "mqtt_user", "mqtt_password", "wifi_ssid",
+                     "wifi_password"):
+            if not isinstance(getattr(self, name), str):
+                raise ValueError("%s must be a string" % name)
+        if self.board_id:
+            from gogadget.broadcast import valid_board_id
+            if not valid_board_id(self.board_id):
+                raise ValueError("board_id must be 1-32 of a-z A-Z 0-9 - _, not %s"
+                                 % self.board_id)
+        if self.broker and not self.board_id:
+            raise ValueError("a broker needs a board_id")
+        _int_range("broker_port", self.broker_port, 1, 65535)
         return self
 
     @classmethod
@@ -136,10 +172,34 @@ class Config:
             raise ValueError("config %s must hold a JSON object" % path)
         return cls(**data).validate()
 
+    def load_secrets(self, path):
+        """Read the SECRETS from their own JSON file (missing: unchanged);
+        any other key there is an error.  Returns self, validated."""
+        try:
+            with open(path) as f:
+                text = f.read()
+        except OSError:
+            return self.validate()
+        try:
+            data = json.loads(text)
+        except ValueError:
+            raise ValueError("%s is not valid JSON" % path)
+        if not isinstance(data, dict):
+            raise ValueError("%s must hold a JSON object" % path)
+        for name in data:
+            if name not in SECRETS:
+                raise ValueError("%s may hold only %s, not %s" % (path, ", ".join(SECRETS), name))
+            setattr(self, name, data[name])
+        return self.validate()
+
     def save(self, path):
+        """Write the config file; the SECRETS stay out of it."""
         self.validate()
+        data = self.as_dict()
+        for name in SECRETS:
+            del data[name]
         with open(path, "w") as f:
-            f.write(json.dumps(self.as_dict()))
+            f.write(json.dumps(data))
 
 
 def _int_range(name, value, lo, hi):

@@ -1,0 +1,156 @@
+"""Wi-Fi and the MQTT client on a Pico W or an ESP32: the only code that
+touches `network` (and the only code that imports umqtt.simple).
+
+    wifi = Wifi(config.wifi_ssid, config.wifi_password)
+    wifi.start()                      # returns at once; joining goes on by itself
+    b = Broadcaster(mqtt_factory(config), config.board_id, ready=wifi.ready)
+
+Wifi.ready() is what the Broadcaster asks before each connection attempt:
+True once the board has an address; while it has none it starts a new join
+when the last one failed or has taken too long, without waiting for it.
+
+umqtt.simple comes from micropython-lib; it is not part of this repository:
+`make deploy` copies the one `make mpy` downloaded (build/lib, its sha256
+checked) to the board's /lib, or on a board with Wi-Fi:
+`mpremote mip install umqtt.simple`.
+"""
+from gogadget.broadcast import KEEPALIVE_S
+from gogadget.compat import ticks_diff, ticks_ms
+
+JOIN_MS = 20000  # a join that has not given an address by then is started again
+SOCKET_TIMEOUT_S = 2  # no broker answer within this: the connection has failed
+
+
+class Wifi:
+    def __init__(self, ssid, password, hostname=None):
+        self.ssid = ssid
+        self.password = password
+        self.hostname = hostname
+        self.wlan = None
+        self._joined_at = 0
+        self.joins = 0
+
+    def start(self):
+        """Switch the station interface on and start joining (non-blocking)."""
+        import network
+        if self.hostname:
+            try:
+                network.hostname(self.hostname)
+            except (AttributeError, ValueError, OSError):
+                pass  # older ports name themselves
+        wlan = network.WLAN(network.STA_IF)
+        wlan.active(True)
+        self.wlan = wlan
+        self._join()
+        return self
+
+    def _join(self):
+        self._joined_at = ticks_ms()
+        self.joins += 1
+        try:
+            self.wlan.connect(self.ssid, self.password)
+        except OSError:
+            pass  # tried again by ready()
+
+    def isconnected(self):
+        return self.wlan is not None and self.wlan.isconnected()
+
+    def ready(self):
+        """Has the board an address?  If not, start joining again when the
+        last join failed or took longer than JOIN_MS (never waits)."""
+        wlan = self.wlan
+        if wlan is None:
+            return False
+        if wlan.isconnected():
+            return True
+        if self._failed(wlan.status()) or ticks_diff(ticks_ms(), self._joined_at) > JOIN_MS:
+            self._join()
+        return False
+
+    def _failed(self, status):
+        import network
+        for name in ("STAT_WRONG_PASSWORD", "STAT_NO_AP_FOUND", "STAT_CONNECT_FAIL"):
+            if status == getattr(network, name, None):
+                return True
+        return isinstance(status, int) and status < 0  # the Pico W's CYW43 failures
+
+    def status(self):
+        """What the Wi-Fi is doing, in words (for the USB console)."""
+        if self.wlan is None:
+            return "wifi off"
+        import network
+        s = self.wlan.status()
+        for name in ("STAT_GOT_IP", "STAT_CONNECTING", "STAT_WRONG_PASSWORD",
+                     "STAT_NO_AP_FOUND", "STAT_CONNECT_FAIL", "STAT_IDLE"):
+            if s == getattr(network, name, None):
+                text = name[5:].lower().replace("_", " ")
+                break
+        else:
+            text = "status %s" % (s,)
+        if self.wlan.isconnected():
+            text += " " + self.wlan.ifconfig()[0]
+        return "wifi %s: %s" % (self.ssid, text)
+
+
+class _TimedSockets:
+    """The socket module as umqtt.simple sees it while it connects: its new
+    socket gets a timeout before connect(), so an unreachable broker costs
+    SOCKET_TIMEOUT_S, not the TCP stack's minutes (umqtt.simple 1.3 makes
+    its socket itself and sets no timeout)."""
+
+    def __init__(self, module, timeout):
+        self.module = module
+        self.timeout = timeout
+
+    def socket(self, *args):
+        s = self.module.socket(*args)
+        s.settimeout(self.timeout)
+        return s
+
+    def getaddrinfo(self, *args):
+        return self.module.getaddrinfo(*args)
+
+
+def mqtt_client_class():
+    """umqtt.simple's MQTTClient with the two things the Broadcaster needs
+    beyond it: a socket timeout from connect() on, and close()."""
+    from umqtt import simple  # pyright: ignore[reportMissingImports]  (micropython-lib)
+
+    class Client(simple.MQTTClient):
+        timeout = SOCKET_TIMEOUT_S
+
+        def connect(self, clean_session=True):
+            real = simple.socket
+            simple.socket = _TimedSockets(real, self.timeout)
+            try:
+                present = simple.MQTTClient.connect(self, clean_session)
+            finally:
+                simple.socket = real
+            self.sock.settimeout(self.timeout)  # pyright: ignore[reportAttributeAccessIssue]
+            return present
+
+        def close(self):
+            """Drop the connection without DISCONNECT (the will goes out)."""
+            if self.sock is not None:
+                self.sock.close()
+                self.sock = None
+
+    return Client
+
+
+def mqtt_factory(config, timeout_s=SOCKET_TIMEOUT_S):
+    """The Broadcaster's client factory from the config's broker settings:
+    client id and user name the board's id unless mqtt_user says otherwise."""
+    cls = mqtt_client_class()
+    user = config.mqtt_user or config.board_id
+    host = config.broker
+    port = config.broker_port
+    password = config.mqtt_password
+    board_id = config.board_id
+
+    def make():
+        c = cls(board_id, host, port, user, password, KEEPALIVE_S)
+        c.timeout = timeout_s
+        return c
+
+    return make
