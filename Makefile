@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed
 SITE := $(VENV)/site
 PORT ?= /dev/ttyACM0
 
-.PHONY: test sim bench mpy romfs deploy typecheck clean venv gogadget
+.PHONY: test sim bench mpy romfs deploy typecheck clean venv gogadget umqtt
 
 venv: $(STAMP) $(SITE)
 
@@ -21,8 +21,13 @@ $(STAMP): pyproject.toml
 $(SITE): $(STAMP)
 	ln -sfn "$$($(PY) -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')" $(SITE)
 
-test: $(STAMP) $(SITE)
+test: $(STAMP) $(SITE) umqtt
 	$(BIN)/pytest -q $(PYTEST_ARGS)
+
+# umqtt.simple from micropython-lib (sha256 checked) into build/lib: the
+# firmware's MQTT client, for the board's /lib and the unix-port tests.
+umqtt: $(STAMP)
+	$(PY) -m host_sim.tools.mqttlib
 
 sim: $(STAMP)
 	$(PY) -m host_sim $(SIM_ARGS)
@@ -42,7 +47,7 @@ JOBS ?= 2
 stress: $(STAMP)
 	$(PY) -m host_sim.stress --games $(GAMES) --jobs $(JOBS) $(STRESS_ARGS)
 
-mpy: $(STAMP)
+mpy: $(STAMP) umqtt
 	$(PY) -m host_sim.tools.mpy build
 
 romfs: $(STAMP)

@@ -7,6 +7,10 @@
 build: every module under firmware/ is compiled with mpy-cross into build/,
 mirroring firmware/; main.py stays a .py file because MicroPython runs only
 /main.py (not main.mpy) at boot.  manifest.py is for freezing, not a module.
+build/lib/ holds the micropython-lib modules the firmware uses but this
+repository does not contain (umqtt.simple, fetched by host_sim.tools.mqttlib):
+each is compiled beside its source, and deploy sends the .mpy to the board's
+/lib.
 
 deploy: copies with mpremote only the files that changed since the last
 deploy to that port.  build/.deployed-<port>.json remembers the sha256 of
@@ -35,6 +39,7 @@ ROOT = Path(__file__).resolve().parent.parent.parent
 FIRMWARE = ROOT / "firmware"
 BUILD = ROOT / "build"
 KEEP_SOURCE = ("main.py",)  # run as source at boot
+LIB = "lib"  # build/lib: micropython-lib modules, fetched (not in firmware/)
 NOT_MODULES = ("manifest.py",)  # read by the freezing build, never on the board
 
 
@@ -87,7 +92,8 @@ def build(firmware=FIRMWARE, out=BUILD, mpy_cross=None, stream=sys.stdout):
     # A module deleted from firmware/ must not linger in the build (or on the board).
     wanted = {out / rel for rel, _ in made}
     for path in sorted(out.rglob("*")):
-        if path.is_file() and path.suffix in (".mpy", ".py") and path not in wanted:
+        if path.is_file() and path.suffix in (".mpy", ".py") and path not in wanted \
+                and path.relative_to(out).parts[0] != LIB:
             path.unlink()
     total = 0
     for rel, size in made:
@@ -97,12 +103,34 @@ def build(firmware=FIRMWARE, out=BUILD, mpy_cross=None, stream=sys.stdout):
     return made
 
 
+def build_lib(out=BUILD, mpy_cross=None, stream=sys.stdout):
+    """Compile each out/lib/**.py beside itself (.mpy); returns the .mpy paths."""
+    lib = out / LIB
+    made = []
+    if not lib.is_dir():
+        return made
+    mpy_cross = mpy_cross or _tool("mpy-cross")
+    for src in sorted(lib.rglob("*.py")):
+        rel = src.relative_to(out)
+        dst = src.with_suffix(".mpy")
+        res = subprocess.run([mpy_cross, "-s", rel.relative_to(LIB).as_posix(), "-o", str(dst),
+                              str(src)], capture_output=True, text=True)
+        if res.returncode != 0:
+            raise SystemExit("mpy-cross failed on %s:\n%s" % (rel, res.stderr.strip()))
+        made.append(dst)
+        print("%7d  %s" % (dst.stat().st_size, dst.relative_to(out).as_posix()), file=stream)
+    return made
+
+
 def file_hashes(out=BUILD):
-    """{posix relative path: sha256 hex} of everything build() produced."""
+    """{posix relative path: sha256 hex} of everything build() produced (in
+    lib/, a module's .mpy rather than its source when both are there)."""
     hashes = {}
     for path in sorted(out.rglob("*")):
         rel = path.relative_to(out)
         if path.is_file() and path.suffix in (".mpy", ".py") and not rel.name.startswith("."):
+            if rel.parts[0] == LIB and path.suffix == ".py" and path.with_suffix(".mpy").exists():
+                continue
             hashes[rel.as_posix()] = hashlib.sha256(path.read_bytes()).hexdigest()
     return hashes
 
@@ -241,6 +269,7 @@ def main(argv=None):
     args = ap.parse_args(argv)
     if args.cmd == "build":
         build(out=args.out)
+        build_lib(out=args.out)
     elif args.cmd == "romfs":
         romfs(dest=args.out)
     else:
