@@ -1,0 +1,119 @@
+"""Run under MicroPython: the Broadcaster's heap.  poll() with nothing new
+allocates nothing (heap locked), connected or waiting to reconnect; and the
+figures: the heap a Broadcaster takes on a 19x19 board, after a long game,
+and the snapshot's bytes.  Prints one JSON line."""
+import gc
+import json
+import sys
+
+import micropython
+
+from gogadget.board import OK
+from gogadget.broadcast import Broadcaster
+from gogadget.config import Config
+from gogadget.points import PASS
+from gogadget.referee import Referee
+
+SIZE = int(sys.argv[1]) if len(sys.argv) > 1 else 19
+MOVES = int(sys.argv[2]) if len(sys.argv) > 2 else 250
+
+
+class Client:
+    """umqtt.simple's API; the broker acknowledges everything."""
+
+    up = True
+    sent = 0
+    nbytes = 0
+
+    def set_last_will(self, topic, msg, retain=False, qos=0):
+        pass
+
+    def connect(self, clean_session=True):
+        if not Client.up:
+            raise OSError(111)
+        return 0
+
+    def publish(self, topic, msg, retain=False, qos=0):
+        if not Client.up:
+            raise OSError(104)
+        Client.sent += 1
+        Client.nbytes = len(msg)
+
+    def ping(self):
+        pass
+
+    def disconnect(self):
+        pass
+
+    def close(self):
+        pass
+
+
+def settle(b, t):
+    for _ in range(20):
+        b.poll(t)
+        t += 20
+    return t
+
+
+ref = Referee(Config(size=SIZE))
+ref.resume([], "", 0)
+gc.collect()
+before = gc.mem_alloc()
+b = Broadcaster(Client, "board01", referee=ref)
+t = settle(b, 1000)
+gc.collect()
+empty = gc.mem_alloc() - before
+assert b.connected and not b.pending()
+
+# A long game: a move, a poll or two, as the scan loop does.
+pts = [pt for pt in ref.board.points()]
+k = 0
+played = 0
+while played < MOVES:
+    colour = ref.to_move()
+    pt = PASS
+    for _ in range(len(pts)):
+        k = (k + 97) % len(pts)
+        if ref.board.legal(colour, pts[k]) == OK:
+            pt = pts[k]
+            break
+    assert ref.external_move(colour, pt) == OK
+    played += 1
+    t = settle(b, t)
+assert not b.pending()
+snapshot = len(b.snapshot())
+passes = ref.board.passes[1] + ref.board.passes[2]
+buffers = len(b._buf) + len(b._hs) + len(b._ring) + len(b._ev)
+
+# Idle: connected, nothing new; then disconnected, waiting to retry.
+locked = 0
+micropython.heap_lock()
+try:
+    for _ in range(500):
+        b.poll(t)
+        t += 20
+        locked += 1
+finally:
+    micropython.heap_unlock()
+Client.up = False
+ref.external_move(ref.to_move(), PASS)
+while b.connected:  # the publish fails: waiting to reconnect (1 s)
+    b.poll(t)
+    t += 20
+failures = b.failures
+gc.collect()
+micropython.heap_lock()
+try:
+    for _ in range(40):  # under the first second of backoff
+        b.poll(t)
+        t += 20
+        locked += 1
+finally:
+    micropython.heap_unlock()
+# (poll catches what fails inside, a MemoryError too: it must not have had one)
+assert b.failures == failures, b.error
+print(json.dumps({"size": SIZE, "moves": played, "passes": passes,
+                  "broadcaster_bytes": empty, "buffers_after_game": buffers,
+                  "snapshot_bytes": snapshot, "published": b.published, "acked": Client.sent,
+                  "locked_polls": locked}))
