@@ -33,6 +33,11 @@ class MQTTException(Exception):
     the CONNACK code (4: bad user name or password, 5: not authorised)."""
 
 
+# paho 2 reports an MQTT 3.1.1 CONNACK code as its MQTT 5 reason code; umqtt
+# (and the 3.1.1 spec) give the plain code.
+_V311 = {132: 1, 133: 2, 136: 3, 134: 4, 135: 5}
+
+
 def _text(topic):
     return topic.decode() if isinstance(topic, (bytes, bytearray, memoryview)) else topic
 
@@ -57,7 +62,8 @@ class PahoClient:
 
     def _on_connect(self, client, userdata, flags, reason_code, properties=None):
         with self._lock:
-            self._connack = reason_code.value if hasattr(reason_code, "value") else int(reason_code)
+            code = reason_code.value if hasattr(reason_code, "value") else int(reason_code)
+            self._connack = _V311.get(code, code)
             self._up = self._connack == 0
             self._lock.notify_all()
 
