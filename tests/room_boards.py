@@ -71,17 +71,38 @@ class SpecGame:
         self.seq += 1
         return {"v": 1, "game": self.game, "seq": self.seq, "t": "end", "result": result}
 
-    def random_move(self, rng, pass_chance=0.0):
-        """A random legal point for the side to move (not into its own eye)."""
+    def random_move(self, rng, pass_chance=0.0, fight=False):
+        """A random legal point for the side to move (not into its own eye).
+        fight: of a few candidates, the one that captures most or touches
+        most stones (games that look played, with prisoners)."""
         col = self.bd.to_move()
         if rng.random() < pass_chance:
             return ""
         pts = self.bd.points()
         rng.shuffle(pts)
+        best, best_score, tried = None, -1.0, 0
+        w = self.size + 1
         for pt in pts:
-            if self.bd.legal(col, pt) == OK and not self._own_eye(col, pt):
+            if self._own_eye(col, pt) or self.bd.legal(col, pt) != OK:
+                continue
+            if not fight:
                 return sgf_coord(self.size, pt)
-        return ""
+            before = self.bd.prisoners[col]
+            self.bd.play(col, pt)
+            caps = self.bd.prisoners[col] - before
+            libs = self.bd.chain_liberties(pt)
+            self.bd.undo()
+            near = sum(self.bd.cells[q] in (BLACK, WHITE) for q in (pt - 1, pt + 1, pt - w, pt + w))
+            r, c = divmod(pt, w)
+            line = min(r - 1, c, self.size - r, self.size - 1 - c)  # 0: the first line
+            score = (10 * caps + 0.7 * near + (0 if libs > 1 else -5)
+                     + (1.2 if line in (2, 3) else -1.0 if line == 0 else 0) + 2.5 * rng.random())
+            if score > best_score:
+                best, best_score = pt, score
+            tried += 1
+            if tried >= 12:
+                break
+        return sgf_coord(self.size, best) if best is not None else ""
 
     def _own_eye(self, col, pt):
         w = self.size + 1

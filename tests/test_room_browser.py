@@ -42,7 +42,7 @@ def room(tmp_path):
                                     white=PLAYERS[i][1], komi=6.5)
             p.send("game", g.snapshot())
             for _ in range(rng.randrange(60, 150) if g.size == 19 else rng.randrange(14, 50)):
-                p.event(g, g.play(g.random_move(rng)))
+                p.event(g, g.play(g.random_move(rng, fight=True)))
             if i == 3:  # finished
                 p.event(g, g.play(""))
                 p.event(g, g.play(""))

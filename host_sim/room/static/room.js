@@ -85,7 +85,7 @@
 
   function swatch(colour) {
     return '<svg class="swatch" viewBox="0 0 12 12" aria-hidden="true"><circle cx="6" cy="6" r="5.4" fill="url(#stone-' +
-      colour + ')"' + (colour === "w" ? ' stroke="#8f8b80" stroke-width="0.3"' : "") + "/></svg>";
+      colour + ')"' + (colour === "w" ? ' stroke="#8f8b80" stroke-width="0.3"' : ' stroke="#a3a9b4" stroke-width="0.8"') + "/></svg>";
   }
 
   function toMove(b) {
@@ -118,7 +118,7 @@
   function moveText(b) {
     if (b.game === undefined) return "";
     if (!b.n) return "No moves yet";
-    return "Move " + b.n + (b.last && b.last.length === 1 ? " · pass" : "");
+    return "Move " + b.n;
   }
 
   // -- the grid ----------------------------------------------------------
@@ -148,6 +148,7 @@
     el.querySelector(".gameno").textContent = b.game !== undefined ? "game " + b.game : "";
     const moved = el.dataset.moves !== undefined && el.dataset.moves !== String(b.n);
     el.classList.toggle("offline", !b.online);
+    el.classList.toggle("passed", !!b.last && b.last.length === 1);
     if (b.size) el.querySelector(".board").innerHTML = boardSVG(b, false);
     const players = el.querySelector(".players");
     players.replaceChildren();
