@@ -230,6 +230,10 @@ def test_http_is_read_only_and_sse_starts_with_the_full_state(broker_factory, tm
         assert code == 200 and b"room.js" in body and "text/html" in headers["Content-Type"]
         assert get(relay.url + "/static/room.js")[0] == 200
         assert get(relay.url + "/static/room.css")[0] == 200
+        code, headers, body = get(relay.url + "/stats.json")
+        stats = json.loads(body)
+        assert code == 200 and stats["boards"] == 1 and stats["online"] == 1 and stats["broker"]
+        assert stats["messages"] >= 4 and stats["dropped"] == 0
         code, headers, body = get(relay.url + "/game/b1-2.sgf")
         assert code == 200 and b";B[ee]" in body and "RE[" not in body.decode()
 

@@ -17,6 +17,7 @@
     /games.json        every game: board, game number, players, size, moves,
                        phase, result, online
     /game/ID.sgf       a game's SGF, live or final; ID is <board>-<game>
+    /stats.json        the relay's counters: messages, dropped, boards, SSE clients
   Nothing a browser sends ever reaches MQTT: the relay never publishes.
 * A slow browser cannot grow the relay's memory: each client has a bounded
   queue (bytes); one that falls behind is disconnected, and its EventSource
@@ -230,6 +231,9 @@ class Handler(BaseHTTPRequestHandler):
         if path == "/games.json":
             body = json.dumps({"games": room.games()}, separators=(",", ":")).encode()
             return self._send(200, "application/json", body)
+        if path == "/stats.json":
+            body = json.dumps(self.relay.stats(), separators=(",", ":")).encode()
+            return self._send(200, "application/json", body)
         if path.startswith("/game/") and path.endswith(".sgf"):
             name = path[len("/game/"):-len(".sgf")]
             text = room.sgf(name) if split_game_id(name) else None
@@ -303,6 +307,17 @@ class Relay:
     def url(self):
         host, port = self.httpd.server_address[:2]
         return "http://%s:%d" % (host, port)
+
+    def stats(self):
+        """The relay's counters (/stats.json): for the bench and the curious."""
+        room, hub = self.room, self.hub
+        with room.lock:
+            out = dict(room.counts, boards=len(room.boards),
+                       online=sum(1 for b in room.boards.values()
+                                  if b.status and b.status["online"]))
+        out.update(broker=hub.broker["connected"], broker_connects=self.connects,
+                   sse_clients=len(hub.clients), sse_pushes=hub.pushes, sse_dropped=hub.drops)
+        return out
 
     # -- MQTT -----------------------------------------------------------------
 
