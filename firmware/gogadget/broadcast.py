@@ -336,6 +336,8 @@ class Broadcaster:
             self._setups = len(board.setup_stones)
             if self._snap_ok:
                 self._render()
+            if ref.has_fault:
+                self._observe_status()  # the number of faulty places may have changed
         except MemoryError:
             # The snapshot could not be built: publish it once it can be.
             self._snap_ok = False

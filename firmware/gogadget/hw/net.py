@@ -18,7 +18,8 @@ from gogadget.broadcast import KEEPALIVE_S
 from gogadget.compat import ticks_diff, ticks_ms
 
 JOIN_MS = 20000  # a join that has not given an address by then is started again
-SOCKET_TIMEOUT_S = 2  # no broker answer within this: the connection has failed
+SOCKET_TIMEOUT_S = 1  # no broker answer within this: the connection has failed (a connection
+# attempt waits for the TCP connect and the CONNACK: 2 s at most, inside the 4 s watchdog)
 
 
 class Wifi:
