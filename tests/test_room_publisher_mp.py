@@ -263,3 +263,29 @@ def test_idle_poll_allocates_nothing_and_the_heap_figures():
     assert fig["snapshot_bytes"] <= 200 + 6 * 250
     assert fig["broadcaster_bytes"] < 8192 and fig["buffers_after_game"] < 8192
     print(fig)
+
+
+def test_main_publishes_when_the_config_names_a_broker(broker, tmp_path):
+    """firmware/main.py itself (pin-level fakes, tests/test_hw_main.py's
+    script): config.json names the broker, secrets.json holds the password;
+    the game goes out from the first scans, the move after them too."""
+    from conftest import run_micropython
+    from test_hw_main import SCRIPT
+    sub = Subscriber(broker)
+    before = ("sys.path.append(%r)\n" % str(mqttlib.LIB)
+              + "f = open('config.json', 'w'); f.write(json.dumps({'size': size, 'scan_hz': 50, "
+              "'board_id': 'b2', 'broker': %r, 'broker_port': %d})); f.close()\n"
+              % (broker.host, broker.port)
+              + "f = open('secrets.json', 'w'); f.write(json.dumps({'mqtt_password': %r})); "
+              "f.close()\n" % broker.creds["b2"])
+    r = run_micropython(code=SCRIPT % dict(fw=str(FIRMWARE), before=before), cwd=str(tmp_path))
+    try:
+        assert r.returncode == 0, r.stdout + r.stderr
+        assert "publishing as b2 to 127.0.0.1:%d" % broker.port in r.stdout
+        assert "moves ['D4']" in r.stdout
+        assert sub.wait_for(lambda: sub.view("b2").seq == 1), sub.messages
+        view = sub.view("b2")
+        assert view.moves == [("B", "df")] and view.shown == [(1, 1, "move")]
+        assert view.status["online"] is True
+    finally:
+        sub.close()
