@@ -80,7 +80,10 @@ def test_the_page_shows_the_room_live(room):
         assert card_moves(br, "table-1") == str(len(g.moves))
         assert br.eval("document.querySelector('.card[data-board=\"table-4\"] .pill').textContent") == "B+4.5"
         assert br.eval("document.querySelector('.card[data-board=\"table-8\"]').dataset.online") == "0"
-        assert br.eval("document.querySelectorAll('.card[data-board=\"table-1\"] svg circle.lastmark').length") == 1
+        assert br.eval("document.querySelector('.card[data-board=\"table-1\"] svg circle.lastmark')"
+                       ".getAttribute('visibility')") == "visible"
+        stones = br.eval("document.querySelectorAll('.card[data-board=\"table-1\"] .stones circle').length")
+        assert stones == sum(c in (1, 2) for c in g.bd.cells)  # the stones on the board, no more
 
         # A move arrives: the card shows it, live, within a moment.
         rng = random.Random(5)
@@ -89,6 +92,8 @@ def test_the_page_shows_the_room_live(room):
         br.wait("document.querySelector('.card[data-board=\"table-1\"]').dataset.moves === '%d'"
                 % len(g.moves), timeout=10, what="the new move on the card")
         latency = time.monotonic() - t0
+        stones = br.eval("document.querySelectorAll('.card[data-board=\"table-1\"] .stones circle').length")
+        assert stones == sum(c in (1, 2) for c in g.bd.cells)  # drawn stone by stone, captures gone
         assert br.eval("document.querySelector('.card[data-board=\"table-1\"]').dataset.last") == \
             "".join(g.moves[-1])
         assert latency < 5, latency

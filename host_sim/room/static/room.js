@@ -4,6 +4,7 @@
 
 (function () {
   const COLS = "ABCDEFGHJKLMNOPQRSTUVWXYZ";
+  const NS = "http://www.w3.org/2000/svg";
   const boards = new Map();   // id -> the relay's summary of the board
   const cards = new Map();    // id -> its card element
   const pending = new Set();  // ids to draw at the next frame
@@ -60,32 +61,82 @@
       }
     }
     const s = b.stones || "";
-    const r = 4.78;
     const shadows = [], stones = [];
     for (let i = 0; i < s.length; i++) {
       const ch = s[i];
       if (ch !== "b" && ch !== "w") continue;
       const cx = m + (i % n) * c, cy = m + Math.floor(i / n) * c;
-      shadows.push('<circle cx="' + (cx + 0.45) + '" cy="' + (cy + 0.7) + '" r="' + r + '"/>');
-      stones.push('<circle cx="' + cx + '" cy="' + cy + '" r="' + r + '" fill="url(#stone-' + ch + ')"' +
+      shadows.push('<circle cx="' + (cx + 0.45) + '" cy="' + (cy + 0.7) + '" r="' + R + '"/>');
+      stones.push('<circle cx="' + cx + '" cy="' + cy + '" r="' + R + '" fill="url(#stone-' + ch + ')"' +
         (ch === "w" ? ' stroke="#8f8b80" stroke-width="0.22"' : "") + "/>");
     }
-    out.push('<g fill="#000" fill-opacity="0.3">' + shadows.join("") + "</g>");
-    out.push(stones.join(""));
-    const last = b.last || "";
-    if (last.length === 3) {
-      const [x, y] = xy(last.slice(1));
-      const col = s[y * n + x] === "b" ? "#f4f1e8" : "#1c1c1e";
-      out.push('<circle class="lastmark" cx="' + (m + x * c) + '" cy="' + (m + y * c) + '" r="2.35" fill="none" stroke="' +
-        col + '" stroke-width="' + (big ? 0.75 : 1.0) + '"/>');
-    }
+    out.push('<g class="shadows" fill="#000" fill-opacity="0.3">' + shadows.join("") + "</g>");
+    out.push('<g class="stones">' + stones.join("") + "</g>");
+    out.push('<circle class="lastmark" r="2.35" fill="none" stroke-width="' + (big ? 0.75 : 1.0) + '" visibility="hidden"/>');
     out.push("</svg>");
     return out.join("");
   }
 
+  const R = 4.78;  // a stone's radius, the grid being 10
+
+  function geometry(n, big) { return { c: 10, m: big ? 17 : 7.5, n }; }
+
+  function markLast(svg, b, big) {
+    const mark = svg.querySelector(".lastmark");
+    const last = b.last || "";
+    if (last.length !== 3) { mark.setAttribute("visibility", "hidden"); return; }
+    const g = geometry(b.size, big);
+    const [x, y] = xy(last.slice(1));
+    mark.setAttribute("cx", g.m + x * g.c);
+    mark.setAttribute("cy", g.m + y * g.c);
+    mark.setAttribute("stroke", (b.stones || "")[y * b.size + x] === "b" ? "#f4f1e8" : "#1c1c1e");
+    mark.setAttribute("visibility", "visible");
+  }
+
+  // A card's board is drawn once and then changed stone by stone: with
+  // hundreds of boards, an update touches a few elements, not a whole board.
+  function drawCardBoard(el, b) {
+    const holder = el.querySelector(".board");
+    let st = el._board;
+    if (!st || st.size !== b.size) {
+      // The first drawing is parsed from text (fast); its stones are then
+      // found in the order they were written.
+      holder.innerHTML = boardSVG(b, false);
+      const svg = holder.firstChild;
+      st = el._board = { size: b.size, stones: b.stones || "", svg, shadows: svg.querySelector(".shadows"),
+        layer: svg.querySelector(".stones"), els: [] };
+      const sh = st.shadows.children, stones = st.layer.children;
+      let k = 0;
+      for (let i = 0; i < st.stones.length; i++) {
+        const ch = st.stones[i];
+        if (ch === "b" || ch === "w") { st.els[i] = [sh[k], stones[k]]; k++; }
+      }
+    }
+    const s = b.stones || "", old = st.stones, g = geometry(b.size, false);
+    for (let i = 0; i < s.length; i++) {
+      const ch = s[i];
+      if (ch === old[i]) continue;
+      const e = st.els[i];
+      if (e) { e[0].remove(); e[1].remove(); st.els[i] = null; }
+      if (ch !== "b" && ch !== "w") continue;
+      const cx = g.m + (i % g.n) * g.c, cy = g.m + Math.floor(i / g.n) * g.c;
+      const sh = document.createElementNS(NS, "circle");
+      sh.setAttribute("cx", cx + 0.45); sh.setAttribute("cy", cy + 0.7); sh.setAttribute("r", R);
+      const stone = document.createElementNS(NS, "circle");
+      stone.setAttribute("cx", cx); stone.setAttribute("cy", cy); stone.setAttribute("r", R);
+      stone.setAttribute("fill", "url(#stone-" + ch + ")");
+      if (ch === "w") { stone.setAttribute("stroke", "#8f8b80"); stone.setAttribute("stroke-width", "0.22"); }
+      st.shadows.appendChild(sh);
+      st.layer.appendChild(stone);
+      st.els[i] = [sh, stone];
+    }
+    st.stones = s;
+    markLast(st.svg, b, false);
+  }
+
   function swatch(colour) {
     return '<svg class="swatch" viewBox="0 0 12 12" aria-hidden="true"><circle cx="6" cy="6" r="5.4" fill="url(#stone-' +
-      colour + ')"' + (colour === "w" ? ' stroke="#8f8b80" stroke-width="0.3"' : ' stroke="#a3a9b4" stroke-width="0.8"') + "/></svg>";
+      colour + ')"' + (colour === "w" ? ' stroke="#8f8b80" stroke-width="0.3"' : ' stroke="#737a86" stroke-width="0.55"') + "/></svg>";
   }
 
   function toMove(b) {
@@ -149,7 +200,7 @@
     const moved = el.dataset.moves !== undefined && el.dataset.moves !== String(b.n);
     el.classList.toggle("offline", !b.online);
     el.classList.toggle("passed", !!b.last && b.last.length === 1);
-    if (b.size) el.querySelector(".board").innerHTML = boardSVG(b, false);
+    if (b.size) drawCardBoard(el, b);
     const players = el.querySelector(".players");
     players.replaceChildren();
     if (b.size) players.append(playerRow(b, "B", false), playerRow(b, "W", false));
@@ -197,6 +248,7 @@
     detail.dataset.board = b.id;
     detail.dataset.moves = b.n === undefined ? "" : String(b.n);
     $("detail-board").innerHTML = b.size ? boardSVG(b, true) : "";
+    if (b.size) markLast($("detail-board").firstChild, b, true);
     const name = $("d-name");
     name.innerHTML = '<span class="dot ' + (b.online ? (b.faults ? "fault" : "on") : "off") + '"></span><span></span>';
     name.lastChild.textContent = b.id;
