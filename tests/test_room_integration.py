@@ -20,7 +20,7 @@ from conftest import ROOT, require
 from host_sim.room.broker import find_mosquitto, free_port
 from host_sim.room.games import Room
 from host_sim.room.relay import Hub, Relay
-from room_boards import Publisher, SpecGame, encode, wait_for
+from room_boards import Publisher, SpecGame, encode, status, wait_for
 
 
 @pytest.fixture
@@ -292,12 +292,15 @@ def test_a_browser_that_stops_reading_is_dropped_not_buffered():
         g = SpecGame("b1", size=19)
         room.handle("gogadget/board/b1/game", encode(g.snapshot()))
         rng = random.Random(1)
-        for _ in range(200):
+        for _ in range(30):
             room.handle("gogadget/board/b1/move", encode(g.play(g.random_move(rng))))
+        end = time.monotonic() + 20
+        k = 0
+        while not stuck.dropped and time.monotonic() < end:
+            k += 1  # every status change is one more update for the stuck browser
+            room.handle("gogadget/board/b1/status", encode(status(True, k % 1000)))
             hub.changed()
-            time.sleep(0.002)
-            if stuck.dropped:
-                break
+            time.sleep(0.003)
         assert stuck.dropped and stuck not in hub.clients and hub.drops == 1
         assert stuck.size == 0 and stuck.take(0) is None
     finally:
