@@ -174,6 +174,18 @@
 
   // -- the grid ----------------------------------------------------------
 
+  const near = new IntersectionObserver((entries) => {
+    for (const e of entries) {
+      const el = e.target;
+      el._near = e.isIntersecting;
+      if (el._near && el._stale) {
+        el._stale = false;
+        const b = boards.get(el.dataset.board);
+        if (b && b.size) drawCardBoard(el, b);
+      }
+    }
+  }, { rootMargin: "800px 0px" });
+
   function natural(a, b) { return a.localeCompare(b, undefined, { numeric: true }); }
 
   function cardFor(id) {
@@ -184,6 +196,7 @@
     el.addEventListener("click", () => { location.hash = "#board=" + encodeURIComponent(id); });
     el.addEventListener("keydown", (e) => { if (e.key === "Enter") location.hash = "#board=" + encodeURIComponent(id); });
     cards.set(id, el);
+    near.observe(el);
     const ids = [...cards.keys()].sort(natural);
     const next = ids[ids.indexOf(id) + 1];
     grid.insertBefore(el, next ? cards.get(next) : null);
@@ -200,7 +213,12 @@
     const moved = el.dataset.moves !== undefined && el.dataset.moves !== String(b.n);
     el.classList.toggle("offline", !b.online);
     el.classList.toggle("passed", !!b.last && b.last.length === 1);
-    if (b.size) drawCardBoard(el, b);
+    // Boards far off screen are drawn when they come near it: a room of
+    // hundreds opens at once and an update there costs a few text changes.
+    if (b.size) {
+      if (el._near) drawCardBoard(el, b);
+      else el._stale = true;
+    }
     const players = el.querySelector(".players");
     players.replaceChildren();
     if (b.size) players.append(playerRow(b, "B", false), playerRow(b, "W", false));
