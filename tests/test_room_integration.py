@@ -346,3 +346,13 @@ def test_the_relay_command_refuses_a_bad_address(tmp_path):
     assert main(["relay", "--broker", "http://x", "--archive", str(tmp_path)]) == 2
     assert main(["relay", "--broker", "mqtt://127.0.0.1:1", "--http", "nowhere",
                  "--archive", str(tmp_path)]) == 2
+
+
+def test_the_full_state_reaches_a_new_browser_however_large_the_room():
+    room = Room()
+    for i in range(20):
+        room.handle("gogadget/board/b%d/game" % i, encode(SpecGame("b%d" % i).snapshot()))
+    hub = Hub(room, client_limit=500)  # far less than the state
+    c = hub.add()
+    data = c.take(0)
+    assert not c.dropped and data.count(b'"id":') == 20 and data.startswith(b"retry: ")

@@ -62,11 +62,14 @@ class Client:
         self.cond = threading.Condition()
         self.sock = None
 
-    def offer(self, data):
+    def offer(self, data, first=False):
+        """Queue data; False (and the client dropped) past the limit.  The
+        first chunk, the full state, always fits: a room larger than the
+        limit must not shut every browser out."""
         with self.cond:
             if self.dropped:
                 return False
-            if self.size + len(data) > self.limit:
+            if self.size + len(data) > self.limit and not first:
                 self.dropped = True
                 self.chunks, self.size = [], 0
                 self.cond.notify()
@@ -136,7 +139,7 @@ class Hub:
         with self.lock:
             boards = self.room.full_state()
             text = '{"relay":%s,"boards":[%s]}' % (self._relay_json(), ",".join(boards))
-            c.offer(b"retry: 2000\nevent: state\ndata: " + text.encode() + b"\n\n")
+            c.offer(b"retry: 2000\nevent: state\ndata: " + text.encode() + b"\n\n", first=True)
             self.clients.add(c)
         return c
 
