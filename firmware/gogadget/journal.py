@@ -154,9 +154,10 @@ class Journal:
         self.size += len(record)
 
     def load(self):
-        """Read the journal: (records, report).  records is a list of decoded
-        tuples (empty if there is no journal); report is "" or what was wrong
-        and what was kept aside."""
+        """Read the journal: (records, report).  records is a Records (a
+        sequence of decoded tuples, each decoded when it is asked for: a long
+        game's 400 records are not 400 tuples at once), empty if there is no
+        journal; report is "" or what was wrong and what was kept aside."""
         self.close()
         report = ""
         if _exists(self.tmp):
@@ -169,7 +170,7 @@ class Journal:
                 os.remove(self.tmp)  # a header cut short: no move was in it
         if not _exists(self.path):
             self.size = 0
-            return [], report
+            return Records(b"", 0), report
         data = _read_file(self.path)
         good, records = _good_part(data)
         if good < len(data):
@@ -182,26 +183,63 @@ class Journal:
         self.size = good
         return records, report
 
-    def _keep_aside(self, data):
+    def _aside_name(self):
         n = 1
         while _exists(self.dir + "/journal-%d.bad" % n):
             n += 1
-        name = "journal-%d.bad" % n
+        return "journal-%d.bad" % n
+
+    def _keep_aside(self, data):
+        name = self._aside_name()
         _write_file(self.dir + "/" + name, data)
         return name
 
+    def set_aside(self):
+        """Move the journal aside whole (as journal-N.bad, without reading
+        it: a game that could not be saved as SGF is kept this way); returns
+        the name, or "" when there was no journal or it could not be moved."""
+        self.close()
+        name = self._aside_name()
+        try:
+            os.rename(self.path, self.dir + "/" + name)
+        except OSError:
+            return ""
+        _sync()
+        return name
+
+
+class Records:
+    """The good records of a journal, decoded one at a time from its bytes
+    (len, indexing, iteration)."""
+
+    def __init__(self, data, n):
+        self._data = data
+        self._n = n
+
+    def __len__(self):
+        return self._n
+
+    def __getitem__(self, i):
+        if i < 0:
+            i += self._n
+        if not 0 <= i < self._n:
+            raise IndexError("record index out of range")
+        return decode(self._data, i * RECORD)
+
+    def __iter__(self):
+        for i in range(self._n):
+            yield decode(self._data, i * RECORD)
+
 
 def _good_part(data):
-    """(length of the good prefix, its records); a journal must open with K_NEW."""
-    records = []
+    """(length of the good prefix, its Records); a journal must open with K_NEW."""
     pos = 0
     while pos < len(data):
         rec = decode(data, pos)
         if rec is None or (pos == 0 and rec[0] != K_NEW):
             break
-        records.append(rec)
         pos += RECORD
-    return pos, records
+    return pos, Records(data, pos // RECORD)
 
 
 # -- finished games ----------------------------------------------------------
