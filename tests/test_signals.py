@@ -55,10 +55,11 @@ def test_paint_uses_the_mapping_and_status():
 def test_font_digits_are_distinct_and_fit():
     seen = set()
     for ch in "0123456789BWR+-.":
-        cols = font.GLYPHS[ch]
+        cols = font.glyph(ch)
         assert len(cols) <= 3 and all(0 <= m < 32 for m in cols)
         assert cols not in seen, ch
         seen.add(cols)
+    assert font.glyph(" ") == (0, 0) and font.glyph("x") == font.glyph("?")
     assert len(font.render("3.5")) <= 9  # fits a 9x9 board without scrolling
     prompt = bytearray(81)
     sg.draw_text(prompt, 9, font.render("8"), -3)
