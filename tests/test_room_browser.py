@@ -3,7 +3,7 @@ driven over the DevTools protocol (host_sim/room/chromium.py).  Boards
 publish spec messages to Mosquitto; the page must show every board, show
 moves arriving live, open a board large, and find the relay again after a
 restart.  The screenshots are kept in build/screenshots/ (room-grid.png,
-room-board.png, room-phone.png): look at them."""
+room-board.png, room-phone.png, room-phone-board.png): look at them."""
 import random
 import time
 
@@ -152,5 +152,9 @@ def test_the_page_shows_the_room_live(room):
             br.wait("document.querySelectorAll('.card').length === %d" % len(games))
             time.sleep(0.3)
             br.screenshot(str(SHOTS / "room-phone.png"))
+            br.eval("location.hash = '#board=table-3'")
+            br.wait("!document.getElementById('detail').hidden")
+            time.sleep(0.3)
+            br.screenshot(str(SHOTS / "room-phone-board.png"))
     finally:
         relay3.stop()
