@@ -5,6 +5,8 @@
                                  (attach it to Sabaki, GoGui, Quarry, gomill ...)
   gogadget pull  [--dest DIR]    download the games stored on the board
   gogadget watch                 mirror the board live in the terminal
+  gogadget publish --broker URL --board-id NAME
+                                 the board's game to a tournament room's broker
   gogadget relay --broker URL    a tournament room's live web page and archive
 
 Every command takes --sim instead of --port: the simulator's virtual board.
@@ -22,6 +24,7 @@ import time
 from gogadget.gtp import _clean
 from gogadget.points import parse_colour
 from host_sim import launch, session
+from host_sim.room import publish as room_publish
 from host_sim.room import relay as room_relay
 from host_sim.serialport import GtpClient, GtpError, LinkClosed, SerialTransport, engine
 
@@ -271,6 +274,24 @@ def cmd_watch(args):
     return 0
 
 
+def cmd_publish(args):
+    """The board's game to the room's broker, through this host (a plain
+    Pico has no Wi-Fi): host_sim/room/publish.py."""
+    from host_sim.room import publish
+    live = []  # --sim found a running simulator: only a running one, ever after
+
+    def open_link():
+        if live and session.live_port() is None:
+            raise LinkClosed("the simulator is not running")
+        conn = Connection(args)
+        if args.sim and conn.sim is None:
+            live.append(True)
+        conn.timeout = publish.ANSWER_S
+        return conn
+
+    return publish.cmd_publish(args, open_link)
+
+
 def parser():
     p = argparse.ArgumentParser(prog="gogadget", description=__doc__.split("\n\n")[0],
                                 epilog=__doc__.split("\n\n", 1)[1],
@@ -311,6 +332,14 @@ def parser():
     w.add_argument("--count", type=int, default=0, help="stop after this many refreshes (0: never)")
     w.add_argument("--plain", action="store_true", help="no screen clearing (for logs)")
     w.set_defaults(func=cmd_watch)
+    pb = sub.add_parser("publish", help="publish the board's game to a tournament room's broker",
+                        description="Publish the board's game live to a tournament room's MQTT "
+                        "broker through this host (a plain Pico has no Wi-Fi), with the "
+                        "firmware's own publisher (docs/ROOM.md).  The link or the broker "
+                        "lost: it reconnects and resends what the broker lacks.")
+    _add_board_options(pb, person=False)
+    room_publish.add_arguments(pb)
+    pb.set_defaults(func=cmd_publish)
     r = sub.add_parser("relay", help="serve a tournament room: MQTT -> web page and SGF archive",
                        description="Subscribe to every board of a room on an MQTT broker, serve "
                        "the live web page, /games.json and /game/ID.sgf, and archive each "

@@ -1,0 +1,381 @@
+"""`gogadget publish`: a plain Pico (no Wi-Fi) in the tournament room,
+published through the host it is plugged into (docs/ROOM.md).
+
+    gogadget publish --port /dev/ttyACM0 --broker mqtt://HOST:PORT --board-id NAME \\
+        [--user U] [--password PW | --credentials credentials.csv]
+    gogadget publish --sim --broker ...        # the running simulator (make sim)
+
+The host reads the board's game over the GTP link (gogadget-status: phase,
+moves, the game's number and seq, faults; gogadget-sgf: the header and the
+moves; gogadget-rules-info: the preset) into a Mirror, a stand-in for the
+referee with the attributes gogadget.broadcast.Broadcaster reads, and
+publishes it with that same Broadcaster over host_sim.room.client (paho with
+umqtt.simple's API).  The message format therefore has one implementation:
+the firmware's.
+
+* Every look at the board that finds its seq grown is walked to the board's
+  state one event at a time (take-backs to the common start of the two move
+  lists, then the new moves, then the result), the Broadcaster looking at
+  each step: every event goes out with the board's own seq.  When the seq
+  grew by more than those steps explain (the board was looked at too late
+  to tell its events apart), the mirror jumps: the Broadcaster sends the
+  snapshot and the relay fills the gap from it (docs/ROOM.md).
+* The serial link gone (unplugged, the board reset): the publisher stays on
+  the broker, says so in the board's status note, and opens the port again
+  every second; once it answers, the board's game is read afresh.  A broker
+  restart is the Broadcaster's business (what it has not had acknowledged
+  is resent, with the same seq numbers).
+* A publisher started afresh (or the host rebooted) publishes the board's
+  status and snapshot, as a board after a power cut does.
+"""
+import os
+import re
+import signal
+import sys
+import time
+
+from gogadget.board import Board
+from gogadget.broadcast import Broadcaster, valid_board_id
+from gogadget.compat import ticks_ms
+from gogadget.points import BLACK, WHITE, parse_sgf_coord
+from gogadget.rules import KO_NONE, SUICIDE_ALLOWED
+
+LOOK_S = 0.1  # how often the board is asked for its status
+REOPEN_S = 1.0  # how often a lost serial port is tried again
+ANSWER_S = 5.0  # a board answers a query between two scans; this long: gone
+
+_PROP = re.compile(r"([A-Z]{1,2})((?:\[(?:[^\]\\]|\\.)*\])+)")
+_VALUE = re.compile(r"\[((?:[^\]\\]|\\.)*)\]")
+_MOVE = re.compile(r";([BW])\[([a-s]{0,2})\]")
+_COLOUR = {"B": BLACK, "W": WHITE}
+
+
+def status_words(text):
+    """gogadget-status's key=value words (up to the "|" and its text)."""
+    out = {}
+    for word in text.split("|", 1)[0].split():
+        key, sep, value = word.partition("=")
+        if sep:
+            out[key] = value
+    return out
+
+
+def read_record(text):
+    """The board's own SGF (gogadget.sgf's writer) -> dict: size, komi,
+    handicap, result, setup [(colour, point)], moves [(colour, point)]."""
+    text = text.strip()
+    cut = text.find("\n;")
+    root = text if cut < 0 else text[:cut]
+    props = {}
+    for m in _PROP.finditer(root):
+        props[m.group(1)] = _VALUE.findall(m.group(2))
+    size = int(props.get("SZ", ["19"])[0])
+    setup = []
+    for key, colour in (("AB", BLACK), ("AW", WHITE)):
+        for p in props.get(key, []):
+            setup.append((colour, parse_sgf_coord(size, p)))
+    moves = [] if cut < 0 else [(_COLOUR[c], parse_sgf_coord(size, p))
+                                for c, p in _MOVE.findall(text[cut:])]
+    return {"size": size, "komi": float(props.get("KM", ["0"])[0] or 0),
+            "handicap": int(props.get("HA", ["0"])[0] or 0),
+            "result": props.get("RE", [""])[0], "setup": setup, "moves": moves}
+
+
+class _Log:
+    def __init__(self):
+        self.game = 0
+        self.seq = 0
+
+
+class _Rules:
+    def __init__(self, name):
+        self.name = name
+        self.changes = 0
+
+
+class Mirror:
+    """The board's game as the Broadcaster reads a referee (see the list in
+    gogadget.broadcast's notes), kept from what the link says."""
+
+    def __init__(self):
+        self.log = _Log()
+        self.board = Board(9)
+        self.phase = "setup"
+        self.resume_phase = "play"
+        self.komi = 0.0
+        self.rules = _Rules("")
+        self.handicap = 0
+        self.result = ""
+        self.has_fault = False
+        self.fault = b""
+        self.damage = ""  # the Broadcaster compares it by identity: replaced only on change
+        self.known = False  # has read the board at least once
+
+    def new_board(self, rec):
+        bd = Board(rec["size"], ko=KO_NONE, suicide=SUICIDE_ALLOWED,
+                   capacity=max(64, 2 * len(rec["moves"])))
+        for colour, pt in rec["setup"]:
+            bd.setup(colour, pt)
+        return bd
+
+    def moves(self):
+        bd = self.board
+        return [bd.move(i) for i in range(bd.moves)]
+
+    def play(self, colour, pt):
+        if pt == 0:
+            self.board.pass_move(colour)
+        else:
+            self.board.play(colour, pt)
+
+    def set_faults(self, n):
+        self.has_fault = n > 0
+        self.fault = b"\x01" * n
+
+    def set_note(self, note):
+        if note != self.damage:
+            self.damage = note
+
+
+class HostPublisher:
+    """One board on a GTP link, published by a Broadcaster.
+
+    open_link() returns an object with send(command) -> text (raising on a
+    lost link) and close(); the publisher calls it again after a failure."""
+
+    def __init__(self, open_link, connect, board_id, black="Black", white="White",
+                 look_s=LOOK_S, reopen_s=REOPEN_S, log=None):
+        self.open_link = open_link
+        self.mirror = Mirror()
+        self.pub = Broadcaster(connect, board_id, referee=self.mirror, black=black, white=white)
+        self.look_s = look_s
+        self.reopen_s = reopen_s
+        self.link = None
+        self.next_look = 0.0
+        self.next_open = 0.0
+        self.log = log or (lambda text: None)
+        self.looks = 0
+        self.jumps = 0  # looks that could not tell the events apart
+        self.link_losses = 0
+        self.last_error = ""
+        self._rules_game = None
+
+    # -- the board side -----------------------------------------------------
+
+    def _ask(self, command):
+        return self.link.send(command)
+
+    def look(self):
+        """Read the board; walk the mirror to it (polling the Broadcaster at
+        each step).  Raises when the link fails."""
+        for _ in range(5):
+            st = status_words(self._ask("gogadget-status"))
+            if "seq" not in st or "game" not in st:
+                raise RuntimeError("the board's firmware does not say its game and seq "
+                                   "(gogadget-status); update it")
+            m = self.mirror
+            game, seq = int(st["game"]), int(st["seq"])
+            phase = st.get("phase", "play")
+            self.mirror.set_faults(int(st.get("faults", "0")))
+            if m.known and game == m.log.game and seq == m.log.seq \
+                    and int(st.get("moves", "-1")) == m.board.moves \
+                    and int(st.get("size", "0")) == m.board.size:
+                if phase != m.phase:
+                    self._set_phase(phase)
+                    self._poll()
+                return
+            record = read_record(self._ask("gogadget-sgf"))
+            rules = None
+            if not m.known or game != m.log.game or self._rules_game != (game, seq):
+                info = status_words(self._ask("gogadget-rules-info").split("\n", 1)[0])
+                rules = info.get("preset", m.rules.name)
+            again = status_words(self._ask("gogadget-status"))
+            if again.get("game") != st["game"] or again.get("seq") != st["seq"]:
+                continue  # the board moved while we read it: read it again
+            self._rules_game = (game, seq)
+            self._apply(game, seq, phase, record, rules)
+            return
+
+    def _set_phase(self, phase):
+        m = self.mirror
+        if phase == "resume":
+            m.resume_phase = m.phase if m.phase in ("play", "count", "over") else "play"
+        m.phase = phase
+
+    def _poll(self):
+        self.pub.poll(ticks_ms())
+
+    def _apply(self, game, seq, phase, rec, rules):
+        m = self.mirror
+        if rules is not None and rules != m.rules.name:
+            m.rules.name = rules
+            m.rules.changes += 1
+        m.komi = rec["komi"]
+        m.handicap = rec["handicap"]
+        new = rec["moves"]
+        same_game = m.known and game == m.log.game and rec["size"] == m.board.size \
+            and list(m.board.setup_stones) == rec["setup"]
+        if same_game:
+            old = m.moves()
+            k = 0
+            for a, b in zip(old, new):
+                if a != b:
+                    break
+                k += 1
+            ended = 1 if rec["result"] and not m.result else 0
+            steps = (len(old) - k) + (len(new) - k) + ended
+            if seq - m.log.seq == steps:
+                # One event at a time, as the board made them.
+                for _ in range(len(old) - k):
+                    m.board.undo()
+                    m.result = ""
+                    m.phase = "play"
+                    m.log.seq += 1
+                    self._poll()
+                for colour, pt in new[k:]:
+                    m.play(colour, pt)
+                    m.log.seq += 1
+                    self._poll()
+                m.result = rec["result"]
+                self._set_phase(phase)
+                m.log.seq = seq
+                self._poll()
+                return
+            self.jumps += 1
+            self.log("%s: the board's seq went from %d to %d: sending its snapshot"
+                     % (self.pub.board_id, m.log.seq, seq))
+        # A new game, the first look, or more than the look can tell apart:
+        # the mirror takes the board's game as it is.
+        bd = m.new_board(rec)
+        for colour, pt in new:
+            if pt == 0:
+                bd.pass_move(colour)
+            else:
+                bd.play(colour, pt)
+        bd.handicap = rec["handicap"]
+        m.board = bd
+        m.log.game = game
+        m.log.seq = seq
+        m.result = rec["result"]
+        self._set_phase(phase)
+        m.known = True
+        self._poll()
+
+    # -- the loop -------------------------------------------------------------
+
+    def _lost(self, exc):
+        self.link_losses += 1
+        self.last_error = "%s: %s" % (type(exc).__name__, exc)
+        self.log("%s: serial link lost (%s); trying again every %g s"
+                 % (self.pub.board_id, self.last_error, self.reopen_s))
+        try:
+            self.link.close()
+        except Exception:  # noqa: BLE001  (it is gone already)
+            pass
+        self.link = None
+        self.mirror.set_note("host: no link to the board")
+        self.next_open = time.monotonic() + self.reopen_s
+
+    def step(self):
+        """One turn of the loop: the link (open it, look at the board), then
+        the Broadcaster.  Returns quickly; call it every few ms."""
+        now = time.monotonic()
+        if self.link is None and now >= self.next_open:
+            try:
+                self.link = self.open_link()
+                self.log("%s: link to the board open" % self.pub.board_id)
+                self.mirror.set_note("")
+                self.next_look = now
+            except Exception as exc:  # noqa: BLE001  (no port yet: try again later)
+                self.last_error = "%s: %s" % (type(exc).__name__, exc)
+                self.next_open = now + self.reopen_s
+        if self.link is not None and now >= self.next_look:
+            self.next_look = now + self.look_s
+            try:
+                self.look()
+                self.looks += 1
+            except Exception as exc:  # noqa: BLE001  LinkClosed, OSError, TimeoutError, a garbled answer
+                self._lost(exc)
+        if self.mirror.known:
+            self._poll()
+
+    def idle(self):
+        """Everything the board said is on the broker."""
+        return self.mirror.known and self.pub.connected and not self.pub.pending()
+
+    def run(self, stop=None):
+        """Until stop() is true (or SIGINT/SIGTERM); then say offline."""
+        try:
+            while stop is None or not stop():
+                self.step()
+                time.sleep(0.01 if not self.pub.pending() else 0.001)
+        finally:
+            self.close()
+
+    def close(self):
+        self.pub.close()
+        if self.link is not None:
+            try:
+                self.link.close()
+            except Exception:  # noqa: BLE001
+                pass
+            self.link = None
+
+
+# -- the command line ------------------------------------------------------------
+
+
+def add_arguments(p):
+    p.add_argument("--broker", required=True, help="the room's broker, mqtt://HOST:PORT")
+    p.add_argument("--board-id", required=True,
+                   help="the board's name in the room (1-32 of a-z A-Z 0-9 - _): its topic")
+    p.add_argument("--user", default=None, help="MQTT user (default: the board id)")
+    p.add_argument("--password", default=None,
+                   help="MQTT password (or GOGADGET_MQTT_PASSWORD, or --credentials)")
+    p.add_argument("--credentials", default=None,
+                   help="credentials.csv written by python -m host_sim.room.broker: the "
+                        "user's password is taken from it")
+    p.add_argument("--black", default="Black", help="Black's name on the room's page")
+    p.add_argument("--white", default="White", help="White's name on the room's page")
+    p.add_argument("--interval", type=float, default=LOOK_S,
+                   help="seconds between looks at the board (default %s)" % LOOK_S)
+    p.add_argument("--verbose", action="store_true", help="say every link loss and connection")
+
+
+def _interrupt(signum, frame):
+    raise KeyboardInterrupt
+
+
+def cmd_publish(args, open_link):
+    """open_link(): a new link to the board (the CLI's Connection)."""
+    from host_sim.room.client import factory
+    from host_sim.room.relay import read_credentials
+    if not valid_board_id(args.board_id):
+        print("gogadget publish: bad board id %r (1-32 of a-z A-Z 0-9 - _)" % args.board_id,
+              file=sys.stderr)
+        return 2
+    user = args.user or args.board_id
+    password = args.password or os.environ.get("GOGADGET_MQTT_PASSWORD")
+    try:
+        if args.credentials:
+            password = read_credentials(args.credentials, user)
+        connect = factory(args.broker, user, password)
+    except (OSError, ValueError) as e:
+        print("gogadget publish: %s" % e, file=sys.stderr)
+        return 2
+
+    def say(text):
+        if args.verbose:
+            print("gogadget publish: " + text, file=sys.stderr, flush=True)
+
+    host = HostPublisher(open_link, connect, args.board_id, args.black, args.white,
+                         look_s=args.interval, log=say)
+    print("gogadget publish: %s -> %s as %s" % (args.port or ("the simulator" if args.sim else
+                                                              "/dev/ttyACM0"),
+                                                args.broker, args.board_id), flush=True)
+    signal.signal(signal.SIGTERM, _interrupt)
+    try:
+        host.run()
+    except KeyboardInterrupt:
+        pass
+    return 0
