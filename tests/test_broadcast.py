@@ -470,3 +470,34 @@ def test_count_and_result_events(tmp_path):
     ev = rig.net.events()[-1]
     assert ev["t"] == "end" and ev["seq"] == 4 and ev["result"] == rig.ref.result
     check_current(rig, rig.view())
+
+
+def test_app_polls_the_broadcaster_every_step_after_the_link(tmp_path):
+    from gogadget.app import App
+    from test_app import Buttons, Leds, Sensors
+    order = []
+
+    class Spy(Broadcaster):
+        def poll(self, now_ms):
+            order.append(("broadcast", now_ms))
+            Broadcaster.poll(self, now_ms)
+
+    class Stream:
+        def read(self, n):
+            order.append(("link", None))
+            return b""
+
+        def write(self, data):
+            pass
+
+    net = FakeNet()
+    b = Spy(net.factory, "b1")
+    app = App(Config(size=9), Sensors(9), Leds(), Buttons(), str(tmp_path / "s"), Stream(),
+              broadcast=b)
+    assert b.ref is app.referee
+    app.boot(0)
+    for i in range(10):
+        app.step(i * 20)
+    assert [o for o in order if o[0] == "broadcast"] == [("broadcast", i * 20) for i in range(10)]
+    assert order[0][0] == "link" and order[1][0] == "broadcast"
+    assert json.loads(net.retained["gogadget/board/b1/game"])["game"] == 1
