@@ -87,6 +87,163 @@ print("board ok", game(True, 0, 3)[4])
 """
 
 
+# The settler, the referee's diff and want, and the frame's paint: random
+# boards and scan sequences (stones put, lifted, slid, hands, flicker,
+# faults) through the plain pass and the viper twin, state compared after
+# every call.
+SETTLE = r"""
+import random
+from gogadget.hw import rp2fast
+ns = {}
+exec(rp2fast._SRC, ns)
+from gogadget import settle, view, signals, referee as rf
+from gogadget.config import Config
+from gogadget.settle import Settler
+
+PLAIN = [None, None]
+FAST = [ns["settle_places"], ns["settle_mark"]]
+
+def state(st):
+    return (bytes(st.stable), bytes(st.last), bytes(st.fresh), bytes(st._run), bytes(st._dev),
+            bytes(st._calm), bytes(st._hold), bytes(st._out), st.clean, st._busy, st.resting,
+            st._k, st._booting, st._waiting, st._quiet, st._stalled)
+
+def scans(seed, size, count):
+    random.seed(seed)
+    n = size * size
+    board = bytearray(n)
+    for _ in range(random.getrandbits(5)):
+        board[random.getrandbits(9) % n] = 1 + random.getrandbits(1)
+    noise = (0, 3, 20, 60)[seed % 4]  # flickers per 1000 readings
+    hand = 0
+    lo = 0
+    for t in range(count):
+        r = random.getrandbits(8)
+        pl = random.getrandbits(9) % n
+        if r < 14:
+            board[pl] = (1, 2, 3)[random.getrandbits(8) % 3] if seed % 5 else 3
+        elif r < 22:
+            board[pl] = 0
+        elif r < 30 and board[pl]:
+            nb = pl + (1, -1, size, -size)[random.getrandbits(2)]
+            if 0 <= nb < n and not board[nb]:
+                board[nb] = board[pl]
+                if random.getrandbits(1):
+                    board[pl] = 0  # the near end lifts now, or later
+        elif r < 32 and board[pl]:
+            board[pl] = 0
+        elif r < 34:
+            hand = 4 + random.getrandbits(3)
+            lo = random.getrandbits(9) % n
+        scan = bytearray(board)
+        if noise:
+            for q in range(n):
+                if random.getrandbits(10) < noise:
+                    scan[q] = random.getrandbits(8) % 5
+        if hand:
+            hand -= 1
+            for q in range(lo, min(n, lo + 3 * size)):
+                if random.getrandbits(1):
+                    scan[q] = 3
+        yield scan
+
+count = 0
+for seed in range(24):
+    size = (9, 13, 19)[seed % 3]
+    cfg = Config(size=size, stable_scans=2 + seed % 3, slide_ms=(60, 160, 400)[seed % 3])
+    a = Settler(size, cfg)
+    b = Settler(size, cfg)
+    now = 0
+    for scan in scans(seed, size, 160):
+        settle._FAST[:] = PLAIN
+        ra = a.feed(scan, now)
+        settle._FAST[:] = FAST
+        rb = b.feed(scan, now)
+        assert ra == rb and state(a) == state(b), (seed, now)
+        if a.clean and random.getrandbits(4) == 0:
+            a.restart()
+            b.restart()
+        count += ra
+        now += 20
+settle._FAST[:] = PLAIN
+print("settle ok", count)
+
+# view.diff, Referee.sync_want, signals.paint
+class Ref:
+    pass
+class Board:
+    pass
+def refs(seed, size):
+    random.seed(seed)
+    n = size * size
+    r = Ref()
+    r.size = size
+    r.n = n
+    r.now = random.getrandbits(29)
+    r.stable = bytearray(random.getrandbits(8) % 5 if random.getrandbits(2) else 0 for _ in range(n))
+    r.want = bytearray(random.getrandbits(8) % 3 for _ in range(n))
+    r.prompt = bytearray(n)
+    r.mark = bytearray(random.getrandbits(5) for _ in range(n))
+    r.fault = bytearray((0, 0, 0, 0, 0, 0, 1, 2)[random.getrandbits(3)] if seed % 2 else 0
+                        for _ in range(n))
+    for q in range(n):  # faults as diff leaves them: no event due
+        if r.stable[q] == 4:
+            r.fault[q] = 2
+        elif r.fault[q] == 2 or (r.fault[q] and (r.stable[q] == 0) == (r.want[q] == 0)):
+            r.fault[q] = 0
+    if seed % 4 == 3:  # a fault state that changes: an event
+        q = random.getrandbits(9) % n
+        r.stable[q] = 4
+        r.fault[q] = 0
+    r.since = bytearray(2 * n)
+    r.since = __import__("array").array("H", [random.getrandbits(16) for _ in range(n)])
+    r.ask_stuck = random.getrandbits(9) % n if seed % 3 else -1
+    r.events = []
+    r.event = lambda kind, text: r.events.append((kind, text))
+    r.pt = lambda pl: (pl // size + 1) * (size + 1) + pl % size
+    r.board = Board()
+    r.board.cells = bytearray(random.getrandbits(8) % 3 for _ in range((size + 1) * (size + 2) + 1))
+    return r
+def rstate(r):
+    return (bytes(r.prompt), bytes(r.mark), bytes(r.fault), list(r.since), r.events, r.has_fault,
+            r.extra, r.missing, r.extras, r.missings, r.wrong, r.pending, r.ncontra, r.oldest,
+            r.unresolved, r.ask_stuck, bytes(r.want))
+fast = 0
+for seed in range(40):
+    size = (9, 13, 19)[seed % 3]
+    a = refs(seed, size)
+    b = refs(seed, size)
+    view._FAST[0] = None
+    view.diff(a)
+    view._FAST[0] = ns["diff_places"]
+    view.diff(b)
+    view._FAST[0] = None
+    assert rstate(a) == rstate(b), seed
+    rf.Referee._sync_want(a)
+    ns["sync_want"](b)
+    assert rstate(a) == rstate(b), seed
+    fa = bytearray(size * size + 4)
+    fb = bytearray(size * size + 4)
+    prompt = bytearray(random.getrandbits(4) for _ in range(size * size))
+    signals.paint(fa, prompt, 1 + seed % 2, "play", seed % 4, 200)
+    signals.use_fast(ns["paint_places"])
+    signals.paint(fb, prompt, 1 + seed % 2, "play", seed % 4, 200)
+    signals._FAST[0] = None
+    assert fa == fb, seed
+    fast += not a.events
+print("diff ok", fast)
+"""
+
+
+def test_settle_diff_and_paint_twins_match_the_plain_passes():
+    res = run_micropython(SETTLE, timeout=300)
+    assert res.returncode == 0, res.stdout + res.stderr
+    assert "settle ok" in res.stdout and "diff ok" in res.stdout, res.stdout
+    adopted = int(res.stdout.split("settle ok")[1].split()[0])
+    assert adopted > 100, res.stdout  # the sequences do adopt batches
+    assert int(res.stdout.split("diff ok")[1].split()[0]) >= 20, res.stdout  # the fast pass ran
+
+
 def test_viper_twins_match_the_plain_loops():
     res = run_micropython(CHECK, timeout=300)
     assert res.returncode == 0, res.stdout + res.stderr

@@ -36,6 +36,15 @@ from gogadget.settle import Settler
 
 _EVENT_SLOTS = 16  # events nobody collects are dropped, oldest first
 _STUCK_RETRY_MS = 1000  # a contradiction that may not be asked about: look again later
+# Referee.sync_want's pass as viper code on the RP2040 (hw/rp2fast.py
+# installs it with use_fast); None: the plain _sync_want.
+_FAST = [None]
+
+
+def use_fast(sync_want):
+    _FAST[0] = sync_want
+
+
 _REFRESH = {"play": play.refresh, "count": counting.refresh, "over": counting.refresh_over,
             "setup": position.refresh, "resume": position.refresh}
 
@@ -258,6 +267,13 @@ class Referee:
 
     def sync_want(self):
         """want <- the board; places that lost their stone must be lifted."""
+        if _FAST[0] is not None:
+            _FAST[0](self)
+        else:
+            self._sync_want()
+
+    def _sync_want(self):
+        """sync_want's plain pass (hw/rp2fast.py's sync_want is its viper twin)."""
         cells = self.board.cells
         want = self.want
         mark = self.mark

@@ -50,7 +50,7 @@ allocates nothing; while places settle, one pass over the board per scan
 (no allocation either).  So that the idle scan stays one comparison, the
 caller may skip feed() while `resting` is true and the scan equals `last`.
 """
-from gogadget.compat import const, ticks_add, ticks_diff
+from gogadget.compat import const, ticks_add, ticks_diff, zeros
 from gogadget.scan import S_EMPTY, new_scan
 
 _MAX_EXTRA = const(3)  # scans the debounce may add for noisy sensors
@@ -60,6 +60,30 @@ _STALL_MS = const(2000)  # a change that never settles holds the rest this long
 _NO_DEV = const(255)  # Settler._dev: no reading is off by one scan
 _WARM_SCANS = const(50)  # scans after boot with the longest debounce
 _BOOT_SCANS = const(25)  # longest wait for the boot view's doubtful places
+
+# What a per-place pass found (Settler._out, by index): places still busy,
+# ready, stones on their way, recent changes (the hand detector), flickers,
+# new stones coming, places pending; the ready ones lie in lo..hi-1.
+_O_BUSY = const(0)
+_O_READY = const(1)
+_O_MOVING = const(2)
+_O_RECENT = const(3)
+_O_FLICK = const(4)
+_O_COMING = const(5)
+_O_PENDING = const(6)
+_O_LO = const(7)
+_O_HI = const(8)
+
+# The per-place pass and the adoption as viper code on the RP2040
+# (hw/rp2fast.py installs them); None: the plain methods, which do the same.
+_FAST = [None, None]
+
+
+def use_fast(places, mark):
+    """Run Settler._places and Settler._mark as the given (viper) functions,
+    called with the settler as their first argument."""
+    _FAST[0] = places
+    _FAST[1] = mark
 
 
 class Settler:
@@ -84,6 +108,7 @@ class Settler:
         # Scans a new stone cut short (misread twice in a row) still counts
         # as on its way: it is likely to come back.
         self._hold = bytearray(n)
+        self._out = zeros("H", _O_HI + 1)  # what the last per-place pass found
         self._prime = _PRIME_SCANS
         self._booting = 0  # scans left for the places the vote disagreed on to settle
         self._flick = 0
@@ -186,7 +211,61 @@ class Settler:
 
     def _debounce(self, scan, now):
         """Per-place debouncing, batches and the hand detector (see the
-        module notes)."""
+        module notes).  Kept within MicroPython's 11-word stack frame, like
+        everything called once per scan: the per-place pass is _places (or
+        its viper twin), and what it found is read back from _out."""
+        if _FAST[0] is None:
+            self._places(scan)
+        else:
+            _FAST[0](self, scan)
+        out = self._out
+        # Places waiting to be adopted, and an unclean batch waiting for the
+        # board to be still, keep the loop going after they settle.
+        self._busy = out[_O_BUSY] + out[_O_READY] + (not self.clean)
+        if self._booting:
+            return self._boot_step(out)
+        self._noise(out[_O_FLICK])
+        if out[_O_RECENT] >= self.config.hand_places:
+            self._quiet = True
+            self._quiet_until = ticks_add(now, self.config.hand_settle_ms)
+        if not out[_O_READY]:
+            self._waiting = False
+            if not self.clean and not out[_O_COMING] \
+                    and (not self._stalled or not self._fresh_beside_change()):
+                self.clean = True  # the batch stands, no stone follows: the referee may decide
+            return False
+        if self._quiet:
+            if ticks_diff(now, self._quiet_until) < 0:
+                return False
+            self._quiet = False
+        if out[_O_MOVING] or self._beside_change(out[_O_LO], out[_O_HI]):
+            # Another place is on its way: hand both on together (a slid
+            # stone's two ends), unless it never settles.
+            if not self._waiting:
+                self._waiting = True
+                self._wait_from = now
+            if ticks_diff(now, self._wait_from) < _STALL_MS:
+                return False
+            return self._adopt(out[_O_LO], out[_O_HI], True)
+        return self._adopt(out[_O_LO], out[_O_HI], False)
+
+    def _boot_step(self, out):
+        """The first view goes out once what the vote doubted has settled
+        (a place misread in two of the three scans is no stone)."""
+        self._booting -= 1
+        if out[_O_READY] or out[_O_PENDING]:
+            if self._booting:
+                if out[_O_READY] and not out[_O_MOVING]:
+                    self._adopt(out[_O_LO], out[_O_HI], False)
+                return False
+        self._booting = 0
+        self.clean = True
+        return True
+
+    def _places(self, scan):
+        """One pass over every place: runs, flickers, holds; counts into
+        _out what _debounce decides on.  hw/rp2fast.py's settle_places is
+        its viper twin (tests/test_rp2_fast.py: the same results)."""
         cand = self.last
         run = self._run
         dev = self._dev
@@ -251,45 +330,16 @@ class Settler:
                             coming += 1  # a new one
                 if 2 <= r <= window:
                     recent += 1
-        # Places waiting to be adopted, and an unclean batch waiting for the
-        # board to be still, keep the loop going after they settle.
-        self._busy = busy + ready + (not self.clean)
-        if self._booting:
-            # The first view goes out once what the vote doubted has settled
-            # (a place misread in two of the three scans is no stone).
-            self._booting -= 1
-            if ready or pending:
-                if self._booting:
-                    if ready and not moving:
-                        self._adopt(lo, hi, False)
-                    return False
-            self._booting = 0
-            self.clean = True
-            return True
-        self._noise(flick)
-        config = self.config
-        if recent >= config.hand_places:
-            self._quiet = True
-            self._quiet_until = ticks_add(now, config.hand_settle_ms)
-        if not ready:
-            self._waiting = False
-            if not self.clean and not coming and (not self._stalled or not self._fresh_beside_change()):
-                self.clean = True  # the batch stands, no stone follows: the referee may decide
-            return False
-        if self._quiet:
-            if ticks_diff(now, self._quiet_until) < 0:
-                return False
-            self._quiet = False
-        if moving or self._beside_change(lo, hi):
-            # Another place is on its way: hand both on together (a slid
-            # stone's two ends), unless it never settles.
-            if not self._waiting:
-                self._waiting = True
-                self._wait_from = now
-            if ticks_diff(now, self._wait_from) < _STALL_MS:
-                return False
-            return self._adopt(lo, hi, True)
-        return self._adopt(lo, hi, False)
+        out = self._out
+        out[_O_BUSY] = busy
+        out[_O_READY] = ready
+        out[_O_MOVING] = moving
+        out[_O_RECENT] = recent
+        out[_O_FLICK] = flick
+        out[_O_COMING] = coming
+        out[_O_PENDING] = pending
+        out[_O_LO] = lo
+        out[_O_HI] = hi
 
     def _adopt(self, lo, hi, stalled):
         """Adopt the ready places as one batch.  It is clean once a scan
@@ -297,6 +347,18 @@ class Settler:
         with it may be read a scan late) and, if it went through after a
         stall, nothing changing beside it."""
         self._waiting = False
+        if _FAST[1] is None:
+            self._mark(lo, hi)
+        else:
+            _FAST[1](self, lo, hi)
+        self.clean = False
+        self._stalled = stalled
+        return True
+
+    def _mark(self, lo, hi):
+        """The adoption itself (hw/rp2fast.py's settle_mark is its viper
+        twin): fresh restarts when the board was clean, the places ready in
+        lo..hi go into stable."""
         cand = self.last
         stable = self.stable
         fresh = self.fresh
@@ -312,9 +374,6 @@ class Settler:
             if fresh[pl] == 2:
                 stable[pl] = cand[pl]
                 fresh[pl] = 1
-        self.clean = False
-        self._stalled = stalled
-        return True
 
     def _fresh_beside_change(self):
         """Is a stone adopted since the board was clean next to the near end

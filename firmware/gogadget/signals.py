@@ -99,16 +99,33 @@ def estimate_ma(frame):
     return total
 
 
+# paint's pass over the places as viper code on the RP2040 (hw/rp2fast.py
+# installs it with use_fast): the function and CODES as bytes.
+_FAST = [None, None]
+
+
+def use_fast(paint_places):
+    _FAST[1] = bytes(CODES)
+    _FAST[0] = paint_places
+
+
+def _codes(frame, prompt, n):
+    codes = CODES
+    for i in range(n):
+        frame[1 + i] = codes[prompt[i]]
+
+
 def paint(frame, prompt, turn, phase, alert, brightness):
     """Fill `frame` from the prompts and the status (allocates nothing).
 
     turn: BLACK/WHITE whose stone is expected (or the winner when over,
     0 for none); phase: the referee's phase name; alert: ALERT_*."""
     frame[0] = brightness
-    codes = CODES
     n = len(prompt)
-    for i in range(n):
-        frame[1 + i] = codes[prompt[i]]
+    if _FAST[0] is not None:
+        _FAST[0](frame, prompt, _FAST[1], n)
+    else:
+        _codes(frame, prompt, n)
     base = 1 + n
     if turn == BLACK:
         frame[base + fr.STATUS_TURN] = fr.PUT_BLACK

@@ -36,9 +36,31 @@ _ASKABLE = (sg.P_PUT_BLACK, sg.P_PUT_WHITE, sg.P_REMOVE, sg.P_WRONG_COLOUR, sg.P
             sg.P_KO, sg.P_SUPERKO)
 
 
+# The per-place pass of diff() as viper code on the RP2040 (hw/rp2fast.py
+# installs it); None: the plain _places, which does the same.
+_FAST = [None]
+
+
+def use_fast(places):
+    """Run diff's pass as the given (viper) function: places(ref) returns
+    -1, having changed nothing, when a sensor fault appears or clears (an
+    event naming the place: the plain pass does it), else 0."""
+    _FAST[0] = places
+
+
 def diff(ref):
     """Prompts for every place where the board and the game disagree; sets
     the counts the phases decide on.  Allocates nothing (events aside)."""
+    if _FAST[0] is None or _FAST[0](ref) < 0:
+        _places(ref)
+    asked = ref.ask_stuck
+    if asked >= 0 and not ref.mark[asked] & M_CONTRA:
+        ref.ask_stuck = -1  # put right (or faulty): the question is answered
+
+
+def _places(ref):
+    """diff's pass over every place (hw/rp2fast.py's diff_places is its
+    viper twin: tests/test_rp2_fast.py)."""
     scan = ref.stable
     want = ref.want
     prompt = ref.prompt
@@ -112,9 +134,6 @@ def diff(ref):
     ref.ncontra = ncontra
     ref.oldest = oldest
     ref.unresolved = extras + missing + wrong + pending
-    asked = ref.ask_stuck
-    if asked >= 0 and not mark[asked] & M_CONTRA:
-        ref.ask_stuck = -1  # put right (or faulty): the question is answered
 
 
 def age_ms(now_ms, then):

@@ -102,6 +102,299 @@ def render(count: int, frame: ptr8, table: ptr8, base: int, led: ptr16, buf: ptr
     return total
 
 @micropython.viper
+def settle_places(st, scan: ptr8):
+    # settle.Settler._places: runs, flickers and holds per place; counts in st._out
+    cand = ptr8(st.last)
+    run = ptr8(st._run)
+    dev = ptr8(st._dev)
+    calm = ptr8(st._calm)
+    hold = ptr8(st._hold)
+    fresh = ptr8(st.fresh)
+    stable = ptr8(st.stable)
+    out = ptr16(st._out)
+    k = int(st._k)
+    ks = int(st._k_slide)
+    window = int(st._window)
+    cap = int(st._cap)
+    size = int(st.size)
+    n = int(st.n)
+    busy = 0
+    ready = 0
+    moving = 0
+    recent = 0
+    flick = 0
+    coming = 0
+    pending = 0
+    lo = 0
+    hi = 0
+    col = 0
+    pl = 0
+    while pl < n:
+        s = scan[pl]
+        c = cand[pl]
+        r = run[pl]
+        if s == c:
+            if dev[pl] != 255:
+                dev[pl] = 255
+                flick += 1
+                calm[pl] = 0
+            elif calm[pl] < cap:
+                calm[pl] = calm[pl] + 1
+            if r < cap:
+                r += 1
+                run[pl] = r
+        elif dev[pl] == 255 and r >= 2:
+            dev[pl] = s
+            calm[pl] = 0
+            busy += 1
+            if fresh[pl]:
+                coming += 1
+        else:
+            if c != stable[pl] and r >= 2 and c != 0:
+                if r >= 3:
+                    hold[pl] = k
+                else:
+                    hold[pl] = 2
+            if dev[pl] == s:
+                r = 2
+            else:
+                r = 1
+            dev[pl] = 255
+            calm[pl] = 0
+            cand[pl] = s
+            c = s
+            run[pl] = r
+        if hold[pl]:
+            hold[pl] = hold[pl] - 1
+            if c == stable[pl]:
+                coming += 1
+        if r < cap or calm[pl] < cap:
+            busy += 1
+        was = stable[pl]
+        if c != was:
+            if fresh[pl]:
+                coming += 1
+            ok = 0
+            if r >= k and dev[pl] == 255:
+                ok = 1
+                # Settler._source: slid from a neighbour reading the same?
+                if r < ks and c != 0 and was == 0:
+                    if col > 0 and stable[pl - 1] == c:
+                        ok = 0
+                    elif col < size - 1 and stable[pl + 1] == c:
+                        ok = 0
+                    elif pl >= size and stable[pl - size] == c:
+                        ok = 0
+                    elif pl + size < n and stable[pl + size] == c:
+                        ok = 0
+            if ok:
+                if not ready:
+                    lo = pl
+                ready += 1
+                hi = pl + 1
+            else:
+                pending += 1
+                if c != 0:
+                    moving += 1
+                    if was == 0:
+                        coming += 1
+            if 2 <= r and r <= window:
+                recent += 1
+        pl += 1
+        col += 1
+        if col == size:
+            col = 0
+    out[0] = busy
+    out[1] = ready
+    out[2] = moving
+    out[3] = recent
+    out[4] = flick
+    out[5] = coming
+    out[6] = pending
+    out[7] = lo
+    out[8] = hi
+
+@micropython.viper
+def settle_mark(st, lo: int, hi: int):
+    # settle.Settler._mark: the ready places in lo..hi adopted into stable
+    cand = ptr8(st.last)
+    run = ptr8(st._run)
+    dev = ptr8(st._dev)
+    fresh = ptr8(st.fresh)
+    stable = ptr8(st.stable)
+    k = int(st._k)
+    ks = int(st._k_slide)
+    size = int(st.size)
+    n = int(st.n)
+    pl = 0
+    if st.clean:
+        while pl < n:
+            fresh[pl] = 0
+            pl += 1
+    pl = lo
+    col = lo % size
+    while pl < hi:
+        c = cand[pl]
+        was = stable[pl]
+        r = run[pl]
+        if r >= k and c != was and dev[pl] == 255:
+            ok = 1
+            if r < ks and c != 0 and was == 0:
+                if col > 0 and stable[pl - 1] == c:
+                    ok = 0
+                elif col < size - 1 and stable[pl + 1] == c:
+                    ok = 0
+                elif pl >= size and stable[pl - size] == c:
+                    ok = 0
+                elif pl + size < n and stable[pl + size] == c:
+                    ok = 0
+            if ok:
+                fresh[pl] = 2
+        pl += 1
+        col += 1
+        if col == size:
+            col = 0
+    pl = lo
+    while pl < hi:
+        if fresh[pl] == 2:
+            stable[pl] = cand[pl]
+            fresh[pl] = 1
+        pl += 1
+
+@micropython.viper
+def diff_places(ref) -> int:
+    # view._places: prompts and counts per place; -1 (nothing changed) when
+    # a sensor fault appears or clears, which the plain pass reports
+    scan = ptr8(ref.stable)
+    want = ptr8(ref.want)
+    prompt = ptr8(ref.prompt)
+    mark = ptr8(ref.mark)
+    fault = ptr8(ref.fault)
+    since = ptr16(ref.since)
+    n = int(ref.n)
+    pl = 0
+    while pl < n:
+        s = scan[pl]
+        f = fault[pl]
+        if s == 4:  # S_FAULT
+            if f != 2:  # F_DRIVER
+                return -1
+        elif f == 2:
+            return -1
+        elif f:
+            if s == 0:
+                if want[pl] == 0:
+                    return -1
+            elif want[pl] != 0:
+                return -1
+        pl += 1
+    now = (int(ref.now) >> 7) & 0xFFFF  # view.TICK_SHIFT
+    oldest = now
+    age = 0
+    extras = 0
+    missing = 0
+    wrong = 0
+    pending = 0
+    ncontra = 0
+    faulty = 0
+    extra = -1
+    miss = -1
+    pl = 0
+    while pl < n:
+        s = scan[pl]
+        if s == 4 or fault[pl]:
+            prompt[pl] = 9  # P_FAULT
+            faulty = 1
+            mark[pl] = mark[pl] & 0xF7  # ~M_CONTRA
+        else:
+            w = want[pl]
+            m = mark[pl]
+            p = 0
+            if w == 0:
+                if s == 0:
+                    m = m & 0xFC  # ~(M_REMOVE | M_STRAY)
+                elif m & 1:  # M_REMOVE
+                    p = 4  # P_REMOVE
+                    pending += 1
+                else:
+                    p = 4
+                    extras += 1
+                    extra = pl
+            elif s == 0:
+                if w == 1:
+                    p = 2  # P_PUT_BLACK
+                else:
+                    p = 3  # P_PUT_WHITE
+                missing += 1
+                miss = pl
+            elif s != 3 and s != w:  # S_STONE
+                p = 8  # P_WRONG_COLOUR
+                wrong += 1
+            prompt[pl] = p
+            if p != 0 and not (m & 1):
+                if not (m & 8):  # M_CONTRA
+                    m = m | 8
+                    since[pl] = now
+                else:
+                    a = (now - since[pl]) & 0xFFFF
+                    if a > age:
+                        age = a
+                        oldest = since[pl]
+                ncontra += 1
+            else:
+                m = m & 0xF7
+            mark[pl] = m
+        pl += 1
+    if faulty:
+        ref.has_fault = True
+    else:
+        ref.has_fault = False
+    ref.extra = extra
+    ref.missing = miss
+    ref.extras = extras
+    ref.missings = missing
+    ref.wrong = wrong
+    ref.pending = pending
+    ref.ncontra = ncontra
+    ref.oldest = oldest
+    ref.unresolved = extras + missing + wrong + pending
+    return 0
+
+@micropython.viper
+def sync_want(ref):
+    # Referee.sync_want: want <- the board; places that lost their stone: M_REMOVE
+    cells = ptr8(ref.board.cells)
+    want = ptr8(ref.want)
+    mark = ptr8(ref.mark)
+    size = int(ref.size)
+    n = int(ref.n)
+    pt = size + 1
+    col = 0
+    pl = 0
+    while pl < n:
+        c = cells[pt]
+        if c == 0:
+            if want[pl] != 0:
+                mark[pl] = mark[pl] | 1
+        else:
+            mark[pl] = mark[pl] & 0xFC
+        want[pl] = c
+        pl += 1
+        pt += 1
+        col += 1
+        if col == size:
+            col = 0
+            pt += 1
+
+@micropython.viper
+def paint_places(frame: ptr8, prompt: ptr8, codes: ptr8, n: int):
+    # signals.paint: the frame code of every place's prompt
+    i = 0
+    while i < n:
+        frame[1 + i] = codes[prompt[i]]
+        i += 1
+
+@micropython.viper
 def liberty(board, start: int, gen: int) -> int:
     # Board._flood: 1 at the chain's first liberty, else -(its size)
     cells = ptr8(board.cells)
@@ -172,12 +465,18 @@ _loaded = []
 
 
 def install():
-    """On the rp2 port: the rules core's flood fill and capture as viper code
-    too (board.use_fast).  Returns the functions (None elsewhere)."""
+    """On the rp2 port: the rules core's flood fill and capture, the
+    settler's per-place pass and adoption, the referee's diff and want, and
+    the frame's paint as viper code too (each module's use_fast).  Returns
+    the functions (None elsewhere)."""
     fast = load()
     if fast is not None:
-        from gogadget import board
+        from gogadget import board, referee, settle, signals, view
         board.use_fast(fast["liberty"], fast["remove"])
+        settle.use_fast(fast["settle_places"], fast["settle_mark"])
+        view.use_fast(fast["diff_places"])
+        referee.use_fast(fast["sync_want"])
+        signals.use_fast(fast["paint_places"])
     return fast
 
 
