@@ -286,6 +286,8 @@ def test_main_publishes_when_the_config_names_a_broker(broker, tmp_path):
         assert sub.wait_for(lambda: sub.view("b2").seq == 1), sub.messages
         view = sub.view("b2")
         assert view.moves == [("B", "df")] and view.shown == [(1, 1, "move")]
-        assert view.status["online"] is True
+        statuses = [json.loads(p)["online"] for t, p, _ in sub.messages
+                    if t == "gogadget/board/b2/status"]
+        assert statuses[0] is True  # (then the will, once the process has ended)
     finally:
         sub.close()

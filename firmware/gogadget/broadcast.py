@@ -76,6 +76,7 @@ RETRY_MIN_MS = const(1000)
 RETRY_MAX_MS = const(30000)
 WILL = b'{"v":1,"online":false}'
 PHASES = ("setup", "play", "count", "over")  # as the snapshot names them
+_PHASE = {"setup": b"setup", "play": b"play", "count": b"count", "over": b"over"}
 
 # The backlog: events not yet acknowledged, _ENTRY bytes each:
 # 0-1 game, 2-3 seq, 4 kind, 5 colour, 6-7 n, 8-15 text (SGF point or result).
@@ -89,6 +90,7 @@ _COLOUR = b"?BW"
 _NODE = const(6)  # ;B[pd]
 _TAIL = const(96)  # ","phase":"count","result":"W+1000.5","prisoners":[361,361]}
 _HEAD = const(176)  # the snapshot's keys and numbers before "setup", names apart
+_SLOW = const(10)  # polls between two looks at what changes rarely
 
 
 def valid_board_id(name):
@@ -204,9 +206,10 @@ class Broadcaster:
         self.t_move = topic(board_id, T_MOVE).encode()
         self._names = json_string(black) + b',"white":' + json_string(white)
         self._client = None
-        self._retry_at = 0
+        self._retry_at = None  # None: connect at the first poll
         self._backoff = RETRY_MIN_MS
         self._ping_at = 0
+        self._tick = 0
         # Figures for the host, the tests and the bench.
         self.connects = 0
         self.failures = 0
@@ -225,6 +228,7 @@ class Broadcaster:
         self._hs = bytearray(0)  # scratch for the head
         self._setup = b""
         self._h = self._mend = self._start = self._end = 0
+        self._head_dirty = True  # the head must be written again (_render)
         self._nodes = 0  # room for this many move nodes in _buf
         self._snap_dirty = False  # a snapshot the broker has not acknowledged
         self._snap_ok = False  # _buf holds the current game
@@ -258,21 +262,30 @@ class Broadcaster:
         network operation.  Allocates nothing when nothing changed."""
         ref = self.ref
         log = ref.log
-        board = ref.board
-        if log.seq != self._seq or log.game != self._game or board.moves != self._moves \
-                or ref.phase != self._phase or ref.komi != self._komi \
-                or ref.rules.changes != self._rules \
-                or len(board.setup_stones) != self._setups:
+        if log.seq != self._seq or log.game != self._game or ref.phase != self._phase:
             self._observe(now_ms)
-        if ref.has_fault != self._fault or ref.damage is not self._damage:
-            self._observe_status()
+        self._tick -= 1
+        if self._tick <= 0:
+            # What changes rarely and need not go out within a scan: a few
+            # times a second (an idle poll stays a handful of comparisons).
+            self._tick = _SLOW
+            board = ref.board
+            if board.moves != self._moves or ref.komi != self._komi \
+                    or ref.rules.changes != self._rules \
+                    or len(board.setup_stones) != self._setups:
+                self._observe(now_ms)
+            if ref.has_fault != self._fault or ref.damage is not self._damage:
+                self._observe_status()
+            if self._client is not None and not self._status_dirty and not self._count \
+                    and not self._snap_dirty and self._frozen is None \
+                    and ticks_diff(now_ms, self._ping_at) >= 0:
+                self._ping(now_ms)
+                return
         if self._client is None:
-            if ticks_diff(now_ms, self._retry_at) >= 0:
+            if self._retry_at is None or ticks_diff(now_ms, self._retry_at) >= 0:
                 self._connect(now_ms)
         elif self._status_dirty or self._count or self._snap_dirty or self._frozen is not None:
             self._publish_next(now_ms)
-        elif ticks_diff(now_ms, self._ping_at) >= 0:
-            self._ping(now_ms)
 
     @property
     def connected(self):
@@ -327,26 +340,34 @@ class Broadcaster:
                     self._rebuild()
             elif seq != self._seq or board.moves != self._moves:
                 self._events(seq - self._seq, board.moves - self._moves)
-            self._seq = seq
-            self._moves = board.moves
-            self._ended = bool(ref.result)
-            self._phase = ref.phase
-            self._komi = ref.komi
-            self._rules = ref.rules.changes
-            self._setups = len(board.setup_stones)
+            if ref.komi != self._komi or ref.rules.changes != self._rules:
+                self._head_dirty = True
+            self._seen(game, seq)
             if self._snap_ok:
                 self._render()
             if ref.has_fault:
                 self._observe_status()  # the number of faulty places may have changed
         except MemoryError:
-            # The snapshot could not be built: publish it once it can be.
+            # The snapshot could not be built: _publish_next builds it again
+            # (from the board) when it is its turn, at most once a second.
             self._snap_ok = False
-            self._seq = seq
-            self._moves = board.moves
-            self._game = game
+            self._seen(game, seq)
             self._snap_retry = ticks_add(now_ms, RETRY_MIN_MS)
             self.error = "out of memory for the snapshot"
         self._snap_dirty = True
+
+    def _seen(self, game, seq):
+        """Remember what poll compares."""
+        ref = self.ref
+        board = ref.board
+        self._game = game
+        self._seq = seq
+        self._moves = board.moves
+        self._ended = bool(ref.result)
+        self._phase = ref.phase
+        self._komi = ref.komi
+        self._rules = ref.rules.changes
+        self._setups = len(board.setup_stones)
 
     def _events(self, d, dm):
         """The referee's seq went up by d and its moves by dm since the last
@@ -457,6 +478,7 @@ class Broadcaster:
             self._buf = bytearray(h + nodes * _NODE + _TAIL)
             self._nodes = nodes
             self._h = h
+        self._head_dirty = True
         self._mend = h
         for i in range(moves):
             colour, pt = board.move(i)
@@ -484,43 +506,48 @@ class Broadcaster:
         self._mend -= 4 if buf[self._mend - 2] == 91 else _NODE  # ;B[] or ;B[pd]
 
     def _render(self):
-        """Write the head before the moves and the tail after them."""
+        """Write the head before the moves (when what it says changed) and
+        the tail after them."""
         ref = self.ref
         board = ref.board
-        hs = self._hs
-        p = _put(hs, 0, b'{"v":1,"game":')
-        p = _int(hs, p, self._game)
-        p = _put(hs, p, b',"seq":')
-        p = _int(hs, p, self._seq)
-        p = _put(hs, p, b',"size":')
-        p = _int(hs, p, board.size)
-        p = _put(hs, p, b',"komi":')
-        p = _half(hs, p, int(ref.komi * 2))
-        p = _put(hs, p, b',"rules":"')
-        p = _put(hs, p, ref.rules.name.encode()[:16])
-        p = _put(hs, p, b'","handicap":')
-        p = _int(hs, p, ref.handicap)
-        p = _put(hs, p, b',"black":')
-        p = _put(hs, p, self._names)
-        p = _put(hs, p, b',"setup":"')
-        p = _put(hs, p, self._setup)
-        p = _put(hs, p, b'","moves":"')
         buf = self._buf
-        h = self._h
-        self._start = h - p
-        buf[h - p:h] = memoryview(hs)[:p]
+        if self._head_dirty:
+            hs = self._hs
+            p = _put(hs, 0, b'{"v":1,"game":')
+            p = _int(hs, p, self._game)
+            p = _put(hs, p, b',"size":')
+            p = _int(hs, p, board.size)
+            p = _put(hs, p, b',"komi":')
+            p = _half(hs, p, int(ref.komi * 2))
+            p = _put(hs, p, b',"rules":"')
+            p = _put(hs, p, ref.rules.name.encode()[:16])
+            p = _put(hs, p, b'","handicap":')
+            p = _int(hs, p, ref.handicap)
+            p = _put(hs, p, b',"black":')
+            p = _put(hs, p, self._names)
+            p = _put(hs, p, b',"setup":"')
+            p = _put(hs, p, self._setup)
+            p = _put(hs, p, b'","moves":"')
+            h = self._h
+            self._start = h - p
+            buf[h - p:h] = memoryview(hs)[:p]
+            self._head_dirty = False
         phase = ref.phase
         if phase == "resume":
             phase = ref.resume_phase
         q = _put(buf, self._mend, b'","phase":"')
-        q = _put(buf, q, phase.encode())
+        q = _put(buf, q, _PHASE.get(phase, b"play"))
         q = _put(buf, q, b'","result":"')
-        q = _put(buf, q, ref.result.encode()[:16])
+        if ref.result:
+            q = _put(buf, q, ref.result.encode()[:16])
         q = _put(buf, q, b'","prisoners":[')
         q = _int(buf, q, board.prisoners[1])
         buf[q] = 44  # ,
         q = _int(buf, q + 1, board.prisoners[2])
-        self._end = _put(buf, q, b"]}")
+        q = _put(buf, q, b'],"seq":')
+        q = _int(buf, q, self._seq)
+        buf[q] = 125  # }
+        self._end = q + 1
 
     def _freeze(self):
         """A new game while the broker lacks the last snapshot of the old
