@@ -46,8 +46,9 @@ keepalive=KEEPALIVE_S.  A new client is made for every connection.
         # or, on a referee of one's own: b.attach(referee); b.poll(now_ms)
 
 App.step calls b.poll(now_ms) once per scan cycle.  With nothing new it
-costs a few comparisons and allocates nothing; otherwise it does at most one
-network operation (a connection attempt, one publish, or a ping), so the
+compares three numbers (seq, game, phase; moves, komi, rules, set-up stones
+and faults every 10th poll) and allocates nothing; otherwise it does at most
+one network operation (a connection attempt, one publish, or a ping), so the
 scan loop never waits for more than one round trip.  A failed connection or
 publish drops the client and retries after 1 s, doubling to 30 s.  What the
 broker has not acknowledged is kept: the events (up to `backlog` of them,
