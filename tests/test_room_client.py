@@ -149,6 +149,6 @@ def test_config_keeps_the_passwords_apart(tmp_path):
     with pytest.raises(ValueError, match="may hold only"):
         Config.load(path).load_secrets(secrets)
     with pytest.raises(ValueError, match="board_id"):
-        Config(board_id="a/b").validate()
+        Config(board_id="a/b", broker="10.0.0.5").validate()
     with pytest.raises(ValueError, match="needs a board_id"):
         Config(broker="x").validate()

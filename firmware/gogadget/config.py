@@ -149,13 +149,14 @@ class Config:
                      "wifi_password"):
             if not isinstance(getattr(self, name), str):
                 raise ValueError("%s must be a string" % name)
-        if self.board_id:
+        if self.broker:
+            # (only then: the publisher's module is imported for nothing otherwise)
             from gogadget.broadcast import valid_board_id
+            if not self.board_id:
+                raise ValueError("a broker needs a board_id")
             if not valid_board_id(self.board_id):
                 raise ValueError("board_id must be 1-32 of a-z A-Z 0-9 - _, not %s"
                                  % self.board_id)
-        if self.broker and not self.board_id:
-            raise ValueError("a broker needs a board_id")
         _int_range("broker_port", self.broker_port, 1, 65535)
         return self
 
