@@ -37,3 +37,23 @@ def zeros(typecode, n):
     for i in range(n):
         a[i] = 0
     return a
+
+
+def forget(*names):
+    """Let go of gogadget modules imported for a rare job (the game's end,
+    a GTP command): on MicroPython a module's bytecode lives on the heap, and
+    once neither sys.modules nor the package holds it, the next collection
+    frees it (the next import loads it again from flash).  CPython keeps
+    its modules: it has the memory, and host tools patch them.  Names are
+    relative to the package: "sgf", "hw.calibrate"."""
+    import sys
+    if sys.implementation.name != "micropython":
+        return
+    for name in names:
+        full = "gogadget." + name
+        sys.modules.pop(full, None)
+        dot = full.rfind(".")
+        pkg = sys.modules.get(full[:dot])
+        attr = full[dot + 1:]
+        if getattr(pkg, attr, None) is not None:
+            delattr(pkg, attr)

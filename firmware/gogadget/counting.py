@@ -16,7 +16,7 @@ than the board; clearing the board starts the next game.
 """
 from gogadget import journal as jn
 from gogadget import signals as sg
-from gogadget.compat import ticks_diff
+from gogadget.compat import forget, ticks_diff
 from gogadget.points import EMPTY, BLACK, WHITE, vertex
 from gogadget.scan import S_EMPTY, S_STONE, S_FAULT
 from gogadget.view import M_REMOVE, M_STRAY, M_DEAD, M_SLID
@@ -96,6 +96,7 @@ def refresh(ref):
         # lifted dead stones are prompted back.
         ref.phase = "play"
         ref.counted = None
+        forget("score")  # back when counting starts again
         ref.resumed = new
         ref.event("count", "new stone at %s: counting ends, play resumes"
                   % vertex(ref.size, ref.pt(new)))
@@ -147,6 +148,8 @@ def finish(ref, winner, result, counted=None):
         margin = abs(counted.black - counted.white)
         ref.log.append(ref, jn.K_RESULT, winner, int(margin * 2 + 0.5))
     ref.result = result
+    counted = None
+    forget("score")  # counting is over: the record is saved without it
     over(ref, winner)
     ref.event("result", result)
     keep(ref, "")
@@ -155,16 +158,29 @@ def finish(ref, winner, result, counted=None):
 
 def keep(ref, how):
     """Keep the game beside the journal as the next NNNN.sgf, streamed to
-    flash a few bytes at a time (a long game's record never sits in RAM)."""
+    flash a few bytes at a time (a long game's record never sits in RAM).
+    True when it is kept.  When it cannot be (flash full, out of memory) the
+    journal still holds the game: ref.unsaved says so, and the next new
+    game tries again before it replaces the journal (referee.new_game)."""
     if ref.journal is None:
-        return
-    from gogadget import sgf
+        return True
+    ok = False
     try:
+        from gogadget import sgf
         name = sgf.save_game(ref.journal.dir, ref.board, ref.rules, ref.komi, ref.result,
                              ref.date())
         ref.event("prompt", ("%s game kept as %s" % (how, name)).strip())
+        ok = True
     except (OSError, MemoryError) as exc:
-        ref.event("error", "could not keep the game: %r" % (exc,))
+        sgf = None
+        exc = "out of memory" if isinstance(exc, MemoryError) else repr(exc)
+        ref.event("error", "could not keep the game (%s): it stays in the journal, "
+                  "tried again at the next new game" % exc)
+    finally:
+        sgf = None
+        forget("sgf")  # used once a game: its bytecode need not stay on the heap
+    ref.unsaved = "" if ok else (how or "finished")
+    return ok
 
 
 def over(ref, winner):
@@ -174,6 +190,8 @@ def over(ref, winner):
     ref.winner = winner
     ref.cleared_before = None
     ref.text = font.render(ref.result)
+    font = None
+    forget("font")
     ref.over_ms = ref.now
     ref.scroll = -999
     ref.dirty = True

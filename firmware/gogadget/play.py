@@ -36,7 +36,7 @@ takes the move back.
 from gogadget import board as core
 from gogadget import journal as jn
 from gogadget import signals as sg
-from gogadget.compat import const, ticks_diff
+from gogadget.compat import const, forget, ticks_diff
 from gogadget.points import EMPTY, BLACK, PASS, colour_name, vertex
 from gogadget.scan import S_EMPTY, S_STONE
 from gogadget.view import M_REMOVE, M_STRAY, diff
@@ -90,15 +90,15 @@ def _try_move(ref, resumed):
     board = ref.board
     colour = board.to_move()
     pt = ref.pt(pl)
-    where = vertex(ref.size, pt)
     if ref.mark[pl] & M_STRAY:
-        _report(ref, pl, "stray stone at %s: lift it" % where)
+        _report(ref, pl, "stray stone at %s: lift it" % vertex(ref.size, pt))
         return False
     if s != S_STONE and s != colour:
         if ref.missings:
             return False  # a stray (see _mark_strays), not a stone to turn over
         ref.prompt[pl] = sg.P_WRONG_COLOUR
-        _report(ref, pl, "%s stone at %s: %s to play" % (colour_name(s), where, colour_name(colour)))
+        _report(ref, pl, "%s stone at %s: %s to play" % (colour_name(s), vertex(ref.size, pt),
+                                                          colour_name(colour)))
         return False
     if ref.missings and pl != resumed and s == S_STONE and ref.missings == 1 \
             and _beside(ref, pl, ref.missing):
@@ -106,7 +106,8 @@ def _try_move(ref, resumed):
     code = board.play(colour, pt)
     if code != core.OK:
         ref.prompt[pl] = _ILLEGAL_PROMPT[code]
-        _report(ref, pl, "%s %s %s" % (colour_name(colour), where, core.REASONS[code]))
+        _report(ref, pl, "%s %s %s" % (colour_name(colour), vertex(ref.size, pt),
+                                       core.REASONS[code]))
         return False
     if ref.missings and pl != resumed and not _missing_captured(ref, 3 - colour):
         board.undo()  # a stone is missing that this move does not take
@@ -138,6 +139,9 @@ def pass_move(ref, colour):
     ref.event("pass", colour_name(colour))
     if score.game_over(ref.board, ref.rules):
         counting.begin(ref)
+    else:
+        score = None
+        forget("score")  # needed again at the next pass
     ref.dirty = True
     ref.refresh()
 

@@ -15,6 +15,7 @@ are not fresh changes.
 """
 from gogadget import signals as sg
 from gogadget import journal as jn
+from gogadget.compat import forget
 from gogadget.gamelog import replay
 from gogadget.points import BLACK, WHITE, colour_name, max_handicap
 from gogadget.view import M_REMOVE, diff
@@ -114,6 +115,9 @@ def resume(ref, records, report, now_ms):
     else:
         from gogadget import score
         ref.resume_phase = "count" if score.game_over(ref.board, ref.rules) else "play"
+        score = None
+        if ref.resume_phase == "play":
+            forget("score")  # loaded again when counting starts
         if ref.free:
             ref.resume_phase = "setup"
         ref.phase = "setup" if ref.free else "resume"

@@ -24,7 +24,7 @@ from gogadget import board as core
 from gogadget import counting, play, position, view
 from gogadget import journal as jn
 from gogadget import signals as sg
-from gogadget.compat import ticks_diff, zeros
+from gogadget.compat import forget, ticks_diff, zeros
 from gogadget.events import BTN_PASS, BTN_CONFIRM, BTN_NEW, BTN_RESIGN
 from gogadget.frame import new_frame
 from gogadget.gamelog import GameLog, komi_code, pack_rules, unpack_rules
@@ -64,6 +64,7 @@ class Referee:
         self.now = 0
         self._booted = False  # the settled view has been taken from the board
         self._batch = False  # the settler adopted a batch not yet looked at
+        self.unsaved = ""  # the last game could not be kept as SGF (counting.keep)
         self.start(config.size, config.komi, config.handicap, config.preset)
         self.refresh()  # until the settled view is taken, the board is taken to be empty
 
@@ -87,6 +88,8 @@ class Referee:
     def start(self, size, komi, handicap, preset, free=False):
         """A fresh game in memory (no journal, no events)."""
         check_size(size)
+        if self.unsaved:
+            self._keep_unsaved()
         rules = Rules(preset)  # ValueError for an unknown preset
         if handicap and not 2 <= handicap <= max_handicap(size):
             raise ValueError("invalid handicap")
@@ -141,6 +144,19 @@ class Referee:
         self.sync_want()
         self.log.seen(rules)
         self.dirty = True
+
+    def _keep_unsaved(self):
+        """The game that could not be kept is still the journal's: try to keep
+        it again before a new game replaces the journal; if that fails too,
+        move the journal aside whole.  Nothing is lost either way."""
+        how = self.unsaved
+        if counting.keep(self, how):
+            return
+        self.unsaved = ""
+        if self.journal is not None:
+            name = self.journal.set_aside()
+            if name:
+                self.event("error", "the %s game is kept as its journal, %s" % (how, name))
 
     def handicap_done(self):
         self.board.handicap = self.handicap
@@ -403,7 +419,11 @@ class Referee:
 
     def sgf(self):
         from gogadget import sgf
-        return sgf.record(self.board, self.rules, self.komi, self.result, _date())
+        try:
+            return sgf.record(self.board, self.rules, self.komi, self.result, _date())
+        finally:
+            sgf = None
+            forget("sgf")  # asked for by the host now and then: not kept on the heap
 
     def date(self):
         """Today as YYYY-MM-DD, or "" when the clock is not set."""
