@@ -21,9 +21,9 @@ import machine
 from gogadget.config import SECRETS_FILE, Config
 from gogadget.events import BTN_CALIBRATE, BTN_NONE
 from gogadget.frame import new_frame
-from gogadget.hw import pico, selftest
+from gogadget.compat import forget
+from gogadget.hw import pico
 from gogadget.hw.buttons import CONFIRM
-from gogadget.hw.calibrate import Calibrator
 
 CONFIG_FILE = "config.json"
 WATCHDOG_MS = 4000  # longest cycle the board survives: a game save is ~100 ms
@@ -87,7 +87,34 @@ class CalibrateButton:
         return b
 
 
+def self_test(sensors, size=0, leds=None, brightness=0):
+    """The sensor self-test (faults named over USB and, given leds, shown on
+    them for 2 s); True when a fault was found.  Its module leaves the heap
+    afterwards: it runs at boot and after a calibration only."""
+    from gogadget.hw import selftest
+    faults = selftest.check(sensors)
+    if size:
+        for line in selftest.describe(size, faults):
+            print(line)
+    if faults and leds is not None:
+        fault_frame = selftest.show(new_frame(size), faults)
+        fault_frame[0] = brightness
+        leds.show(fault_frame, time.ticks_ms())
+        time.sleep_ms(2000)
+    selftest = None
+    forget("hw.selftest")
+    return bool(faults)
+
+
 def calibrate(sensors, leds, buttons, wdt, path=pico.CALIBRATION_FILE):
+    try:
+        return _calibrate(sensors, leds, buttons, wdt, path)
+    finally:
+        forget("hw.calibrate")  # rare: its bytecode leaves the heap again
+
+
+def _calibrate(sensors, leds, buttons, wdt, path):
+    from gogadget.hw.calibrate import Calibrator
     cal = Calibrator(sensors, path)
     print("calibration: " + cal.instructions())
     step = cal.step_no
@@ -125,15 +152,7 @@ def main(cycles=None, stream=None, watchdog=True):
     if buttons.down_now(CONFIRM):
         print("gogadget: confirm held at power-up, not starting")
         return None
-    faults = selftest.check(sensors)
-    for line in selftest.describe(config.size, faults):
-        print(line)
-    beat.fault = bool(faults)
-    if faults:
-        fault_frame = selftest.show(new_frame(config.size), faults)
-        fault_frame[0] = config.max_brightness
-        leds.show(fault_frame, time.ticks_ms())
-        time.sleep_ms(2000)
+    beat.fault = self_test(sensors, config.size, leds, config.max_brightness)
     if stream is None:
         from gogadget.link import StdioStream
         stream = StdioStream()
@@ -162,7 +181,7 @@ def main(cycles=None, stream=None, watchdog=True):
         if guard.wanted:
             guard.wanted = False
             if calibrate(sensors, leds, buttons, wdt) == "ok":
-                selftest.check(sensors)
+                self_test(sensors)
             deadline = time.ticks_ms()
         done += 1
         deadline = time.ticks_add(deadline, period)

@@ -1,20 +1,16 @@
 """Builds the drivers of the reference design from pins.py and a Config.
 
 The only module that imports machine, neopixel and rp2; tests pass the fakes
-of tests/mp in instead (or put them on the import path).
+of tests/mp in instead (or put them on the import path).  Each driver module
+is imported when its driver is built, so a board's heap holds only the
+bytecode of the drivers it has (a colour board never loads the shift-register
+scanner, an occupancy board neither the mux scanner nor the calibration).
 """
 import sys
 
 from gogadget import frame as F
 from gogadget.hw import pins
-from gogadget.hw.buttons import Buttons
-from gogadget.hw.calib import Calibration, CalibrationError
-from gogadget.hw.heartbeat import Heartbeat
-from gogadget.hw.leds import LedChain
 from gogadget.hw import rp2fast
-from gogadget.hw.muxscan import MuxScanner
-from gogadget.hw.shiftscan import ShiftScanner
-from gogadget.hw.ws2812pio import PioChain
 from gogadget.scan import SENSOR_COLOUR
 
 CALIBRATION_FILE = "calib.bin"
@@ -28,6 +24,7 @@ def _machine(machine):
 
 def load_calibration(size, path=CALIBRATION_FILE):
     """-> (Calibration, message): the stored one, or the defaults and why."""
+    from gogadget.hw.calib import Calibration, CalibrationError
     try:
         return Calibration.load(path, size), "calibration loaded"
     except OSError:
@@ -46,11 +43,13 @@ def make_sensors(config, machine=None, calibration=None):
         used = pins.ADC_PINS[:pins.bank_count(size)]
         adcs = [m.ADC(m.Pin(g)) for g in used]
         fast = rp2fast.load() if machine is None else None  # real pins only
+        from gogadget.hw.muxscan import MuxScanner
         return MuxScanner(size, select, bank, adcs, calibration, fast=fast,
                           gpios=pins.MUX_SELECT + pins.BANK_SELECT,
                           channels=[g - pins.ADC_PINS[0] for g in used])
     spi = m.SPI(pins.SPI_ID, baudrate=pins.SHIFT_BAUD, polarity=0, phase=0,
                 sck=m.Pin(pins.SPI_SCK), mosi=m.Pin(pins.SPI_MOSI), miso=m.Pin(pins.SPI_MISO))
+    from gogadget.hw.shiftscan import ShiftScanner
     return ShiftScanner(size, spi, m.Pin(pins.SHIFT_LOAD, m.Pin.OUT, value=1))
 
 
@@ -63,22 +62,26 @@ def make_leds(config, machine=None, neopixel=None, rp2=None):
     count = config.size * config.size + F.STATUS_PIXELS
     pin = m.Pin(pins.LED_DATA, m.Pin.OUT)
     if rp2 is not None:
+        from gogadget.hw.ws2812pio import PioChain
         np = PioChain(rp2, pin, count, pins.LED_STATE_MACHINE)
     else:
         if neopixel is None:
             import neopixel
         np = neopixel.NeoPixel(pin, count)
     fast = rp2fast.load() if machine is None else None
+    from gogadget.hw.leds import LedChain
     return LedChain(np, config.size, config.max_brightness, config.budget_ma, fast=fast)
 
 
 def make_buttons(config, machine=None):
     m = _machine(machine)
     up = m.Pin.PULL_UP
+    from gogadget.hw.buttons import Buttons
     return Buttons(m.Pin(pins.BUTTON_PASS, m.Pin.IN, up), m.Pin(pins.BUTTON_CONFIRM, m.Pin.IN, up),
                    m.Pin(pins.BUTTON_NEW, m.Pin.IN, up), config.long_press_ms)
 
 
 def make_heartbeat(machine=None):
     m = _machine(machine)
+    from gogadget.hw.heartbeat import Heartbeat
     return Heartbeat(m.Pin(pins.STATUS_LED, m.Pin.OUT))
