@@ -18,7 +18,13 @@ Figures and targets (issue 11):
   (link included): mean <= 1 ms, worst <= 10 ms;
 * the heap free through a 400-move 19x19 game with the link, two passes,
   counting, confirming and saving: never below 50% of the stock Pico's free
-  heap after boot (224624 bytes, ../shared/rp2/README.md).
+  heap after boot (STOCK_FREE).  The App is built as main.py builds it (the
+  real colour scanner, LED chain and buttons of hw/pico.py, the viper loops,
+  the link on a quiet stream); only the sensors it reads are a virtual board.
+  Free is sampled after a collection at every scan cycle, so it is what the
+  app holds, not garbage; a transient inside one cycle (the save streams the
+  record a few bytes at a time) is not seen, and a MemoryError there is
+  caught by the firmware (tests/test_memory.py).
 """
 import asyncio
 import sys
@@ -29,7 +35,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "firmware"))
 
-STOCK_FREE = 224624  # gc.mem_free() of the stock Pico firmware right after boot
+# gc.mem_free() of the stock Pico firmware right after boot on the emulator,
+# before anything is imported (the figure issue 11's target is half of).
+STOCK_FREE = 229312
 SIZE = 19
 
 # The App as main.py builds it, on the real pins (hw/pico.py), the link on a
@@ -160,6 +168,9 @@ TAIL = %r  # the last moves, played through the scan: colour, place // 256, plac
 FINAL = %r  # the position before them, one byte per place
 cfg = Config(size=19)
 leds = pico.make_leds(cfg)
+# The board's own drivers, as main.py makes them (their code and buffers
+# count); the App reads the virtual board below instead of the ADC.
+real = (pico.make_sensors(cfg), pico.make_buttons(cfg), pico.make_heartbeat())
 class Sensors:
     kind = "colour"
     def __init__(self):
@@ -179,9 +190,12 @@ class Quiet:
     def write(self, data):
         pass
 low = [1 << 30, ""]
+lows = {}
 def sample(what):
     gc.collect()
     f = gc.mem_free()
+    if f < lows.get(what, 1 << 30):
+        lows[what] = f
     if f < low[0]:
         low[0] = f; low[1] = what
 s = Sensors()
@@ -229,9 +243,11 @@ try:
     import os
     saved = [n for n in os.listdir("games") if n.endswith(".sgf")]
     steps(5, "after the end")
+    print("LOWS", repr(lows))
     print("HEAP", repr((stock, low[0], low[1], resumed, moves, phase_count, ref.phase, ref.result, saved)))
 except MemoryError as exc:
     gc.collect()
+    print("LOWS", repr(lows))
     print("HEAP_FAIL", repr((stock, gc.mem_free(), low[0], low[1], str(exc))))
 """
 
@@ -452,22 +468,39 @@ def report_rules(rules_out):
               % (verdict(mean <= 1000), mean / 1000, verdict(w <= 10000), w / 1000))
 
 
+def heap_verdict(low):
+    """The verdict line of the heap target, with its numbers."""
+    half = STOCK_FREE // 2
+    if low >= half:
+        how = "met, %d bytes to spare" % (low - half)
+    else:
+        how = "MISSED by %d bytes" % (half - low)
+    return ("  verdict: never below 50%% of the stock free heap: lowest %d bytes = %.1f%% of %d, "
+            "target %d: %s" % (low, 100.0 * low / STOCK_FREE, STOCK_FREE, half, how))
+
+
 def report_heap(heap_out):
+    try:
+        lows = eval(parse("LOWS", heap_out))
+    except RuntimeError:
+        lows = {}
     if "HEAP_FAIL" in heap_out:
         stock, free, low, where, exc = eval(parse("HEAP_FAIL", heap_out))
         print("whole App with link, 400-move game: MemoryError (%s) after '%s'; lowest free "
               "%d bytes" % (exc, where, low))
-        print("  verdict: never below 50%% of %d free: MISSED" % STOCK_FREE)
+        print(heap_verdict(0))
         return
     stock, low, where, resumed, played, counting, phase, result, saved = eval(
         parse("HEAP", heap_out))
     print("whole App with link, 400-move 19x19 game (%d moves resumed from its journal, "
           "then %d through the scan, 2 passes -> %s, confirm -> %s, %s, saved %s):"
           % (resumed, played - resumed, counting, phase, result, saved))
-    print("  free after boot before the app %d bytes; lowest free %d bytes (%.0f%% of the "
-          "stock %d) at '%s'" % (stock, low, 100.0 * low / STOCK_FREE, STOCK_FREE, where))
-    print("  verdict: never below 50%% of the stock free heap (%d): %s"
-          % (STOCK_FREE // 2, verdict(low >= STOCK_FREE // 2)))
+    print("  free before the app (the bench script itself loaded) %d bytes; lowest free %d "
+          "bytes at '%s'" % (stock, low, where))
+    if lows:
+        print("  lowest free by stage: " + ", ".join(
+            "%s %d" % (k, v) for k, v in sorted(lows.items(), key=lambda kv: kv[1])))
+    print(heap_verdict(low))
 
 
 def rp2_place(col, row):
