@@ -43,8 +43,9 @@ _FAST = [None]
 
 def use_fast(places):
     """Run diff's pass as the given (viper) function: places(ref) returns
-    -1, having changed nothing, when a sensor fault appears or clears (an
-    event naming the place: the plain pass does it), else 0."""
+    -1 when a sensor fault appears or clears (an event naming the place):
+    the plain pass then runs from the start (a place done twice comes out
+    as done once), else 0."""
     _FAST[0] = places
 
 

@@ -133,73 +133,75 @@ def settle_places(st, scan: ptr8):
         s = scan[pl]
         c = cand[pl]
         r = run[pl]
-        if s == c:
-            if dev[pl] != 255:
-                dev[pl] = 255
-                flick += 1
+        # A place settled and reading the same (most of them) changes nothing.
+        if s != c or r < cap or dev[pl] != 255 or hold[pl] or calm[pl] < cap or c != stable[pl]:
+            if s == c:
+                if dev[pl] != 255:
+                    dev[pl] = 255
+                    flick += 1
+                    calm[pl] = 0
+                elif calm[pl] < cap:
+                    calm[pl] = calm[pl] + 1
+                if r < cap:
+                    r += 1
+                    run[pl] = r
+            elif dev[pl] == 255 and r >= 2:
+                dev[pl] = s
                 calm[pl] = 0
-            elif calm[pl] < cap:
-                calm[pl] = calm[pl] + 1
-            if r < cap:
-                r += 1
-                run[pl] = r
-        elif dev[pl] == 255 and r >= 2:
-            dev[pl] = s
-            calm[pl] = 0
-            busy += 1
-            if fresh[pl]:
-                coming += 1
-        else:
-            if c != stable[pl] and r >= 2 and c != 0:
-                if r >= 3:
-                    hold[pl] = k
+                busy += 1
+                if fresh[pl]:
+                    coming += 1
+            else:
+                if c != stable[pl] and r >= 2 and c != 0:
+                    if r >= 3:
+                        hold[pl] = k
+                    else:
+                        hold[pl] = 2
+                if dev[pl] == s:
+                    r = 2
                 else:
-                    hold[pl] = 2
-            if dev[pl] == s:
-                r = 2
-            else:
-                r = 1
-            dev[pl] = 255
-            calm[pl] = 0
-            cand[pl] = s
-            c = s
-            run[pl] = r
-        if hold[pl]:
-            hold[pl] = hold[pl] - 1
-            if c == stable[pl]:
-                coming += 1
-        if r < cap or calm[pl] < cap:
-            busy += 1
-        was = stable[pl]
-        if c != was:
-            if fresh[pl]:
-                coming += 1
-            ok = 0
-            if r >= k and dev[pl] == 255:
-                ok = 1
-                # Settler._source: slid from a neighbour reading the same?
-                if r < ks and c != 0 and was == 0:
-                    if col > 0 and stable[pl - 1] == c:
-                        ok = 0
-                    elif col < size - 1 and stable[pl + 1] == c:
-                        ok = 0
-                    elif pl >= size and stable[pl - size] == c:
-                        ok = 0
-                    elif pl + size < n and stable[pl + size] == c:
-                        ok = 0
-            if ok:
-                if not ready:
-                    lo = pl
-                ready += 1
-                hi = pl + 1
-            else:
-                pending += 1
-                if c != 0:
-                    moving += 1
-                    if was == 0:
-                        coming += 1
-            if 2 <= r and r <= window:
-                recent += 1
+                    r = 1
+                dev[pl] = 255
+                calm[pl] = 0
+                cand[pl] = s
+                c = s
+                run[pl] = r
+            if hold[pl]:
+                hold[pl] = hold[pl] - 1
+                if c == stable[pl]:
+                    coming += 1
+            if r < cap or calm[pl] < cap:
+                busy += 1
+            was = stable[pl]
+            if c != was:
+                if fresh[pl]:
+                    coming += 1
+                ok = 0
+                if r >= k and dev[pl] == 255:
+                    ok = 1
+                    # Settler._source: slid from a neighbour reading the same?
+                    if r < ks and c != 0 and was == 0:
+                        if col > 0 and stable[pl - 1] == c:
+                            ok = 0
+                        elif col < size - 1 and stable[pl + 1] == c:
+                            ok = 0
+                        elif pl >= size and stable[pl - size] == c:
+                            ok = 0
+                        elif pl + size < n and stable[pl + size] == c:
+                            ok = 0
+                if ok:
+                    if not ready:
+                        lo = pl
+                    ready += 1
+                    hi = pl + 1
+                else:
+                    pending += 1
+                    if c != 0:
+                        moving += 1
+                        if was == 0:
+                            coming += 1
+                if 2 <= r and r <= window:
+                    recent += 1
         pl += 1
         col += 1
         if col == size:
@@ -263,8 +265,9 @@ def settle_mark(st, lo: int, hi: int):
 
 @micropython.viper
 def diff_places(ref) -> int:
-    # view._places: prompts and counts per place; -1 (nothing changed) when
-    # a sensor fault appears or clears, which the plain pass reports
+    # view._places: prompts and counts per place; -1 when a sensor fault
+    # appears or clears, which the plain pass reports (it then runs from the
+    # start: the places done here come out the same when done twice)
     scan = ptr8(ref.stable)
     want = ptr8(ref.want)
     prompt = ptr8(ref.prompt)
@@ -272,22 +275,6 @@ def diff_places(ref) -> int:
     fault = ptr8(ref.fault)
     since = ptr16(ref.since)
     n = int(ref.n)
-    pl = 0
-    while pl < n:
-        s = scan[pl]
-        f = fault[pl]
-        if s == 4:  # S_FAULT
-            if f != 2:  # F_DRIVER
-                return -1
-        elif f == 2:
-            return -1
-        elif f:
-            if s == 0:
-                if want[pl] == 0:
-                    return -1
-            elif want[pl] != 0:
-                return -1
-        pl += 1
     now = (int(ref.now) >> 7) & 0xFFFF  # view.TICK_SHIFT
     oldest = now
     age = 0
@@ -302,12 +289,26 @@ def diff_places(ref) -> int:
     pl = 0
     while pl < n:
         s = scan[pl]
-        if s == 4 or fault[pl]:
+        f = fault[pl]
+        w = want[pl]
+        if s == 4:  # S_FAULT
+            if f != 2:  # F_DRIVER
+                return -1
             prompt[pl] = 9  # P_FAULT
             faulty = 1
             mark[pl] = mark[pl] & 0xF7  # ~M_CONTRA
+        elif f:
+            if f == 2:
+                return -1
+            if s == 0:
+                if w == 0:
+                    return -1
+            elif w != 0:
+                return -1
+            prompt[pl] = 9
+            faulty = 1
+            mark[pl] = mark[pl] & 0xF7
         else:
-            w = want[pl]
             m = mark[pl]
             p = 0
             if w == 0:
