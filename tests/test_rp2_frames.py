@@ -9,7 +9,8 @@ inside the call chain, with the collector off, and any frame on the heap
 shows as bytes held above the caller's.  The bound is counted in words, so
 the unix port (the same compiler as the .mpy files for the board) gives the
 same answer as the rp2 port; the flood fill and capture loops themselves
-are viper code on the RP2040 (hw/rp2fast.py) and are left out here.
+are viper code on the RP2040 (hw/rp2fast.py) and are left out here, as are
+the settler's and the diff's per-place passes, whose callers are checked below.
 """
 from conftest import run_micropython
 
@@ -89,3 +90,80 @@ def test_play_takes_no_heap_frames():
             assert name in probes, (line, name)
         # ... and found nothing on the heap above the move's caller
         assert all(v == 0 for v in probes.values()), line
+
+
+# The per-scan path (Referee.update -> Settler.feed -> _debounce -> the
+# per-place pass, and -> _adopt -> the adoption) and the referee's look at a
+# settled batch (update -> refresh -> play.refresh -> view.diff -> its pass):
+# probes put in place of the passes (the viper twins' slots, settle.use_fast
+# and view.use_fast) read the heap from inside the chain while stones are put
+# down, settle and become moves.
+SETTLE_PROBE = r"""
+import gc
+from gogadget import settle, view
+from gogadget.config import Config
+from gogadget.referee import Referee
+
+held = {}
+base = [0]
+first = [True]
+
+def note(name):
+    d = gc.mem_alloc() - base[0]
+    if d > held.get(name, -1):
+        held[name] = d
+
+def places(st, scan):
+    note("settle._places")
+    st._places(scan)
+
+def mark(st, lo, hi):
+    note("settle._mark")
+    st._mark(lo, hi)
+
+def diff_places(ref):
+    if first[0]:
+        first[0] = False
+        note("view._places")
+    view._places(ref)
+    return 0
+
+for name in ("settle._places", "settle._mark", "view._places"):
+    held[name] = -1
+settle.use_fast(places, mark)
+view.use_fast(diff_places)
+size = 9
+ref = Referee(Config(size=size))
+ref.resume([], "", 0)
+scan = bytearray(size * size)
+now = 0
+def step():
+    global now
+    gc.collect()
+    gc.disable()
+    first[0] = True
+    base[0] = gc.mem_alloc()
+    ref.update(scan, now)
+    gc.enable()
+    now += 20
+for _ in range(60):
+    step()
+for name in held:
+    held[name] = -1
+for i, pl in enumerate((40, 41, 30, 50, 10)):
+    scan[pl] = 1 + (i & 1)
+    for _ in range(15):
+        step()
+print("MOVES", ref.board.moves)
+print("HELD", sorted(held.items()))
+"""
+
+
+def test_settle_and_diff_take_no_heap_frames():
+    res = run_micropython(SETTLE_PROBE)
+    assert res.returncode == 0, res.stdout + res.stderr
+    assert "MOVES 5" in res.stdout, res.stdout
+    held = dict(eval(res.stdout.split("HELD ", 1)[1]))
+    assert set(held) == {"settle._places", "settle._mark", "view._places"}, held
+    # every probe was reached, and found nothing on the heap above update()'s caller
+    assert all(v == 0 for v in held.values()), held
