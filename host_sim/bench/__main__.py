@@ -2,7 +2,7 @@
 import importlib
 import sys
 
-SECTIONS = ("rules", "referee", "scan", "link", "rp2")
+SECTIONS = ("rules", "referee", "scan", "link", "rp2", "room")
 
 
 def main(argv):

@@ -1,0 +1,318 @@
+"""The tournament room's figure: boards x move rate one relay keeps up with,
+the time from a board's accepted move to the page's event stream (p50, p99),
+the relay's CPU and memory.
+
+    make bench BENCH=room                     # the ladder below, up to the ceiling
+    ROOM_LADDER=500x10,1000x10 make bench BENCH=room    # boards x seconds per move
+
+How it is measured (this machine: Mosquitto, the relay and the load share it):
+* Mosquitto with the project's generated config; the relay is `python -m
+  host_sim.room.relay` in its own process (its CPU and RSS read from /proc).
+* The load: every board is the firmware's Broadcaster (the real message
+  format, event then snapshot) on a referee-like game (host_sim.room.
+  publish.Mirror: a rules-core Board, game and seq) playing random legal
+  moves, one per board every P seconds at random phases.  Not one MQTT
+  connection per board: LOADGEN_CLIENTS paho connections carry all the
+  boards, as user "loadgen" whose ACL entry may write every board's topic
+  (the room's shipped ACL gives each board only its own); QoS 1, PUBACKs
+  counted, not waited for one by one.
+* Latency: from the moment a board's Broadcaster hands its move event to
+  MQTT to the moment an SSE client of the relay's /events (what the page's
+  EventSource reads) receives the update with that board's seq; one clock,
+  one process.  The page's updates are batched every 50 ms (--coalesce).
+* Falling behind: after the load stops, every board's last seq must reach
+  the SSE client within 5 s, and p99 must stay under 500 ms.
+"""
+import http.client
+import json
+import os
+import random
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+from gogadget.broadcast import Broadcaster, TOPIC_ROOT
+from gogadget.board import OK
+
+DURATION_S = float(os.environ.get("ROOM_SECONDS", 20))
+LADDER = os.environ.get("ROOM_LADDER", "500x10,1000x10,2000x10,4000x10,4000x5,4000x2.5,4000x1.25")
+LOADGEN_CLIENTS = 4
+TARGET_MS = 500.0
+
+
+class Shared:
+    """One paho connection carrying many boards' messages (umqtt's publish
+    API for the Broadcaster; returns once queued, QoS 1)."""
+
+    def __init__(self, host, port, user, password, n):
+        import paho.mqtt.client as mqtt
+        self.c = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id="loadgen-%d" % n,
+                             protocol=mqtt.MQTTv311)
+        self.c.username_pw_set(user, password)
+        self.c.max_inflight_messages_set(1000)
+        self.c.max_queued_messages_set(0)
+        self.acked = 0
+        self.sent = 0
+        self.c.on_publish = self._acked
+        up = threading.Event()
+        self.c.on_connect = lambda *a: up.set()
+        self.c.connect(host, port, 60)
+        self.c.loop_start()
+        if not up.wait(10):
+            raise RuntimeError("loadgen could not connect")
+
+    def _acked(self, *args):
+        self.acked += 1
+
+    def client(self):
+        shared = self
+
+        class Client:
+            def set_last_will(self, *a):
+                pass
+
+            def connect(self, clean_session=True):
+                return 0
+
+            def publish(self, topic, msg, retain=False, qos=0):
+                shared.sent += 1
+                shared.c.publish(bytes(topic).decode(), bytes(msg), qos, retain)
+
+            def ping(self):
+                pass
+
+            def disconnect(self):
+                pass
+
+            def close(self):
+                pass
+        return Client()
+
+    def close(self):
+        self.c.disconnect()
+        self.c.loop_stop()
+
+
+class LoadBoard:
+    def __init__(self, board_id, shared, rng, period):
+        from host_sim.room.publish import Mirror
+        self.id = board_id
+        self.m = Mirror()
+        m = self.m
+        m.known = True
+        m.phase = "play"
+        m.komi = 6.5
+        m.rules.name = "japanese"
+        m.log.game = 1
+        from gogadget.board import Board
+        from gogadget.rules import KO_NONE, SUICIDE_ALLOWED
+        m.board = Board(19, ko=KO_NONE, suicide=SUICIDE_ALLOWED, capacity=800)
+        self.pub = Broadcaster(shared.client, board_id, referee=m)
+        self.rng = rng
+        self.period = period
+        self.next = time.monotonic() + rng.uniform(0, period)
+
+    def move(self, sent):
+        m, bd = self.m, self.m.board
+        colour = bd.to_move()
+        pts = bd.points()
+        for _ in range(30):
+            pt = self.rng.choice(pts)
+            if bd.cells[pt] == 0 and bd.legal(colour, pt) == OK:
+                bd.play(colour, pt)
+                break
+        else:
+            bd.pass_move(colour)
+        m.log.seq += 1
+        sent[(self.id, m.log.seq)] = time.monotonic()
+
+
+class SseReader(threading.Thread):
+    def __init__(self, host, port):
+        threading.Thread.__init__(self, daemon=True)
+        self.host, self.port = host, port
+        self.seen = {}  # board -> seq
+        self.boards = set()  # the boards the page has
+        self.arrived = {}  # (board, seq) -> time
+        self.stop = False
+        self.ready = threading.Event()
+
+    def run(self):
+        conn = http.client.HTTPConnection(self.host, self.port, timeout=30)
+        conn.request("GET", "/events")
+        r = conn.getresponse()
+        self.ready.set()
+        while not self.stop:
+            line = r.fp.readline()
+            if not line:
+                break
+            if not line.startswith(b"data: "):
+                continue
+            t = time.monotonic()
+            data = json.loads(line[6:])
+            for b in data.get("boards", []):
+                seq = b.get("seq")
+                if seq is None:
+                    continue
+                self.boards.add(b["id"])
+                last = self.seen.get(b["id"], 0)
+                for s in range(last + 1, seq + 1):
+                    self.arrived[(b["id"], s)] = t
+                if seq > last:
+                    self.seen[b["id"]] = seq
+
+
+def _proc_cpu(pid):
+    with open("/proc/%d/stat" % pid) as f:
+        parts = f.read().rsplit(")", 1)[1].split()
+    return (int(parts[11]) + int(parts[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _proc_rss_mb(pid):
+    with open("/proc/%d/status" % pid) as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024.0
+    return 0.0
+
+
+def _pct(values, p):
+    if not values:
+        return float("nan")
+    values = sorted(values)
+    return values[min(len(values) - 1, int(p / 100.0 * len(values)))]
+
+
+def run_step(boards, period, seconds=DURATION_S):
+    from host_sim.room.broker import Broker, free_port, password_hash
+    folder = tempfile.mkdtemp(prefix="gogadget-bench-room-")
+    broker = Broker(os.path.join(folder, "broker"), boards=[])
+    pw = "loadgen-bench"
+    with open(os.path.join(broker.folder, "passwd"), "a") as f:
+        f.write("loadgen:%s\n" % password_hash(pw))
+    with open(os.path.join(broker.folder, "acl"), "a") as f:
+        f.write("\n# bench only: one user publishes for every simulated board\n"
+                "user loadgen\ntopic write %s/#\n" % TOPIC_ROOT)
+    broker.start()
+    http_port = free_port()
+    relay = subprocess.Popen(
+        [sys.executable, "-m", "host_sim.room.relay", "--broker", broker.url,
+         "--http", "127.0.0.1:%d" % http_port, "--archive", os.path.join(folder, "archive"),
+         "--user", "relay", "--password", broker.creds["relay"]],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    shareds = []
+    reader = None
+    try:
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                c = http.client.HTTPConnection("127.0.0.1", http_port, timeout=2)
+                c.request("GET", "/stats.json")
+                if json.loads(c.getresponse().read()).get("broker"):
+                    break
+            except OSError:
+                pass
+            if time.monotonic() > deadline:
+                raise RuntimeError("the relay did not start")
+            time.sleep(0.1)
+        reader = SseReader("127.0.0.1", http_port)
+        reader.start()
+        reader.ready.wait(10)
+        shareds = [Shared(broker.host, broker.port, "loadgen", pw, i)
+                   for i in range(LOADGEN_CLIENTS)]
+        rng = random.Random(1)
+        room = [LoadBoard("b%05d" % i, shareds[i % len(shareds)], random.Random(rng.random()),
+                          period) for i in range(boards)]
+        sent = {}
+        ms = int(time.monotonic() * 1000) & 0x3FFFFFFF
+        for b in room:  # every board's empty game first (not measured)
+            b.pub.poll(ms)
+            while b.pub.pending():
+                b.pub.poll(ms)
+        # Measured once the page has every board and the relay is idle again.
+        wait_end = time.monotonic() + 60
+        while len(reader.boards) < boards and time.monotonic() < wait_end:
+            time.sleep(0.1)
+        time.sleep(2.0)
+        cpu0, t0 = _proc_cpu(relay.pid), time.monotonic()
+        for b in room:  # moves at random phases from now on
+            b.next = t0 + b.rng.uniform(0, period)
+        end = t0 + seconds
+        moves = 0
+        while True:
+            now = time.monotonic()
+            if now >= end:
+                break
+            ms = int(now * 1000) & 0x3FFFFFFF
+            for b in room:
+                if now >= b.next:
+                    b.move(sent)
+                    moves += 1
+                    b.next += period
+                    b.pub.poll(ms)  # it looks, and publishes the event
+                    while b.pub.pending():  # then the snapshot
+                        b.pub.poll(ms)
+            time.sleep(0.001)
+        elapsed = time.monotonic() - t0
+        cpu = _proc_cpu(relay.pid) - cpu0
+        rss = _proc_rss_mb(relay.pid)
+        # Caught up?  Every board's last seq at the SSE client within 5 s.
+        last = {b.id: b.m.log.seq for b in room}
+        wait_end = time.monotonic() + 5
+        while time.monotonic() < wait_end:
+            if all(reader.seen.get(i, 0) >= s for i, s in last.items()):
+                break
+            time.sleep(0.05)
+        behind = sum(1 for i, s in last.items() if reader.seen.get(i, 0) < s)
+        lat = [(reader.arrived[k] - t) * 1000 for k, t in sent.items() if k in reader.arrived]
+        missing = len(sent) - len(lat)
+        return {"boards": boards, "period": period, "moves": moves, "rate": moves / elapsed,
+                "p50": _pct(lat, 50), "p99": _pct(lat, 99), "max": max(lat) if lat else 0,
+                "cpu": 100.0 * cpu / elapsed, "rss": rss, "behind": behind, "missing": missing,
+                "acked": sum(s.acked for s in shareds), "published": sum(s.sent for s in shareds)}
+    finally:
+        if reader is not None:
+            reader.stop = True
+        for s in shareds:
+            s.close()
+        relay.terminate()
+        try:
+            relay.wait(10)
+        except subprocess.TimeoutExpired:
+            relay.kill()
+        broker.stop()
+        import shutil
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def main():
+    from host_sim.room.broker import find_mosquitto
+    if find_mosquitto() is None:
+        print("room: mosquitto not installed (apt-get install mosquitto)")
+        return
+    print("%d s a step; %d loadgen connections; latency: a board's move event handed to MQTT"
+          " -> the relay's /events (SSE) delivers its seq" % (DURATION_S, LOADGEN_CLIENTS))
+    print("%6s %8s %9s %8s %8s %8s %9s %8s %7s" % ("boards", "s/move", "moves/s", "p50 ms",
+                                                   "p99 ms", "max ms", "relay CPU", "RSS MB",
+                                                   "behind"))
+    ceiling = None
+    for step in LADDER.split(","):
+        boards, period = step.split("x")
+        r = run_step(int(boards), float(period))
+        ok = r["p99"] < TARGET_MS and not r["behind"] and not r["missing"]
+        print("%6d %8g %9.1f %8.1f %8.1f %8.1f %8.0f%% %8.1f %7d%s" % (
+            r["boards"], r["period"], r["rate"], r["p50"], r["p99"], r["max"], r["cpu"], r["rss"],
+            r["behind"], "" if ok else "  <- over the target (p99 %d ms) or behind" % TARGET_MS),
+            flush=True)
+        if not ok:
+            break
+        ceiling = r
+    if ceiling is not None:
+        print("ceiling here: %d boards at a move every %g s (%.0f moves/s) with p99 %.0f ms"
+              % (ceiling["boards"], ceiling["period"], ceiling["rate"], ceiling["p99"]))
+
+
+if __name__ == "__main__":
+    main()
