@@ -135,11 +135,24 @@ class Link(Engine):
                 ("gogadget-replay", "linkmore:cmd_replay"), ("gogadget-frame", self._frame)):
             self.commands[name] = fn
 
+    # The base engine's queries (showboard, final_score, ...) must see the
+    # game record, not a board of its own; and the link must not hold a
+    # game's board after the referee has let it go (at a resume or a new
+    # game the old board would stay on the heap, 11 KB on 19x19, until the
+    # next poll): the board is always the referee's.
+    @property
+    def board(self):
+        return self.referee.board
+
+    @board.setter
+    def board(self, value):
+        pass  # Engine.__init__ assigns one; the referee's is the one
+
+    def _new_board(self, size):
+        self.dead = []  # no board of the engine's own (see board above)
+
     def _use_board(self):
-        # The base engine's queries (showboard, final_score, ...) must see
-        # the game record, not a board of its own.
-        board = self.referee.board
-        self.board = board
+        self._starts = self.referee.starts
         rules = getattr(self.referee, "rules", None)
         if rules is not None:
             self.rules = rules
@@ -148,7 +161,7 @@ class Link(Engine):
 
     def poll(self, now_ms=0):
         """One slice of link work: True if a response was written."""
-        if self.board is not self.referee.board:
+        if self._starts != self.referee.starts:
             # The referee started a game by itself (new-game button, resume).
             self._use_board()
             self._reported = self.referee.board.moves

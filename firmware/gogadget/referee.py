@@ -65,6 +65,7 @@ class Referee:
         self._booted = False  # the settled view has been taken from the board
         self._batch = False  # the settler adopted a batch not yet looked at
         self.unsaved = ""  # the last game could not be kept as SGF (counting.keep)
+        self.starts = 0  # games started (a new board): the link follows them
         self.start(config.size, config.komi, config.handicap, config.preset)
         self.refresh()  # until the settled view is taken, the board is taken to be empty
 
@@ -102,6 +103,7 @@ class Referee:
         n = size * size
         self.board = None  # the old game's board may go before the new one is built
         self.board = core.Board(size, rules.ko, rules.suicide, n + n // 8)
+        self.starts += 1
         self.handicap = handicap
         self.setups = []
         # Free handicap stones arrive later (placed and confirmed, or as

@@ -20,6 +20,7 @@ class FakeReferee:
         self.rules = Rules(preset or "chinese")
         self.komi = self.rules.komi if komi is None else komi
         self.board = Board(size, self.rules.ko, self.rules.suicide)
+        self.starts = getattr(self, "starts", 0) + 1  # as Referee.start counts games
         self.phase = "play"
         self.result = ""
         self.prompts = []  # (colour, pt) the person still has to place
