@@ -38,8 +38,19 @@ NAME = "journal.bin"
 TMP = "journal.tmp"
 
 
+# crc8 as viper code on the RP2040 (hw/rp2fast.py installs it): every
+# record a move writes, and every record read back at boot, is checked.
+_FAST = [None]
+
+
+def use_fast(crc):
+    _FAST[0] = crc
+
+
 def crc8(data, n):
     """CRC-8 (polynomial 0x07) of data[0:n]."""
+    if _FAST[0] is not None:
+        return _FAST[0](data, n)
     crc = 0
     for i in range(n):
         crc ^= data[i]

@@ -396,6 +396,23 @@ def paint_places(frame: ptr8, prompt: ptr8, codes: ptr8, n: int):
         i += 1
 
 @micropython.viper
+def crc8(data: ptr8, n: int) -> int:
+    # journal.crc8: CRC-8, polynomial 0x07
+    crc = 0
+    i = 0
+    while i < n:
+        crc ^= data[i]
+        b = 0
+        while b < 8:
+            if crc & 0x80:
+                crc = ((crc << 1) ^ 0x07) & 0xFF
+            else:
+                crc = (crc << 1) & 0xFF
+            b += 1
+        i += 1
+    return crc
+
+@micropython.viper
 def liberty(board, start: int, gen: int) -> int:
     # Board._flood: 1 at the chain's first liberty, else -(its size)
     cells = ptr8(board.cells)
@@ -468,16 +485,17 @@ _loaded = []
 def install():
     """On the rp2 port: the rules core's flood fill and capture, the
     settler's per-place pass and adoption, the referee's diff and want, and
-    the frame's paint as viper code too (each module's use_fast).  Returns
+    the frame's paint and the journal's CRC as viper code too (each module's use_fast).  Returns
     the functions (None elsewhere)."""
     fast = load()
     if fast is not None:
-        from gogadget import board, referee, settle, signals, view
+        from gogadget import board, journal, referee, settle, signals, view
         board.use_fast(fast["liberty"], fast["remove"])
         settle.use_fast(fast["settle_places"], fast["settle_mark"])
         view.use_fast(fast["diff_places"])
         referee.use_fast(fast["sync_want"])
         signals.use_fast(fast["paint_places"])
+        journal.use_fast(fast["crc8"])
     return fast
 
 
