@@ -67,12 +67,14 @@ for _ in range(4):
     app.step(now); now += 20
 scan = app.scan
 alt = bytearray(ref.frame)
-def parts(n, change):
+def parts(n, change, stone=-1):
     global now
     tr = tu = tl = tk = 0
     for i in range(n):
         t0 = time.ticks_us()
         sensors.read(scan)
+        if stone >= 0:
+            scan[stone] = 1  # a stone put down: the settler works on every scan until it has settled
         t1 = time.ticks_us()
         ref.update(scan, now)
         t2 = time.ticks_us()
@@ -95,6 +97,9 @@ assert leds.writes - w0 == 6
 print("CHANGE", r, u, l, k)
 r, u, l, k = parts(6, False)
 print("IDLE", r, u, l, k)
+w0 = ref.settler.resting
+r, u, l, k = parts(6, True, 3 * 19 + 3)
+print("SETTLING", r, u, l, k, int(w0), int(ref.settler.resting))
 t0 = time.ticks_us()
 leds.np.write(); leds.np.write()
 print("WRITE_WAIT", time.ticks_diff(time.ticks_us(), t0) / 2)
@@ -360,6 +365,10 @@ async def latency(image, stones):
     await pico.run_ms(300)
     per_scan = SIZE * SIZE * (1 + pins.SETTLE_READS)
     idle_hz = (pico.conversions - c0) / per_scan / ((pico.now_ms - t0) / 1000)
+    # The settler's first 50 scans after boot use its longest debounce while
+    # it measures the sensors' flicker (settle.py, _WARM_SCANS): a board in
+    # play is past that, so the stones go down a second later.
+    await pico.run_ms(1000)
     lat = []
     colour = 1
     for k, pl in enumerate(stones):
@@ -375,7 +384,7 @@ async def latency(image, stones):
         assert await pico.run_until(lit, 2, 2000), "stone %d never lit" % pl
         lat.append((pico.leds.ended_ns - start) / 1e6)
         colour = 3 - colour
-        await pico.run_ms(60)
+        await pico.run_ms(60 + 7 * k)  # the next stone lands at another point of the scan period
     console = pico.console()
     pico.stop()
     return idle_hz, lat, console
@@ -419,7 +428,8 @@ def main(parts=PARTS):
             boot_files["main.py"] = (build / "main.py").read_bytes()
             boot_files["config.json"] = b'{"size": 19}'
             boot = rp2.flash_image(d / "boot.img", None, boot_files, dirs=dirs[:2])
-            stones = [rp2_place(c, r) for c, r in ((3, 3), (15, 15), (9, 9))]
+            stones = [rp2_place(c, r) for c, r in ((3, 3), (15, 15), (9, 9), (3, 15), (15, 3),
+                                                   (9, 3))]
             report_latency(*asyncio.run(latency(boot, stones)))
         if "rules" in parts:
             report_rules(asyncio.run(on_pico(repl, RULES % (rules_games(),))))
@@ -444,16 +454,23 @@ def report_cycle(cyc):
           "LED show %.2f  link.poll %.2f" % (r / 1000, u / 1000, l / 1000, k / 1000))
     print("  with an LED write every cycle: %.2f ms = %.1f scans/s; LEDs unchanged: %.2f ms = "
           "%.1f scans/s" % (cycle, 1000 / cycle, idle, 1000 / idle))
-    print("  verdict: >= 50 full 19x19 scans/s with the LED write: %s (%.1f)"
-          % (verdict(1000 / cycle >= 50), 1000 / cycle))
+    words = parse("SETTLING", cyc).split()
+    rs, us, ls, ks = (float(x) for x in words[:4])
+    busy = (rs + us + ls + ks) / 1000
+    print("  a stone settling (the settler's per-place pass every scan), with an LED write every"
+          " cycle: %.2f ms = %.1f scans/s (referee.update %.2f ms)" % (busy, 1000 / busy, us / 1000))
+    worst = max(cycle, busy)
+    print("  verdict: >= 50 full 19x19 scans/s with the LED write: %s (%.1f, the slower of the two)"
+          % (verdict(1000 / worst >= 50), 1000 / worst))
 
 
 def report_latency(idle_hz, lat, console):
     worst = max(lat)
     print("main.py's own loop, 19x19, board idle (from the ADC conversions it made): "
           "%.1f scans/s" % idle_hz)
-    print("stone settled -> LED lit (main.py, 19x19, %d stones): mean %.1f ms, worst %.1f ms"
-          % (len(lat), sum(lat) / len(lat), worst))
+    print("stone settled -> LED lit (main.py, 19x19, %d stones after the boot warm-up, the first"
+          " the game's first move): mean %.1f ms, worst %.1f ms (each: %s)"
+          % (len(lat), sum(lat) / len(lat), worst, " ".join("%.0f" % x for x in lat)))
     print("  (from the stone on the virtual board to the end of the first LED frame showing it:"
           " its first bit read from the pin, its end at 800 kHz)")
     print("  verdict: <= 100 ms: %s (worst %.1f ms)" % (verdict(worst <= 100), worst))
