@@ -101,7 +101,7 @@ def estimate_ma(frame):
 
 # paint's pass over the places as viper code on the RP2040 (hw/rp2fast.py
 # installs it with use_fast): the function and CODES as bytes.
-_FAST = [None, None]
+_FAST = [None, None]  # type: list
 
 
 def use_fast(paint_places):
