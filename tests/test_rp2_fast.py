@@ -1,17 +1,20 @@
 """The viper twins of hw/rp2fast.py give the plain loops' results.
 
-On the board they are compiled by MicroPython's own compiler at boot; the
-unix port here compiles the same source for x64, so every twin but the
+On the board they come precompiled (hw/rp2viper.py, `make mpy` builds it
+with mpy-cross -march=armv6m); the unix port here imports the same source
+and compiles it for x64, so every twin but the
 register-level scan (which the emulated Pico runs in tests/test_rp2_board.py)
 is checked against the Python loop it replaces, on the same data."""
-from conftest import run_micropython
+import subprocess
+import sys
+
+from conftest import FIRMWARE, run_micropython
 
 CHECK = r"""
 import random
 from array import array
-from gogadget.hw import rp2fast
-ns = {}
-exec(rp2fast._SRC, ns)
+from gogadget.hw import rp2fast, rp2viper
+ns = {name: getattr(rp2viper, name) for name in rp2fast.NAMES}
 
 # classify: random readings, faults and thresholds
 from gogadget.hw.calib import Calibration
@@ -93,9 +96,8 @@ print("board ok", game(True, 0, 3)[4])
 # every call.
 SETTLE = r"""
 import random
-from gogadget.hw import rp2fast
-ns = {}
-exec(rp2fast._SRC, ns)
+from gogadget.hw import rp2fast, rp2viper
+ns = {name: getattr(rp2viper, name) for name in rp2fast.NAMES}
 from gogadget import settle, view, signals, referee as rf
 from gogadget.config import Config
 from gogadget.settle import Settler
@@ -257,3 +259,21 @@ def test_viper_twins_match_the_plain_loops():
     res = run_micropython(CHECK, timeout=300)
     assert res.returncode == 0, res.stdout + res.stderr
     assert "classify ok" in res.stdout and "leds ok" in res.stdout and "board ok" in res.stdout
+
+
+def test_rp2viper_compiles_to_thumb_code_for_the_rp2040(tmp_path):
+    """What `make mpy` ships: the .mpy of hw/rp2viper.py carries armv6m
+    machine code (the header's arch field), so the board runs no compiler."""
+    from test_hw_mpy import mpy_cross
+    from host_sim.tools import mpy
+    rel = "gogadget/hw/rp2viper.py"
+    assert mpy.cross_args(rel) == ["-march=armv6m"]
+    out = tmp_path / "rp2viper.mpy"
+    res = subprocess.run([mpy_cross(), *mpy.cross_args(rel), "-o", str(out),
+                          str(FIRMWARE / rel)], capture_output=True, text=True, timeout=60)
+    assert res.returncode == 0, res.stderr
+    head = out.read_bytes()[:4]
+    assert head[:2] == b"M\x06" and head[2] >> 2 == 4, head  # mpy v6, MP_NATIVE_ARCH_ARMV6M (4)
+    from gogadget.hw import rp2fast
+    assert rp2fast.load() is None  # CPython: never imported
+    assert "gogadget.hw.rp2viper" not in sys.modules

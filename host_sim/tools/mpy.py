@@ -7,6 +7,8 @@
 build: every module under firmware/ is compiled with mpy-cross into build/,
 mirroring firmware/; main.py stays a .py file because MicroPython runs only
 /main.py (not main.mpy) at boot.  manifest.py is for freezing, not a module.
+hw/rp2viper.py (NATIVE) is compiled with -march=armv6m: Thumb machine code
+for the RP2040, which only the rp2 port imports.
 build/lib/ holds the micropython-lib modules the firmware uses but this
 repository does not contain (umqtt.simple, fetched by host_sim.tools.mqttlib):
 each is compiled beside its source, and deploy sends the .mpy to the board's
@@ -41,6 +43,15 @@ BUILD = ROOT / "build"
 KEEP_SOURCE = ("main.py",)  # run as source at boot
 LIB = "lib"  # build/lib: micropython-lib modules, fetched (not in firmware/)
 NOT_MODULES = ("manifest.py",)  # read by the freezing build, never on the board
+# Modules of machine code for one chip: compiled for it (mpy-cross -march),
+# imported only there.  hw/rp2viper.py holds the RP2040's viper loops.
+NATIVE = {"gogadget/hw/rp2viper.py": "armv6m"}
+
+
+def cross_args(rel):
+    """mpy-cross's options for a module (a path relative to firmware/)."""
+    arch = NATIVE.get(Path(rel).as_posix())
+    return ["-march=" + arch] if arch else []
 
 
 def _tool(name):
@@ -84,7 +95,8 @@ def build(firmware=FIRMWARE, out=BUILD, mpy_cross=None, stream=sys.stdout):
             shutil.copyfile(src, dst)
         else:
             # -s names the source as the board will see it in tracebacks.
-            res = subprocess.run([mpy_cross, "-s", str(rel), "-o", str(dst), str(src)],
+            res = subprocess.run([mpy_cross, "-s", str(rel)] + cross_args(rel)
+                                 + ["-o", str(dst), str(src)],
                                  capture_output=True, text=True)
             if res.returncode != 0:
                 raise SystemExit("mpy-cross failed on %s:\n%s" % (rel, res.stderr.strip()))
@@ -243,6 +255,14 @@ def romfs(firmware=FIRMWARE, dest=ROMFS_IMAGE, stream=sys.stdout):
     with tempfile.TemporaryDirectory() as src:
         shutil.copytree(firmware / "gogadget", Path(src) / "gogadget",
                         ignore=shutil.ignore_patterns("__pycache__"))
+        for rel in NATIVE:  # the builder knows no -march: compiled here, shipped as .mpy
+            py = Path(src) / rel
+            res = subprocess.run([_tool("mpy-cross"), "-s", rel] + cross_args(rel)
+                                 + ["-o", str(py.with_suffix(".mpy")), str(py)],
+                                 capture_output=True, text=True)
+            if res.returncode != 0:
+                raise SystemExit("mpy-cross failed on %s:\n%s" % (rel, res.stderr.strip()))
+            py.unlink()
         with contextlib.redirect_stdout(io.StringIO()):  # it lists every file
             image = make_romfs(src, mpy_cross=True)
     dest.parent.mkdir(parents=True, exist_ok=True)
