@@ -127,6 +127,16 @@ class PipeTransport:
             self.proc.wait()
 
 
+def status_words(text):
+    """gogadget-status's key=value words (up to the "|" and its text)."""
+    out = {}
+    for word in text.split("|", 1)[0].split():
+        key, sep, value = word.partition("=")
+        if sep:
+            out[key] = value
+    return out
+
+
 class GtpClient:
     """Sends GTP commands and reads responses (ends at an empty line)."""
 

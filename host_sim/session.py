@@ -29,7 +29,8 @@ import tty
 from gogadget import sgf as sgf_mod
 from gogadget.gtp import _clean
 from gogadget.points import BLACK, EMPTY, WHITE, place_point
-from host_sim.serialport import FdStream, GtpClient, GtpError, LinkClosed, engine
+from host_sim.serialport import (FdStream, GtpClient, GtpError, LinkClosed, engine,
+                                 status_words)
 from host_sim.virtual import Simulator
 
 ENGINE_WAIT_S = 60.0  # longest the terminal waits for the engine or the board
@@ -88,20 +89,11 @@ class GameOutcome(tuple):
     engine_says = property(lambda self: self[2])
 
 
-def _status_words(text):
-    out = {}
-    for word in text.split("|", 1)[0].split():
-        key, sep, value = word.partition("=")
-        if sep:
-            out[key] = value
-    return out
-
-
 def _resume_engine(board, eng, size, log):
     """If the board holds an unfinished game of this size (resumed after a
     restart, as the board does after a power cut), bring the engine to it;
     returns (turn, passes, moves) to go on from, or None to start a new game."""
-    status = _status_words(board.send("gogadget-status"))
+    status = status_words(board.send("gogadget-status"))
     if status.get("phase") not in ("play", "count", "resume") or status.get("size") != str(size):
         return None
     if int(status.get("moves", "0")) == 0:
@@ -134,7 +126,7 @@ def wait_for_count(board, log=None, waiting=None):
         waiting(True)
     try:
         while True:
-            status = _status_words(board.send("gogadget-status"))
+            status = status_words(board.send("gogadget-status"))
             phase = status.get("phase")
             if phase in ("over", "play", "setup"):
                 if phase != "over" and status.get("moves") == "0":
@@ -211,7 +203,7 @@ def play_game(board, eng, person, size, komi, handicap=0, max_moves=0, log=None,
                 log("a new game was started at the board: this game stops here")
             return GameOutcome(moves, "", "")
         # A stone put down while counting resumed play: go on from the board.
-        status = _status_words(board.send("gogadget-status"))
+        status = status_words(board.send("gogadget-status"))
         turn = BLACK if status.get("turn", "B")[:1].upper() == "B" else WHITE
         passes = 0
         if log is not None:

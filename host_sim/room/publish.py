@@ -39,6 +39,7 @@ from gogadget.broadcast import Broadcaster, valid_board_id
 from gogadget.compat import ticks_ms
 from gogadget.points import BLACK, WHITE, parse_sgf_coord
 from gogadget.rules import KO_NONE, SUICIDE_ALLOWED
+from host_sim.serialport import status_words
 
 LOOK_S = 0.1  # how often the board is asked for its status
 REOPEN_S = 1.0  # how often a lost serial port is tried again
@@ -48,16 +49,6 @@ _PROP = re.compile(r"([A-Z]{1,2})((?:\[(?:[^\]\\]|\\.)*\])+)")
 _VALUE = re.compile(r"\[((?:[^\]\\]|\\.)*)\]")
 _MOVE = re.compile(r";([BW])\[([a-s]{0,2})\]")
 _COLOUR = {"B": BLACK, "W": WHITE}
-
-
-def status_words(text):
-    """gogadget-status's key=value words (up to the "|" and its text)."""
-    out = {}
-    for word in text.split("|", 1)[0].split():
-        key, sep, value = word.partition("=")
-        if sep:
-            out[key] = value
-    return out
 
 
 def read_record(text):
