@@ -1,19 +1,15 @@
 """The pin-free application with fake drivers: step() wiring, boot, resume."""
+import sys
+from pathlib import Path
+
 from gogadget.app import App
 from gogadget.config import Config
-from gogadget.events import BTN_NONE, BTN_PASS
+from gogadget.events import BTN_PASS
 from gogadget.points import BLACK, parse_vertex, place
 from gogadget.scan import S_BLACK
 
-
-class Sensors:
-    kind = "colour"
-
-    def __init__(self, size):
-        self.board = bytearray(size * size)
-
-    def read(self, scan):
-        scan[:] = self.board
+sys.path.insert(0, str(Path(__file__).resolve().parent / "mp"))
+from fake_drivers import Buttons, Sensors  # noqa: E402
 
 
 class Leds:
@@ -24,14 +20,6 @@ class Leds:
     def show(self, frame, now_ms):
         self.shown = bytes(frame)
         self.calls += 1
-
-
-class Buttons:
-    def __init__(self):
-        self.queue = []
-
-    def poll(self, now_ms):
-        return self.queue.pop(0) if self.queue else BTN_NONE
 
 
 def test_step_moves_and_resume(tmp_path):

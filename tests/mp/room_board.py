@@ -25,35 +25,14 @@ from gogadget import signals as sg
 from gogadget.app import App
 from gogadget.broadcast import Broadcaster
 from gogadget.config import Config
-from gogadget.events import BTN_CONFIRM, BTN_NONE, BTN_PASS
+from gogadget.events import BTN_CONFIRM, BTN_PASS
 from gogadget.hw import net
 from gogadget.points import BLACK, parse_vertex, place
 from gogadget.scan import S_BLACK, S_EMPTY, S_WHITE
 
+from fake_drivers import Buttons, Leds, Sensors
+
 SCAN_MS = 20
-
-
-class Sensors:
-    kind = "colour"
-
-    def __init__(self, size):
-        self.board = bytearray(size * size)
-
-    def read(self, scan):
-        scan[:] = self.board
-
-
-class Leds:
-    def show(self, frame, now_ms):
-        pass
-
-
-class Buttons:
-    def __init__(self):
-        self.queue = []
-
-    def poll(self, now_ms):
-        return self.queue.pop(0) if self.queue else BTN_NONE
 
 
 class Board:
