@@ -201,4 +201,13 @@ def wait_for(cond, timeout=20, what="the condition"):
     raise AssertionError("timed out waiting for " + what)
 
 
-__all__ = ["SpecGame", "Publisher", "random_game", "status", "encode", "wait_for", "PASS"]
+def close_room(boards, relay, broker):
+    """The end of a room test: every board's publisher, the relay, the broker."""
+    for b in boards:
+        b.pub.close()
+    relay.stop()
+    broker.stop()
+
+
+__all__ = ["SpecGame", "Publisher", "random_game", "status", "encode", "wait_for", "close_room",
+           "PASS"]

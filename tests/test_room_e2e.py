@@ -19,7 +19,7 @@ from gogadget.points import PASS
 from gogadget.referee import Referee
 from host_sim.room.broker import Broker, find_mosquitto
 from host_sim.room.relay import Relay
-from room_boards import wait_for
+from room_boards import close_room, wait_for
 
 
 class Board:
@@ -126,10 +126,7 @@ def test_boards_publish_through_a_broker_restart_and_the_archive_equals_their_re
             assert list(shown.bd.cells) == list(b.ref.board.cells)  # the same position
         assert relay.room.counts["dropped"] == 0
     finally:
-        for b in boards:
-            b.pub.close()
-        relay.stop()
-        broker.stop()
+        close_room(boards, relay, broker)
 
 
 # -- the unmodified App on virtual boards, a hand at each -------------------------
@@ -306,10 +303,7 @@ def test_apps_on_virtual_boards_play_real_games_through_a_broker_restart(tmp_pat
             assert b.pub.failures > 0, b.id  # it did see the broker go
         assert relay.room.counts["dropped"] == 0
     finally:
-        for b in boards:
-            b.pub.close()
-        relay.stop()
-        broker.stop()
+        close_room(boards, relay, broker)
 
 
 if __name__ == "__main__":

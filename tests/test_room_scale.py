@@ -30,7 +30,7 @@ from gogadget.points import PASS
 from gogadget.referee import Referee
 from host_sim.room.broker import Broker, find_mosquitto
 from host_sim.room.relay import Relay
-from room_boards import wait_for
+from room_boards import close_room, wait_for
 
 import os
 BOARDS = int(os.environ.get('ROOM_BOARDS', 100))
@@ -179,10 +179,7 @@ def test_a_room_of_100_boards(tmp_path):
         assert relay.room.counts["dropped"] == 0
         assert all(b.pub.failures == 0 and b.pub.dropped == 0 for b in boards)
     finally:
-        for b in boards:
-            b.pub.close()
-        relay.stop()
-        broker.stop()
+        close_room(boards, relay, broker)
 
 
 def _sgf(size, pt):
