@@ -25,6 +25,7 @@ from conftest import ROOT, require
 from host_sim import session
 from host_sim.replay import Person, load_game
 from host_sim.room.broker import Broker, find_mosquitto
+from host_sim.room.client import NullClient
 from host_sim.room.publish import Mirror, read_record, status_words
 from host_sim.room.relay import Relay
 from room_boards import wait_for
@@ -233,29 +234,14 @@ def test_publish_sim_through_an_unplug_and_a_broker_restart(tmp_path, monkeypatc
     assert "link to the board open" in out and "serial link lost" in out
 
 
-class FakeClient:
+class FakeClient(NullClient):
     """umqtt.simple's API, recording what the Broadcaster publishes."""
 
     def __init__(self, out):
         self.out = out
 
-    def set_last_will(self, topic, msg, retain=False, qos=0):
-        pass
-
-    def connect(self, clean_session=True):
-        return 0
-
     def publish(self, topic, msg, retain=False, qos=0):
         self.out.append((bytes(topic).decode().rsplit("/", 1)[-1], bytes(msg).decode()))
-
-    def ping(self):
-        pass
-
-    def disconnect(self):
-        pass
-
-    def close(self):
-        pass
 
 
 class FakeLink:

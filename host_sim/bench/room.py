@@ -39,6 +39,7 @@ import time
 
 from gogadget.broadcast import Broadcaster, TOPIC_ROOT
 from gogadget.board import OK
+from host_sim.room.client import NullClient
 
 DURATION_S = float(os.environ.get("ROOM_SECONDS", 20))
 LADDER = os.environ.get("ROOM_LADDER", "500x10,1000x10,2000x10,4000x10,4000x5,4000x2.5,4000x1.25")
@@ -73,25 +74,10 @@ class Shared:
     def client(self):
         shared = self
 
-        class Client:
-            def set_last_will(self, *a):
-                pass
-
-            def connect(self, clean_session=True):
-                return 0
-
+        class Client(NullClient):
             def publish(self, topic, msg, retain=False, qos=0):
                 shared.sent += 1
                 shared.c.publish(bytes(topic).decode(), bytes(msg), qos, retain)
-
-            def ping(self):
-                pass
-
-            def disconnect(self):
-                pass
-
-            def close(self):
-                pass
         return Client()
 
     def close(self):

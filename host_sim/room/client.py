@@ -162,6 +162,31 @@ class PahoClient:
                 pass
 
 
+class NullClient:
+    """umqtt.simple's API on a broker that takes everything and keeps
+    nothing: connect() succeeds at once, publish() drops the message.  The
+    base of clients that hand messages on elsewhere (the bench's shared
+    connections, the tests' recorders override publish())."""
+
+    def set_last_will(self, topic, msg, retain=False, qos=0):
+        pass
+
+    def connect(self, clean_session=True):
+        return 0
+
+    def publish(self, topic, msg, retain=False, qos=0):
+        pass
+
+    def ping(self):
+        pass
+
+    def disconnect(self):
+        pass
+
+    def close(self):
+        pass
+
+
 def factory(url, user, password=None, client_id=None, keepalive=KEEPALIVE_S, timeout=5.0):
     """A Broadcaster's client factory for the broker at mqtt://HOST:PORT;
     the client id defaults to the user (a board's id)."""
