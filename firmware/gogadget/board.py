@@ -13,7 +13,7 @@ from array import array
 
 from gogadget.compat import const, zeros
 from gogadget.points import EMPTY, BLACK, WHITE, EDGE, PASS, check_size
-from gogadget.rules import (KO_NONE, KO_SIMPLE, KO_PREVIOUS, KO_POSITIONAL,
+from gogadget.rules import (KO_NONE, KO_SIMPLE, KO_PREVIOUS,
                             KO_SITUATIONAL, SUICIDE_FORBIDDEN, SUICIDE_MULTI)
 
 # Why a play is refused.  Index into REASONS for the words.
