@@ -32,7 +32,7 @@ umqtt: $(STAMP)
 sim: $(STAMP)
 	$(PY) -m host_sim $(SIM_ARGS)
 
-# The host command line: make gogadget ARGS="play --sim --engine 'gnugo --mode gtp'"
+# The host command line: make gogadget ARGS="play --sim --engine '/usr/games/gnugo --mode gtp'"
 # (the same as .venv/bin/gogadget ARGS once the venv exists).
 gogadget: $(STAMP)
 	$(BIN)/gogadget $(ARGS)

@@ -17,6 +17,7 @@ play --sim`) when there is one.  --auto puts a scripted person at the
 virtual board instead of you (host_sim/simboard.py).
 """
 import argparse
+import errno
 import os
 import sys
 import time
@@ -58,6 +59,18 @@ def _store(args):
     return args.sim_store or session.default_store()
 
 
+def no_board(port, exc):
+    """What to do when the board's port will not open (pyserial's own text
+    repeats the port and names no next step)."""
+    code = getattr(exc, "errno", None)
+    if code == errno.ENOENT:
+        return ("no board found on %s: plug it in (or name its port with --port), "
+                "or use --sim for the simulator" % port)
+    why = os.strerror(code) if isinstance(code, int) else str(exc)
+    hint = " (add yourself to the dialout group)" if code == errno.EACCES else ""
+    return "cannot open %s: %s%s; or use --sim for the simulator" % (port, why, hint)
+
+
 class Connection:
     """A GtpClient on the board: a serial port, a running simulator's live
     port, or (--sim without one) a virtual board of our own behind a pty."""
@@ -85,7 +98,13 @@ class Connection:
                 port = self.sim.port
                 check = self.sim.check
                 self.note = "a virtual board on " + store
-        self.board = GtpClient(SerialTransport(port, check=check))
+        try:
+            transport = SerialTransport(port, check=check)
+        except OSError as exc:  # pyserial's SerialException is one
+            if args.sim:
+                raise
+            raise LinkClosed(no_board(port, exc))
+        self.board = GtpClient(transport)
 
     def send(self, command):
         """A query that the board answers at once (not genmove)."""
@@ -269,6 +288,16 @@ def cmd_watch(args):
     except GtpError as e:
         print("gogadget watch: %s" % e, file=sys.stderr)
         return 1
+    except (LinkClosed, OSError) as e:
+        if args.sim and conn.sim is None:
+            # The simulator we mirrored was closed: the end of the show, not a fault.
+            print("gogadget watch: the simulator has quit; nothing more to watch", file=sys.stderr)
+            return 0
+        if not args.sim:
+            print("gogadget watch: the board went away (%s): plug it in and start watch again"
+                  % e, file=sys.stderr)
+            return 1
+        raise
     finally:
         conn.close()
     return 0
@@ -309,7 +338,8 @@ def parser():
                         "with --tui); --auto lets a scripted person play instead.  The result "
                         "is the board's own count, confirmed at the board.")
     _add_board_options(pl)
-    pl.add_argument("--engine", required=True, help='engine command, e.g. "gnugo --mode gtp --level 1"')
+    pl.add_argument("--engine", required=True, help='engine command, e.g. "/usr/games/gnugo --mode gtp --level 1" '
+                    '(GNU Go, where Debian installs it)')
     pl.add_argument("--colour", "--color", default="black", choices=("black", "white", "b", "w"),
                     help="your colour (default black)")
     pl.add_argument("--size", type=int, default=19, help="board size (default 19)")

@@ -53,8 +53,8 @@ def move_word(move):
 def default_store():
     """The virtual board's flash: a folder that outlives the process, as a
     board's games outlive a power cut (--sim-store overrides it)."""
-    base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
-    return os.path.join(base, "gogadget", "sim-store")
+    from host_sim import data_dir
+    return data_dir("sim-store")
 
 
 def live_file():
@@ -244,8 +244,23 @@ def check_engine(command):
     if not argv:
         raise ValueError("engine command is empty")
     if shutil.which(argv[0]) is None:
-        raise ValueError("engine %r not found" % argv[0])
+        raise ValueError(engine_not_found(argv))
     return argv
+
+
+GAMES_DIR = "/usr/games"  # where Debian installs GNU Go: not on a user's PATH by default
+
+
+def engine_not_found(argv):
+    """Say where the engine is (or how to get GNU Go), not only that it is not here."""
+    name = argv[0]
+    there = os.path.join(GAMES_DIR, os.path.basename(name))
+    if "/" not in name and os.access(there, os.X_OK):
+        return ("engine %r is not on PATH, but Debian has put it in %s: --engine %s"
+                % (name, GAMES_DIR, shlex.quote(" ".join([there] + argv[1:]))))
+    return ("engine %r not found; for GNU Go: apt-get install gnugo, then "
+            "--engine '%s/gnugo --mode gtp' (Debian puts it in %s, which is not on "
+            "PATH)" % (name, GAMES_DIR, GAMES_DIR))
 
 
 # -- the in-process wire ------------------------------------------------------

