@@ -135,7 +135,7 @@ class HostPublisher:
     lost link) and close(); the publisher calls it again after a failure."""
 
     def __init__(self, open_link, connect, board_id, black="Black", white="White",
-                 look_s=LOOK_S, reopen_s=REOPEN_S, log=None):
+                 look_s=LOOK_S, reopen_s=REOPEN_S, log=None, notice=None):
         self.open_link = open_link
         self.mirror = Mirror()
         self.pub = Broadcaster(connect, board_id, referee=self.mirror, black=black, white=white)
@@ -145,6 +145,10 @@ class HostPublisher:
         self.next_look = 0.0
         self.next_open = 0.0
         self.log = log or (lambda text: None)
+        # What the person must hear even without --verbose: the board not
+        # there (once, until it is), the link back.
+        self.notice = notice or self.log
+        self._no_link_said = False
         self.looks = 0
         self.jumps = 0  # looks that could not tell the events apart
         self.link_losses = 0
@@ -274,12 +278,18 @@ class HostPublisher:
         if self.link is None and now >= self.next_open:
             try:
                 self.link = self.open_link()
-                self.log("%s: link to the board open" % self.pub.board_id)
+                (self.notice if self._no_link_said else self.log)(
+                    "%s: link to the board open" % self.pub.board_id)
+                self._no_link_said = False
                 self.mirror.set_note("")
                 self.next_look = now
             except Exception as exc:  # noqa: BLE001  (no port yet: try again later)
                 self.last_error = "%s: %s" % (type(exc).__name__, exc)
                 self.next_open = now + self.reopen_s
+                if not self._no_link_said:
+                    self._no_link_said = True
+                    self.notice("%s: %s; trying again every %g s"
+                                % (self.pub.board_id, exc, self.reopen_s))
         if self.link is not None and now >= self.next_look:
             self.next_look = now + self.look_s
             try:
@@ -333,8 +343,57 @@ def add_arguments(p):
     p.add_argument("--verbose", action="store_true", help="say every link loss and connection")
 
 
-def _interrupt(signum, frame):
-    raise KeyboardInterrupt
+class BrokerWatch:
+    """The Broadcaster's client factory, wrapped so that the person hears
+    about the broker: an absent one at every try, a refused login (which
+    another try cannot mend) as `refused`, which ends the command."""
+
+    def __init__(self, factory, where, user, say):
+        self.factory = factory
+        self.where = where
+        self.user = user
+        self.say = say
+        self.refused = None
+        self.down = False
+
+    def __call__(self):
+        return _Watched(self.factory(), self)
+
+
+class _Watched:
+    def __init__(self, client, watch):
+        self._client = client
+        self._watch = watch
+
+    def __getattr__(self, name):
+        return getattr(self._client, name)
+
+    def connect(self, clean_session=True):
+        from host_sim.room.client import MQTTException
+        w = self._watch
+        try:
+            answer = self._client.connect(clean_session)
+        except MQTTException as exc:
+            why = REFUSALS.get(exc.args[0] if exc.args else None)
+            if why is None:
+                w.say("the broker at %s refused the connection (code %s); trying again"
+                      % (w.where, exc.args[0] if exc.args else "?"))
+            else:
+                w.refused = why
+            raise
+        except OSError as exc:
+            w.down = True
+            w.say("no broker at %s (%s); trying again" % (w.where, exc.strerror or exc))
+            raise
+        if w.down:
+            w.say("connected to the broker at %s" % w.where)
+            w.down = False
+        return answer
+
+
+# CONNACK codes (MQTT 3.1.1) that another try cannot mend.
+REFUSALS = {2: "the client id was rejected", 4: "bad user name or password",
+            5: "not authorised (a wrong password, or a user the room's ACL does not list)"}
 
 
 def cmd_publish(args, open_link):
@@ -355,18 +414,33 @@ def cmd_publish(args, open_link):
         print("gogadget publish: %s" % e, file=sys.stderr)
         return 2
 
+    def tell(text):
+        print("gogadget publish: " + text, file=sys.stderr, flush=True)
+
     def say(text):
         if args.verbose:
-            print("gogadget publish: " + text, file=sys.stderr, flush=True)
+            tell(text)
 
-    host = HostPublisher(open_link, connect, args.board_id, args.black, args.white,
-                         look_s=args.interval, log=say)
+    where = args.broker.split("//", 1)[-1].rstrip("/")
+    watch = BrokerWatch(connect, where, user, tell)
+    host = HostPublisher(open_link, watch, args.board_id, args.black, args.white,
+                         look_s=args.interval, log=say, notice=tell)
     print("gogadget publish: %s -> %s as %s" % (args.port or ("the simulator" if args.sim else
                                                               "/dev/ttyACM0"),
                                                 args.broker, args.board_id), flush=True)
-    signal.signal(signal.SIGTERM, _interrupt)
+    stop = []
+    # A signal only sets the flag: raising from the handler (anywhere, even
+    # while closing) printed a KeyboardInterrupt traceback.
+    old = [signal.signal(s, lambda signum, frame: stop.append(signum))
+           for s in (signal.SIGTERM, signal.SIGINT)]
     try:
-        host.run()
-    except KeyboardInterrupt:
-        pass
+        host.run(stop=lambda: stop or watch.refused)
+    finally:
+        for s, handler in zip((signal.SIGTERM, signal.SIGINT), old):
+            signal.signal(s, handler)
+    if watch.refused:
+        print("gogadget publish: the broker at %s refused the login as %r: %s; check --user "
+              "and --password or --credentials (the room's credentials.csv)"
+              % (where, user, watch.refused), file=sys.stderr)
+        return 1
     return 0

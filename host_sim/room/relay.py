@@ -36,6 +36,7 @@ import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 from gogadget.broadcast import TOPIC_ROOT
+from host_sim import data_dir
 from host_sim.room.broker import parse_url
 from host_sim.room.games import Room, split_game_id
 
@@ -46,6 +47,9 @@ CLIENT_ID = "gogadget-relay"
 COALESCE_S = 0.05  # SSE pushes are batched this long: one write per client per batch
 CLIENT_QUEUE_BYTES = 4 << 20  # a browser further behind than this is dropped
 KEEPALIVE_S = 15.0
+# CONNACK refusals that another try cannot mend (paho's MQTT 5 reason codes
+# for 3.1.1's 2, 4, 5): the client id, the user or password, the ACL.
+REFUSED = (133, 134, 135)
 _TYPES = {".html": "text/html; charset=utf-8", ".css": "text/css; charset=utf-8",
           ".js": "text/javascript; charset=utf-8", ".svg": "image/svg+xml",
           ".png": "image/png", ".ico": "image/x-icon"}
@@ -305,6 +309,7 @@ class Relay:
         self.connected = threading.Event()
         self.connects = 0
         self.stopping = False
+        self.refused = None  # why the broker refused our login: retrying cannot help
 
     @property
     def url(self):
@@ -326,7 +331,10 @@ class Relay:
 
     def _on_connect(self, client, userdata, flags, reason_code, properties=None):
         if reason_code.is_failure:
-            log.warning("broker refused the relay: %s", reason_code)
+            if reason_code.value in REFUSED:
+                self.refused = str(reason_code)
+            log.warning("the broker at %s:%d refused the relay's login as %r: %s",
+                        self.broker_host, self.broker_port, self.user, reason_code)
             return
         self.connects += 1
         # A session the broker kept has the subscription and delivers what
@@ -347,6 +355,12 @@ class Relay:
         self.hub.broker.update(connected=False, since=time.time())
         self.hub.push_relay_status()
 
+    def _on_connect_fail(self, client, userdata):
+        # No broker there (yet): said at every try, so a room set up in the
+        # wrong order shows why its page stays empty.
+        log.warning("no broker at %s:%d (is mosquitto running?); trying again",
+                    self.broker_host, self.broker_port)
+
     def _on_message(self, client, userdata, msg):
         if self.room.handle(msg.topic, msg.payload) == "applied":
             self.hub.changed()
@@ -359,6 +373,7 @@ class Relay:
             c.username_pw_set(self.user, self.password)
         c.on_connect = self._on_connect
         c.on_disconnect = self._on_disconnect
+        c.on_connect_fail = self._on_connect_fail
         c.on_message = self._on_message
         c.reconnect_delay_set(min_delay=0.25, max_delay=4)
         c.max_inflight_messages_set(100)
@@ -419,8 +434,8 @@ def add_arguments(p):
     p.add_argument("--broker", required=True, help="the room's broker, mqtt://HOST:PORT")
     p.add_argument("--http", default="127.0.0.1:8080",
                    help="address of the web page (default 127.0.0.1:8080; 0.0.0.0:8080 for the room)")
-    p.add_argument("--archive", default="archive",
-                   help="folder for the finished games' SGF (default archive)")
+    p.add_argument("--archive", default=None,
+                   help="folder for the finished games' SGF (default %s)" % data_dir("archive"))
     p.add_argument("--user", default="relay", help="MQTT user (default relay)")
     p.add_argument("--password", default=None,
                    help="MQTT password (or GOGADGET_RELAY_PASSWORD, or --credentials)")
@@ -435,10 +450,6 @@ def add_arguments(p):
     p.add_argument("--verbose", action="store_true", help="log every connection and game")
 
 
-def _interrupt(signum, frame):
-    raise KeyboardInterrupt
-
-
 def cmd_relay(args):
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
                         format="%(asctime)s relay: %(message)s", stream=sys.stderr)
@@ -447,21 +458,32 @@ def cmd_relay(args):
         password = args.password or os.environ.get("GOGADGET_RELAY_PASSWORD")
         if args.credentials:
             password = read_credentials(args.credentials, args.user)
-        relay = Relay(args.broker, http, args.archive, args.user, password,
+        archive = args.archive or data_dir("archive")
+        relay = Relay(args.broker, http, archive, args.user, password,
                       client_id=args.client_id, coalesce=args.coalesce).start()
     except ValueError as e:
         print("gogadget relay: %s" % e, file=sys.stderr)
         return 2
     print("gogadget relay: %s -> %s (archive %s)" % (args.broker, relay.url,
-                                                     os.path.abspath(args.archive)), flush=True)
-    signal.signal(signal.SIGTERM, _interrupt)
+                                                     os.path.abspath(archive)), flush=True)
+    stop = threading.Event()
+    # A signal only sets the flag: raising from the handler (anywhere in the
+    # main thread, even inside stop()) printed a KeyboardInterrupt traceback.
+    old = [signal.signal(s, lambda signum, frame: stop.set()) for s in (signal.SIGTERM, signal.SIGINT)]
     try:
-        while True:
-            time.sleep(3600)
-    except KeyboardInterrupt:
-        pass
+        while not stop.is_set() and relay.refused is None:
+            stop.wait(0.2)
     finally:
+        for s in (signal.SIGTERM, signal.SIGINT):
+            signal.signal(s, signal.SIG_IGN)
         relay.stop()
+        for s, handler in zip((signal.SIGTERM, signal.SIGINT), old):
+            signal.signal(s, handler)
+    if relay.refused is not None:
+        print("gogadget relay: the broker refused the login as %r (%s): check --user and "
+              "--password or --credentials (the room's credentials.csv)" % (args.user, relay.refused),
+              file=sys.stderr)
+        return 1
     return 0
 
 
