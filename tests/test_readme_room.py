@@ -1,0 +1,284 @@
+"""The README's tournament-room commands run as written, from a fresh
+clone's point of view, and the room's failures are said (issue 20, items
+1-3): the generator, Mosquitto, the relay and both publish lines, in a
+shell, in a folder holding only `.venv`, with a home of their own; only the
+ports are swapped for free ones (and the LAN address for localhost)."""
+import csv
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+import urllib.request
+
+import pytest
+
+from conftest import ROOT, require
+from host_sim.room.broker import board_ids, find_mosquitto, free_port, wait_port
+
+
+def room_section():
+    text = (ROOT / "README.md").read_text()
+    start = text.index("## The tournament room")
+    return text[start:text.index("\n## ", start + 1)]
+
+
+def code_lines(section):
+    """Every line inside the section's ``` blocks."""
+    out, inside = [], False
+    for line in section.splitlines():
+        if line.startswith("```"):
+            inside = not inside
+        elif inside and line.strip():
+            out.append(line)
+    return out
+
+
+def commands():
+    """The lines a person types: what starts with a program of the clone
+    or the system (not a comment, not a file's contents)."""
+    return [line for line in code_lines(room_section())
+            if line.startswith((".venv/bin/", "/usr/sbin/", "mosquitto"))]
+
+
+def password(creds, user):
+    with open(creds, newline="") as f:
+        return next(r["password"] for r in csv.DictReader(f) if r["user"] == user)
+
+
+class Shell:
+    """Runs README lines with bash in the fake clone; remembers what it started."""
+
+    def __init__(self, clone, env):
+        self.clone, self.env = clone, env
+        self.procs = []
+
+    def run(self, line, timeout=60):
+        return subprocess.run(["bash", "-c", line], cwd=self.clone, env=self.env,
+                              capture_output=True, text=True, timeout=timeout)
+
+    def start(self, line):
+        p = subprocess.Popen(["bash", "-c", "exec " + line], cwd=self.clone, env=self.env,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        self.procs.append(p)
+        return p
+
+    def stop(self, p, timeout=20):
+        p.send_signal(signal.SIGTERM)
+        out, err = p.communicate(timeout=timeout)
+        self.procs.remove(p)
+        return p.returncode, out, err
+
+    def close(self):
+        for p in self.procs:
+            p.kill()
+            p.communicate()
+
+
+def wait_for(check, timeout, what):
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        got = check()
+        if got:
+            return got
+        time.sleep(0.1)
+    raise AssertionError("waited %g s for %s" % (timeout, what))
+
+
+def read_line_with(stream, word, timeout=20):
+    # The relay and publish flush their banner at once.
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        line = stream.readline()
+        if word in line:
+            return line
+    raise AssertionError("no line with %r" % word)
+
+
+def test_the_readme_room_commands_run_as_written(tmp_path):
+    require(find_mosquitto() or "mosquitto", "(apt-get install mosquitto; .ci/run does)")
+    generator, broker, relay, flash, publish_port, publish_sim = commands()  # in README order
+    clone = tmp_path / "clone"
+    clone.mkdir()
+    (clone / ".venv").symlink_to(ROOT / ".venv")
+    home = tmp_path / "home"
+    home.mkdir()
+    env = {k: v for k, v in os.environ.items() if k not in ("XDG_DATA_HOME", "PYTHONPATH")}
+    env.update(HOME=str(home), XDG_RUNTIME_DIR=str(tmp_path))
+    bport, hport = free_port(), free_port()
+
+    def as_run(line):
+        return line.replace("1883", str(bport)).replace("8080", str(hport)) \
+            .replace("192.168.1.10", "127.0.0.1")
+
+    sh = Shell(clone, env)
+    try:
+        # 1. The room's config: outside the clone, git-proof, with the README's board ids.
+        assert generator.startswith(".venv/bin/python -m host_sim.room.broker ")
+        r = sh.run(as_run(generator))
+        assert r.returncode == 0, r.stderr
+        room = home / ".local" / "share" / "gogadget" / "room"
+        assert sorted(os.listdir(clone)) == [".venv"]  # nothing written into the clone
+        assert {"mosquitto.conf", "passwd", "acl", "credentials.csv", ".gitignore"} <= \
+            set(os.listdir(room))
+        assert (room / ".gitignore").read_text().splitlines()[-1] == "*"
+        creds = room / "credentials.csv"
+        section = room_section()
+        for board in set(re.findall(r"\btable-\d+\b", section)):
+            password(creds, board)  # every board id the README names is one the room has
+        # 2. Mosquitto on that config.
+        assert broker.split()[0].endswith("mosquitto")
+        mosquitto = sh.start(as_run(broker))
+        wait_port("127.0.0.1", bport, proc=mosquitto)
+        # 3. The relay, its page on the README's --http.
+        assert relay.startswith(".venv/bin/gogadget relay ")
+        rl = sh.start(as_run(relay))
+        banner = read_line_with(rl.stdout, "gogadget relay:")
+        assert str(home / ".local" / "share" / "gogadget" / "archive") in banner
+        # 4. A plain Pico on /dev/ttyACM0 through its host: there is none here,
+        # so it says so (and keeps trying, as for an unplugged board).
+        assert publish_port.startswith(".venv/bin/gogadget publish --port /dev/ttyACM0 ")
+        pp = sh.start(as_run(publish_port))
+        if not os.path.exists("/dev/ttyACM0"):
+            read_line_with(pp.stderr, "no board found on /dev/ttyACM0")
+        rc, _, err = sh.stop(pp)
+        assert rc == 0 and "Traceback" not in err, err
+        # 5. The simulator published as table-3, with its password for PW.
+        assert publish_sim.startswith(".venv/bin/gogadget publish --sim ")
+        assert publish_sim.endswith(" --password PW")
+        ps = sh.start(as_run(publish_sim)[:-2] + password(creds, "table-3"))
+
+        def boards():
+            try:
+                with urllib.request.urlopen("http://127.0.0.1:%d/games.json" % hport,
+                                            timeout=5) as f:
+                    return [g["board"] for g in json.load(f)["games"]]
+            except OSError:
+                return []
+        assert wait_for(lambda: "table-3" in boards(), 60, "table-3 on the relay's page")
+        rc, _, err = sh.stop(ps)
+        assert rc == 0 and "Traceback" not in err, err
+        # 6. Stopped as a service manager stops it: a clean exit.
+        rc, _, err = sh.stop(rl)
+        assert rc == 0 and "Traceback" not in err and "KeyboardInterrupt" not in err, err
+        sh.stop(mosquitto)
+        # The flashing line needs a board; what it copies names a board of the room.
+        assert flash.startswith(".venv/bin/mpremote cp config.json secrets.json :")
+    finally:
+        sh.close()
+
+
+def test_every_readme_room_line_is_a_command_this_test_runs_or_text():
+    # A command added to the room section must be added to the test above.
+    others = [line for line in code_lines(room_section()) if line not in commands()]
+    for line in others:
+        assert line.startswith(("#", "config.json ", "secrets.json ")), line
+
+
+def test_the_generator_runs_with_a_plain_python_too(tmp_path):
+    # -S: no site-packages, so no venv and no editable install of gogadget.
+    r = subprocess.run([sys.executable, "-S", "-m", "host_sim.room.broker", "--dir",
+                        str(tmp_path / "room"), "--boards", "3"], cwd=ROOT,
+                       capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
+    with open(tmp_path / "room" / "credentials.csv", newline="") as f:
+        assert [row["user"] for row in csv.DictReader(f)] == ["relay", "board01", "board02",
+                                                              "board03"]
+
+
+def test_board_ids_as_a_count_a_range_or_names():
+    assert board_ids("3") == ["board01", "board02", "board03"]
+    assert board_ids("table-1..table-3") == ["table-1", "table-2", "table-3"]
+    assert board_ids("t08..t10") == ["t08", "t09", "t10"]
+    assert board_ids("a, b") == ["a", "b"]
+    for bad in ("t5..t2", "a1..b3", "x..y"):
+        with pytest.raises(ValueError):
+            board_ids(bad)
+
+
+def test_the_room_folder_is_never_taken_by_git(tmp_path):
+    # Inside a clone (--dir room, the old README): `git add .` leaves the passwords out.
+    repo = tmp_path / "repo"
+    subprocess.run(["git", "init", "-q", str(repo)], check=True)
+    r = subprocess.run([sys.executable, "-m", "host_sim.room.broker", "--dir",
+                        str(repo / "room"), "--boards", "2"], cwd=ROOT,
+                       capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
+    subprocess.run(["git", "add", "."], cwd=repo, check=True)
+    staged = subprocess.run(["git", "ls-files"], cwd=repo, capture_output=True, text=True,
+                            check=True).stdout
+    assert staged == ""
+    ignored = (ROOT / ".gitignore").read_text().split()
+    assert "/room/" in ignored and "/archive/" in ignored
+
+
+# -- item 2: the room's failures are said -------------------------------------------
+
+
+@pytest.fixture
+def room(tmp_path):
+    require(find_mosquitto() or "mosquitto", "(apt-get install mosquitto; .ci/run does)")
+    from host_sim.room.broker import Broker
+    b = Broker(str(tmp_path / "broker"), boards=["table-3"]).start()
+    yield b
+    b.stop()
+
+
+def gogadget(*args, timeout=30):
+    return subprocess.run([sys.executable, "-m", "host_sim.cli", *args], cwd=ROOT,
+                          capture_output=True, text=True, timeout=timeout)
+
+
+def test_publish_with_a_wrong_password_is_an_error_that_ends_it(room):
+    r = gogadget("publish", "--sim", "--broker", room.url, "--board-id", "table-3",
+                 "--password", "wrong")
+    assert r.returncode == 1, r.stderr
+    assert "refused the login as 'table-3'" in r.stderr and "--credentials" in r.stderr
+    assert "Traceback" not in r.stderr
+
+
+def test_relay_with_a_wrong_password_is_an_error_that_ends_it(room):
+    r = gogadget("relay", "--broker", room.url, "--http", "127.0.0.1:0", "--password", "wrong")
+    assert r.returncode == 1, r.stderr
+    assert "refused the login as 'relay'" in r.stderr and "Traceback" not in r.stderr
+
+
+def _absent_broker_is_said(args, what):
+    p = subprocess.Popen([sys.executable, "-m", "host_sim.cli", *args], cwd=ROOT,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        first = read_line_with(p.stderr, "no broker at 127.0.0.1:", timeout=20)
+        again = read_line_with(p.stderr, "no broker at 127.0.0.1:", timeout=20)
+        assert "trying again" in first and "trying again" in again
+    finally:
+        p.send_signal(signal.SIGTERM)
+        _, err = p.communicate(timeout=20)
+    assert p.returncode == 0 and "Traceback" not in err, (what, err)
+
+
+def test_an_absent_broker_is_said_at_every_try(tmp_path):
+    port = free_port()
+    url = "mqtt://127.0.0.1:%d" % port
+    _absent_broker_is_said(["publish", "--sim", "--broker", url, "--board-id", "t1",
+                            "--password", "x"], "publish")
+    _absent_broker_is_said(["relay", "--broker", url, "--http", "127.0.0.1:0",
+                            "--archive", str(tmp_path / "a")], "relay")
+
+
+def test_the_relay_stops_cleanly_on_sigterm_whenever_it_comes(room, tmp_path):
+    # The old handler raised KeyboardInterrupt wherever the main thread was,
+    # even inside relay.stop(): a traceback now and then.
+    for delay in (0.0, 0.3, 0.8):
+        p = subprocess.Popen([sys.executable, "-m", "host_sim.cli", "relay", "--broker",
+                              room.url, "--http", "127.0.0.1:0", "--archive", str(tmp_path / "a"),
+                              "--password", room.creds["relay"]], cwd=ROOT,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        read_line_with(p.stdout, "gogadget relay:")
+        time.sleep(delay)
+        p.send_signal(signal.SIGTERM)
+        time.sleep(0.05)
+        p.send_signal(signal.SIGTERM)  # a second one while it is stopping
+        out, err = p.communicate(timeout=20)
+        assert p.returncode == 0 and "Traceback" not in err, err
