@@ -23,8 +23,8 @@ import sys
 import time
 
 from gogadget.gtp import _clean
-from gogadget.points import parse_colour
-from host_sim import launch, session
+from gogadget.points import BLACK, parse_colour
+from host_sim import data_dir, launch, session
 from host_sim.room import publish as room_publish
 from host_sim.room import relay as room_relay
 from host_sim.serialport import GtpClient, GtpError, LinkClosed, SerialTransport, engine
@@ -192,7 +192,8 @@ def cmd_play(args):
             print("gogadget play: %s" % exc, file=sys.stderr)
             return 2
         versus = {"command": args.engine, "colour": parse_colour(args.colour),
-                  "max_moves": args.max_moves, "out": args.out}
+                  "max_moves": args.max_moves, "out": args.out, "new": args.new,
+                  "player": args.player}
         return launch.run(choices, tui=args.tui, versus=versus, store_dir=_store(args),
                            state_file=args.state_file)
     person = parse_colour(args.colour)
@@ -203,8 +204,11 @@ def cmd_play(args):
         if args.rules:
             conn.board.send("gogadget-new rules=%s" % args.rules)
         outcome = session.play_game(conn.board, eng, person, args.size, args.komi, args.handicap,
-                                    args.max_moves, None if args.quiet else _say)
+                                    args.max_moves, None if args.quiet else _say,
+                                    resume=not args.new, where=conn.note)
         record = session.with_result(conn.board.send("gogadget-sgf"), outcome.result)
+        black, white = (args.player, name) if person == BLACK else (name, args.player)
+        record = session.with_players(record, black, white)
         if args.out:
             with open(args.out, "w") as f:
                 f.write(record + "\n")
@@ -213,8 +217,12 @@ def cmd_play(args):
             text = "result %s%s" % (outcome.result, how)
         else:
             text = "stopped"
-        print("%s, %d moves%s" % (text, len(outcome.moves),
-                                  ", saved " + args.out if args.out else ""), flush=True)
+        # The record's count: a resumed game's first moves are in it too.
+        total = session.record_moves(record)
+        earlier = total - len(outcome.moves)
+        print("%s, %s%s%s" % (text, plural(total, "move"),
+                              " (%d of them resumed)" % earlier if earlier > 0 else "",
+                              ", saved " + args.out if args.out else ""), flush=True)
         if outcome.engine_says:
             print("%s's opinion: %s" % (name, outcome.engine_says), flush=True)
     except GtpError as e:
@@ -228,6 +236,10 @@ def cmd_play(args):
 
 def _say(text):
     print(text, flush=True)
+
+
+def plural(n, word):
+    return "%d %s%s" % (n, word, "" if n == 1 else "s")
 
 
 def valid_game_name(name):
@@ -255,7 +267,8 @@ def cmd_pull(args):
             os.replace(tmp, path)
             got += 1
         where = " (%s)" % conn.note if conn.note else ""
-        print("%d games on the board%s, %d downloaded to %s" % (len(names), where, got, args.dest))
+        print("%s on the board%s, %d downloaded to %s" % (plural(len(names), "game"), where, got,
+                                                          args.dest))
     except GtpError as e:
         print("gogadget pull: %s" % e, file=sys.stderr)
         return 1
@@ -349,6 +362,13 @@ def parser():
     pl.add_argument("--out", default=None, help="save the game record here")
     pl.add_argument("--max-moves", type=int, default=0, help="stop after this many moves (0: no limit)")
     pl.add_argument("--quiet", action="store_true", help="do not print the moves as they are relayed")
+    pl.add_argument("--new", action="store_true",
+                    help="start a new game even when the board holds an unfinished one of this "
+                         "size (its record is saved in %s first); without --new it is resumed"
+                         % data_dir("unfinished"))
+    pl.add_argument("--player", default=session.PLAYER,
+                    help="your name in the record (PB/PW; default %s); the engine's is "
+                         "its GTP name" % session.PLAYER)
     pl.add_argument("--gui", action="store_true", help=argparse.SUPPRESS)  # the old spelling of --sim
     pl.set_defaults(func=cmd_play)
     pu = sub.add_parser("pull", help="download the games stored on the board")

@@ -19,6 +19,7 @@ terminal mode and the `gogadget` command line all use.
 import json
 import os
 import pty
+import re
 import shlex
 import shutil
 import tempfile
@@ -89,11 +90,10 @@ class GameOutcome(tuple):
     engine_says = property(lambda self: self[2])
 
 
-def _resume_engine(board, eng, size, log):
+def _resume_engine(board, eng, size, log, status, where=""):
     """If the board holds an unfinished game of this size (resumed after a
     restart, as the board does after a power cut), bring the engine to it;
     returns (turn, passes, moves) to go on from, or None to start a new game."""
-    status = status_words(board.send("gogadget-status"))
     if status.get("phase") not in ("play", "count", "resume") or status.get("size") != str(size):
         return None
     if int(status.get("moves", "0")) == 0:
@@ -109,10 +109,32 @@ def _resume_engine(board, eng, size, log):
     for colour, pt in game.moves:
         eng.send("play %s %s" % ("b" if colour == BLACK else "w", vertex(size, pt)))
         passes = passes + 1 if pt == 0 else 0
-    if log is not None:
-        log("resuming the game kept on the board at move %d" % (len(game.moves) + 1))
     turn = BLACK if status.get("turn", "B")[:1].upper() == "B" else WHITE
+    if log is not None:
+        # Never silently: the record will start where that game started.
+        log("resuming the game kept on the board at move %d (%s to play%s; --new starts "
+            "a new game instead)" % (len(game.moves) + 1, WORDS[turn].capitalize(),
+                                     ", kept in " + where if where else ""))
     return turn, passes, len(game.moves)
+
+
+def _keep_unfinished(board, status, log):
+    """A new game over an unfinished one (--new, another size): GTP's
+    boardsize and clear_board drop it on the board, so the host keeps its
+    record (nothing a person played is lost)."""
+    if status.get("phase") not in ("play", "count", "resume") or status.get("moves", "0") == "0":
+        return None
+    from host_sim import data_dir
+    folder = data_dir("unfinished")
+    os.makedirs(folder, exist_ok=True)
+    path = os.path.join(folder, time.strftime("%Y%m%d-%H%M%S") + "-game%s.sgf"
+                        % status.get("game", ""))
+    with open(path, "w") as f:
+        f.write(board.send("gogadget-sgf") + "\n")
+    if log is not None:
+        log("a new game; the unfinished one (%s moves) is saved as %s"
+            % (status.get("moves"), path))
+    return path
 
 
 def wait_for_count(board, log=None, waiting=None):
@@ -139,21 +161,32 @@ def wait_for_count(board, log=None, waiting=None):
 
 
 def play_game(board, eng, person, size, komi, handicap=0, max_moves=0, log=None,
-              count=True, resume=True, waiting=None):
+              count=True, resume=True, waiting=None, where=""):
     """Relay a game between the board (the person plays `person`) and a GTP
     engine until two passes in a row or a resignation, then (count=True)
-    wait for the count confirmed at the board.  Returns a GameOutcome."""
+    wait for the count confirmed at the board.  Returns a GameOutcome.
+    resume=False: a new game even when the board holds an unfinished one
+    (the board keeps that one as a file); where: the board's store, named
+    when its game is resumed."""
     moves = []
     turn = BLACK
     passes = 0
     before = 0  # moves of a resumed game, so the log numbers the board's moves
-    resumed = _resume_engine(board, eng, size, log) if resume else None
+    status = status_words(board.send("gogadget-status"))
+    resumed = _resume_engine(board, eng, size, log, status, where) if resume else None
     if resumed is not None:
         turn, passes, before = resumed
     else:
+        _keep_unfinished(board, status, log)
+        # On the board, boardsize and clear_board each start a new game
+        # (and say so): one of them, once.
+        if status.get("size") == str(size):
+            board.send("clear_board")
+        else:
+            board.send("boardsize %d" % size)
+        eng.send("boardsize %d" % size)
+        eng.send("clear_board")
         for client in (board, eng):
-            client.send("boardsize %d" % size)
-            client.send("clear_board")
             client.send("komi %s" % komi)
         if handicap:
             stones = board.send("fixed_handicap %d" % handicap)
@@ -223,6 +256,25 @@ def play_game(board, eng, person, size, komi, handicap=0, max_moves=0, log=None,
     return GameOutcome(moves, result, engine_says)
 
 
+def with_players(text, black, white):
+    """The SGF with PB[]/PW[] (the board does not know who plays it)."""
+    if "PB[" in text or "PW[" in text:
+        return text
+    i = text.find(";")
+    j = text.find(";", i + 1)
+    if j < 0:
+        j = text.rfind(")")
+
+    def value(name):
+        return name.replace("\\", "\\\\").replace("]", "\\]")
+    return text[:j] + "PB[%s]PW[%s]" % (value(black), value(white)) + text[j:]
+
+
+def record_moves(text):
+    """How many moves (passes included) an SGF record holds."""
+    return len(re.findall(r";\s*[BW]\[", text))
+
+
 def with_result(text, result):
     """The SGF with RE[result] when the board's record has none (a
     resignation the board was only told of over GTP)."""
@@ -233,6 +285,9 @@ def with_result(text, result):
     if j < 0:
         j = text.rfind(")")
     return text[:j] + "RE[%s]" % result + text[j:]
+
+
+PLAYER = "Go Gadget"  # the person's name in a record when none is given
 
 
 def check_engine(command):
@@ -490,7 +545,7 @@ class Match:
     starts with start(); status() and busy() are for the main thread."""
 
     def __init__(self, sim, wire, command, colour=BLACK, komi=None, handicap=0, max_moves=0,
-                 out=None, size=None):
+                 out=None, size=None, new=False, player=None, where=""):
         check_engine(command)
         self.sim = sim
         self.wire = wire
@@ -501,6 +556,9 @@ class Match:
         self.handicap = handicap
         self.max_moves = max_moves
         self.out = out
+        self.new = new  # a new game even when the board holds an unfinished one
+        self.player = player or PLAYER
+        self.where = where
         self.name = command.split()[0].rsplit("/", 1)[-1]
         self.log = []  # lines for the person: relayed moves, result, errors
         self.history = None  # the engine's own move list at the end, [(colour, vertex)]
@@ -542,7 +600,8 @@ class Match:
                 pass
             self._say("%s plays %s" % (self.name, WORDS[3 - self.colour]))
             outcome = play_game(board, eng, self.colour, self.size, self.komi, self.handicap,
-                                self.max_moves, self._say, waiting=self._counting)
+                                self.max_moves, self._say, waiting=self._counting,
+                                resume=not self.new, where=self.where)
             self.result, self.engine_says = outcome.result, outcome.engine_says
             self.history = self._engine_history()
             if self.result:
@@ -642,8 +701,10 @@ class Match:
         return "relaying to %s..." % self.name
 
     def record(self):
-        """The firmware's record, with the result of a resignation added."""
-        return with_result(self.sim.referee.sgf(), self.result)
+        """The firmware's record, with the result of a resignation and the
+        players' names added."""
+        names = (self.player, self.name) if self.colour == BLACK else (self.name, self.player)
+        return with_players(with_result(self.sim.referee.sgf(), self.result), *names)
 
     def save(self):
         """Write the firmware's record to --out (again, if it changed)."""
@@ -783,14 +844,15 @@ class GtpRelay(Match):
 
 
 def start(config, command, colour=BLACK, komi=None, handicap=0, max_moves=0, out=None,
-          noise=0.0, seed=None, store_dir=None, live=True):
+          noise=0.0, seed=None, store_dir=None, live=True, new=False, player=None):
     """A simulator served on a Wire and a Match relaying it to the engine."""
     wire = Wire()
     size = config.size
     sim = BoardSim(config, noise=noise, seed=seed, stream=wire.board, store_dir=store_dir,
                    live=live)
     try:
-        match = Match(sim, wire, command, colour, komi, handicap, max_moves, out, size=size)
+        match = Match(sim, wire, command, colour, komi, handicap, max_moves, out, size=size,
+                      new=new, player=player, where=store_dir or "")
     except ValueError:
         sim.close()
         raise

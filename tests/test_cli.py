@@ -50,7 +50,7 @@ def test_play_auto_against_gnugo_the_result_is_the_boards_count(gnugo_path, tmp_
     assert moves[-1][0] != moves[-2][0]
     dest = tmp_path / "pulled"
     assert cli.main(["pull", "--sim", "--sim-store", str(store), "--dest", str(dest)]) == 0
-    assert "1 games on the board" in capsys.readouterr().out
+    assert "1 game on the board" in capsys.readouterr().out
     (name,) = [p.name for p in dest.iterdir()]
     assert "RE[%s]" % result in (dest / name).read_text()
 
@@ -69,7 +69,7 @@ def test_a_reused_sim_store_resumes_the_stored_game(gnugo_path, tmp_path):
     assert second.returncode == 0, second.stderr
     assert "Traceback" not in second.stderr
     # The scripted person may have put its next stone down before the stop.
-    at = int(re.search(r"^resuming the game kept on the board at move (\d+)$", second.stdout,
+    at = int(re.search(r"^resuming the game kept on the board at move (\d+) \(", second.stdout,
                        re.M).group(1))
     assert at in (21, 22)
     assert re.search(r"^%d\. (black|white) " % at, second.stdout, re.M)
@@ -170,7 +170,7 @@ def test_watch_and_pull_mirror_the_running_simulator(tmp_path, capsys):
         time.sleep(0.5)
         dest = tmp_path / "pulled"
         assert cli.main(["pull", "--sim", "--dest", str(dest)]) == 0
-        assert "1 games on the board (the running simulator)" in capsys.readouterr().out
+        assert "1 game on the board (the running simulator)" in capsys.readouterr().out
         assert ";B[df];W[ee];B[];W[]" in next(dest.iterdir()).read_text()
     finally:
         live.close()

@@ -159,7 +159,8 @@ def test_a_kept_game_is_resumed_with_its_stones_or_another_size_starts_anew(gnug
     sim, match = session.start(make_config(size=9), engine, store_dir=store, live=False)
     try:
         match.wait(sim.step)
-        assert "resuming the game kept on the board at move 3" in match.log
+        assert ("resuming the game kept on the board at move 3 (Black to play, kept in %s; "
+                "--new starts a new game instead)" % store) in match.log
         assert {sim.vertex(pl) for pl, c in enumerate(sim.stones.cells) if c} == {"E5"} | set(reply)
         assert match.status() == "Black to play (you): put a stone down or press Pass"
         sim.stones.put("C7", BLACK)
@@ -176,6 +177,10 @@ def test_a_kept_game_is_resumed_with_its_stones_or_another_size_starts_anew(gnug
         assert match.error is None and sim.size == 13 and sim.stones.size == 13
         assert sim.referee.board.moves == 0 and sim.stones.count() == 0
         assert not any("resuming" in line for line in match.log)
+        # The 9x9 game left unfinished is not lost to the new size: its record is kept.
+        (kept,) = [line.rsplit(" ", 1)[1] for line in match.log
+                   if line.startswith("a new game; the unfinished one (4 moves) is saved as ")]
+        assert ";B[ee];W[" in open(kept).read()
     finally:
         match.close()
         sim.close()

@@ -152,7 +152,7 @@ def test_a_whole_game_against_gnugo_in_the_terminal_then_pull(gnugo_path, tmp_pa
     r = subprocess.run([GOGADGET, "pull", "--sim", "--dest", str(dest)], capture_output=True,
                        text=True, timeout=60, env=dict(os.environ, **env))
     assert r.returncode == 0, r.stderr
-    assert "1 games on the board" in r.stdout
+    assert "1 game on the board" in r.stdout
     (pulled,) = list(dest.iterdir())
     assert "RE[%s]" % result in pulled.read_text()
 
@@ -342,7 +342,7 @@ def test_a_whole_game_against_gnugo_in_the_window(display, gnugo_path, tmp_path)
     r = subprocess.run([GOGADGET, "pull", "--sim", "--dest", str(dest)], capture_output=True,
                        text=True, timeout=60, env=env)
     assert r.returncode == 0, r.stderr
-    assert "1 games on the board" in r.stdout
+    assert "1 game on the board" in r.stdout
     assert "RE[%s]" % result in next(dest.iterdir()).read_text()
 
 
