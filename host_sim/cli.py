@@ -220,7 +220,7 @@ def cmd_play(args):
         # The record's count: a resumed game's first moves are in it too.
         total = session.record_moves(record)
         earlier = total - len(outcome.moves)
-        print("%s, %s%s%s" % (text, plural(total, "move"),
+        print("%s, %s%s%s" % (text, session.plural(total, "move"),
                               " (%d of them resumed)" % earlier if earlier > 0 else "",
                               ", saved " + args.out if args.out else ""), flush=True)
         if outcome.engine_says:
@@ -236,10 +236,6 @@ def cmd_play(args):
 
 def _say(text):
     print(text, flush=True)
-
-
-def plural(n, word):
-    return "%d %s%s" % (n, word, "" if n == 1 else "s")
 
 
 def valid_game_name(name):
@@ -267,8 +263,8 @@ def cmd_pull(args):
             os.replace(tmp, path)
             got += 1
         where = " (%s)" % conn.note if conn.note else ""
-        print("%s on the board%s, %d downloaded to %s" % (plural(len(names), "game"), where, got,
-                                                          args.dest))
+        print("%s on the board%s, %d downloaded to %s"
+              % (session.plural(len(names), "game"), where, got, args.dest))
     except GtpError as e:
         print("gogadget pull: %s" % e, file=sys.stderr)
         return 1

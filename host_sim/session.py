@@ -256,6 +256,11 @@ def play_game(board, eng, person, size, komi, handicap=0, max_moves=0, log=None,
     return GameOutcome(moves, result, engine_says)
 
 
+def plural(n, word):
+    """"1 game", "2 games": what a person reads."""
+    return "%d %s%s" % (n, word, "" if n == 1 else "s")
+
+
 def with_players(text, black, white):
     """The SGF with PB[]/PW[] (the board does not know who plays it)."""
     if "PB[" in text or "PW[" in text:
@@ -605,10 +610,10 @@ class Match:
             self.result, self.engine_says = outcome.result, outcome.engine_says
             self.history = self._engine_history()
             if self.result:
-                self._say("result %s (the board's count) after %d moves"
-                          % (self.result, len(outcome.moves)))
+                self._say("result %s (the board's count) after %s"
+                          % (self.result, plural(len(outcome.moves), "move")))
             else:
-                self._say("stopped after %d moves" % len(outcome.moves))
+                self._say("stopped after %s" % plural(len(outcome.moves), "move"))
             if self.engine_says:
                 self._say("%s's opinion: %s" % (self.name, self.engine_says))
             if self.history is not None:

@@ -10,7 +10,7 @@ import sys
 from sgfmill import sgf as sgfmill_sgf
 
 from conftest import ROOT
-from host_sim import cli
+from host_sim import cli, session
 
 
 def gogadget(*args, input=None, env=None, timeout=180):
@@ -91,4 +91,4 @@ def test_one_game_is_one_game(tmp_path, capsys):
     assert cli.main(["pull", "--sim", "--sim-store", str(store), "--dest",
                      str(tmp_path / "d")]) == 0
     assert "1 game on the board" in capsys.readouterr().out
-    assert cli.plural(0, "game") == "0 games" and cli.plural(2, "move") == "2 moves"
+    assert session.plural(0, "game") == "0 games" and session.plural(2, "move") == "2 moves"
