@@ -10,6 +10,7 @@ import re
 import signal
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
 
@@ -60,21 +61,17 @@ class Shell:
                               capture_output=True, text=True, timeout=timeout)
 
     def start(self, line):
-        p = subprocess.Popen(["bash", "-c", "exec " + line], cwd=self.clone, env=self.env,
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        self.procs.append(p)
-        return p
+        child = Child(["bash", "-c", "exec " + line], cwd=self.clone, env=self.env)
+        self.procs.append(child)
+        return child
 
-    def stop(self, p, timeout=20):
-        p.send_signal(signal.SIGTERM)
-        out, err = p.communicate(timeout=timeout)
-        self.procs.remove(p)
-        return p.returncode, out, err
+    def stop(self, child, timeout=20):
+        self.procs.remove(child)
+        return child.stop(timeout)
 
     def close(self):
-        for p in self.procs:
-            p.kill()
-            p.communicate()
+        for child in self.procs:
+            child.kill()
 
 
 def wait_for(check, timeout, what):
@@ -87,14 +84,60 @@ def wait_for(check, timeout, what):
     raise AssertionError("waited %g s for %s" % (timeout, what))
 
 
-def read_line_with(stream, word, timeout=20):
-    # The relay and publish flush their banner at once.
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        line = stream.readline()
-        if word in line:
-            return line
-    raise AssertionError("no line with %r" % word)
+class Child:
+    """A started command whose stdout and stderr threads keep every line, so
+    a wait for a line never hangs on a child that says nothing and the whole
+    output is there at the end."""
+
+    def __init__(self, argv, **kw):
+        self.proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                     text=True, **kw)
+        self.lines = {"out": [], "err": []}
+        self.seen = {"out": 0, "err": 0}
+        self.pumps = [threading.Thread(target=self._pump, args=(s, self.lines[k]), daemon=True)
+                      for k, s in (("out", self.proc.stdout), ("err", self.proc.stderr))]
+        for t in self.pumps:
+            t.start()
+
+    @staticmethod
+    def _pump(stream, lines):
+        for line in stream:
+            lines.append(line)
+
+    def wait_line(self, which, word, timeout=20):
+        end = time.monotonic() + timeout
+        lines = self.lines[which]
+        while time.monotonic() < end:
+            while self.seen[which] < len(lines):
+                line = lines[self.seen[which]]
+                self.seen[which] += 1
+                if word in line:
+                    return line
+            if self.proc.poll() is not None and not any(t.is_alive() for t in self.pumps) \
+                    and self.seen[which] == len(lines):
+                break
+            time.sleep(0.02)
+        raise AssertionError("no line with %r in %g s: %s" % (word, timeout,
+                                                               "".join(self.lines["err"])))
+
+    def signal(self, signum):
+        self.proc.send_signal(signum)
+
+    def stop(self, timeout=20):
+        """SIGTERM; (returncode, stdout, stderr)."""
+        self.proc.send_signal(signal.SIGTERM)
+        return self.finish(timeout)
+
+    def finish(self, timeout=20):
+        self.proc.wait(timeout)
+        for t in self.pumps:
+            t.join(timeout)
+        return self.proc.returncode, "".join(self.lines["out"]), "".join(self.lines["err"])
+
+    def kill(self):
+        if self.proc.poll() is None:
+            self.proc.kill()
+        self.finish()
 
 
 def test_the_readme_room_commands_run_as_written(tmp_path):
@@ -131,18 +174,18 @@ def test_the_readme_room_commands_run_as_written(tmp_path):
         # 2. Mosquitto on that config.
         assert broker.split()[0].endswith("mosquitto")
         mosquitto = sh.start(as_run(broker))
-        wait_port("127.0.0.1", bport, proc=mosquitto)
+        wait_port("127.0.0.1", bport, proc=mosquitto.proc)
         # 3. The relay, its page on the README's --http.
         assert relay.startswith(".venv/bin/gogadget relay ")
         rl = sh.start(as_run(relay))
-        banner = read_line_with(rl.stdout, "gogadget relay:")
+        banner = rl.wait_line("out", "gogadget relay:")
         assert str(home / ".local" / "share" / "gogadget" / "archive") in banner
         # 4. A plain Pico on /dev/ttyACM0 through its host: there is none here,
         # so it says so (and keeps trying, as for an unplugged board).
         assert publish_port.startswith(".venv/bin/gogadget publish --port /dev/ttyACM0 ")
         pp = sh.start(as_run(publish_port))
         if not os.path.exists("/dev/ttyACM0"):
-            read_line_with(pp.stderr, "no board found on /dev/ttyACM0")
+            pp.wait_line("err", "no board found on /dev/ttyACM0")
         rc, _, err = sh.stop(pp)
         assert rc == 0 and "Traceback" not in err, err
         # 5. The simulator published as table-3, with its password for PW.
@@ -246,16 +289,14 @@ def test_relay_with_a_wrong_password_is_an_error_that_ends_it(room):
 
 
 def _absent_broker_is_said(args, what):
-    p = subprocess.Popen([sys.executable, "-m", "host_sim.cli", *args], cwd=ROOT,
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    child = Child([sys.executable, "-m", "host_sim.cli", *args], cwd=ROOT)
     try:
-        first = read_line_with(p.stderr, "no broker at 127.0.0.1:", timeout=20)
-        again = read_line_with(p.stderr, "no broker at 127.0.0.1:", timeout=20)
+        first = child.wait_line("err", "no broker at 127.0.0.1:")
+        again = child.wait_line("err", "no broker at 127.0.0.1:")
         assert "trying again" in first and "trying again" in again
     finally:
-        p.send_signal(signal.SIGTERM)
-        _, err = p.communicate(timeout=20)
-    assert p.returncode == 0 and "Traceback" not in err, (what, err)
+        rc, _, err = child.stop()
+    assert rc == 0 and "Traceback" not in err, (what, err)
 
 
 def test_an_absent_broker_is_said_at_every_try(tmp_path):
@@ -271,14 +312,13 @@ def test_the_relay_stops_cleanly_on_sigterm_whenever_it_comes(room, tmp_path):
     # The old handler raised KeyboardInterrupt wherever the main thread was,
     # even inside relay.stop(): a traceback now and then.
     for delay in (0.0, 0.3, 0.8):
-        p = subprocess.Popen([sys.executable, "-m", "host_sim.cli", "relay", "--broker",
-                              room.url, "--http", "127.0.0.1:0", "--archive", str(tmp_path / "a"),
-                              "--password", room.creds["relay"]], cwd=ROOT,
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        read_line_with(p.stdout, "gogadget relay:")
+        child = Child([sys.executable, "-m", "host_sim.cli", "relay", "--broker", room.url,
+                       "--http", "127.0.0.1:0", "--archive", str(tmp_path / "a"),
+                       "--password", room.creds["relay"]], cwd=ROOT)
+        child.wait_line("out", "gogadget relay:")
         time.sleep(delay)
-        p.send_signal(signal.SIGTERM)
+        child.signal(signal.SIGTERM)
         time.sleep(0.05)
-        p.send_signal(signal.SIGTERM)  # a second one while it is stopping
-        out, err = p.communicate(timeout=20)
-        assert p.returncode == 0 and "Traceback" not in err, err
+        child.signal(signal.SIGTERM)  # a second one while it is stopping
+        rc, _, err = child.finish()
+        assert rc == 0 and "Traceback" not in err, err
