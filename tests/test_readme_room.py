@@ -1,4 +1,4 @@
-"""The README's tournament-room commands run as written, from a fresh
+"""The README's tournament-room (and GTP) commands run as written, from a fresh
 clone's point of view, and the room's failures are said (issue 20, items
 1-3): the generator, Mosquitto, the relay and both publish lines, in a
 shell, in a folder holding only `.venv`, with a home of their own; only the
@@ -322,3 +322,18 @@ def test_the_relay_stops_cleanly_on_sigterm_whenever_it_comes(room, tmp_path):
         child.signal(signal.SIGTERM)  # a second one while it is stopping
         rc, _, err = child.finish()
         assert rc == 0 and "Traceback" not in err, err
+
+
+# -- the GTP section's two commands, as written, from the project's root --------
+
+
+def test_the_readme_gtp_commands_run_as_written():
+    text = (ROOT / "README.md").read_text()
+    start = text.index("## GTP")
+    lines = code_lines(text[start:text.index("\n## ", start + 1)])
+    assert len(lines) == 2, lines
+    for line in lines:
+        r = subprocess.run(["bash", "-c", line], cwd=ROOT, input="1 name\n2 play b D4\nquit\n",
+                           capture_output=True, text=True, timeout=60)
+        assert r.returncode == 0, (line, r.stderr)
+        assert r.stdout.split("\n\n")[:2] == ["=1 GoGadget", "=2 "], (line, r.stdout)
