@@ -30,7 +30,6 @@ the firmware's.
 """
 import os
 import re
-import signal
 import sys
 import time
 
@@ -40,6 +39,7 @@ from gogadget.compat import ticks_ms
 from gogadget.points import BLACK, WHITE, parse_sgf_coord
 from gogadget.rules import KO_NONE, SUICIDE_ALLOWED
 from host_sim.serialport import status_words
+from host_sim.stopflag import StopFlag
 
 LOOK_S = 0.1  # how often the board is asked for its status
 REOPEN_S = 1.0  # how often a lost serial port is tried again
@@ -425,19 +425,11 @@ def cmd_publish(args, open_link):
     watch = BrokerWatch(connect, where, user, tell)
     host = HostPublisher(open_link, watch, args.board_id, args.black, args.white,
                          look_s=args.interval, log=say, notice=tell)
-    print("gogadget publish: %s -> %s as %s" % (args.port or ("the simulator" if args.sim else
-                                                              "/dev/ttyACM0"),
-                                                args.broker, args.board_id), flush=True)
-    stop = []
-    # A signal only sets the flag: raising from the handler (anywhere, even
-    # while closing) printed a KeyboardInterrupt traceback.
-    old = [signal.signal(s, lambda signum, frame: stop.append(signum))
-           for s in (signal.SIGTERM, signal.SIGINT)]
-    try:
-        host.run(stop=lambda: stop or watch.refused)
-    finally:
-        for s, handler in zip((signal.SIGTERM, signal.SIGINT), old):
-            signal.signal(s, handler)
+    with StopFlag() as stop:
+        print("gogadget publish: %s -> %s as %s" % (args.port or ("the simulator" if args.sim else
+                                                                  "/dev/ttyACM0"),
+                                                    args.broker, args.board_id), flush=True)
+        host.run(stop=lambda: stop.is_set() or watch.refused)
     if watch.refused:
         print("gogadget publish: the broker at %s refused the login as %r: %s; check --user "
               "and --password or --credentials (the room's credentials.csv)"

@@ -28,7 +28,6 @@ import csv
 import json
 import logging
 import os
-import signal
 import socket
 import sys
 import threading
@@ -39,6 +38,7 @@ from gogadget.broadcast import TOPIC_ROOT
 from host_sim import data_dir
 from host_sim.room.broker import parse_url
 from host_sim.room.games import Room, split_game_id
+from host_sim.stopflag import StopFlag
 
 log = logging.getLogger("gogadget.relay")
 
@@ -453,32 +453,25 @@ def add_arguments(p):
 def cmd_relay(args):
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
                         format="%(asctime)s relay: %(message)s", stream=sys.stderr)
-    try:
-        http = parse_http(args.http)
-        password = args.password or os.environ.get("GOGADGET_RELAY_PASSWORD")
-        if args.credentials:
-            password = read_credentials(args.credentials, args.user)
-        archive = args.archive or data_dir("archive")
-        relay = Relay(args.broker, http, archive, args.user, password,
-                      client_id=args.client_id, coalesce=args.coalesce).start()
-    except ValueError as e:
-        print("gogadget relay: %s" % e, file=sys.stderr)
-        return 2
-    print("gogadget relay: %s -> %s (archive %s)" % (args.broker, relay.url,
-                                                     os.path.abspath(archive)), flush=True)
-    stop = threading.Event()
-    # A signal only sets the flag: raising from the handler (anywhere in the
-    # main thread, even inside stop()) printed a KeyboardInterrupt traceback.
-    old = [signal.signal(s, lambda signum, frame: stop.set()) for s in (signal.SIGTERM, signal.SIGINT)]
-    try:
-        while not stop.is_set() and relay.refused is None:
-            stop.wait(0.2)
-    finally:
-        for s in (signal.SIGTERM, signal.SIGINT):
-            signal.signal(s, signal.SIG_IGN)
-        relay.stop()
-        for s, handler in zip((signal.SIGTERM, signal.SIGINT), old):
-            signal.signal(s, handler)
+    with StopFlag() as stop:
+        try:
+            http = parse_http(args.http)
+            password = args.password or os.environ.get("GOGADGET_RELAY_PASSWORD")
+            if args.credentials:
+                password = read_credentials(args.credentials, args.user)
+            archive = args.archive or data_dir("archive")
+            relay = Relay(args.broker, http, archive, args.user, password,
+                          client_id=args.client_id, coalesce=args.coalesce).start()
+        except ValueError as e:
+            print("gogadget relay: %s" % e, file=sys.stderr)
+            return 2
+        try:
+            print("gogadget relay: %s -> %s (archive %s)" % (args.broker, relay.url,
+                                                             os.path.abspath(archive)), flush=True)
+            while not stop.is_set() and relay.refused is None:
+                stop.wait(0.2)
+        finally:
+            relay.stop()
     if relay.refused is not None:
         print("gogadget relay: the broker refused the login as %r (%s): check --user and "
               "--password or --credentials (the room's credentials.csv)" % (args.user, relay.refused),
