@@ -38,6 +38,7 @@ from gogadget.broadcast import Broadcaster, valid_board_id
 from gogadget.compat import ticks_ms
 from gogadget.points import BLACK, WHITE, parse_sgf_coord
 from gogadget.rules import KO_NONE, SUICIDE_ALLOWED
+from host_sim.room.broker import default_dir
 from host_sim.serialport import status_words
 from host_sim.stopflag import StopFlag
 
@@ -334,8 +335,9 @@ def add_arguments(p):
     p.add_argument("--password", default=None,
                    help="MQTT password (or GOGADGET_MQTT_PASSWORD, or --credentials)")
     p.add_argument("--credentials", default=None,
-                   help="credentials.csv written by python -m host_sim.room.broker: the "
-                        "user's password is taken from it")
+                   help="the room's credentials.csv (python -m host_sim.room.broker writes it, "
+                        "by default as %s): the user's password is taken from it"
+                        % os.path.join(default_dir(), "credentials.csv"))
     p.add_argument("--black", default="Black", help="Black's name on the room's page")
     p.add_argument("--white", default="White", help="White's name on the room's page")
     p.add_argument("--interval", type=float, default=LOOK_S,

@@ -36,7 +36,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 from gogadget.broadcast import TOPIC_ROOT
 from host_sim import data_dir
-from host_sim.room.broker import parse_url
+from host_sim.room.broker import default_dir, parse_url
 from host_sim.room.games import Room, split_game_id
 from host_sim.stopflag import StopFlag
 
@@ -440,8 +440,9 @@ def add_arguments(p):
     p.add_argument("--password", default=None,
                    help="MQTT password (or GOGADGET_RELAY_PASSWORD, or --credentials)")
     p.add_argument("--credentials", default=None,
-                   help="credentials.csv written by python -m host_sim.room.broker: the user's "
-                        "password is taken from it")
+                   help="the room's credentials.csv (python -m host_sim.room.broker writes it, "
+                        "by default as %s): the user's password is taken from it"
+                        % os.path.join(default_dir(), "credentials.csv"))
     p.add_argument("--client-id", default=CLIENT_ID,
                    help="MQTT client id: the broker keeps this relay's session under it "
                         "(default %s)" % CLIENT_ID)
