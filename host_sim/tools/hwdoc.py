@@ -17,6 +17,7 @@ from gogadget import signals
 from gogadget.config import Config
 from gogadget.hw import pins
 from gogadget.points import SIZES, place_point, vertex
+from host_sim.tools import geometry
 
 ROOT = Path(__file__).resolve().parents[2]
 BOM_CSV = ROOT / "hardware" / "bom.csv"
@@ -34,10 +35,9 @@ PULLUP_KOHM = 10  # occupancy variant: reed pull-ups
 BUCK_EFFICIENCY = 85  # % of the 5 V -> 3.3 V sensor regulator
 LEDS_PER_FEED = 64  # 5 V is fed into the chain at least every this many LEDs
 # Where each LED sits (hardware/README.md, "Getting the light through the
-# wood"): this far from its point along the diagonal, up and to the right,
-# under a hole of this diameter with a light pipe.
-LED_OFFSET_MM = 14
-LIGHT_HOLE_MM = 3
+# wood"): host_sim/tools/geometry.py, which the simulator's window draws by too.
+LED_OFFSET_MM = geometry.LED_OFFSET_MM
+LIGHT_HOLE_MM = geometry.LIGHT_HOLE_MM
 
 # Unit prices in USD, one-off quantities from the usual distributors
 # (LCSC/Mouser/AliExpress, 2025); an estimate, not a quote.
