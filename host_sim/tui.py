@@ -107,8 +107,16 @@ def cell(sim, pl, stars, colour=True):
         ch = "+"
     code = sim.leds.code(pl)
     g = glyph(code)
-    if code & 0x0F == frame.DIGIT and stone == 0:
-        ch = g  # the result's digits as solid strokes, read at a glance
+    if code & 0x0F == frame.DIGIT:
+        # The result's digits as solid strokes, read at a glance: a block of
+        # colour (or of '#' without colour), over an empty point's dot.
+        if colour:
+            g = " "
+            ch = ch if stone else " "
+        elif stone == 0:
+            ch = g
+        if colour:
+            return _bg(light_rgb(code)) + _fg(light_rgb(code), stone) + ch + g + "\x1b[0m"
     if colour and g != " ":
         rgb = light_rgb(code)
         light = rgb[0] * 299 + rgb[1] * 587 + rgb[2] * 114 > 140000

@@ -67,7 +67,7 @@ def screen_lines(sim, cols, rows, colour=True, log=(), game=None, typed="", busy
     for line in bottom_lines:
         bottom.append(line[:cols - 1])
     board = tui.board_lines(sim, colour, footer=rows >= size + 2 + len(bottom) + 3)
-    pane_w = cols - bw - 2
+    pane_w = cols - bw - 3  # the last column left empty: some terminals wrap there
     pane = []
     lit = sim.leds.lit()
     if lit:
