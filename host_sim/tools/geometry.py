@@ -26,3 +26,14 @@ def led_offset_pitch():
     """The LED's offset as a fraction of the grid pitch (the same both ways:
     it lies on the diagonal of the square)."""
     return LED_OFFSET_MM / math.hypot(*GRID_MM)
+
+# A reed switch lies flat along its row with its middle this far from the
+# point, away from the LED, so the stone's magnet is over one end of the
+# glass: a disc magnet centred over a flat reed's middle sends its field
+# across the blades, not along them, and often leaves it open.
+REED_GLASS_MM = 14  # the BOM's reed (MKA-14103: 14 mm glass)
+REED_OFFSET_MM = 6
+# Light pipes are cut from 1 m rods, one piece per point: the playing
+# surface over an LED is at most this thick, plus the saw's kerf.
+PIPE_PIECE_MM = 8
+ROD_MM = 1000
