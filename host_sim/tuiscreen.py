@@ -211,7 +211,10 @@ class Screen:
         fd = self.stdin.fileno()
         saved = termios.tcgetattr(fd)
         resized = []
-        old_winch = signal.signal(signal.SIGWINCH, lambda *_: resized.append(1))
+        try:
+            old_winch = signal.signal(signal.SIGWINCH, lambda *_: resized.append(1))
+        except ValueError:  # not the main thread: the size is read at every draw anyway
+            old_winch = None
         self.out.write(ALT_ON)
         try:
             tty.setcbreak(fd)
@@ -252,9 +255,12 @@ class Screen:
                     self.draw(force=True)
                 elif self._looks() != self._seen:
                     self.draw()
+        except KeyboardInterrupt:
+            return  # Ctrl-C: the person is done; the board is left as it is
         finally:
             termios.tcsetattr(fd, termios.TCSADRAIN, saved)
-            signal.signal(signal.SIGWINCH, old_winch)
+            if old_winch is not None:
+                signal.signal(signal.SIGWINCH, old_winch)
             self.out.write(ALT_OFF)
             # Left on the normal screen: the board as it was, for the record.
             self.out.write(tui.render(self.sim, self.console.colour) + "\n")

