@@ -285,10 +285,10 @@ def test_80x24_terminal_shows_the_whole_19x19_board_and_lights_without_scrolling
         # Black captures White's K10; the last move and the prisoner are lit on the grid.
         term.type("put b K11", "put w K10", "put b J10", "put w A1", "put b L10", "put w A2",
                   "put b K9")
-        text = term.wait(lambda t: grid(t, 19).get("K10") == ("O", tui.glyph(5)), "the capture")
+        text = term.wait(lambda t: grid(t, 19).get("K10") == ("O", tui.glyph(frame.REMOVE)), "the capture")
         board = grid(text, 19)
         assert len(board) == 19 * 19  # every row at 80x24, with the prompt and the next step
-        assert board["K9"] == ("X", tui.glyph(1))  # the last move, marked where it is
+        assert board["K9"] == ("X", tui.glyph(frame.LAST))  # the last move, marked where it is
         lines = text.rstrip("\n").split("\n")
         assert len(lines) <= 24 and lines[-1].startswith(tui.PROMPT.rstrip())
         assert any(l.startswith("next: lift the stone on K10") for l in lines)
