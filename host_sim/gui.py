@@ -54,7 +54,7 @@ MARKS = {frame.LAST: "ring", frame.ILLEGAL: LIFT, frame.KO: LIFT, frame.SUPERKO:
          frame.TERRITORY_WHITE: "square", frame.DEAD: "triangle", frame.DIGIT: "block",
          frame.FAULT: "bang", frame.OK_GREEN: "dot", frame.INFO: "dot"}
 OUTLINE = "#1a1008"  # round every mark, so it stands out on wood and on both stones
-HAND_MODES = (("Follow the turn", 0), ("Black", BLACK), ("White", WHITE))
+HAND_MODES = (("Follow the board", 0), ("Black", BLACK), ("White", WHITE))
 PATTERN_WORDS = {frame.STEADY: "steady", frame.BLINK: "blinks", frame.FAST: "fast blink",
                  frame.DIM: "dim"}
 
@@ -626,7 +626,7 @@ class BoardView:
         mode = self.hand_mode.get()
         turn = nextstep.turn_colour(sim)
         if sim.referee.phase == "play" and (wrong or (mode and turn and mode != turn)):
-            text += (" (stone in hand: %s; key a or \"Follow the turn\" gives the stone the turn"
+            text += (" (stone in hand: %s; key a or \"Follow the board\" gives the stone the board"
                      " asks for, key c the other colour)" % nextstep.WORDS[self.colour_in_hand()])
         return text
 

@@ -68,8 +68,7 @@ def layout_diagram():
     c = at(gx, gy)
     led = at(gx + dx, gy + dy)
     line(c, led, DIM, 2)
-    svg.add_text(int(led[0] + 14), int(led[1] - 10), "LED %s mm from its point (%s right, %s up)"
-                 % (_mm(G.LED_OFFSET_MM), _mm(dx), _mm(dy)), 12, fill=DIM)
+    svg.add_text(int(led[0] + 24), int(led[1] - 2), "%s mm" % _mm(G.LED_OFFSET_MM), 12, fill=DIM)
     # The legend and the clearances, from the same numbers.
     diag = math.hypot(gx, gy)
     lines = [
@@ -80,6 +79,8 @@ def layout_diagram():
         (None, "  the magnet sits over one end of the glass"),
         ("#c06000", "LED under a %s mm hole with a light pipe, up-right" % _mm(G.LIGHT_HOLE_MM)),
         ("#555555", "stones up to %s mm across (dashed)" % _mm(G.STONE_MM)),
+        (DIM, "LED %s mm from its point (%s right, %s up)" % (_mm(G.LED_OFFSET_MM), _mm(dx),
+                                                              _mm(dy))),
         (None, ""),
         (None, "clear of its own stone by %.2f mm" % (G.LED_OFFSET_MM - G.LIGHT_HOLE_MM / 2
                                                     - G.STONE_MM / 2)),
