@@ -9,7 +9,7 @@ not shift every later one), feeding the watchdog each cycle.
 Hold CONFIRM while powering up to skip the loop (maintenance: mpremote and
 `make deploy` can then reach the REPL, which the GTP link otherwise keeps).
 
-With a broker in the config (and Wi-Fi on a Pico W or ESP32) the board
+With a broker in the config (and Wi-Fi on a Pico W) the board
 publishes its game to the tournament room over MQTT (docs/ROOM.md): the
 passwords come from secrets.json, beside config.json.
 """

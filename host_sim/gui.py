@@ -1,10 +1,17 @@
-"""The simulator in a Tk window: a wooden board, stones, and the light under every point.
+"""The simulator in a Tk window: a wooden board, stones, and the light beside every point.
 
 The mouse is the person's hand, not a rules engine: click an empty point to
 put down a stone of the colour in hand, click a stone to lift it, drag a
 stone to slide it (off the board to take it away).  Key c switches the
 colour in hand, h holds a hand over the board.  Illegal or sloppy handling
 is allowed: the firmware's prompts are what there is to see.
+
+Each light is drawn where the real board's LED shines through its hole: up
+and to the right of its point (host_sim/tools/geometry.py, the maker's
+guide's figure).  What a light asks for is also marked on the point, bold
+and steady, so it reads at a glance at 19x19 and in every frame of a blink:
+a cross on a stone to lift, a ring the size of a stone where one is to be
+put, a ring on the last move, digits as blocks above the stones.
 
 With an engine (python -m host_sim --engine CMD) the window is the board in
 a game against it (host_sim/session.py): the engine's moves light up as
@@ -20,6 +27,7 @@ from tkinter import filedialog, messagebox, simpledialog
 from gogadget import frame, points, rules as rules_mod, scan
 from gogadget.points import BLACK, EMPTY, WHITE
 from host_sim import nextstep
+from host_sim.tools import geometry
 from host_sim.virtual import PUT_CODES, make_config
 
 WOOD = "#dcb35c"
@@ -32,15 +40,21 @@ HAND_SHOWN_MS = 1000  # a hand held over the board (key h) stays this long
 STATUS_NAMES = ("turn", "phase", "alert")
 MARGIN = 1.3  # board edge to the first line, in cells: room for the coordinates
 STONE_R = 0.47  # stone radius, in cells
-# A light under the wood: rings fading from the LED's colour at the centre
-# to the wood, crossed by the grid lines.  Lights that ask for something
-# (blinking) spread wide with a bright ring round the point, past the edge of
-# a stone standing on it; information (dim: territory, placed handicap) is a
-# small steady spot.
-GLOW_RINGS = ((0.60, 0.30), (0.48, 0.55), (0.36, 0.80), (0.22, 1.0))  # (radius, strength)
-DIM_RINGS = ((0.30, 0.45), (0.20, 0.75), (0.11, 1.0))
-CALL_RING = 0.56  # the ring round a point whose light blinks
-HAND_MODES = (("Follow the turn", 0), ("Black", BLACK), ("White", WHITE))
+# The LED's light pipe, up and to the right of its point, the same fraction
+# of the grid pitch as on the real board: rings fading from the LED's colour
+# to the wood (dim lights a smaller spot), in a dark rim so it shows on wood.
+LED_AT = geometry.led_offset_pitch()
+GLOW_RINGS = ((0.21, 0.35), (0.16, 0.7), (0.11, 1.0))  # (radius in cells, strength)
+DIM_RINGS = ((0.12, 0.6), (0.08, 1.0))
+# The mark on the point for each kind of light (palette index -> shape).
+LIFT = "cross"  # take this stone away: a bold cross on it, in the light's colour
+MARKS = {frame.LAST: "ring", frame.ILLEGAL: LIFT, frame.KO: LIFT, frame.SUPERKO: LIFT,
+         frame.REMOVE: LIFT, frame.WRONG_COLOUR: LIFT, frame.PUT_BLACK: "ghost",
+         frame.PUT_WHITE: "ghost", frame.TERRITORY_BLACK: "square",
+         frame.TERRITORY_WHITE: "square", frame.DEAD: "triangle", frame.DIGIT: "block",
+         frame.FAULT: "bang", frame.OK_GREEN: "dot", frame.INFO: "dot"}
+OUTLINE = "#1a1008"  # round every mark, so it stands out on wood and on both stones
+HAND_MODES = (("Follow the board", 0), ("Black", BLACK), ("White", WHITE))
 PATTERN_WORDS = {frame.STEADY: "steady", frame.BLINK: "blinks", frame.FAST: "fast blink",
                  frame.DIM: "dim"}
 
@@ -59,6 +73,59 @@ def _bright(rgb):
     # readable level, so even a budget-dimmed light is seen.
     peak = max(rgb) or 1
     return tuple(v * 255 // peak for v in rgb)
+
+
+def draw_mark(c, x, y, cell, code, stone, tag):
+    """The mark of a light code at a point (x, y) of a canvas, scaled to cell."""
+    shape = MARKS.get(code & 0x0F)
+    rgb = _bright(frame.PALETTE[code & 0x0F])
+    colour = _hex(rgb)
+    # Whole-pixel widths: Tk repaints a deleted item's box from them, and a
+    # fractional wide outline left slivers on the wood.
+    w = max(2, int(round(cell * 0.09)))
+    kw = dict(tags=tag) if tag else {}
+    if code == frame.OK_GREEN | frame.BLINK:
+        shape = "takeback"
+    if shape == LIFT:
+        d = cell * 0.24
+        for width, fill in ((int(w * 1.9), OUTLINE), (w, colour)):
+            c.create_line(x - d, y - d, x + d, y + d, width=width, fill=fill, capstyle="round", **kw)
+            c.create_line(x - d, y + d, x + d, y - d, width=width, fill=fill, capstyle="round", **kw)
+    elif shape == "ring":  # the last move: a ring in the colour that shows on that stone
+        r = cell * 0.2
+        ink = "#ffffff" if stone == BLACK else "#d01010" if stone == WHITE else OUTLINE
+        c.create_oval(x - r, y - r, x + r, y + r, outline=ink, width=w, **kw)
+    elif shape == "ghost":  # a stone of that colour belongs here: its outline, dashed
+        r = cell * STONE_R
+        ink = "#141414" if code & 0x0F == frame.PUT_BLACK else "#ffffff"
+        # Half the stone's pixels, the wood and the lines showing through.
+        c.create_oval(x - r, y - r, x + r, y + r, fill=ink, stipple="gray25", outline="", **kw)
+        c.create_oval(x - r, y - r, x + r, y + r, outline=OUTLINE, width=int(w * 1.8), **kw)
+        c.create_oval(x - r, y - r, x + r, y + r, outline=ink, width=w, dash=(6, 3), **kw)
+        c.create_oval(x - r * 0.75, y - r * 0.75, x + r * 0.75, y + r * 0.75, outline=colour,
+                      width=max(1, w // 2), **kw)
+    elif shape == "takeback":
+        r = cell * STONE_R
+        c.create_oval(x - r, y - r, x + r, y + r, outline=colour, width=w, dash=(4, 3), **kw)
+    elif shape == "square":
+        r = cell * 0.16
+        c.create_rectangle(x - r, y - r, x + r, y + r, fill=colour, outline=OUTLINE, **kw)
+    elif shape == "triangle":
+        r = cell * 0.22
+        c.create_polygon(x, y - r, x + r, y + r * 0.7, x - r, y + r * 0.7, fill=colour,
+                         outline=OUTLINE, width=max(1, w // 2), **kw)
+    elif shape == "block":  # a pixel of the result's digits, over any stone
+        r = cell * 0.46
+        c.create_rectangle(x - r, y - r, x + r, y + r, fill=colour, outline="", **kw)
+    elif shape == "bang":
+        r = cell * 0.22
+        c.create_polygon(x, y - r, x + r, y + r * 0.8, x - r, y + r * 0.8, fill=colour,
+                         outline=OUTLINE, width=max(1, w // 2), **kw)
+        c.create_text(x, y + r * 0.2, text="!", fill="#ffffff",
+                      font=("TkDefaultFont", max(7, int(cell * 0.22)), "bold"), **kw)
+    elif shape == "dot":
+        r = cell * 0.1
+        c.create_oval(x - r, y - r, x + r, y + r, fill=colour, outline=OUTLINE, **kw)
 
 
 class BoardView:
@@ -115,7 +182,7 @@ class BoardView:
         self.status_canvas = tk.Canvas(side, width=150, height=76, highlightthickness=0)
         self.status_canvas.pack(anchor="w")
         tk.Label(side, text="Lights on the board").pack(anchor="w", pady=(8, 0))
-        self.legend_canvas = tk.Canvas(side, width=230, height=200, highlightthickness=0)
+        self.legend_canvas = tk.Canvas(side, width=250, height=230, highlightthickness=0)
         self.legend_canvas.pack(anchor="w")
         self.next_label = tk.Label(root, textvariable=self.next_text, anchor="w", justify="left",
                                    font=("TkDefaultFont", 11, "bold"), wraplength=700)
@@ -229,16 +296,17 @@ class BoardView:
         self.oy = (h - cell * (size - 1)) / 2  # screen y of the top row
         c.delete("all")
         n = size * size
-        # Lights first: they are under the wood, the lines cross them.
+        # The LEDs' light pipes: up and to the right of each point.
         self.glows = []
+        rim = max(1, int(cell / 25))
         for pl in range(n):
-            x, y = self.xy(pl)
+            x, y = self.led_xy(pl)
             wide = [self._oval(x, y, r * cell, fill="", outline="", state="hidden")
                     for r, _ in GLOW_RINGS]
             dim = [self._oval(x, y, r * cell, fill="", outline="", state="hidden")
                    for r, _ in DIM_RINGS]
-            ring = self._oval(x, y, CALL_RING * cell, fill="", outline="", width=3,
-                              dash=(6, 4), state="hidden")
+            ring = self._oval(x, y, GLOW_RINGS[0][0] * cell, fill="", outline=OUTLINE,
+                              width=rim, state="hidden")
             self.glows.append((wide, dim, ring))
         x0, y0 = self.xy(size * (size - 1))  # top left (A at the top row)
         x1, y1 = self.xy(size - 1)  # bottom right
@@ -272,6 +340,7 @@ class BoardView:
             shine = self._oval(x - rs * 0.35, y - rs * 0.35, rs * 0.28, fill="", outline="",
                                state="hidden")
             self.stones.append((shadow, body, shine))
+        self._marked = [None] * n
         self.hand_items = self._draw_hand()
         self.status_items = []
         sc = self.status_canvas
@@ -294,7 +363,7 @@ class BoardView:
         size, cell = self.sim.size, self.cell
         cx, cy = self.xy((size // 3) * size + size // 2)  # the palm, a third up the board
         u = cell * {9: 1.0, 13: 0.85}.get(size, 0.7)  # a hand is about four points wide
-        kw = dict(fill=HAND, outline="#9a6040", stipple="gray50", state="hidden")
+        kw = dict(fill=HAND, outline="#9a6040", stipple="gray50", state="hidden", tags="hand")
         c = self.canvas
         bottom = self.canvas.winfo_height() or cy + 6 * u
         items = [c.create_polygon(cx - 1.2 * u, cy + 1.0 * u, cx + 1.2 * u, cy + 1.0 * u,
@@ -307,7 +376,7 @@ class BoardView:
                                       cx + 3.0 * u, cy - 1.4 * u, cx + 1.4 * u, cy - 0.5 * u, **kw))
         items.append(c.create_text(cx, cy + 0.3 * u, text="hand over the board",
                                    font=("TkDefaultFont", max(8, int(cell * 0.28)), "bold"),
-                                   fill="#5a2a10", state="hidden"))
+                                   fill="#5a2a10", state="hidden", tags="hand"))
         return items
 
     def on_resize(self, event):
@@ -329,6 +398,11 @@ class BoardView:
         size = self.sim.size
         row, col = divmod(place, size)
         return self.ox + col * self.cell, self.oy + (size - 1 - row) * self.cell
+
+    def led_xy(self, place):
+        """Where the point's LED shines through the board: up and to the right."""
+        x, y = self.xy(place)
+        return x + LED_AT * self.cell, y - LED_AT * self.cell
 
     def place_at(self, x, y):
         size = self.sim.size
@@ -355,10 +429,17 @@ class BoardView:
         mode = self.hand_mode.get()
         if mode and self.sim.config.sensors != scan.SENSOR_OCCUPANCY:
             return mode
-        # Follow the turn (the occupancy sensors cannot tell colours anyway):
-        # the stone the turn light asks for, as two players at one board take
-        # turns from their own bowls.
-        return nextstep.turn_colour(self.sim) or self.sim.referee.to_move()
+        # Follow the board (the occupancy sensors cannot tell colours anyway):
+        # the colour its lights ask to be put down, else the stone the turn
+        # light asks for, as two players at one board take turns from their
+        # own bowls.
+        return self.asked_colour() or nextstep.turn_colour(self.sim) or self.sim.referee.to_move()
+
+    def asked_colour(self):
+        """The one colour the "put a stone here" lights ask for, if they ask for one."""
+        asked = set(PUT_CODES[code & 0x0F] for code in self.sim.leds.lit().values()
+                    if code & 0x0F in PUT_CODES)
+        return asked.pop() if len(asked) == 1 else None
 
     def switch_colour(self):
         """Key c: the other colour than the one in hand, kept until key a."""
@@ -465,8 +546,8 @@ class BoardView:
         c.itemconfigure(shine, fill=glint, outline=glint, state="normal")
 
     def _draw_light(self, pl, code, on):
-        """The light under one point: a glow through the wood, with a dashed
-        ring when it asks for something (blinking)."""
+        """The LED of one point as the players see it: a lit light pipe up
+        and to the right of the point (blinking as the LED does)."""
         c = self.canvas
         wide, dim, ring = self.glows[pl]
         for item in wide + dim + [ring]:
@@ -479,8 +560,20 @@ class BoardView:
         items = dim if pattern == frame.DIM else wide
         for item, (_, k) in zip(items, rings):
             c.itemconfigure(item, fill=_mix(rgb, k), state="normal")
-        if pattern in (frame.BLINK, frame.FAST):
-            c.itemconfigure(ring, outline=_mix(rgb, 1.0), state="normal")
+        if pattern != frame.DIM:
+            c.itemconfigure(ring, state="normal")
+
+    def _draw_mark(self, pl, code):
+        """What the light asks for, marked on the point itself: steady, bold,
+        above the stone (the LED beside it blinks)."""
+        c = self.canvas
+        tag = "m%d" % pl
+        c.delete(tag)
+        if code & 0x0F == frame.OFF:
+            return
+        x, y = self.xy(pl)
+        draw_mark(c, x, y, self.cell, code, self.sim.stones.cells[pl], tag)
+        c.tag_raise("hand")
 
     def draw(self, force=False):
         sim, c = self.sim, self.canvas
@@ -495,6 +588,9 @@ class BoardView:
             if shown != self._shown[pl] or force:
                 self._shown[pl] = shown
                 self._draw_light(pl, *shown)
+            if (code, stone) != self._marked[pl] or force:
+                self._marked[pl] = (code, stone)
+                self._draw_mark(pl, code)
         hand = now < sim.stones.hand_until_ms
         if hand != self._hand_shown:
             self._hand_shown = hand
@@ -530,13 +626,14 @@ class BoardView:
         mode = self.hand_mode.get()
         turn = nextstep.turn_colour(sim)
         if sim.referee.phase == "play" and (wrong or (mode and turn and mode != turn)):
-            text += (" (stone in hand: %s; key a or \"Follow the turn\" gives the stone the turn"
+            text += (" (stone in hand: %s; key a or \"Follow the board\" gives the stone the board"
                      " asks for, key c the other colour)" % nextstep.WORDS[self.colour_in_hand()])
         return text
 
     def _draw_in_hand(self):
         colour = self.colour_in_hand()
-        key = (colour, self.hand_mode.get())
+        asked = not self.hand_mode.get() and self.asked_colour() == colour
+        key = (colour, self.hand_mode.get(), asked)
         if key == getattr(self, "_in_hand_shown", None):
             return
         self._in_hand_shown = key
@@ -544,8 +641,9 @@ class BoardView:
         hc.delete("all")
         fill, edge = ("#141414", "#000000") if colour == BLACK else ("#f2f2ec", "#7a7a72")
         hc.create_oval(4, 3, 24, 23, fill=fill, outline=edge)
-        hc.create_text(32, 13, anchor="w", text="%s%s" % (
-            nextstep.WORDS[colour], " (the turn's)" if not key[1] else " (chosen)"))
+        self.in_hand_text = "%s%s" % (nextstep.WORDS[colour], (
+            " (chosen)" if key[1] else " (the lights ask)" if asked else " (the turn's)"))
+        hc.create_text(32, 13, anchor="w", text=self.in_hand_text)
 
     def _draw_legend(self):
         """What the lit colours on the board mean, as the README's table says."""
@@ -555,17 +653,24 @@ class BoardView:
         self._legend_shown = lit
         lc = self.legend_canvas
         lc.delete("all")
-        for i, code in enumerate(lit[:9]):
-            y = 12 + 22 * i
+        lc.create_text(4, 8, anchor="w", text="mark on the point, LED up-right")
+        stones = self.sim.stones.cells
+        for i, code in enumerate(lit[:8]):
+            y = 34 + 24 * i
+            # The mark as it shows on this kind's usual stone (a cross on a
+            # stone, a ring on the last move) on a patch of wood.
+            on = next((stones[pl] for pl, c in self.sim.leds.lit().items() if c == code), EMPTY)
+            lc.create_rectangle(2, y - 11, 48, y + 11, fill=WOOD, outline="")
+            if on != EMPTY:
+                fill, edge = ("#141414", "#000000") if on == BLACK else ("#f2f2ec", "#7a7a72")
+                lc.create_oval(4, y - 10, 24, y + 10, fill=fill, outline=edge)
+            draw_mark(lc, 14, y, 22, code, on, "")
             rgb = _bright(frame.PALETTE[code & 0x0F])
-            pattern = code & 0xF0
-            r = 5 if pattern == frame.DIM else 8
-            lc.create_oval(12 - r, y - r, 12 + r, y + r, fill=_mix(rgb, 0.9), outline="")
-            if pattern in (frame.BLINK, frame.FAST):
-                lc.create_oval(2, y - 10, 22, y + 10, outline=_hex(rgb), width=2, dash=(3, 2))
-            lc.create_text(28, y, anchor="w", text="%s (%s)" % (
+            r = 4 if code & 0xF0 == frame.DIM else 6
+            lc.create_oval(38 - r, y - r, 38 + r, y + r, fill=_hex(rgb), outline=OUTLINE)
+            lc.create_text(56, y, anchor="w", text="%s (LED %s)" % (
                 nextstep.light_name(code).split("/")[0].replace("-", " "),
-                PATTERN_WORDS.get(pattern, "")))
+                PATTERN_WORDS.get(code & 0xF0, "")))
 
     def state(self):
         sim = self.sim
@@ -584,6 +689,9 @@ class BoardView:
             "referee": sim.referee.status(), "phase": sim.referee.phase,
             "in_hand": points.colour_name(self.colour_in_hand()),
             "hand_mode": "turn" if not self.hand_mode.get() else "chosen",
+            "in_hand_text": getattr(self, "in_hand_text", ""),
+            "led_at": LED_AT,  # the LED's offset up and right, in cells
+            "marks_over_stones": self.marks_over_stones(),
             "hand_over_board": bool(self._hand_shown),
             "game": self.match.status() if self.match is not None else None,
             "game_log": list(self.match.log[-30:]) if self.match is not None else [],
@@ -600,6 +708,18 @@ class BoardView:
                                b.winfo_rooty() + b.winfo_height() // 2]
                         for name, b in self.buttons.items()},
         }
+
+    def marks_over_stones(self):
+        """Points whose light's mark is drawn above the stone standing there."""
+        c = self.canvas
+        order = {item: i for i, item in enumerate(c.find("all"))}
+        out = []
+        for pl, stone in enumerate(self.sim.stones.cells):
+            marks = c.find_withtag("m%d" % pl)
+            if stone != EMPTY and marks and \
+                    min(order[m] for m in marks) > order[self.stones[pl][1]]:
+                out.append(self.sim.vertex(pl))
+        return out
 
     def write_state(self):
         text = json.dumps(self.state(), sort_keys=True)

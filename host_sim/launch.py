@@ -125,6 +125,16 @@ def run_terminal(choices, noise=0.0, seed=None, colour=None, load=None, versus=N
             with open(load, "rb") as f:
                 load_into(sim, f.read())
         stream = stdin
+        stop = lambda: game is not None and (  # noqa: E731 - the controller quit
+            game.error or getattr(game, "ends_session", False) and game.done)
+        if stdin.isatty() and out.isatty():
+            # A person at a terminal: one screen, redrawn in place.
+            from host_sim import tuiscreen
+            code = tuiscreen.main(sim, stdin, out, colour=colour, match=game, stop=stop)
+            if game is not None and game.error:
+                print("gogadget: %s" % game.error, file=sys.stderr)
+                return 1
+            return code
         if gtp is not None or stdin.isatty():
             def show():
                 out.write(tui.render(sim, colour if colour is not None else
@@ -133,8 +143,7 @@ def run_terminal(choices, noise=0.0, seed=None, colour=None, load=None, versus=N
                     out.write("game: " + game.status() + "\n")
                 out.write(getattr(tui, "PROMPT", ""))  # the person is still asked
                 out.flush()
-            stream = IdleInput(stdin, sim, show, stop=lambda: game is not None and (
-                game.error or getattr(game, "ends_session", False) and game.done))
+            stream = IdleInput(stdin, sim, show, stop=stop)
         elif game is not None:
             stream = _UntilError(stdin, game)
         code = tui.main(sim, stream=stream, colour=colour, match=game, out=out)

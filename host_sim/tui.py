@@ -31,6 +31,42 @@ STONE_CHARS = {0: ".", BLACK: "X", WHITE: "O"}
 STATUS_NAMES = ("turn", "phase", "alert")
 PROMPT = "action (help, quit)> "
 
+# One character per light kind, drawn right of its point: the real LED sits
+# up and to the right of the point (hwdoc.LED_OFFSET_MM), and a terminal row
+# has no room above, so "X*" reads as a stone with its light beside it.
+# Without colour the glyph alone tells the kinds apart.
+LIGHT_GLYPHS = {
+    frame.LAST: "*", frame.ILLEGAL: "!", frame.KO: "k", frame.SUPERKO: "s",
+    frame.REMOVE: "x", frame.PUT_BLACK: "b", frame.PUT_WHITE: "w", frame.WRONG_COLOUR: "?",
+    frame.TERRITORY_BLACK: "-", frame.TERRITORY_WHITE: "=", frame.DEAD: "d",
+    frame.DIGIT: "#", frame.FAULT: "F", frame.OK_GREEN: "v", frame.INFO: "i",
+}
+TAKEBACK_GLYPH = "T"  # the take-back light (OK green, blinking)
+
+
+def glyph(code):
+    """The character a lit point shows beside its stone (" " when dark)."""
+    if code & 0x0F == frame.OFF:
+        return " "
+    if code == frame.OK_GREEN | frame.BLINK:
+        return TAKEBACK_GLYPH
+    return LIGHT_GLYPHS[code & 0x0F]
+
+
+def legend(codes):
+    """[(code, "x remove (blinks)")] for the lit codes, each kind once."""
+    seen, out = set(), []
+    for code in sorted(set(codes), key=lambda c: (c & 0x0F, c)):
+        g = glyph(code)
+        if g in seen:
+            continue
+        seen.add(g)
+        name = nextstep.light_name(code).split("/")[0].replace("-", " ")
+        pattern = {frame.BLINK: " (blinks)", frame.FAST: " (fast: wrong)",
+                   frame.DIM: " (dim)"}.get(code & 0xF0, "")
+        out.append((code, "%s %s%s" % (g, name, pattern)))
+    return out
+
 
 def _bg(rgb):
     return "\x1b[48;2;%d;%d;%dm" % tuple(rgb)
@@ -61,31 +97,64 @@ def _fg(rgb, stone):
     return "\x1b[30m" if light else "\x1b[97m"
 
 
-def render(sim, colour=True):
-    """The board as text: rows from the top, the light under each point as background."""
+def cell(sim, pl, stars, colour=True):
+    """One point as two characters: the stone (or . / + for a star point) and
+    its light's glyph, both on the light's colour.  Blinking lights are drawn
+    in their "on" colour, so a still picture shows every prompt."""
+    stone = sim.stones.cells[pl]
+    ch = STONE_CHARS[stone]
+    if stone == 0 and pl in stars:
+        ch = "+"
+    code = sim.leds.code(pl)
+    g = glyph(code)
+    if code & 0x0F == frame.DIGIT:
+        # The result's digits as solid strokes, read at a glance: a block of
+        # colour (or of '#' without colour), over an empty point's dot.
+        if colour:
+            g = " "
+            ch = ch if stone else " "
+        elif stone == 0:
+            ch = g
+        if colour:
+            return _bg(light_rgb(code)) + _fg(light_rgb(code), stone) + ch + g + "\x1b[0m"
+    if colour and g != " ":
+        rgb = light_rgb(code)
+        light = rgb[0] * 299 + rgb[1] * 587 + rgb[2] * 114 > 140000
+        return (_bg(rgb) + _fg(rgb, stone) + ch + "\x1b[0;1m" + _bg(rgb)
+                + ("\x1b[30m" if light else "\x1b[97m") + g + "\x1b[0m")
+    return ch + g
+
+
+def board_lines(sim, colour=True, footer=True):
+    """The grid, rows from the top, with every light drawn on it."""
     size = sim.size
     stars = set(r * size + c for r, c in nextstep.star_points(size))
-    letters = points.COLUMNS[:size]
-    head = "   " + " ".join(letters)
+    head = "   " + " ".join(points.COLUMNS[:size])
     lines = [head]
     for row in range(size - 1, -1, -1):
-        cells = []
-        for col in range(size):
-            pl = row * size + col
-            stone = sim.stones.cells[pl]
-            ch = STONE_CHARS[stone]
-            if stone == 0 and pl in stars:
-                ch = "+"
-            code = sim.leds.code(pl)
-            if colour and code & 0x0F != frame.OFF:
-                # Blinking lights are drawn in their "on" colour so a still
-                # picture shows every prompt.
-                rgb = light_rgb(code)
-                cells.append(_bg(rgb) + _fg(rgb, stone) + ch + "\x1b[0m")
-            else:
-                cells.append(ch)
-        lines.append("%2d %s %d" % (row + 1, " ".join(cells), row + 1))
-    lines.append(head)
+        cells = "".join(cell(sim, row * size + col, stars, colour) for col in range(size))
+        lines.append("%2d %s%d" % (row + 1, cells, row + 1))
+    if footer:
+        lines.append(head)
+    return lines
+
+
+def board_width(size):
+    return 3 + 2 * size + 2
+
+
+def status_words(sim):
+    status = []
+    for i, name in enumerate(STATUS_NAMES):
+        code = sim.leds.status(i)
+        status.append("%s=%s" % (name, code_name(code) if code else "off"))
+    return " ".join(status)
+
+
+def render(sim, colour=True):
+    """The board as text (a log: a piped script, a GTP controller's terminal),
+    with the lights on the grid and listed by name."""
+    lines = board_lines(sim, colour)
     lit = sim.leds.lit()
     if lit:
         takeback = nextstep.takeback_waiting(sim, nextstep.lights(sim))
@@ -93,13 +162,10 @@ def render(sim, colour=True):
             sim.vertex(pl), nextstep.light_name(c),
             " (take-back: press Confirm)" if sim.vertex(pl) in takeback else "")
             for pl, c in sorted(lit.items())))
+        lines.append("key: " + ", ".join(text for _, text in legend(lit.values())))
     else:
         lines.append("lights: none")
-    status = []
-    for i, name in enumerate(STATUS_NAMES):
-        code = sim.leds.status(i)
-        status.append("%s=%s" % (name, code_name(code) if code else "off"))
-    lines.append("status lights: " + " ".join(status))
+    lines.append("status lights: " + status_words(sim))
     if sim.referee.phase == "over" and sim.referee.result:
         # The lights spell the score in digits; here it is in words.
         lines.append("result: %s (%s)" % (nextstep.result_words(sim.referee.result),

@@ -56,3 +56,13 @@ def test_readme_names_the_test_tools():
     text = " ".join(docgen.README.read_text().split())
     for tool in ("gnugo", "Xvfb", "xdotool", "x11-apps (for xwd", "tmux", "Node.js"):
         assert tool in text, tool
+
+
+def test_readme_links_every_screenshot_the_tooling_makes():
+    import re
+    from host_sim import screenshot
+    text = docgen.README.read_text()
+    linked = set(re.findall(r"\(docs/([\w.-]+\.png)\)", text))
+    assert set(screenshot.SHOTS) <= linked, set(screenshot.SHOTS) - linked
+    for name in linked:
+        assert (docgen.README.parent / "docs" / name).stat().st_size > 10000, name

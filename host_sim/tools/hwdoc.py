@@ -17,6 +17,7 @@ from gogadget import signals
 from gogadget.config import Config
 from gogadget.hw import pins
 from gogadget.points import SIZES, place_point, vertex
+from host_sim.tools import geometry
 
 ROOT = Path(__file__).resolve().parents[2]
 BOM_CSV = ROOT / "hardware" / "bom.csv"
@@ -34,10 +35,11 @@ PULLUP_KOHM = 10  # occupancy variant: reed pull-ups
 BUCK_EFFICIENCY = 85  # % of the 5 V -> 3.3 V sensor regulator
 LEDS_PER_FEED = 64  # 5 V is fed into the chain at least every this many LEDs
 # Where each LED sits (hardware/README.md, "Getting the light through the
-# wood"): this far from its point along the diagonal, up and to the right,
-# under a hole of this diameter with a light pipe.
-LED_OFFSET_MM = 14
-LIGHT_HOLE_MM = 3
+# wood"): host_sim/tools/geometry.py, which the simulator's window draws by too.
+LED_OFFSET_MM = geometry.LED_OFFSET_MM
+LIGHT_HOLE_MM = geometry.LIGHT_HOLE_MM
+
+JACK_RATED_A = 8  # the DC jack's rating: above the largest supply's 6 A
 
 # Unit prices in USD, one-off quantities from the usual distributors
 # (LCSC/Mouser/AliExpress, 2025); an estimate, not a quote.
@@ -57,8 +59,14 @@ PARTS = {
     "diode": ("Schottky diode 1 A (5 V supply -> VSYS)", "1N5819", 0.10),
     "buck28": ("3.3 V step-down regulator 2.6 A, for the sensors", "Pololu D36V28F3", 14.00),
     "buck50": ("3.3 V step-down regulator 5.5 A, for the sensors", "Pololu D36V50F3", 25.00),
-    "psu4": ("5 V 4 A power supply, barrel jack + socket", "-", 10.00),
-    "psu6": ("5 V 6 A power supply, barrel jack + socket", "-", 15.00),
+    "psu4": ("5 V 4 A power supply, 5.5 x 2.1 mm barrel plug", "-", 10.00),
+    "psu6": ("5 V 6 A power supply, 5.5 x 2.1 mm barrel plug", "-", 15.00),
+    "jack": ("DC power jack 5.5 x 2.1 mm, panel mount, rated %d A or more (many are rated"
+             " 2-5 A only: check its datasheet)" % JACK_RATED_A, "-", 1.50),
+    "c100n_led": ("Capacitor 100 nF X7R 0805, one at each bare WS2812B (VDD-GND)", "-", 0.01),
+    "pipe": ("Clear acrylic (PMMA) rod 3 mm x 1 m, light pipes cut to the surface's thickness",
+             "-", 1.50),
+    "epoxy": ("Clear two-part epoxy, 25 ml (glues the light pipes)", "-", 6.00),
     "magnet": ("Neodymium disc magnet 6 x 2 mm N35, one per stone", "-", 0.05),
 }
 
@@ -190,9 +198,11 @@ def bom(variant, size):
         ics = chips + 1
         rows += [("reed", n), ("sr", chips), ("sipr", chips)]
         caps = ics
-    rows += [("led", led_count(size)), ("shifter", 1), ("r330", 1), ("c100n", caps),
-             ("c1000u", nfeeds), ("button", 3), ("diode", 1),
-             ("psu4" if supply_ma(variant, size) <= 4000 else "psu6", 1), ("magnet", n)]
+    pieces = geometry.ROD_MM // geometry.PIPE_PIECE_MM
+    rows += [("led", led_count(size)), ("c100n_led", led_count(size)), ("shifter", 1),
+             ("r330", 1), ("c100n", caps), ("c1000u", nfeeds), ("button", 3), ("diode", 1),
+             ("psu4" if supply_ma(variant, size) <= 4000 else "psu6", 1), ("jack", 1),
+             ("pipe", (n + pieces - 1) // pieces), ("epoxy", 1), ("magnet", n)]
     return rows
 
 

@@ -27,21 +27,29 @@ ROOT = Path(__file__).resolve().parents[2]
 OUT = ROOT / "hardware"
 SIZE = 19  # the diagrams show the full-size board
 
-POWER = (("VBUS", 40, "USB 5 V only"), ("VSYS", 39, "5 V via Schottky"),
+POWER = (("VBUS", 40, "USB 5 V: the Pico only"), ("VSYS", 39, "5 V via Schottky"),
          ("3V3", 36, "165s, pull-ups"), ("GND", 38, "common ground"),
          ("AGND", 33, "sensor ground"),
          # Hall sensors draw ~6 mA each: their own 3.3 V buck (hardware/README.md).
          ("ADC_VREF", 35, "sensor 3.3 V"))
+# The power pins each variant wires (the pictures show no others).
+POWER_USED = {"colour": ("VBUS", "VSYS", "GND", "AGND", "ADC_VREF"),
+              "occupancy": ("VBUS", "VSYS", "3V3", "GND")}
 
-# Wire colours.
-SELECT1 = "#bf3f3f"  # level-1 mux select
-SELECT2 = "#7f3fbf"  # level-2 (bank) select
-ANALOG = "#1f5fbf"
-DIGITAL = "#606060"
+# Wire colours, one per kind of signal (the legend under each picture).
+SELECT = "#8a3fbf"  # outputs that address a part: mux selects, SH/LD, SPI clock
+SELECT1 = SELECT2 = SELECT
+ANALOG = "#1f5fbf"  # a sensor's voltage on its way to the ADC
+DATA = "#0a8a3a"  # serial data: the LED data line, the 165 chain's QH -> MISO
+BUTTON = "#606060"  # an input a button pulls to GND
+DIGITAL = BUTTON
 V5 = "#d00000"  # the 5 V supply
 V33 = "#e07000"  # the 3.3 V sensor rail
 GROUND = "#000000"
-CHAIN = "#d08000"  # LED data along the chain
+CHAIN = DATA  # LED data along the chain
+LEGEND = ((SELECT, "select / clock / load"), (ANALOG, "analog sensor signal"),
+          (DATA, "serial data"), (BUTTON, "button input"), (V5, "5 V"), (V33, "3.3 V"),
+          (GROUND, "GND"))
 ROW_H = 18  # pin rows of the Pico box
 
 
@@ -95,11 +103,12 @@ def entry(y):
     return y - 4
 
 
-def pico_box(svg, used, x=20, y=60):
-    """The Pico with its used pins; returns ({gpio or power name: (x, y) at the
-    right edge}, {power name: (x, y) at the left edge}, bottom)."""
+def pico_box(svg, used, variant, x=20, y=60):
+    """The Pico with the pins this variant uses; returns ({gpio or power name:
+    (x, y) at the right edge}, {power name: (x, y) at the left edge}, bottom)."""
     rows = sorted(used)
-    h = 60 + ROW_H * (len(rows) + len(POWER))
+    power = [p for p in POWER if p[0] in POWER_USED[variant]]
+    h = 60 + ROW_H * (len(rows) + len(power))
     svg.box(x, y, 250, h, "Raspberry Pi Pico", fill="#e8f6e8")
     ends, left = {}, {}
     for i, gp in enumerate(rows):
@@ -107,7 +116,7 @@ def pico_box(svg, used, x=20, y=60):
         svg.add_text(x + 8, yy, "GP%d (pin %d)" % (gp, PHYSICAL[gp]), 11)
         svg.add_text(x + 242, yy, used[gp], 11, "end", "bold")
         ends[gp] = (x + 250, entry(yy))
-    for j, (name, pin, what) in enumerate(POWER):
+    for j, (name, pin, what) in enumerate(power):
         yy = y + 44 + ROW_H * (len(rows) + j)
         svg.add_text(x + 8, yy, "%s (pin %d): %s" % (name, pin, what), 11, fill="#a03000")
         ends[name] = (x + 250, entry(yy))
@@ -123,7 +132,7 @@ def buttons(svg, ends, lanes, x, y):
         "new game: GP%d" % pins.BUTTON_NEW, "pass + new held: calibrate"], fill="#f4f4f4")
     # Going down: the top pin takes the rightmost lane, so no two cross.
     for gp, lane, yy in zip(gps, sorted(lanes, reverse=True), ys):
-        svg.wire([ends[gp], (lane, ends[gp][1]), (lane, entry(yy)), (x, entry(yy))], DIGITAL)
+        svg.wire([ends[gp], (lane, ends[gp][1]), (lane, entry(yy)), (x, entry(yy))], BUTTON)
 
 
 def leds(svg, ends, lane, x, y):
@@ -133,7 +142,7 @@ def leds(svg, ends, lane, x, y):
     ys = svg.box(x, y, 220, 72, "74AHCT125 (VCC 5 V)",
                  ["1A <- GP%d, 1OE to GND" % pins.LED_DATA, "1Y -> 330 R -> DIN of LED 0"])
     svg.wire([ends[pins.LED_DATA], (lane, ends[pins.LED_DATA][1]), (lane, entry(ys[0])),
-              (x, entry(ys[0]))], ANALOG)
+              (x, entry(ys[0]))], DATA)
     cx = x + 300
     chain = svg.box(cx, y, 360, 120, "WS2812B chain: %d LEDs" % n, [
         "LED 0 under A1 (bottom left, Black's side)",
@@ -142,8 +151,8 @@ def leds(svg, ends, lane, x, y):
         "5 V + GND fed in %d times, every %d rows (Power)" % (nfeeds, every),
         "each LED %d mm up-right of its point, under a %d mm hole"
         % (hwdoc.LED_OFFSET_MM, hwdoc.LIGHT_HOLE_MM)], fill="#fff4e0")
-    svg.wire([(x + 220, entry(ys[1])), (cx, entry(ys[1]))], ANALOG)
-    svg.add_text(x + 226, entry(ys[1]) - 6, "DIN", 10, fill=ANALOG)
+    svg.wire([(x + 220, entry(ys[1])), (cx, entry(ys[1]))], DATA)
+    svg.add_text(x + 226, entry(ys[1]) - 6, "DIN", 10, fill=DATA)
     return y + 120, chain
 
 
@@ -160,8 +169,8 @@ def power(svg, ends, left, variant, top, lanes):
     svg.add_text(450, top, "parts from the BOM, currents from the power budget table "
                  "(hardware/README.md)", 11)
     ys = svg.box(20, top + 40, 250, 92, "5 V %s A supply" % psu[3:], [
-        "barrel socket; worst case %d mA" % worst, "20 AWG to every feed point",
-        "GND: star point at the socket"], fill="#ffe8e8")
+        "DC jack (%d A); worst case %d mA" % (hwdoc.JACK_RATED_A, worst),
+        "20 AWG to every feed point", "GND: star point at the jack"], fill="#ffe8e8")
     svg.wire([(270, entry(ys[0])), (300, entry(ys[0])), (300, bus5), (1110, bus5)], V5, 3)
     svg.add_text(306, bus5 - 6, "5 V bus", 11, fill=V5, weight="bold")
     svg.wire([(145, top + 132), (145, gnd), (1350, gnd)], GROUND, 3)
@@ -206,7 +215,30 @@ def power(svg, ends, left, variant, top, lanes):
                   (x + 20, top + 150), (x + 20, top + 136)], V33)
         x += 440
     feeds_box(svg, 1110, top + 50, bus5, gnd, nfeeds, every)
-    return gnd + 20
+    # USB: VBUS feeds the Pico alone, through the Pico's own diode into VSYS;
+    # the 1N5819 keeps it off the 5 V bus, so nothing else is powered.
+    ux, uy = lanes["VBUS"] - 120, gnd + 40
+    off = ["LEDs, 74AHCT125: no power"]
+    if variant == "colour":
+        off.append("sensor buck: no power, sensors dead")
+    else:
+        off.append("165s on the Pico's 3V3: powered")
+    ys = svg.box(ux, uy, 330, 40 + 16 * (len(off) + 1), "USB from the computer (data: GTP)", [
+        "VBUS: the Pico only (its own diode to VSYS)"] + off, fill="#eef0f0")
+    svg.wire([ends["VBUS"], (lanes["VBUS"], ends["VBUS"][1]), (lanes["VBUS"], uy)], V5)
+    return uy + 40 + 16 * (len(off) + 1)
+
+
+def legend(svg, y):
+    """The wire colours by kind of signal, along the bottom of a picture."""
+    svg.add_text(20, y, "Wires:", 12, weight="bold")
+    x = 80
+    for colour, what in LEGEND:
+        svg.parts.append('<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="%s" stroke-width="3"/>'
+                         % (x, y - 4, x + 24, y - 4, colour))
+        svg.add_text(x + 30, y, what, 11)
+        x += 30 + int(len(what) * 7) + 24
+    return y + 20
 
 
 def feeds_box(svg, x, y, bus5, gnd, nfeeds, every):
@@ -250,7 +282,7 @@ def colour_diagram():
         used[g] = pins.GPIO_NAMES[g]
     svg = Svg(1460, 1180, "Go Gadget colour variant (linear Hall sensors), %dx%d: wiring from "
               "gogadget/hw/pins.py and the power budget" % (SIZE, SIZE))
-    ends, left, bottom = pico_box(svg, used)
+    ends, left, bottom = pico_box(svg, used, "colour")
     nmux = pins.mux_count(SIZE)
     banks = pins.bank_count(SIZE)
     # Level 1 at the top right: its select lines go over everything.
@@ -299,8 +331,8 @@ def colour_diagram():
     y0 = by + 150 * banks + 40
     end, _ = leds(svg, ends, 540, 600, y0)
     buttons(svg, ends, (500, 510, 520), 600, end + 30)
-    lanes = {"VSYS": 400, "AGND": 380, "ADC_VREF": 360}
-    svg.h = power(svg, ends, left, "colour", max(bottom, end + 134) + 50, lanes) + 20
+    lanes = {"VBUS": 420, "VSYS": 400, "AGND": 380, "ADC_VREF": 360}
+    svg.h = legend(svg, power(svg, ends, left, "colour", max(bottom, end + 134) + 50, lanes) + 30)
     return svg.render()
 
 
@@ -311,7 +343,7 @@ def occupancy_diagram():
         used[g] = pins.GPIO_NAMES[g]
     svg = Svg(1460, 1000, "Go Gadget occupancy variant (reed switches), %dx%d: wiring from "
               "gogadget/hw/pins.py and the power budget" % (SIZE, SIZE))
-    ends, left, bottom = pico_box(svg, used)
+    ends, left, bottom = pico_box(svg, used, "occupancy")
     chips = pins.shift_chips(SIZE)
     spare = chips * 8 - SIZE * SIZE
     sx, sy = 600, 60
@@ -328,22 +360,34 @@ def occupancy_diagram():
                                   (pins.SHIFT_LOAD, ys[2]))):
         lane = 540 + 12 * i
         svg.wire([ends[gp], (lane, ends[gp][1]), (lane, entry(yy)), (sx, entry(yy))],
-                 ANALOG if gp == pins.SPI_MISO else DIGITAL)
+                 DATA if gp == pins.SPI_MISO else SELECT)
     svg.box(1040, 60, 300, 110, "%d reed switches" % (SIZE * SIZE), [
         "switch to GND, 10k pull-up to 3.3 V",
         "(8-resistor SIP network per chip)",
         "stone: any magnet closes it",
         "or DRV5032 open-drain digital Hall"], fill="#fff8f0")
-    svg.wire([(sx + 380, 140), (1040, 140)], ANALOG)
+    svg.wire([(sx + 380, 140), (1040, 140)], BUTTON)
     y0 = 260
     end, _ = leds(svg, ends, 500, 600, y0)
     buttons(svg, ends, (460, 470, 480), 600, end + 30)
-    lanes = {"VSYS": 420, "3V3": 400}
-    svg.h = power(svg, ends, left, "occupancy", max(bottom, end + 134) + 50, lanes) + 20
+    lanes = {"VBUS": 440, "VSYS": 420, "3V3": 400}
+    svg.h = legend(svg, power(svg, ends, left, "occupancy", max(bottom, end + 134) + 50, lanes)
+                   + 30)
     return svg.render()
 
 
-DIAGRAMS = {"wiring-colour.svg": colour_diagram, "wiring-occupancy.svg": occupancy_diagram}
+def _pinouts():
+    from host_sim.tools.pinouts import pinouts_diagram
+    return pinouts_diagram()
+
+
+def _layout():
+    from host_sim.tools.layout import layout_diagram
+    return layout_diagram()
+
+
+DIAGRAMS = {"wiring-colour.svg": colour_diagram, "wiring-occupancy.svg": occupancy_diagram,
+            "pinouts.svg": _pinouts, "grid-layout.svg": _layout}
 
 
 def find_convert():

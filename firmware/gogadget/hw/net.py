@@ -1,4 +1,4 @@
-"""Wi-Fi and the MQTT client on a Pico W or an ESP32: the only code that
+"""Wi-Fi and the MQTT client on a Pico W: the only code that
 touches `network` (and the only code that imports umqtt.simple).
 
     wifi = Wifi(config.wifi_ssid, config.wifi_password)
