@@ -52,6 +52,29 @@ class RandomPolicy:
         pass
 
 
+class ScriptPolicy:
+    """A person who plays a written game: the n-th move of their colour is
+    the n-th of `moves` (a vertex, "pass" or "resign"; so a move taken back
+    is played again), then passes; at the count lifts `dead`."""
+
+    def __init__(self, moves, dead=()):
+        self.script = [m.strip() for m in moves if m.strip()]
+        self.dead_vertices = list(dead)
+
+    def choose(self, board, colour):
+        n = sum(1 for i in range(board.moves) if board.move(i)[0] == colour)
+        word = self.script[n] if n < len(self.script) else "pass"
+        if word.lower() == "resign":
+            return "resign"
+        return parse_vertex(board.size, word)
+
+    def dead(self, board):
+        return [parse_vertex(board.size, v) for v in self.dead_vertices]
+
+    def close(self):
+        pass
+
+
 class EnginePolicy:
     """A GTP engine (GNU Go) chooses the person's moves; it is kept in step
     with the referee's record and asked with reg_genmove."""
@@ -105,6 +128,10 @@ class Person:
         self._wait_moves = -1  # the referee has not yet taken our last stone
         self._wait_until = 0
         self._confirm_at = -1  # counting: when the dead stones are off, confirm
+        # True: moves only when the host's genmove asks (play, gtp); False:
+        # whenever it is this colour's turn (`gogadget online` watches the
+        # board instead of holding the link with a genmove).
+        self.asked = True
         self.moves = 0
         self.fixes = 0
 
@@ -159,7 +186,7 @@ class Person:
         turn = board.to_move()
         # A person waits to be asked: a stone put down before the host has
         # set up the game would only be an extra stone to lift again.
-        if sim.link.waiting != turn or self.colour not in (None, turn):
+        if (self.asked and sim.link.waiting != turn) or self.colour not in (None, turn):
             return
         choice = self.policy.choose(board, turn)
         self.moves += 1
@@ -276,9 +303,13 @@ class SimBoard:
 
 
 def policy_from(spec, seed=0):
-    """"random" or "engine:COMMAND" (e.g. engine:/usr/games/gnugo --mode gtp --level 1)."""
+    """"random", "script:MOVES[;dead:VERTICES]" (e.g. script:E5 C3 pass;dead:G7)
+    or "engine:COMMAND" (e.g. engine:/usr/games/gnugo --mode gtp --level 1)."""
     if spec in (None, "", "random"):
         return RandomPolicy(seed)
+    if spec.startswith("script:"):
+        moves, _, dead = spec[len("script:"):].partition(";dead:")
+        return ScriptPolicy(moves.split(), dead.split())
     if spec.startswith("engine:"):
         return EnginePolicy(spec[len("engine:"):])
     raise ValueError("person policy must be 'random' or 'engine:COMMAND'")
