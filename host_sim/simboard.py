@@ -54,8 +54,9 @@ class RandomPolicy:
 
 class ScriptPolicy:
     """A person who plays a written game: the n-th move of their colour is
-    the n-th of `moves` (a vertex, "pass" or "resign"; so a move taken back
-    is played again), then passes; at the count lifts `dead`."""
+    the n-th of `moves` (a vertex, "pass", "resign" or "wait": no move, as
+    if thinking until the clock runs out; a move taken back is played
+    again), then passes; at the count lifts `dead`."""
 
     def __init__(self, moves, dead=()):
         self.script = [m.strip() for m in moves if m.strip()]
@@ -64,8 +65,8 @@ class ScriptPolicy:
     def choose(self, board, colour):
         n = sum(1 for i in range(board.moves) if board.move(i)[0] == colour)
         word = self.script[n] if n < len(self.script) else "pass"
-        if word.lower() == "resign":
-            return "resign"
+        if word.lower() in ("resign", "wait"):
+            return word.lower()  # wait: thinking until the clock runs out
         return parse_vertex(board.size, word)
 
     def dead(self, board):
@@ -189,6 +190,8 @@ class Person:
         if (self.asked and sim.link.waiting != turn) or self.colour not in (None, turn):
             return
         choice = self.policy.choose(board, turn)
+        if choice == "wait":
+            return
         self.moves += 1
         if choice == "resign":
             sim.buttons.press(events.BTN_RESIGN)

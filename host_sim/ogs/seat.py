@@ -33,6 +33,7 @@ from host_sim.serialport import GtpError, LinkClosed, status_words
 POLL_S = 0.1  # how long one wait for the server lasts before the board is looked at
 PING_S = 10.0  # net/ping's interval (ClientToServer.d.ts: "default interval is 10 seconds")
 RECONNECT_S = (0.2, 0.5, 1, 2, 5, 10)  # back-off between attempts, the last repeated
+BOARD_WAIT_S = 10.0
 BOARD_ERRORS = (GtpError, LinkClosed, OSError, TimeoutError, RuntimeError)
 
 
@@ -43,7 +44,7 @@ class SeatError(Exception):
 def board_record(board):
     """(size, setup [(colour, vertex)], moves [(colour, vertex)]) of the
     board's game (its own SGF)."""
-    game = sgf_mod.parse(board.send("gogadget-sgf"))
+    game = sgf_mod.parse(board.send("gogadget-sgf", BOARD_WAIT_S))
     size = game.size
     return (size, [(c, vertex(size, p)) for c, p in game.setup],
             [(c, vertex(size, p)) for c, p in game.moves])
@@ -149,7 +150,9 @@ class Seat:
                 self.board = None
 
     def send_board(self, command):
-        return self._board().send(command)
+        # Every command here is answered at once (no genmove): a board that
+        # says nothing for BOARD_WAIT_S has lost power or its cable.
+        return self._board().send(command, BOARD_WAIT_S)
 
     # -- the loop ----------------------------------------------------------------
 
@@ -239,8 +242,9 @@ class Seat:
         raw = proto.moves_of(data)
         cols = proto.colours(data, len(raw))
         self.moves = [(c, proto.to_vertex(self.size, x, y)) for c, (x, y) in zip(cols, raw)]
-        if self.pending is not None and len(self.moves) > self.pending[0]:
-            self.pending = None  # it got there before the connection went
+        # The server's moves are the truth: a move sent and not among them
+        # never got there (the connection went), and sync() sends it again.
+        self.pending = None
         if "removed" in data and self.phase == "stone removal":
             removed = data["removed"]
             self.all_removed = set(proto.vertices_list(self.size, removed)) \
@@ -384,8 +388,16 @@ class Seat:
         if status is None:
             status = status_words(self.send_board("gogadget-status"))
         size, setup, moves = board_record(self._board())
-        if self.handicap_moves and len(self.moves) < self.handicap_moves:
-            return self._handicap(setup)
+        if self.handicap_moves:
+            if len(self.moves) < self.handicap_moves:
+                return self._handicap(setup)
+            if sorted(setup) != self._server_setup():
+                if moves:
+                    raise SeatError("the board's handicap stones are not the game's")
+                self.send_board("set_free_handicap " + " ".join(
+                    v for _, v in self.moves[:self.handicap_moves]))
+                self._seen = None
+                size, setup, moves = board_record(self._board())
         play = self._server_play()
         k = 0
         while k < len(moves) and k < len(play) and moves[k] == play[k]:
@@ -439,8 +451,6 @@ class Seat:
             return
         self._say_once("handicap", "the opponent is placing %d handicap stones"
                        % self.handicap_moves)
-        if len(placed) == self.handicap_moves:
-            self.send_board("set_free_handicap " + " ".join(v for _, v in placed))
 
     def _say_once(self, key, text):
         if key not in self._said:

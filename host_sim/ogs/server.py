@@ -4,8 +4,9 @@ websocket protocol as the goban package's types define it
 
 The opponent is a script of actions, taken in order as each becomes
 possible: a vertex or "pass" (its move on its turn), "resign", "flag" (the
-person's clock runs out on the person's turn), "drop" (the server drops
-the person's websocket, as a network fault does), "refuse" (the person's
+person's clock runs out on the person's turn), "drop" (on the opponent's
+turn the server drops the person's websocket, as a network fault does,
+and the opponent's next move is made while the person is away), "refuse" (the person's
 next move comes back as game/<id>/error), "mark V ..." (in the stone
 removal phase the opponent marks those stones removed: a dispute),
 "accept" (the opponent accepts the removed stones once the person has),
@@ -406,7 +407,9 @@ class Server:
         words = action.split()
         them = 3 - game.person_colour
         turn = game.next_colour()
-        if words[0] == "drop":
+        if words[0] == "drop" and turn == them:
+            # On the opponent's turn, so its next move is made while the
+            # person's client is away.
             game.script.pop(0)
             self.drops += 1
             for c, ids in list(self.sockets):
@@ -428,7 +431,7 @@ class Server:
                 game.script.pop(0)
                 game.finish(game.person_colour, "Resignation")
                 self._finished(game)
-            elif turn == them and words[0] not in ("flag", "mark", "accept", "reject"):
+            elif turn == them and words[0] not in ("flag", "mark", "accept", "reject", "drop"):
                 game.script.pop(0)
                 x, y = proto.from_vertex(game.size, words[0])
                 why = game._play(them, x, y)

@@ -136,7 +136,10 @@ class Socket:
 
     def open(self):
         try:
+            # legacy=True: a plain connection we close ourselves (Seat
+            # reconnects in its own way, with the game's resync).
             self.ws = connect(self.url, open_timeout=self.open_timeout, max_size=2 ** 22,
+                              legacy=True,
                               user_agent_header="%s/%s" % (CLIENT, CLIENT_VERSION))
         except (OSError, InvalidHandshake, InvalidURI, TimeoutError) as exc:
             self.ws = None
