@@ -225,7 +225,7 @@ class Seat:
 
     def gamedata(self, data):
         first = self.game is None
-        self.game = data
+        self.game = dict(data)
         self.phase = data.get("phase", "play")
         self.size = int(data["width"])
         if int(data.get("height", self.size)) != self.size:
@@ -303,6 +303,7 @@ class Seat:
             return
         self.result = result
         if self.told != result:
+            self._trim()
             status = status_words(self.send_board("gogadget-status"))
             if status.get("result") != result:
                 self.send_board("gogadget-result %s" % result)
@@ -451,6 +452,18 @@ class Seat:
             return
         self._say_once("handicap", "the opponent is placing %d handicap stones"
                        % self.handicap_moves)
+
+    def _trim(self):
+        """The game ended on the server with a move of the person's still on
+        its way (a flag fell as the stone went down): the board takes back
+        what the server never had before it shows the result."""
+        moves = self._board_moves()
+        play = self._server_play()
+        if len(moves) > len(play) and moves[:len(play)] == play:
+            for _ in moves[len(play):]:
+                self.send_board("undo")
+            self.log("took back %s: the game ended before the server had it"
+                     % " ".join(v for _, v in moves[len(play):]))
 
     def _say_once(self, key, text):
         if key not in self._said:

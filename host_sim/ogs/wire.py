@@ -31,6 +31,7 @@ class Trace:
         self.lock = threading.Lock()
 
     def add(self, direction, message):
+        message = json.loads(json.dumps(message))  # as it went: later changes are not its
         with self.lock:
             self.items.append((direction, message))
             if self.path:
