@@ -296,6 +296,10 @@ def cmd_publish(args):
 def cmd_online(args):
     """You at the board in your own OGS game (host_sim/ogs/)."""
     from host_sim.ogs import command
+    problem = command.fair_play(args, session.live_port)
+    if problem:
+        print("gogadget online: %s" % problem, file=sys.stderr)
+        return 2
 
     def connection():
         conn = Connection(args, use_live=not args.auto)

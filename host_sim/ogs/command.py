@@ -1,6 +1,7 @@
 """`gogadget online`: the command line around seat.Seat."""
 import os
 import sys
+import urllib.parse
 
 from host_sim.ogs import proto
 from host_sim.ogs.seat import Seat, SeatError, board_record
@@ -27,6 +28,26 @@ def add_arguments(p):
     p.add_argument("--out", default=None, help="save the board's record of the game here")
     p.add_argument("--trace", default=None,
                    help="append every message to and from the server to this file (JSON lines)")
+
+
+def local(url):
+    host = urllib.parse.urlsplit(url).hostname or ""
+    return host in ("localhost", "::1") or host.startswith("127.")
+
+
+def fair_play(args, live_port):
+    """Why this command line must not run, or "": a person plays their own
+    game -- no engine, and no scripted mover on a real server."""
+    if args.sim and args.auto:
+        if not args.person.startswith("script:") and args.person != "random":
+            return "no engine plays or advises in an online game (--person %s)" % args.person
+        if not local(args.server):
+            return ("--auto puts a scripted mover at the board: only against a local test "
+                    "server (python -m host_sim.ogs.server), never a real account's game")
+    elif args.sim and live_port() is None:
+        return ("--sim plays at a running simulator: start one first (make sim), "
+                "or use --auto against a local test server")
+    return ""
 
 
 def describe(entry, user_id):
@@ -82,6 +103,7 @@ def cmd_online(args, connection):
             say("  " + describe(e, account.user_id))
         return 0
     conns = []
+    colour = [0]  # the person's, once the game is known
 
     def open_board():
         if conns:
@@ -90,6 +112,9 @@ def cmd_online(args, connection):
             except Exception:  # noqa: BLE001 - a board that went away
                 pass
         conn = connection()
+        if conn.sim is not None:
+            # The scripted person waits to know its colour (-1: none yet).
+            conn.sim.person.colour = colour[0] or -1
         conns.append(conn)
         return conn.board
 
@@ -110,11 +135,11 @@ def cmd_online(args, connection):
             game_id = found[0]["id"]
         seat = Seat(sock, account.user_id, game_id, open_board, log=say)
 
-        def seated(colour):
+        def seated(mine):
+            colour[0] = mine
             sim = conns[-1].sim if conns else None
             if sim is not None:
-                sim.person.colour = colour
-                sim.person.asked = False
+                sim.person.colour = mine
         seat.seated = seated
         result = seat.run()
         board = seat.board
