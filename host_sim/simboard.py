@@ -133,6 +133,9 @@ class Person:
         # whenever it is this colour's turn (`gogadget online` watches the
         # board instead of holding the link with a genmove).
         self.asked = True
+        self.think_ms = 0  # virtual ms the person looks at the board before each move
+        self._think_move = -1
+        self._think_from = 0
         self.moves = 0
         self.fixes = 0
 
@@ -189,6 +192,13 @@ class Person:
         # set up the game would only be an extra stone to lift again.
         if (self.asked and sim.link.waiting != turn) or self.colour not in (None, turn):
             return
+        if self.think_ms:
+            if self._think_move != board.moves:
+                self._think_move = board.moves
+                self._think_from = now_ms
+                return
+            if now_ms - self._think_from < self.think_ms:
+                return
         choice = self.policy.choose(board, turn)
         if choice == "wait":
             return

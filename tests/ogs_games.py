@@ -54,6 +54,7 @@ def play(name, store):
         policy = ScriptPolicy(spec["person_moves"], spec.get("person_dead", []))
         sim = SimBoard(size=spec["size"], policy=policy, colour=person, store_dir=store).start()
         sim.person.asked = False
+        sim.person.think_ms = spec.get("person_think_ms", 0)
         sims.append(sim)
         return GtpClient(SerialTransport(sim.port, check=sim.check))
 
@@ -74,7 +75,7 @@ def play(name, store):
     account = Account(server.url, "person", "secret")
     sock = Socket(server.ws_url, account.jwt, Trace())
     seat = Seat(sock, account.user_id, 1, open_board, log=log.append,
-                reconnect_s=(0.05, 0.2, 0.5))
+                reconnect_s=(0.05, 0.2, 0.5), board_clock=spec.get("board_clock", 0))
     outcome = {}
 
     def run():

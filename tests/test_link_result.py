@@ -106,3 +106,29 @@ def test_marked_dead_stones_and_the_agreed_count_replacing_the_boards(tmp_path):
         assert again.app.referee.result == "W+0.5"
     finally:
         again.close()
+
+
+def test_show_draws_digits_for_a_while_and_never_hides_a_prompt(tmp_path):
+    sim, st = board(tmp_path)
+    try:
+        drive(sim, st, "play b E5")
+        settle(sim)
+        normal = drive(sim, st, "gogadget-frame")
+        assert drive(sim, st, "gogadget-show 12345").startswith("? too wide")
+        assert drive(sim, st, "gogadget-show 59 2000", steps=1) == "= \n\n"
+        shown = drive(sim, st, "gogadget-frame", steps=1)
+        assert shown != normal and sim.app.referee.shown is not None
+        settle(sim, 150)  # 3 s of scans: the display has timed out
+        assert sim.app.referee.shown is None
+        assert drive(sim, st, "gogadget-frame") == normal
+        # A stone to place: the board keeps asking for it.
+        drive(sim, st, "play w C3", steps=1)
+        assert drive(sim, st, "gogadget-show 59", steps=1).startswith("? the board is showing")
+        settle(sim)
+        # A stone put down ends a display at once.
+        assert drive(sim, st, "gogadget-show 9 30000") == "= \n\n"
+        sim.stones.put("G7", 1)
+        settle(sim, 30)
+        assert sim.app.referee.shown is None
+    finally:
+        sim.close()

@@ -134,7 +134,8 @@ class Link(Engine):
                 ("gogadget-setup", "linkmore:cmd_setup"),
                 ("gogadget-replay", "linkmore:cmd_replay"), ("gogadget-frame", self._frame),
                 ("gogadget-marked", "linkmore:cmd_marked"),
-                ("gogadget-result", "linkmore:cmd_result")):
+                ("gogadget-result", "linkmore:cmd_result"),
+                ("gogadget-show", "linkmore:cmd_show")):
             self.commands[name] = fn
 
     # The base engine's queries (showboard, final_score, ...) must see the

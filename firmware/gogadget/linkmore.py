@@ -4,7 +4,7 @@ runs (compat.forget).  Every function takes the Link first, as its method
 would; Replay guides the person through a stored game (gogadget-replay).
 """
 from gogadget import journal
-from gogadget.compat import forget
+from gogadget.compat import forget, ticks_add
 from gogadget.gtp import GtpError, _int
 from gogadget.gtpmore import free_handicap_points, vertices
 from gogadget.link import valid_game_name
@@ -259,4 +259,33 @@ def cmd_result(self, args):
             sgf = None
             forget("sgf")
     ref.refresh()
+    return ""
+
+
+def cmd_show(self, args):
+    """gogadget-show TEXT [MS]: TEXT (digits, B W R + - . ; a clock, a
+    count) drawn across the board in the result's font for MS ms (default
+    3000) in place of the prompts; a stone or a button ends it at once.
+    Refused while a stone is waiting to be placed or lifted: the board never
+    hides what it asks for."""
+    self._args(args, 1, 2)
+    ref = self.referee
+    ms = _int(args[1]) if len(args) > 1 else 3000
+    if not 0 < ms <= 60000:
+        raise GtpError("MS must be 1..60000")
+    if ref.phase != "play" or ref.outstanding():
+        raise GtpError("the board is showing what to do")
+    from gogadget import font
+    from gogadget.signals import draw_text
+    cols = font.render(args[0].upper())
+    font = None
+    forget("font")
+    size = ref.size
+    if len(cols) > size:
+        raise GtpError("too wide for a %dx%d board" % (size, size))
+    grid = bytearray(ref.n)
+    draw_text(grid, size, cols, -((size - len(cols)) // 2))
+    ref.shown = grid
+    ref.shown_until = ticks_add(ref.now, ms)
+    ref.paint()
     return ""

@@ -136,6 +136,10 @@ class Referee:
         self.text = None
         self.scroll = -1
         self.over_ms = 0
+        # Text the host asked to show (gogadget-show: a clock) in place of
+        # the prompts until shown_until, or until anything happens.
+        self.shown = None
+        self.shown_until = 0
         self.has_fault = False
         self.extras = self.missings = self.wrong = self.pending = self.unresolved = 0
         self.extra = self.missing = -1
@@ -239,6 +243,9 @@ class Referee:
             self.dirty = True
         if self.phase == "over":
             counting.scroll(self, now_ms)
+        if self.shown is not None and (self.dirty or ticks_diff(now_ms, self.shown_until) >= 0):
+            self.shown = None
+            self.dirty = True
         if self.dirty:
             self.refresh()
 
@@ -270,7 +277,9 @@ class Referee:
             alert = sg.ALERT_FAULT
         if self.alarm:
             alert = sg.ALERT_ERROR
-        sg.paint(self.frame, self.prompt, turn, self.phase, alert, self._brightness)
+        shown = self.shown
+        sg.paint(self.frame, self.prompt if shown is None else shown, turn, self.phase, alert,
+                 self._brightness)
 
     # -- places and points ----------------------------------------------------
 

@@ -26,6 +26,9 @@ def add_arguments(p):
                         "the game whose position is on the board")
     p.add_argument("--list", action="store_true", help="list your live and correspondence games")
     p.add_argument("--out", default=None, help="save the board's record of the game here")
+    p.add_argument("--board-clock", type=float, default=0, metavar="SECONDS",
+                   help="at the start of each of your turns show your time left as digits on "
+                        "the board for this many seconds (default 0: only on the host)")
     p.add_argument("--trace", default=None,
                    help="append every message to and from the server to this file (JSON lines)")
 
@@ -133,7 +136,8 @@ def cmd_online(args, connection):
                     print("  " + describe(e, account.user_id), file=sys.stderr)
                 return 2
             game_id = found[0]["id"]
-        seat = Seat(sock, account.user_id, game_id, open_board, log=say)
+        seat = Seat(sock, account.user_id, game_id, open_board, log=say,
+                    board_clock=args.board_clock)
 
         def seated(mine):
             colour[0] = mine

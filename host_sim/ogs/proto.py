@@ -171,3 +171,15 @@ def clock_text(clock_time, now_ms=None, running_since=None):
             else "%d:%02d" % (s // 60, s % 60)) + extra
 
 
+
+
+def board_clock_text(seconds, size):
+    """Time left as the board can draw it across `size` columns (3x5
+    font): M.SS when it fits (13x13 and up), else seconds under 100, else
+    whole minutes."""
+    from gogadget.font import render
+    s = int(seconds)
+    text = "%d.%02d" % (s // 60, s % 60)
+    if len(render(text)) <= size:
+        return text
+    return str(s) if s < 100 else str(min(s // 60, 99))

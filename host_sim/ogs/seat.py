@@ -54,7 +54,7 @@ class Seat:
     """One game: attach(), then run() until it is over (or stop is set)."""
 
     def __init__(self, socket, user_id, game_id, open_board, log=print, clock_log=None,
-                 poll_s=POLL_S, ping_s=PING_S, reconnect_s=RECONNECT_S):
+                 poll_s=POLL_S, ping_s=PING_S, reconnect_s=RECONNECT_S, board_clock=0):
         self.sock = socket
         self.user_id = user_id
         self.game_id = game_id
@@ -81,6 +81,9 @@ class Seat:
         self.board_restarts = 0
         self.refused = []  # (vertex, error) the server refused
         self.clock = None
+        self.clock_at = 0.0  # when the clock message came (time.time())
+        self.board_clock = board_clock  # seconds the person's time shows on the board
+        self._clock_shown = -1  # the move number it was last shown for
         self.done = False
         self.stop = False
         self._seen = None  # the board's last (moves, phase) looked at
@@ -277,6 +280,7 @@ class Seat:
 
     def clocked(self, data):
         self.clock = data
+        self.clock_at = time.time()
         b = proto.clock_text(data.get("black_time"))
         w = proto.clock_text(data.get("white_time"))
         turn = "black" if data.get("current_player") == data.get("black_player_id") else "white"
@@ -381,6 +385,42 @@ class Seat:
             self.sync(status)
         if self.phase == "stone removal" and status.get("phase") in ("count", "over"):
             self.removal(status)
+        if self.board_clock and self.phase == "play" and status.get("phase") == "play" \
+                and status.get("outstanding") == "0" and self.pending is None \
+                and self._clock_shown != len(self.moves) and self._my_turn():
+            self.show_clock()
+
+    def _my_turn(self):
+        return proto.colours(self.game, len(self.moves) + 1)[-1] == self.me
+
+    def my_time_left(self):
+        """Seconds on the person's clock now (main time), or None."""
+        clock = self.clock
+        if not clock:
+            return None
+        mine = clock.get("black_time" if self.me == BLACK else "white_time")
+        if isinstance(mine, dict):
+            left = float(mine.get("thinking_time", 0))
+        elif isinstance(mine, (int, float)):
+            left = mine / 1000.0
+        else:
+            return None
+        if clock.get("current_player") == self.user_id:
+            left -= time.time() - self.clock_at
+        return max(0.0, left)
+
+    def show_clock(self):
+        """The person's time left as digits on the board, once a turn."""
+        self._clock_shown = len(self.moves)
+        left = self.my_time_left()
+        if left is None:
+            return
+        text = proto.board_clock_text(left, self.size)
+        try:
+            self.send_board("gogadget-show %s %d" % (text, int(self.board_clock * 1000)))
+            self.log("your clock on the board: %s" % text)
+        except GtpError:
+            pass  # the board is asking for a stone: it never hides that
 
     def sync(self, status=None):
         """Reconcile the board's record with the server's moves."""
