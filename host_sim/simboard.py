@@ -58,9 +58,13 @@ class ScriptPolicy:
     if thinking until the clock runs out; a move taken back is played
     again), then passes; at the count lifts `dead`."""
 
-    def __init__(self, moves, dead=()):
+    def __init__(self, moves, dead=(), handicap=()):
         self.script = [m.strip() for m in moves if m.strip()]
         self.dead_vertices = list(dead)
+        self.handicap = list(handicap)  # where this person puts a free handicap
+
+    def handicap_stone(self, board, k):
+        return parse_vertex(board.size, self.handicap[k])
 
     def choose(self, board, colour):
         n = sum(1 for i in range(board.moves) if board.move(i)[0] == colour)
@@ -163,6 +167,9 @@ class Person:
                     self.fixes += 1
             self._wait_moves = -1
             return
+        if ref.phase == "setup" and getattr(ref, "free", False):
+            self._free_handicap(ref, now_ms)
+            return
         if ref.phase == "count":
             if not self.confirm_count:
                 return
@@ -212,6 +219,23 @@ class Person:
         self._wait_moves = board.moves
         self._wait_until = now_ms + 2000
 
+
+    def _free_handicap(self, ref, now_ms):
+        """Black's free handicap: one stone at a time where the policy says
+        (a random empty point without one), then Confirm once they count."""
+        if self.colour not in (None, BLACK) or now_ms < self._wait_until:
+            return
+        stones = self.sim.stones
+        size = stones.size
+        down = sum(1 for c in stones.cells if c == BLACK)
+        if down < ref.handicap:
+            pick = getattr(self.policy, "handicap_stone", None)
+            pt = pick(ref.board, down) if pick else self.policy.choose(ref.board, BLACK)
+            stones.put(place(size, pt), BLACK)
+            self._wait_until = now_ms + 300
+        elif ref.placed == ref.handicap:
+            self.sim.buttons.press(events.BTN_CONFIRM)
+            self._wait_until = now_ms + 1000
 
     def _matches(self, board):
         """The physical stones are the referee's position."""

@@ -51,8 +51,12 @@ def play(name, store):
     cut = spec.get("power_cut_after")
 
     def open_board():
-        policy = ScriptPolicy(spec["person_moves"], spec.get("person_dead", []))
-        sim = SimBoard(size=spec["size"], policy=policy, colour=person, store_dir=store).start()
+        policy = ScriptPolicy(spec["person_moves"], spec.get("person_dead", []),
+                              spec.get("person_handicap", []))
+        # The person waits to be seated (-1: no colour yet), as at the
+        # command line: no stone before the bridge has set up the game.
+        sim = SimBoard(size=spec["size"], policy=policy, colour=seated_as[0],
+                       store_dir=store).start()
         sim.person.asked = False
         sim.person.think_ms = spec.get("person_think_ms", 0)
         sims.append(sim)
@@ -70,12 +74,21 @@ def play(name, store):
                 return
             time.sleep(0.005)
 
+    seated_as = [-1]
+
+    def seated(colour):
+        assert colour == person
+        seated_as[0] = colour
+        if sims:
+            sims[-1].person.colour = colour
+
     log = []
     stop = threading.Event()
     account = Account(server.url, "person", "secret")
     sock = Socket(server.ws_url, account.jwt, Trace())
     seat = Seat(sock, account.user_id, 1, open_board, log=log.append,
                 reconnect_s=(0.05, 0.2, 0.5), board_clock=spec.get("board_clock", 0))
+    seat.seated = seated
     outcome = {}
 
     def run():

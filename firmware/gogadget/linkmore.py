@@ -79,19 +79,25 @@ def cmd_fetch(self, args):
 
 
 def cmd_new(self, args):
-    """gogadget-new [size=N] [komi=K] [handicap=H] [rules=PRESET]"""
+    """gogadget-new [size=N] [komi=K] [handicap=H] [rules=PRESET]
+    [placement=free|fixed] (free: Black places the handicap where it likes,
+    whatever the preset says, as an online game's free handicap)."""
     opts = {}
     for a in args:
         key, sep, value = a.partition("=")
-        if not sep or key not in ("size", "komi", "handicap", "rules"):
-            raise GtpError("expected size=N komi=K handicap=H rules=PRESET, got " + a)
+        if not sep or key not in ("size", "komi", "handicap", "rules", "placement"):
+            raise GtpError("expected size=N komi=K handicap=H rules=PRESET placement=free, got "
+                           + a)
+        if key == "placement" and value not in ("free", "fixed"):
+            raise GtpError("placement is free or fixed")
         try:
-            opts[key] = value if key == "rules" else (
+            opts[key] = value if key in ("rules", "placement") else (
                 float(value) if key == "komi" else int(value))
         except ValueError:
             raise GtpError("bad value for " + key)
     self._new_game(size=opts.get("size"), komi=opts.get("komi"),
-                   handicap=opts.get("handicap"), preset=opts.get("rules"))
+                   handicap=opts.get("handicap"), preset=opts.get("rules"),
+                   free=opts.get("placement") == "free")
     return ""
 
 

@@ -173,9 +173,10 @@ class Referee:
         self.board.setup(colour, pt)
         self.setups.append((colour, pt))
 
-    def new_game(self, size=None, komi=None, handicap=None, preset=None):
+    def new_game(self, size=None, komi=None, handicap=None, preset=None, free=False):
         """Start a new game; None keeps the current size and komi (komi:
-        the new preset's when a preset is given), no handicap."""
+        the new preset's when a preset is given), no handicap; free: the
+        handicap is placed where Black likes, whatever the preset says."""
         size = self.size if size is None else size
         if komi is None and preset is None:
             komi = self.komi
@@ -185,7 +186,7 @@ class Referee:
         keep = self.rules if self.rules.name == "custom" and preset == "custom" else None
         if keep is not None:
             preset = self.config.preset
-        self.start(size, komi, handicap or 0, preset)
+        self.start(size, komi, handicap or 0, preset, free)
         if keep is not None:
             # Options changed one by one (GTP) stay for the next game.
             unpack_rules(self.rules, keep.ko, pack_rules(keep))

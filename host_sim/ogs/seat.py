@@ -91,8 +91,8 @@ class Seat:
         self._said = set()
 
     def seated(self, colour):
-        """Told the person's colour once (the simulator's scripted person
-        plays it)."""
+        """Told the person's colour once the board holds the game (the
+        simulator's scripted person plays it from then on)."""
 
     # -- the socket --------------------------------------------------------
 
@@ -237,8 +237,6 @@ class Seat:
         me = proto.colour_of(data, self.user_id)
         if not me:
             raise SeatError("you are not a player of game %d" % self.game_id)
-        if first:
-            self.seated(me)
         self.me = me
         initial = proto.initial_stones(data)
         self.handicap_moves = 0 if initial["b"] else int(data.get("handicap") or 0)
@@ -255,6 +253,7 @@ class Seat:
                     proto.to_vertex(self.size, *proto.packed_move(m)) for m in removed)
         if first:
             self.attach()
+            self.seated(me)
         else:
             self.sync()
         if self.phase == "finished":
@@ -326,7 +325,13 @@ class Seat:
         if not self._board_is_this_game():
             komi = self.game.get("komi", 6.5)
             preset = proto.RULES.get(self.game.get("rules"), "chinese")
-            self.send_board("gogadget-new size=%d komi=%s rules=%s" % (self.size, komi, preset))
+            new = "gogadget-new size=%d komi=%s rules=%s" % (self.size, komi, preset)
+            if self.handicap_moves and self.me == BLACK and not self.moves:
+                # The person places the handicap at the board, then Confirm.
+                new += " handicap=%d placement=free" % self.handicap_moves
+                self.log("place your %d handicap stones where you like, then press Confirm"
+                         % self.handicap_moves)
+            self.send_board(new)
             initial = proto.initial_stones(self.game)
             words = []
             for key in ("b", "w"):
@@ -483,9 +488,10 @@ class Seat:
             # The person places them at the board (its set-up stones).
             stones = [v for c, v in setup if c == BLACK]
             if self.pending is None:
-                for v in stones:
+                for v in sorted(stones):
                     if (BLACK, v) not in placed:
                         self.pending = (len(self.moves), v)
+                        self.log("%d. black %s (your handicap stone)" % (len(self.moves) + 1, v))
                         self._send("game/move", {"game_id": self.game_id,
                                                  "move": proto.encode_vertex(self.size, v)})
                         break
