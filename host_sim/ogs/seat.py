@@ -210,6 +210,10 @@ class Seat:
                 self.accepted = False
             elif data == "play":
                 self.log("stone removal rejected: play resumes (put a stone down)")
+            elif data == "finished" and not self.done:
+                # The outcome comes with the gamedata; ask for it in case
+                # the server does not send it of itself.
+                self._send("game/connect", {"game_id": self.game_id, "chat": False})
             self.look()
         elif what == "removed_stones":
             if "all_removed" in data:
