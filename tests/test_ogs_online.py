@@ -4,16 +4,13 @@ message both ways compiled against OGS's own client types (the goban npm
 package, tests/ogs/package.json) with tsc."""
 import json
 import os
-import subprocess
-import sys
 
 import pytest
 
-from conftest import ROOT, require
+from conftest import require
 from host_sim.ogs import proto, typecheck
-from ogs_games import (GAMES, board_moves, game_commands, names, play, save_trace,
-                       server_moves, trace_path)
-from host_sim.ogs.server import Game, Server
+from ogs_games import (board_moves, game_commands, names, play, save_trace, server_moves,
+                       trace_path)
 
 RECORD = os.environ.get("OGS_RECORD") == "1"  # rewrite tests/ogs/traces from this run
 

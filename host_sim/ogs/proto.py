@@ -5,7 +5,7 @@ TOP, both from 0.  A move on the wire is packed as [x, y, ms] (pass: -1,
 -1); a move sent is the two letters "ab" ("..": pass); a list of stones
 (removed stones, initial state) is their letters run together.
 """
-from gogadget.points import BLACK, WHITE
+from gogadget.points import BLACK, COLUMNS, WHITE
 
 LETTERS = "abcdefghijklmnopqrstuvwxyz"
 # OGS rule sets -> the board's presets (firmware/gogadget/rules.py).
@@ -23,7 +23,7 @@ def to_vertex(size, x, y):
 
 
 def _gtp(size, x, y):
-    return "ABCDEFGHJKLMNOPQRSTUVWXYZ"[x] + str(size - y)
+    return COLUMNS[x] + str(size - y)
 
 
 def from_vertex(size, text):
@@ -31,7 +31,7 @@ def from_vertex(size, text):
     t = text.strip().upper()
     if t == "PASS":
         return -1, -1
-    x = "ABCDEFGHJKLMNOPQRSTUVWXYZ".index(t[0])
+    x = COLUMNS.index(t[0])
     row = int(t[1:])
     if not (0 <= x < size and 1 <= row <= size):
         raise ValueError("vertex %s is off a %dx%d board" % (text, size, size))

@@ -25,7 +25,7 @@ import time
 from websockets.exceptions import ConnectionClosed
 
 from gogadget import sgf as sgf_mod
-from gogadget.points import BLACK, COLUMNS, PASS, WHITE, row_col, vertex
+from gogadget.points import BLACK, WHITE, vertex
 from host_sim.ogs import proto
 from host_sim.ogs.wire import OgsError
 from host_sim.serialport import GtpError, LinkClosed, status_words

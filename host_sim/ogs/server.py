@@ -25,7 +25,7 @@ from websockets.sync.server import serve
 
 from gogadget import score
 from gogadget.board import Board, OK
-from gogadget.points import BLACK, EMPTY, PASS, WHITE, point, row_col
+from gogadget.points import BLACK, EMPTY, WHITE, point, row_col
 from gogadget.rules import Rules
 from host_sim.ogs import proto
 from host_sim.ogs.wire import Trace
