@@ -8,6 +8,7 @@
   gogadget publish --broker URL --board-id NAME
                                  the board's game to a tournament room's broker
   gogadget relay --broker URL    a tournament room's live web page and archive
+  gogadget online [--game ID]    you, at the board, in your own game on online-go.com
 
 Every command takes --sim instead of --port: the simulator's virtual board.
 With --sim you are the person at it: the simulator's window when there is
@@ -330,6 +331,23 @@ def cmd_publish(args):
     return publish.cmd_publish(args, open_link)
 
 
+def cmd_online(args):
+    """You at the board in your own OGS game (host_sim/ogs/)."""
+    from host_sim.ogs import command
+    problem = command.fair_play(args, session.live_port)
+    if problem:
+        print("gogadget online: %s" % problem, file=sys.stderr)
+        return 2
+
+    def connection():
+        conn = Connection(args, use_live=not args.auto)
+        if conn.sim is not None:
+            conn.sim.person.asked = False  # no genmove holds the link online
+        return conn
+
+    return command.cmd_online(args, connection)
+
+
 def parser():
     p = argparse.ArgumentParser(prog="gogadget", description=__doc__.split("\n\n")[0],
                                 epilog=__doc__.split("\n\n", 1)[1],
@@ -392,6 +410,16 @@ def parser():
                        "finished game (docs/ROOM.md).")
     room_relay.add_arguments(r)
     r.set_defaults(func=room_relay.cmd_relay)
+    on = sub.add_parser("online", help="you at the board in your own game on online-go.com",
+                        description="You at the board in your own game on online-go.com (OGS): "
+                        "the opponent's moves light up to be placed, yours go out; passes, "
+                        "resignation and the stone removal phase are done at the board.  Log in "
+                        "with your own account (OGS_USERNAME and OGS_PASSWORD, or a credentials "
+                        "file).  No engine is consulted.")
+    _add_board_options(on)
+    from host_sim.ogs import command as ogs_command
+    ogs_command.add_arguments(on)
+    on.set_defaults(func=cmd_online)
     return p
 
 

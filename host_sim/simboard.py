@@ -52,6 +52,34 @@ class RandomPolicy:
         pass
 
 
+class ScriptPolicy:
+    """A person who plays a written game: the n-th move of their colour is
+    the n-th of `moves` (a vertex, "pass", "resign" or "wait": no move, as
+    if thinking until the clock runs out; a move taken back is played
+    again), then passes; at the count lifts `dead`."""
+
+    def __init__(self, moves, dead=(), handicap=()):
+        self.script = [m.strip() for m in moves if m.strip()]
+        self.dead_vertices = list(dead)
+        self.handicap = list(handicap)  # where this person puts a free handicap
+
+    def handicap_stone(self, board, k):
+        return parse_vertex(board.size, self.handicap[k])
+
+    def choose(self, board, colour):
+        n = sum(1 for i in range(board.moves) if board.move(i)[0] == colour)
+        word = self.script[n] if n < len(self.script) else "pass"
+        if word.lower() in ("resign", "wait"):
+            return word.lower()  # wait: thinking until the clock runs out
+        return parse_vertex(board.size, word)
+
+    def dead(self, board):
+        return [parse_vertex(board.size, v) for v in self.dead_vertices]
+
+    def close(self):
+        pass
+
+
 class EnginePolicy:
     """A GTP engine (GNU Go) chooses the person's moves; it is kept in step
     with the referee's record and asked with reg_genmove."""
@@ -105,6 +133,13 @@ class Person:
         self._wait_moves = -1  # the referee has not yet taken our last stone
         self._wait_until = 0
         self._confirm_at = -1  # counting: when the dead stones are off, confirm
+        # True: moves only when the host's genmove asks (play, gtp); False:
+        # whenever it is this colour's turn (`gogadget online` watches the
+        # board instead of holding the link with a genmove).
+        self.asked = True
+        self.think_ms = 0  # virtual ms the person looks at the board before each move
+        self._think_move = -1
+        self._think_from = 0
         self.moves = 0
         self.fixes = 0
 
@@ -131,6 +166,9 @@ class Person:
                     stones.put(pl, virtual.PUT_CODES[c])
                     self.fixes += 1
             self._wait_moves = -1
+            return
+        if ref.phase == "setup" and getattr(ref, "free", False):
+            self._free_handicap(ref, now_ms)
             return
         if ref.phase == "count":
             if not self.confirm_count:
@@ -159,9 +197,18 @@ class Person:
         turn = board.to_move()
         # A person waits to be asked: a stone put down before the host has
         # set up the game would only be an extra stone to lift again.
-        if sim.link.waiting != turn or self.colour not in (None, turn):
+        if (self.asked and sim.link.waiting != turn) or self.colour not in (None, turn):
             return
+        if self.think_ms:
+            if self._think_move != board.moves:
+                self._think_move = board.moves
+                self._think_from = now_ms
+                return
+            if now_ms - self._think_from < self.think_ms:
+                return
         choice = self.policy.choose(board, turn)
+        if choice == "wait":
+            return
         self.moves += 1
         if choice == "resign":
             sim.buttons.press(events.BTN_RESIGN)
@@ -172,6 +219,23 @@ class Person:
         self._wait_moves = board.moves
         self._wait_until = now_ms + 2000
 
+
+    def _free_handicap(self, ref, now_ms):
+        """Black's free handicap: one stone at a time where the policy says
+        (a random empty point without one), then Confirm once they count."""
+        if self.colour not in (None, BLACK) or now_ms < self._wait_until:
+            return
+        stones = self.sim.stones
+        size = stones.size
+        down = sum(1 for c in stones.cells if c == BLACK)
+        if down < ref.handicap:
+            pick = getattr(self.policy, "handicap_stone", None)
+            pt = pick(ref.board, down) if pick else self.policy.choose(ref.board, BLACK)
+            stones.put(place(size, pt), BLACK)
+            self._wait_until = now_ms + 300
+        elif ref.placed == ref.handicap:
+            self.sim.buttons.press(events.BTN_CONFIRM)
+            self._wait_until = now_ms + 1000
 
     def _matches(self, board):
         """The physical stones are the referee's position."""
@@ -276,9 +340,13 @@ class SimBoard:
 
 
 def policy_from(spec, seed=0):
-    """"random" or "engine:COMMAND" (e.g. engine:/usr/games/gnugo --mode gtp --level 1)."""
+    """"random", "script:MOVES[;dead:VERTICES]" (e.g. script:E5 C3 pass;dead:G7)
+    or "engine:COMMAND" (e.g. engine:/usr/games/gnugo --mode gtp --level 1)."""
     if spec in (None, "", "random"):
         return RandomPolicy(seed)
+    if spec.startswith("script:"):
+        moves, _, dead = spec[len("script:"):].partition(";dead:")
+        return ScriptPolicy(moves.split(), dead.split())
     if spec.startswith("engine:"):
         return EnginePolicy(spec[len("engine:"):])
     raise ValueError("person policy must be 'random' or 'engine:COMMAND'")

@@ -27,6 +27,17 @@ PRESET_NAMES = sorted(PRESETS)
 EVENTS = (jn.K_MOVE, jn.K_UNDO, jn.K_RESIGN, jn.K_RESULT)
 
 
+# K_RESULT's value is the margin times two; a result that is no count (a
+# game lost on time or by forfeit, told by an online server) has a code.
+RESULT_WORDS = {0xFFFF: "T", 0xFFFE: "F"}
+
+
+def result_margin(value):
+    """K_RESULT's value -> what follows "B+" in the result."""
+    word = RESULT_WORDS.get(value)
+    return word if word else format_points(value / 2)
+
+
 def komi_code(komi):
     return int(komi * 2) + 32768
 
@@ -168,7 +179,7 @@ def replay(ref, records):
         elif kind == jn.K_RESIGN:
             over = (3 - arg, colour_name(3 - arg) + "+R")
         elif kind == jn.K_RESULT:
-            text = "0" if arg == EMPTY else colour_name(arg) + "+" + format_points(value / 2)
+            text = "0" if arg == EMPTY else colour_name(arg) + "+" + result_margin(value)
             over = (arg, text)
         elif kind == jn.K_KOMI:
             ref.komi = (value - 32768) / 2

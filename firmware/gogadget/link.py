@@ -132,7 +132,10 @@ class Link(Engine):
                 ("gogadget-events", self._events_cmd), ("gogadget-new", "linkmore:cmd_new"),
                 ("loadsgf", "linkmore:cmd_loadsgf"), ("printsgf", "linkmore:cmd_printsgf"),
                 ("gogadget-setup", "linkmore:cmd_setup"),
-                ("gogadget-replay", "linkmore:cmd_replay"), ("gogadget-frame", self._frame)):
+                ("gogadget-replay", "linkmore:cmd_replay"), ("gogadget-frame", self._frame),
+                ("gogadget-marked", "linkmore:cmd_marked"),
+                ("gogadget-result", "linkmore:cmd_result"),
+                ("gogadget-show", "linkmore:cmd_show")):
             self.commands[name] = fn
 
     # The base engine's queries (showboard, final_score, ...) must see the

@@ -4,7 +4,7 @@ runs (compat.forget).  Every function takes the Link first, as its method
 would; Replay guides the person through a stored game (gogadget-replay).
 """
 from gogadget import journal
-from gogadget.compat import forget
+from gogadget.compat import forget, ticks_add
 from gogadget.gtp import GtpError, _int
 from gogadget.gtpmore import free_handicap_points, vertices
 from gogadget.link import valid_game_name
@@ -79,19 +79,25 @@ def cmd_fetch(self, args):
 
 
 def cmd_new(self, args):
-    """gogadget-new [size=N] [komi=K] [handicap=H] [rules=PRESET]"""
+    """gogadget-new [size=N] [komi=K] [handicap=H] [rules=PRESET]
+    [placement=free|fixed] (free: Black places the handicap where it likes,
+    whatever the preset says, as an online game's free handicap)."""
     opts = {}
     for a in args:
         key, sep, value = a.partition("=")
-        if not sep or key not in ("size", "komi", "handicap", "rules"):
-            raise GtpError("expected size=N komi=K handicap=H rules=PRESET, got " + a)
+        if not sep or key not in ("size", "komi", "handicap", "rules", "placement"):
+            raise GtpError("expected size=N komi=K handicap=H rules=PRESET placement=free, got "
+                           + a)
+        if key == "placement" and value not in ("free", "fixed"):
+            raise GtpError("placement is free or fixed")
         try:
-            opts[key] = value if key == "rules" else (
+            opts[key] = value if key in ("rules", "placement") else (
                 float(value) if key == "komi" else int(value))
         except ValueError:
             raise GtpError("bad value for " + key)
     self._new_game(size=opts.get("size"), komi=opts.get("komi"),
-                   handicap=opts.get("handicap"), preset=opts.get("rules"))
+                   handicap=opts.get("handicap"), preset=opts.get("rules"),
+                   free=opts.get("placement") == "free")
     return ""
 
 
@@ -182,3 +188,110 @@ class Replay:
 def _no_blank_lines(text):
     # A GTP response ends at the first empty line.
     return "\n".join(line for line in text.strip().split("\n") if line.strip())
+
+
+def cmd_marked(self, args):
+    """gogadget-marked: the stones marked dead by lifting them while
+    counting (kept once the count is confirmed), so a host can propose them
+    as an online game's removed stones."""
+    self._args(args, 0)
+    from gogadget.view import M_DEAD
+    ref = self.referee
+    if ref.phase != "count" and ref.phase != "over":
+        return ""
+    mark = ref.mark
+    return vertices(self, [ref.pt(pl) for pl in range(ref.n) if mark[pl] & M_DEAD])
+
+
+def cmd_result(self, args):
+    """gogadget-result RESULT: the game ended off the board -- the opponent
+    resigned or a clock ran out on an online server, or the server's agreed
+    count differs from the board's.  RESULT is B+R, W+T, B+F, B+3.5 or 0.
+    Journalled first, so a power cut keeps it; a game already over gets the
+    new result in its kept record."""
+    self._args(args, 1)
+    from gogadget import counting
+    from gogadget import journal as jn
+    from gogadget.gamelog import RESULT_WORDS
+    text = args[0].upper()
+    ref = self.referee
+    if ref.phase not in ("play", "count", "over"):
+        raise GtpError("no game to end")
+    if text == "0":
+        winner = 0
+        value = 0
+    else:
+        if len(text) < 3 or text[0] not in "BW" or text[1] != "+":
+            raise GtpError("expected B+R, W+T, B+F, B+3.5 or 0, got " + args[0])
+        winner = BLACK if text[0] == "B" else 3 - BLACK
+        word = text[2:]
+        value = -1
+        for code in RESULT_WORDS:
+            if RESULT_WORDS[code] == word:
+                value = code
+        if word == "R":
+            value = 0
+        elif value < 0:
+            try:
+                value = int(float(word) * 2 + 0.5)
+            except ValueError:
+                raise GtpError("bad margin " + word)
+            if not 0 < value < 0xFF00:
+                raise GtpError("bad margin " + word)
+    if ref.result == text:
+        return ""
+    if text[2:] == "R":
+        ref.log.append(ref, jn.K_RESIGN, 3 - winner)
+    else:
+        ref.log.append(ref, jn.K_RESULT, winner, value)
+    if ref.phase != "over":
+        ref.event("result", text + " (told by the host)")
+        counting.finish(ref, winner, text)
+        return ""
+    # Already counted at the board: the told result replaces the board's
+    # own, on the LEDs and in the game's kept record.
+    ref.result = text
+    counting.over(ref, winner)
+    ref.event("result", text + " (told by the host)")
+    if self.store and journal._exists(self.store + "/%04d.sgf" % ref.log.game):
+        from gogadget import sgf
+        path = self.store + "/%04d.sgf" % ref.log.game
+        try:
+            with open(self.store + "/game.tmp", "w") as f:
+                sgf.write_record(f, ref.board, ref.rules, ref.komi, text, ref.date())
+            journal._replace(self.store + "/game.tmp", path)
+            journal._sync()
+        finally:
+            sgf = None
+            forget("sgf")
+    ref.refresh()
+    return ""
+
+
+def cmd_show(self, args):
+    """gogadget-show TEXT [MS]: TEXT (digits, B W R + - . ; a clock, a
+    count) drawn across the board in the result's font for MS ms (default
+    3000) in place of the prompts; a stone or a button ends it at once.
+    Refused while a stone is waiting to be placed or lifted: the board never
+    hides what it asks for."""
+    self._args(args, 1, 2)
+    ref = self.referee
+    ms = _int(args[1]) if len(args) > 1 else 3000
+    if not 0 < ms <= 60000:
+        raise GtpError("MS must be 1..60000")
+    if ref.phase != "play" or ref.outstanding():
+        raise GtpError("the board is showing what to do")
+    from gogadget import font
+    from gogadget.signals import draw_text
+    cols = font.render(args[0].upper())
+    font = None
+    forget("font")
+    size = ref.size
+    if len(cols) > size:
+        raise GtpError("too wide for a %dx%d board" % (size, size))
+    grid = bytearray(ref.n)
+    draw_text(grid, size, cols, -((size - len(cols)) // 2))
+    ref.shown = grid
+    ref.shown_until = ticks_add(ref.now, ms)
+    ref.paint()
+    return ""

@@ -136,6 +136,10 @@ class Referee:
         self.text = None
         self.scroll = -1
         self.over_ms = 0
+        # Text the host asked to show (gogadget-show: a clock) in place of
+        # the prompts until shown_until, or until anything happens.
+        self.shown = None
+        self.shown_until = 0
         self.has_fault = False
         self.extras = self.missings = self.wrong = self.pending = self.unresolved = 0
         self.extra = self.missing = -1
@@ -169,9 +173,10 @@ class Referee:
         self.board.setup(colour, pt)
         self.setups.append((colour, pt))
 
-    def new_game(self, size=None, komi=None, handicap=None, preset=None):
+    def new_game(self, size=None, komi=None, handicap=None, preset=None, free=False):
         """Start a new game; None keeps the current size and komi (komi:
-        the new preset's when a preset is given), no handicap."""
+        the new preset's when a preset is given), no handicap; free: the
+        handicap is placed where Black likes, whatever the preset says."""
         size = self.size if size is None else size
         if komi is None and preset is None:
             komi = self.komi
@@ -181,7 +186,7 @@ class Referee:
         keep = self.rules if self.rules.name == "custom" and preset == "custom" else None
         if keep is not None:
             preset = self.config.preset
-        self.start(size, komi, handicap or 0, preset)
+        self.start(size, komi, handicap or 0, preset, free)
         if keep is not None:
             # Options changed one by one (GTP) stay for the next game.
             unpack_rules(self.rules, keep.ko, pack_rules(keep))
@@ -239,6 +244,9 @@ class Referee:
             self.dirty = True
         if self.phase == "over":
             counting.scroll(self, now_ms)
+        if self.shown is not None and (self.dirty or ticks_diff(now_ms, self.shown_until) >= 0):
+            self.shown = None
+            self.dirty = True
         if self.dirty:
             self.refresh()
 
@@ -270,7 +278,9 @@ class Referee:
             alert = sg.ALERT_FAULT
         if self.alarm:
             alert = sg.ALERT_ERROR
-        sg.paint(self.frame, self.prompt, turn, self.phase, alert, self._brightness)
+        shown = self.shown
+        sg.paint(self.frame, self.prompt if shown is None else shown, turn, self.phase, alert,
+                 self._brightness)
 
     # -- places and points ----------------------------------------------------
 
