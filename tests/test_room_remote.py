@@ -1,0 +1,116 @@
+"""Two boards, one game over the room's broker (issue 18, docs/ROOM.md
+Pairing): two virtual boards (the simulator's App, the firmware's
+Broadcaster and pairing.Follower, paho) play whole games through a real
+Mosquitto under the generated ACL, with the broker restarted mid-game, a
+board power-cut mid-game, moves made while the broker is down, a take-back
+asked at one board and confirmed at the other, the passes, the count and a
+resignation.  Both boards' kept records and the relay's archive must be the
+same game; a third board may watch but its forged moves never reach a
+board."""
+import json
+import random
+import time
+
+from sgfmill import sgf as sgfmill_sgf
+
+from conftest import require
+from gogadget.broadcast import T_MOVE, topic
+from gogadget.pairing import T_PAIR
+from host_sim.room.broker import Broker, find_mosquitto
+from host_sim.room.relay import Relay
+from remote_boards import level, pair_up, play_move, pump, takeback
+from room_boards import Publisher, wait_for
+
+SEED = 18
+MOVES = 40  # a game's moves before the passes
+
+
+def kept(side):
+    files = sorted(side.store.glob("[0-9][0-9][0-9][0-9].sgf"))
+    assert len(files) == 1, files
+    return sgf_game(files[0].read_bytes())
+
+
+def sgf_game(data):
+    g = sgfmill_sgf.Sgf_game.from_bytes(data)
+    return [n.get_move() for n in g.get_main_sequence()[1:]], g.get_root().get("RE")
+
+
+def start_room(tmp_path, boards=("b1", "b2", "b3")):
+    require(find_mosquitto() or "mosquitto", "(apt-get install mosquitto; .ci/run does)")
+    broker = Broker(str(tmp_path / "broker"), boards=list(boards)).start()
+    relay = Relay(broker.url, ("127.0.0.1", 0), str(tmp_path / "archive"), "relay",
+                  broker.creds["relay"]).start()
+    assert relay.connected.wait(20)
+    return broker, relay
+
+
+def stop_room(sides, relay, broker):
+    for s in sides:
+        s.pub.close()
+    relay.stop()
+    broker.stop()
+
+
+def test_two_boards_play_a_game_through_faults(tmp_path):
+    broker, relay = start_room(tmp_path)
+    sides = []
+    rng = random.Random(SEED)
+    latencies = []
+    try:
+        sides = pair_up(broker, tmp_path / "boards", seed=SEED)
+        black, white = sides
+        n = 0
+        undone = False
+        while n < MOVES:
+            mover, pt = play_move(sides, latencies)
+            n += 1
+            if n == 10:
+                broker.stop()  # mid-game: the boards play on, the moves wait
+                for _ in range(3):
+                    mover = sides[0] if sides[0].colour == sides[0].ref.to_move() else sides[1]
+                    pt = mover.choose()
+                    mover.person.play_stone(mover.colour, mover.ref.place(pt))
+                    assert mover.person.tidy()
+                    # The other board has not seen it: nothing lit there.
+                    other = sides[1] if mover is sides[0] else sides[0]
+                    assert other.ref.board.moves == mover.ref.board.moves - 1
+                    break
+                broker.start()
+                level(sides, 60)
+                n += 1
+            if n == 20:
+                white.power_cut()  # mid-game: resumes the same game from its journal
+                assert white.person.tidy(), white.ref.status()
+            if not undone and n > 24 and pt and rng.random() < 0.5:
+                takeback(sides, mover)
+                undone = True
+                n -= 1
+        assert undone and white.cuts == 1
+        # The end: passes until both count, Black's person confirms the count.
+        while black.ref.phase != "count":
+            play_move(sides, latencies)
+        pump(sides, lambda: white.ref.phase == "count", 30, "counting at both boards")
+        black.sim.press("confirm")
+        pump(sides, lambda: black.ref.result and white.ref.result, 30, "the result at both")
+        pump(sides, lambda: all(s.idle() for s in sides), 30, "everything published")
+        assert black.ref.result == white.ref.result
+        mine, theirs = kept(black), kept(white)
+        assert mine == theirs and mine[1] == black.ref.result
+        assert len(mine[0]) >= MOVES
+        archive = tmp_path / "archive"
+        wait_for(lambda: len(list(archive.glob("*.sgf"))) >= 1, 30, "the archive")
+        time.sleep(0.5)
+        files = sorted(archive.glob("*.sgf"))
+        assert len(files) == 1, files  # the pair's game is archived once
+        assert sgf_game(files[0].read_bytes()) == mine
+        assert all(s.follower.note == "" for s in sides)
+        cards = {s.id: json.loads(relay.room.summary(relay.room.boards[s.id])) for s in sides}
+        assert cards["b1"]["opponent"] == "b2" and not cards["b1"]["mirror"]  # one card
+        assert cards["b2"]["mirror"]
+        latencies.sort()
+        print("moves %d, faults: broker restart 1, power cut 1, take-back 1; "
+              "move -> other board's light p50 %.0f ms, max %.0f ms" % (
+                  len(mine[0]), 1000 * latencies[len(latencies) // 2], 1000 * latencies[-1]))
+    finally:
+        stop_room(sides, relay, broker)
