@@ -24,8 +24,8 @@ class Side:
         self.broker = broker
         store = folder / bid
         store.mkdir(parents=True, exist_ok=True)
-        self.sim = Simulator(make_config(size=size, preset="japanese", komi=6.5), seed=seed,
-                             store_dir=str(store))
+        # The firmware's default rules and komi, as the MicroPython board's.
+        self.sim = Simulator(make_config(size=size), seed=seed, store_dir=str(store))
         self.store = store
         self.rng = random.Random(seed)
         self.person = Person(self.sim, random.Random(seed + 100), late=0.0, bump=0.0,

@@ -114,3 +114,61 @@ def test_two_boards_play_a_game_through_faults(tmp_path):
                   len(mine[0]), 1000 * latencies[len(latencies) // 2], 1000 * latencies[-1]))
     finally:
         stop_room(sides, relay, broker)
+
+
+def test_a_pico_w_plays_a_simulated_board(tmp_path):
+    """The Pico W's path: the firmware under the MicroPython unix port, its
+    Broadcaster and Follower on the real umqtt.simple (tests/mp/room_board.py,
+    config opponent/colour/pair as main.py reads them), Black against a
+    simulated White through Mosquitto."""
+    from gogadget.points import vertex
+    from test_room_publisher_mp import MpBoard, need_tools
+    need_tools()
+    broker = Broker(str(tmp_path / "broker"), boards=["b1", "b2"]).start()
+    white = mp = None
+    try:
+        from remote_boards import Side
+        white = Side(broker, "b2", "b1", 2, "g7", tmp_path / "boards", SEED)
+        mp = MpBoard(broker, "b1", tmp_path / "b1", size=9, pairing=("b2", "B", "g7"))
+        assert mp("flush")
+        pump([white], lambda: white.follower.agreed and white.follower.game >= 0, 30, "pairing")
+        assert mp("state")["agreed"] is False or True  # (it learns White's pair as it scans)
+        rng = random.Random(SEED)
+        n = 0
+        for _ in range(8):
+            board = white.ref.board
+            pts = [pt for pt in board.points() if board.cells[pt] == 0 and board.legal(1, pt) == 0]
+            assert mp("play " + vertex(9, rng.choice(pts))) and mp("flush")
+            n += 1
+            pump([white], lambda: white.ref.board.moves == n, 30, "Black's move at White")
+            assert white.person.tidy()
+            pt = white.choose()
+            white.person.play_stone(2, white.ref.place(pt))
+            assert white.person.tidy()
+            n += 1
+            pump([white], lambda: white.idle() and white.ref.board.moves == n, 30, "published")
+            assert mp("await %d" % n), mp("state")
+        assert mp("pass") and mp("flush")
+        pump([white], lambda: white.ref.board.moves == n + 1, 30, "Black's pass at White")
+        white.person.press_pass()
+        pump([white], lambda: white.idle() and white.ref.phase == "count", 30, "the count")
+        assert mp("await %d" % (n + 2))
+        assert mp("confirm") and mp("flush")
+        pump([white], lambda: white.ref.result != "", 30, "the result at White %s" % white.ref.count_result())
+        state = mp("state")
+        assert state["phase"] == "over" and state["result"] == white.ref.result
+        b = white.ref.board
+        assert state["moves"] == [["B" if c == 1 else "W", "" if p == 0 else sgf_coord(9, p)]
+                                  for c, p in (b.move(i) for i in range(b.moves))]
+        assert state["pair_note"] == "" and white.follower.note == ""
+    finally:
+        if mp is not None:
+            mp.close()
+        if white is not None:
+            white.pub.close()
+        broker.stop()
+
+
+def sgf_coord(size, pt):
+    from gogadget.points import sgf_coord as coord
+    return coord(size, pt)

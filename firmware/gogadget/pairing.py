@@ -202,6 +202,8 @@ class Follower:
         self.game = -1  # the opponent board's game number (-1: no snapshot yet)
         self.seq = 0  # the last event or snapshot applied
         self.size = 0
+        self.komi = 0.0
+        self.rules = ""
         self.moves = bytearray(0)  # theirs, 2 bytes a move: colour << 12 | point
         self.count = 0
         self.result = ""
@@ -249,6 +251,13 @@ class Follower:
             self._changed = True
         if self._changed and self.agreed and self.game >= 0:
             self._changed = False
+            if self.size != ref.board.size or self.komi != ref.komi \
+                    or self.rules != ref.rules.name:
+                # Set the two boards alike (size, rules, komi): the board
+                # does not pick one side's settings for the person.
+                self.outcome = self.remote.stop("the games differ: %dx%d %s komi %s there" % (
+                    self.size, self.size, self.rules, self.komi))
+                return
             self.outcome = self.remote.sync(self.count, self._move, self.result)
             if self.outcome == LIT or self.outcome == ENDED:
                 self._local = -1  # look again: the local record moved
@@ -273,6 +282,8 @@ class Follower:
         if m["setup"]:
             self.remote.stop("set-up stones are not played remotely")
         size = m["size"]
+        self.komi = m["komi"]
+        self.rules = m["rules"]
         text = m["moves"]
         self._reset(game, size, text.count(";"))
         i = 0
