@@ -172,3 +172,81 @@ def test_a_pico_w_plays_a_simulated_board(tmp_path):
 def sgf_coord(size, pt):
     from gogadget.points import sgf_coord as coord
     return coord(size, pt)
+
+
+def test_gogadget_remote_sim_plays_through_the_host(tmp_path, monkeypatch):
+    """The plain Pico's path: `gogadget remote --sim` (its own process) plays
+    White of the running simulator (the App with its GTP Link on a pty, as
+    `make sim` runs it) against a simulated Black on the broker."""
+    import os
+    import subprocess
+    import sys
+    from conftest import ROOT
+    from host_sim import session
+    from host_sim.replay import Person
+    from remote_boards import Side
+    from test_room_publish import Board
+    require(find_mosquitto() or "mosquitto", "(apt-get install mosquitto; .ci/run does)")
+    monkeypatch.setenv("XDG_RUNTIME_DIR", str(tmp_path))
+    broker = Broker(str(tmp_path / "broker"), boards=["b1", "pico-2"]).start()
+    board = black = proc = None
+    try:
+        board = Board(str(tmp_path / "store"))
+        sim = board.sim
+        wait_for(lambda: sim.referee.settler.primed, 10, "the board's first view")
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "host_sim.cli", "remote", "--sim", "--broker", broker.url,
+             "--board-id", "pico-2", "--password", broker.creds["pico-2"], "--interval", "0.05",
+             "--game", "g2", "--opponent", "b1", "--colour", "W", "--verbose"],
+            cwd=ROOT, env=dict(os.environ, XDG_RUNTIME_DIR=str(tmp_path)),
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        black = Side(broker, "b1", "pico-2", 1, "g2", tmp_path / "boards", SEED, size=9)
+        # The simulator's game is the test Board's: 9x9 japanese komi 6.5.
+        black.sim.referee.new_game(preset="japanese", komi=6.5)
+        pump([black], lambda: black.follower.agreed and black.follower.game >= 0, 30, "pairing")
+        person = Person(sim, random.Random(SEED), late=0.0, bump=0.0, max_delay_ms=60)
+        n = 0
+        for _ in range(6):
+            pt = black.choose()
+            black.person.play_stone(1, black.ref.place(pt))
+            assert black.person.tidy()
+            n += 1
+            pump([black], lambda: black.idle(), 30, "published")
+            wait_for(lambda: sim.referee.board.moves == n, 30, "Black's move lit at the Pico")
+            board.do(lambda: person.tidy())
+            assert sim.referee.board.move(n - 1) == black.ref.board.move(n - 1)
+            free = [p for p in sim.referee.board.points() if sim.referee.board.cells[p] == 0
+                    and sim.referee.board.legal(2, p) == 0]
+            pt = random.Random(n).choice(free)
+            board.do(lambda: (person.play_stone(2, sim.referee.place(pt)), person.tidy()))
+            n += 1
+            assert sim.referee.board.moves == n
+            # Black's turn: a black stone put down at the Pico is not a move
+            # there (Black plays at the other board); the lights ask it off.
+            stray = [p for p in free if p != pt and sim.referee.board.cells[p] == 0][0]
+            board.do(lambda: (person.put(1, sim.referee.place(stray)), sim.settle()))
+            assert sim.referee.board.moves == n
+            board.do(lambda: person.tidy())
+            pump([black], lambda: black.ref.board.moves == n, 30, "White's move at Black")
+            assert black.person.tidy()
+        black.person.press_pass()
+        pump([black], lambda: black.idle(), 30, "published")
+        wait_for(lambda: sim.referee.board.moves == n + 1, 30, "Black's pass at the Pico")
+        board.do(lambda: person.press_pass())
+        pump([black], lambda: black.ref.phase == "count", 30, "the count at Black")
+        black.sim.press("confirm")
+        pump([black], lambda: black.ref.result != "" and black.idle(), 30, "Black's result")
+        wait_for(lambda: sim.referee.result == black.ref.result, 30, "the same result at the Pico")
+        b, p = black.ref.board, sim.referee.board
+        assert [b.move(i) for i in range(b.moves)] == [p.move(i) for i in range(p.moves)]
+        assert black.follower.note == ""
+    finally:
+        if proc is not None:
+            proc.terminate()
+            out = proc.communicate(timeout=20)[0]
+            print(out[-3000:])
+        if black is not None:
+            black.pub.close()
+        if board is not None:
+            board.close()
+        broker.stop()

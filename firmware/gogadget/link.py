@@ -132,7 +132,8 @@ class Link(Engine):
                 ("gogadget-events", self._events_cmd), ("gogadget-new", "linkmore:cmd_new"),
                 ("loadsgf", "linkmore:cmd_loadsgf"), ("printsgf", "linkmore:cmd_printsgf"),
                 ("gogadget-setup", "linkmore:cmd_setup"),
-                ("gogadget-replay", "linkmore:cmd_replay"), ("gogadget-frame", self._frame)):
+                ("gogadget-replay", "linkmore:cmd_replay"), ("gogadget-frame", self._frame),
+                ("gogadget-remote", "linkmore:cmd_remote")):
             self.commands[name] = fn
 
     # The base engine's queries (showboard, final_score, ...) must see the

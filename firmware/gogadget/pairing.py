@@ -45,6 +45,7 @@ LIT = 2  # an opponent's move is now lit to be placed
 ASKED = 3  # the opponent took back their move: the person is asked to Confirm
 ENDED = 4  # the result was taken
 STOPPED = 5  # the records disagree: the pairing waits for a person
+BUSY = 6  # the board could not be told (a host's link is away): tried again
 
 
 def pair_message(pair_id, colour, opponent):
@@ -251,16 +252,23 @@ class Follower:
             self._changed = True
         if self._changed and self.agreed and self.game >= 0:
             self._changed = False
-            if self.size != ref.board.size or self.komi != ref.komi \
-                    or self.rules != ref.rules.name:
-                # Set the two boards alike (size, rules, komi): the board
-                # does not pick one side's settings for the person.
-                self.outcome = self.remote.stop("the games differ: %dx%d %s komi %s there" % (
-                    self.size, self.size, self.rules, self.komi))
-                return
-            self.outcome = self.remote.sync(self.count, self._move, self.result)
-            if self.outcome == LIT or self.outcome == ENDED:
-                self._local = -1  # look again: the local record moved
+            try:
+                self._sync(ref)
+            except OSError:
+                self.outcome = BUSY
+                self._changed = True
+
+    def _sync(self, ref):
+        if self.size != ref.board.size or self.komi != ref.komi \
+                or self.rules != ref.rules.name:
+            # Set the two boards alike (size, rules, komi): the board does
+            # not pick one side's settings for the person.
+            self.outcome = self.remote.stop("the games differ: %dx%d %s komi %s there" % (
+                self.size, self.size, self.rules, self.komi))
+            return
+        self.outcome = self.remote.sync(self.count, self._move, self.result)
+        if self.outcome == LIT or self.outcome == ENDED:
+            self._local = -1  # look again: the local record moved
 
     # -- the opponent's messages -----------------------------------------------
 

@@ -135,10 +135,12 @@ class HostPublisher:
     lost link) and close(); the publisher calls it again after a failure."""
 
     def __init__(self, open_link, connect, board_id, black="Black", white="White",
-                 look_s=LOOK_S, reopen_s=REOPEN_S, log=None):
+                 look_s=LOOK_S, reopen_s=REOPEN_S, log=None, peer=None):
         self.open_link = open_link
         self.mirror = Mirror()
-        self.pub = Broadcaster(connect, board_id, referee=self.mirror, black=black, white=white)
+        # peer: a pairing.Follower (`gogadget remote`, host_sim/room/remote.py).
+        self.pub = Broadcaster(connect, board_id, referee=self.mirror, black=black, white=white,
+                               peer=peer)
         self.look_s = look_s
         self.reopen_s = reopen_s
         self.link = None
@@ -337,36 +339,51 @@ def _interrupt(signum, frame):
     raise KeyboardInterrupt
 
 
-def cmd_publish(args, open_link):
-    """open_link(): a new link to the board (the CLI's Connection)."""
+def connect_from_args(args, command="publish"):
+    """The Broadcaster's client factory from the command line; None (said
+    on stderr) when the board id, the broker or the credentials are bad."""
     from host_sim.room.client import factory
     from host_sim.room.relay import read_credentials
     if not valid_board_id(args.board_id):
-        print("gogadget publish: bad board id %r (1-32 of a-z A-Z 0-9 - _)" % args.board_id,
+        print("gogadget %s: bad board id %r (1-32 of a-z A-Z 0-9 - _)" % (command, args.board_id),
               file=sys.stderr)
-        return 2
+        return None
     user = args.user or args.board_id
     password = args.password or os.environ.get("GOGADGET_MQTT_PASSWORD")
     try:
         if args.credentials:
             password = read_credentials(args.credentials, user)
-        connect = factory(args.broker, user, password)
+        return factory(args.broker, user, password)
     except (OSError, ValueError) as e:
-        print("gogadget publish: %s" % e, file=sys.stderr)
-        return 2
+        print("gogadget %s: %s" % (command, e), file=sys.stderr)
+        return None
 
+
+def say_for(args, command="publish"):
     def say(text):
         if args.verbose:
-            print("gogadget publish: " + text, file=sys.stderr, flush=True)
+            print("gogadget %s: %s" % (command, text), file=sys.stderr, flush=True)
+    return say
 
-    host = HostPublisher(open_link, connect, args.board_id, args.black, args.white,
-                         look_s=args.interval, log=say)
-    print("gogadget publish: %s -> %s as %s" % (args.port or ("the simulator" if args.sim else
-                                                              "/dev/ttyACM0"),
-                                                args.broker, args.board_id), flush=True)
+
+def run_host(host):
+    """Until SIGINT or SIGTERM; then the board is said offline."""
     signal.signal(signal.SIGTERM, _interrupt)
     try:
         host.run()
     except KeyboardInterrupt:
         pass
     return 0
+
+
+def cmd_publish(args, open_link):
+    """open_link(): a new link to the board (the CLI's Connection)."""
+    connect = connect_from_args(args)
+    if connect is None:
+        return 2
+    host = HostPublisher(open_link, connect, args.board_id, args.black, args.white,
+                         look_s=args.interval, log=say_for(args))
+    print("gogadget publish: %s -> %s as %s" % (args.port or ("the simulator" if args.sim else
+                                                              "/dev/ttyACM0"),
+                                                args.broker, args.board_id), flush=True)
+    return run_host(host)
