@@ -250,3 +250,18 @@ def test_gogadget_remote_sim_plays_through_the_host(tmp_path, monkeypatch):
         if board is not None:
             board.close()
         broker.stop()
+
+
+def test_a_paired_boards_idle_poll_allocates_nothing():
+    """Under the unix port with the Pico W's heap: the Broadcaster carrying
+    a Follower that has agreed the pairing and is level with the opponent
+    (tests/mp/room_heap.py pair): 540 polls with nothing new, heap locked."""
+    import subprocess
+    from conftest import micropython_path
+    from test_room_publisher_mp import MP, mp_env
+    res = subprocess.run([micropython_path(), "-X", "heapsize=230k", str(MP / "room_heap.py"),
+                          "19", "120", "pair"], capture_output=True, text=True, env=mp_env(),
+                         timeout=300)
+    assert res.returncode == 0, res.stderr
+    fig = json.loads(res.stdout.strip().splitlines()[-1])
+    assert fig["paired"] and fig["locked_polls"] == 540 and fig["moves"] == 120

@@ -249,6 +249,8 @@ class Broadcaster:
         self.peer = peer
         self._hello_dirty = False  # the peer's hello is not on this connection yet
         self._peer_note = ""
+        if peer is not None and referee is not None:
+            peer.attach(referee)
         # What was last looked at (poll compares these, nothing else).
         self._game = -1
         self._seq = 0
