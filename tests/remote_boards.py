@@ -72,6 +72,44 @@ class Side:
     def idle(self):
         return self.pub.connected and not self.pub.pending()
 
+    def habit(self, name):
+        """One of the person's habits (host_sim/stress_player.py names
+        them) between moves; the record must not change, and the lights
+        must lead back to the position.  Returns whether it was done."""
+        sim, person, ref = self.sim, self.person, self.ref
+        board = ref.board
+        stones = [pl for pl in range(ref.n) if sim.stones.cells[pl]]
+        empty = [pl for pl in range(ref.n) if not sim.stones.cells[pl]]
+        last = board.last_move()
+        if name == "bump":  # a stone slid onto a neighbouring point
+            person.bump()
+        elif name == "knock_off" and stones:  # knocked off, put back when the lights ask
+            person.lift(self.rng.choice(stones))
+            sim.settle()
+        elif name == "drop" and empty:  # dropped and picked up within a scan or two
+            pl = self.rng.choice(empty)
+            person.put(self.colour, pl)
+            sim.step()
+            person.lift(pl)
+        elif name == "hand":  # a hand over the board
+            sim.stones.hand(sim.clock.now_ms, hands=self.rng.choice((1, 2)))
+            sim.until_quiet()
+        elif name == "lift_back" and last is not None and last[1] != PASS:
+            pl = ref.place(last[1])  # the last stone lifted to look at it, put back
+            colour = person.lift(pl)
+            sim.settle()
+            person.put(colour, pl)
+        elif name == "stray_confirm" and ref.phase == "play" and not ref.ask_undo:
+            sim.press("confirm")  # nothing to confirm
+        elif name == "out_of_turn" and board.to_move() != self.colour and empty:
+            # A stone of ours on the opponent's turn: not a move; the lights ask it off.
+            person.put(self.colour, self.rng.choice(empty))
+        else:
+            return False
+        sim.settle()
+        assert person.tidy(), (name, ref.status())
+        return True
+
 
 def pump(sides, until, timeout=30.0, what="the condition"):
     """Step every board (a scan each, its Broadcaster's poll included) until
@@ -106,6 +144,21 @@ def level(sides, timeout=30.0):
     pump(sides, same, timeout, "both records level")
     for s in sides:
         assert s.person.tidy(), s.ref.status()
+
+
+HABITS = ("bump", "knock_off", "drop", "hand", "lift_back", "stray_confirm", "out_of_turn")
+
+
+def habits(sides, rng, chance=0.35, done=None):
+    """Now and then a habit at either board; both records stay as they were."""
+    if rng.random() >= chance:
+        return
+    side = rng.choice(sides)
+    name = rng.choice(HABITS)
+    before = [[s.ref.board.move(i) for i in range(s.ref.board.moves)] for s in sides]
+    if side.habit(name) and done is not None:
+        done[name] = done.get(name, 0) + 1
+    assert [[s.ref.board.move(i) for i in range(s.ref.board.moves)] for s in sides] == before, name
 
 
 def play_move(sides, latencies=None):

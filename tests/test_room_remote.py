@@ -11,6 +11,8 @@ import json
 import random
 import time
 
+import pytest
+
 from sgfmill import sgf as sgfmill_sgf
 
 from conftest import require
@@ -18,7 +20,7 @@ from gogadget.broadcast import T_MOVE, topic
 from gogadget.pairing import T_PAIR
 from host_sim.room.broker import Broker, find_mosquitto
 from host_sim.room.relay import Relay
-from remote_boards import level, pair_up, play_move, pump, takeback
+from remote_boards import HABITS, habits, level, pair_up, play_move, pump, takeback
 from room_boards import Publisher, wait_for
 
 SEED = 18
@@ -52,19 +54,22 @@ def stop_room(sides, relay, broker):
     broker.stop()
 
 
-def test_two_boards_play_a_game_through_faults(tmp_path):
+@pytest.mark.parametrize("seed,ending", [(SEED, "count"), (7, "resign")])
+def test_two_boards_play_a_game_through_faults(tmp_path, seed, ending):
     broker, relay = start_room(tmp_path)
     sides = []
-    rng = random.Random(SEED)
+    rng = random.Random(seed)
     latencies = []
     try:
-        sides = pair_up(broker, tmp_path / "boards", seed=SEED)
+        sides = pair_up(broker, tmp_path / "boards", seed=seed)
         black, white = sides
         n = 0
         undone = False
+        done = {}
         while n < MOVES:
             mover, pt = play_move(sides, latencies)
             n += 1
+            habits(sides, rng, done=done)
             if n == 10:
                 broker.stop()  # mid-game: the boards play on, the moves wait
                 for _ in range(3):
@@ -87,11 +92,19 @@ def test_two_boards_play_a_game_through_faults(tmp_path):
                 undone = True
                 n -= 1
         assert undone and white.cuts == 1
-        # The end: passes until both count, Black's person confirms the count.
-        while black.ref.phase != "count":
-            play_move(sides, latencies)
-        pump(sides, lambda: white.ref.phase == "count", 30, "counting at both boards")
-        black.sim.press("confirm")
+        assert len(done) >= len(HABITS) - 2, done  # (seeded: most habits came up)
+        if ending == "count":
+            # Passes until both count, Black's person confirms the count.
+            while black.ref.phase != "count":
+                play_move(sides, latencies)
+            pump(sides, lambda: white.ref.phase == "count", 30, "counting at both boards")
+            black.sim.press("confirm")
+        else:
+            # White's person holds Pass (resign) on Black's turn: White resigns.
+            if white.ref.to_move() == white.colour:
+                play_move(sides, latencies)
+            white.sim.press("resign")
+            pump(sides, lambda: white.ref.result == "B+R", 30, "White's resignation")
         pump(sides, lambda: black.ref.result and white.ref.result, 30, "the result at both")
         pump(sides, lambda: all(s.idle() for s in sides), 30, "everything published")
         assert black.ref.result == white.ref.result
@@ -109,9 +122,10 @@ def test_two_boards_play_a_game_through_faults(tmp_path):
         assert cards["b1"]["opponent"] == "b2" and not cards["b1"]["mirror"]  # one card
         assert cards["b2"]["mirror"]
         latencies.sort()
-        print("moves %d, faults: broker restart 1, power cut 1, take-back 1; "
+        print("moves %d, faults: broker restart 1, power cut 1, take-back 1, habits %s; "
               "move -> other board's light p50 %.0f ms, max %.0f ms" % (
-                  len(mine[0]), 1000 * latencies[len(latencies) // 2], 1000 * latencies[-1]))
+                  len(mine[0]), done, 1000 * latencies[len(latencies) // 2],
+                  1000 * latencies[-1]))
     finally:
         stop_room(sides, relay, broker)
 
@@ -265,3 +279,50 @@ def test_a_paired_boards_idle_poll_allocates_nothing():
     assert res.returncode == 0, res.stderr
     fig = json.loads(res.stdout.strip().splitlines()[-1])
     assert fig["paired"] and fig["locked_polls"] == 540 and fig["moves"] == 120
+
+
+def test_a_third_party_may_watch_but_never_move(tmp_path):
+    """The ACL: board b3 (a room user, not in this game) reads the pair's
+    game, but its forged move on b1's topic -- the very event b2 would light
+    next -- and a forged pair message are refused by the broker."""
+    broker, relay = start_room(tmp_path)
+    sides = []
+    spy = None
+    try:
+        sides = pair_up(broker, tmp_path / "boards", seed=SEED)
+        black, white = sides
+        play_move(sides)  # Black
+        play_move(sides)  # White
+        pump(sides, lambda: all(s.idle() for s in sides), 30, "published")
+        spy = Publisher(broker, "b3", broker.creds["b3"], clean=True)
+        seen = []
+        spy.c.on_message = lambda c, u, m: seen.append(m.topic)
+        spy.c.subscribe("gogadget/board/#", qos=1)
+        wait_for(lambda: "gogadget/board/b1/game" in seen, 20, "b3 watching b1's game")
+        pump(sides, lambda: white.follower.seq == black.ref.log.seq, 30, "b1's last at b2")
+        seq = white.follower.seq
+        free = [p for p in white.ref.board.points() if white.ref.board.cells[p] == 0
+                and white.ref.board.legal(1, p) == 0]
+        from gogadget.points import sgf_coord
+        forged = {"v": 1, "game": white.follower.game, "seq": seq + 1, "t": "move",
+                  "n": white.ref.board.moves + 1, "c": "B", "p": sgf_coord(9, free[0])}
+        spy.c.publish(topic("b1", T_MOVE), json.dumps(forged), qos=1).wait_for_publish(10)
+        spy.c.publish(topic("b2", T_PAIR), json.dumps(
+            {"v": 1, "pair": "g1", "colour": "B", "opponent": "b1"}), qos=1,
+            retain=True).wait_for_publish(10)
+        end = time.monotonic() + 1.5
+        while time.monotonic() < end:
+            for s in sides:
+                s.sim.step()
+            time.sleep(0.002)
+        assert white.ref.board.moves == 2 and white.follower.seq == seq and black.follower.agreed
+        assert relay.room.boards["b1"].game.seq == black.ref.log.seq
+        # The same event from b1's own user is taken: the refusal was the ACL's.
+        own = Publisher(broker, "b1", broker.creds["b1"], clean=True)
+        own.c.publish(topic("b1", T_MOVE), json.dumps(forged), qos=1).wait_for_publish(10)
+        pump(sides, lambda: white.ref.board.moves == 3, 30, "the event from b1's user")
+        own.close()
+    finally:
+        if spy is not None:
+            spy.close()
+        stop_room(sides, relay, broker)
