@@ -146,6 +146,15 @@ def test_our_take_back_waits_for_theirs():
     assert f.outcome == pairing.IN_STEP and not f.note
 
 
+def test_a_new_game_here_stops_the_pairing():
+    ref, f, g = setup(colour=WHITE)
+    send(f, "move", g.play("cc"))
+    assert ref.board.moves == 1
+    ref.new_game()
+    send(f, "game", g.snapshot())
+    assert ref.board.moves == 0 and "new game" in f.note
+
+
 def test_their_resignation_and_the_agreed_count():
     ref, f, g = setup(colour=WHITE)
     send(f, "move", g.play("cc"))

@@ -69,6 +69,7 @@ class Remote:
         self.asked_back = -1  # we took back our move: they still show this many moves
         self.lit = 0  # opponent moves lit (figures for the host and the tests)
         self._seen = -1  # local moves at the last look (a local take-back)
+        self.game = -1  # the local game's number, from the first look on
         if referee is not None:
             self.attach(referee)
 
@@ -104,6 +105,12 @@ class Remote:
             return STOPPED
         if ref.phase == "setup" or ref.phase == "resume":
             return WAITING  # the person is still putting the position right
+        if self.game < 0:
+            self.game = ref.log.game
+        elif ref.log.game != self.game:
+            # New pressed here: the paired game is over or kept; its moves
+            # must not be lit in the new one.
+            return self.stop("a new game was started here: pair the boards again")
         board = ref.board
         mine = board.moves
         top = count if count < mine else mine
