@@ -170,3 +170,32 @@ def test_their_resignation_and_the_agreed_count():
     send(f, "move", g.play(""))
     send(f, "move", g.end(ref.count_result()))
     assert ref.result and ref.phase == "over" and f.outcome == pairing.ENDED
+
+
+def test_the_relay_shows_and_archives_an_agreed_pair_once(tmp_path):
+    import json
+    from host_sim.room.games import Room
+    room = Room(str(tmp_path))
+    b1, b2 = SpecGame("b1", game=3, size=9), SpecGame("b2", game=8, size=9)
+    pairs = {"b1": pair_message(GAME, BLACK, "b2"), "b2": pair_message(GAME, WHITE, "b1")}
+    for p in ("cc", "gg", "", ""):
+        for g in (b1, b2):
+            g.play(p)
+    for g in (b1, b2):
+        g.end("W+6.5")
+    for bid in ("b1", "b2"):
+        assert room.handle("gogadget/board/%s/pair" % bid, pairs[bid]) == "applied"
+    for g in (b1, b2):
+        assert room.handle("gogadget/board/%s/game" % g.id, encode(g.snapshot())) == "applied"
+    cards = {c["id"]: c for c in map(json.loads, room.full_state())}
+    assert cards["b1"]["opponent"] == "b2" and not cards["b1"]["mirror"]
+    assert cards["b2"]["mirror"] and cards["b2"]["opponent"] == "b1"
+    assert [p.name for p in tmp_path.glob("*.sgf")] == ["b1-3.sgf"]  # once
+    # A pair message that does not agree (a third board claims b1): two games, two cards.
+    room2 = Room(str(tmp_path / "other"))
+    room2.handle("gogadget/board/b1/pair", pairs["b1"])
+    room2.handle("gogadget/board/b2/pair", pair_message(GAME, WHITE, "b3"))
+    for g in (b1, b2):
+        room2.handle("gogadget/board/%s/game" % g.id, encode(g.snapshot()))
+    cards = [json.loads(c) for c in room2.full_state()]
+    assert not any(c.get("mirror") for c in cards) and len(list((tmp_path / "other").glob("*.sgf"))) == 2
