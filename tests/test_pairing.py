@@ -199,3 +199,15 @@ def test_the_relay_shows_and_archives_an_agreed_pair_once(tmp_path):
         room2.handle("gogadget/board/%s/game" % g.id, encode(g.snapshot()))
     cards = [json.loads(c) for c in room2.full_state()]
     assert not any(c.get("mirror") for c in cards) and len(list((tmp_path / "other").glob("*.sgf"))) == 2
+
+
+def test_the_pairing_in_the_config():
+    ok = dict(size=9, board_id="b1", broker="10.0.0.1", opponent="b2", pair="g1")
+    assert Config(pair_colour="W", **ok).validate().pair_colour == "W"
+    for bad, word in ((dict(ok, broker=""), "needs a broker"),
+                      (dict(ok, opponent="b1"), "another board"),
+                      (dict(ok, opponent="no way"), "another board"),
+                      (dict(ok, pair=""), "pair must name"),
+                      (dict(ok, pair_colour="black"), "B or W")):
+        with pytest.raises(ValueError, match=word):
+            Config(**bad).validate()

@@ -47,11 +47,11 @@ class Board:
                              mqtt_password=password).validate()
         peer = None
         if pairing:
-            self.config.opponent, self.config.colour, self.config.pair = pairing
+            self.config.opponent, self.config.pair_colour, self.config.pair = pairing
             self.config.validate()
             from gogadget.pairing import Follower
             peer = Follower(board_id, self.config.opponent,
-                            1 if self.config.colour == "B" else 2, self.config.pair)
+                            1 if self.config.pair_colour == "B" else 2, self.config.pair)
         self.sensors = Sensors(size)
         self.buttons = Buttons()
         self.b = Broadcaster(net.mqtt_factory(self.config), board_id, peer=peer)
