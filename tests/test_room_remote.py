@@ -326,3 +326,41 @@ def test_a_third_party_may_watch_but_never_move(tmp_path):
         if spy is not None:
             spy.close()
         stop_room(sides, relay, broker)
+
+
+def test_main_pairs_when_the_config_names_an_opponent(tmp_path):
+    """firmware/main.py itself (pin-level fakes, tests/test_hw_main.py's
+    script): config.json names the broker and the opponent; the board says
+    so and its pair message is on the broker, retained."""
+    from conftest import FIRMWARE, run_micropython
+    from gogadget.pairing import pair_message
+    from host_sim.tools import mqttlib
+    from test_hw_main import SCRIPT
+    from test_room_publisher_mp import Subscriber, need_tools
+    need_tools()
+    broker = Broker(str(tmp_path / "broker"), boards=["b1", "b2"]).start()
+    sub = None
+    try:
+        sub = Subscriber(broker)
+        before = ("sys.path.append(%r)\n" % str(mqttlib.LIB)
+                  + "f = open('config.json', 'w'); f.write(json.dumps({'size': size, "
+                  "'scan_hz': 50, 'board_id': 'b2', 'broker': %r, 'broker_port': %d, "
+                  "'opponent': 'b1', 'pair': 'g1', 'pair_colour': 'W'})); f.close()\n"
+                  % (broker.host, broker.port)
+                  + "f = open('secrets.json', 'w'); f.write(json.dumps({'mqtt_password': %r})); "
+                  "f.close()\n" % broker.creds["b2"])
+        r = run_micropython(code=SCRIPT % dict(fw=str(FIRMWARE), before=before),
+                            cwd=str(tmp_path))
+        assert r.returncode == 0, r.stdout + r.stderr
+        assert "playing W of g1 against b1" in r.stdout, r.stdout
+        assert sub.wait_for(lambda: any(t == "gogadget/board/b2/pair" for t, _, _ in sub.messages))
+        msg = [(p, retain) for t, p, retain in sub.messages if t == "gogadget/board/b2/pair"][0]
+        assert json.loads(msg[0]) == json.loads(pair_message("g1", 2, "b1"))
+        late = Subscriber(broker, "late", clean=True)  # after the board: retained
+        assert late.wait_for(lambda: any(t == "gogadget/board/b2/pair" and retain
+                                         for t, _, retain in late.messages))
+        late.close()
+    finally:
+        if sub is not None:
+            sub.close()
+        broker.stop()
