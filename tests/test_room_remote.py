@@ -162,6 +162,10 @@ def test_a_pico_w_plays_a_simulated_board(tmp_path):
             n += 1
             pump([white], lambda: white.idle() and white.ref.board.moves == n, 30, "published")
             assert mp("await %d" % n), mp("state")
+        # Nothing new on either side: the Pico W's scans (the real socket's
+        # look for a message included) allocate nothing.
+        pump([white], lambda: white.idle(), 30, "White idle")
+        assert mp("locked 200"), mp("state")
         assert mp("pass") and mp("flush")
         pump([white], lambda: white.ref.board.moves == n + 1, 30, "Black's pass at White")
         white.person.press_pass()

@@ -249,6 +249,7 @@ class Broadcaster:
         self.peer = peer
         self._hello_dirty = False  # the peer's hello is not on this connection yet
         self._peer_note = ""
+        self._ipoll = None  # the connection's socket, polled without allocating (umqtt)
         if peer is not None and referee is not None:
             peer.attach(referee)
         # What was last looked at (poll compares these, nothing else).
@@ -605,6 +606,7 @@ class Broadcaster:
             if peer is not None:
                 for t in peer.topics:
                     client.subscribe(t, 1)
+                self._ipoll = _socket_poll(client)
         except Exception as exc:  # noqa: BLE001  OSError, MQTTException (refused), MemoryError
             self._fail(client, exc, now_ms)
             return
@@ -629,8 +631,16 @@ class Broadcaster:
         self._backoff = min(2 * self._backoff, RETRY_MAX_MS)
 
     def _check_msg(self, now_ms):
-        """One message for the peer, if one is waiting (its callback runs)."""
+        """One message for the peer, if one is waiting (its callback runs).
+        umqtt's check_msg reads a byte even when nothing came, which
+        allocates: its socket is looked at first, with ipoll (no allocation)."""
         client = self._client
+        ipoll = self._ipoll
+        if ipoll is not None:
+            for _ in ipoll(0):
+                break
+            else:
+                return
         try:
             client.check_msg()
         except Exception as exc:  # noqa: BLE001
@@ -727,6 +737,21 @@ class Broadcaster:
             ev[p] = c
             p += 1
         return memoryview(ev)[:_put(ev, p, b'"}')]
+
+
+def _socket_poll(client):
+    """The client socket's ipoll (MicroPython: allocation-free), or None
+    (a client without a socket, or a port without ipoll: check_msg alone)."""
+    sock = getattr(client, "sock", None)
+    if sock is None:
+        return None
+    try:
+        import select
+        p = select.poll()
+        p.register(sock, select.POLLIN)
+        return getattr(p, "ipoll", None)
+    except (ImportError, AttributeError, OSError, TypeError):
+        return None
 
 
 def _close(client):

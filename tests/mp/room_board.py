@@ -17,6 +17,9 @@ back per command:
     confirm      the Confirm button (the count, after two passes)
     flush        scan until the broker has everything (or 20 s have passed)
     drop         close the connection's socket under the publisher (a Wi-Fi drop)
+    locked N     N scans with the heap locked (nothing new: nothing may be
+                 allocated, the real socket's look for a message included);
+                 false if one allocated
     await N      scan until the record has N moves (the opponent's lit), then do
                  what the lights ask (place it, lift its prisoners); false after 20 s
     state        the referee's game and the publisher's figures
@@ -140,6 +143,18 @@ class Board:
         self.follow()
         return self.ref.outstanding() == 0
 
+    def locked(self, n):
+        import micropython
+        gc.collect()
+        micropython.heap_lock()
+        try:
+            self.steps(n)
+        except MemoryError:
+            return False
+        finally:
+            micropython.heap_unlock()
+        return self.b.connected
+
     def drop(self):
         client = self.b._client
         if client is None or client.sock is None:
@@ -194,6 +209,8 @@ def main():
                 out = board.flush()
             elif cmd == "await":
                 out = board.await_moves(int(words[1]))
+            elif cmd == "locked":
+                out = board.locked(int(words[1]))
             elif cmd == "drop":
                 out = board.drop()
             elif cmd == "state":
