@@ -172,6 +172,25 @@ def test_their_resignation_and_the_agreed_count():
     assert ref.result and ref.phase == "over" and f.outcome == pairing.ENDED
 
 
+def test_their_count_waits_for_the_same_count_here():
+    ref, f, g = setup(colour=WHITE)
+    send(f, "move", g.play("cc"))
+    local(ref, "gg")
+    send(f, "move", g.play("gg"))
+    send(f, "move", g.play(""))
+    local(ref, "")
+    send(f, "move", g.play(""))
+    ours = ref.count_result()
+    send(f, "move", g.end("B+99"))  # dead stones marked there, not (yet) here
+    assert f.outcome == pairing.COUNTING and ref.phase == "count" and not f.note
+    for _ in range(pairing.RECOUNT_POLLS + 1):
+        f.poll()
+    assert f.outcome == pairing.COUNTING and ref.result == ""
+    ref.press(BTN_CONFIRM, 1000)  # the person here confirms another count
+    f.poll()
+    assert ref.result == ours and "results differ" in f.note
+
+
 def test_the_relay_shows_and_archives_an_agreed_pair_once(tmp_path):
     import json
     from host_sim.room.games import Room

@@ -46,6 +46,8 @@ ASKED = 3  # the opponent took back their move: the person is asked to Confirm
 ENDED = 4  # the result was taken
 STOPPED = 5  # the records disagree: the pairing waits for a person
 BUSY = 6  # the board could not be told (a host's link is away): tried again
+COUNTING = 7  # their count is in; this board's count does not give it yet
+RECOUNT_POLLS = 50  # while COUNTING, this board's count is looked at again this often
 
 
 def pair_message(pair_id, colour, opponent):
@@ -70,6 +72,7 @@ class Remote:
         self.lit = 0  # opponent moves lit (figures for the host and the tests)
         self._seen = -1  # local moves at the last look (a local take-back)
         self.game = -1  # the local game's number, from the first look on
+        self.counting = ""  # their count's result, not yet this board's
         if referee is not None:
             self.attach(referee)
 
@@ -177,7 +180,13 @@ class Remote:
         if ref.phase != "count":
             return WAITING  # both passed there, the passes are still on their way here
         if ref.count_result() != result:
-            return self.stop("the count differs: %s there" % result)
+            # The person here may still be marking dead stones: asked, and
+            # looked at again (Follower.poll); a Confirm here that gives
+            # another result stops the pairing (results differ).
+            if self.counting != result:
+                self.counting = result
+                ref.event("prompt", "the other board counts %s: mark the same dead stones" % result)
+            return COUNTING
         ref.confirm_count()
         return ENDED
 
@@ -218,6 +227,7 @@ class Follower:
         self.dropped = 0  # duplicates and gaps (figures)
         self.outcome = WAITING
         self._changed = False
+        self._recount = 0
         self._local = -1  # the local seq at the last sync
 
     def attach(self, referee):
@@ -257,6 +267,12 @@ class Follower:
             self._local = seq
             self.remote.local_changed()
             self._changed = True
+        if self.outcome == COUNTING:
+            # Dead stones marked here change no seq: look again now and then.
+            self._recount += 1
+            if self._recount >= RECOUNT_POLLS:
+                self._recount = 0
+                self._changed = True
         if self._changed and self.agreed and self.game >= 0:
             self._changed = False
             try:
