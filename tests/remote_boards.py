@@ -205,3 +205,55 @@ def takeback(sides, mover):
     other.sim.press("confirm")
     pump(sides, lambda: other.ref.board.moves == n - 1, 30, "the take-back confirmed")
     assert other.person.tidy(), other.ref.status()
+
+
+# The stress person's habits that fit a game across two boards: every
+# per-move habit but those that hold a move back or take one back across
+# the link (late prisoners, a wrong move taken back, a pass mid-game: the
+# take-back and the passes have tests of their own), and self-capture
+# (the default rules forbid it).
+STRESS_HABITS = ("one_motion", "under_hand", "prisoners_first", "bump", "bump_last", "sleeve",
+                 "knock_off", "wrong_colour", "illegal", "extra", "drop", "nudge", "hand",
+                 "two_hands", "lift_back", "slow")
+
+
+def stress_persons(sides, seed, habits=STRESS_HABITS):
+    """host_sim/stress_player.py's Player at each board (its own rules core
+    for what it intends, its habits when it puts a stone down)."""
+    from gogadget.rules import DEFAULT_PRESET
+    from host_sim.stress import Spec
+    from host_sim.stress_player import Player
+    for i, s in enumerate(sides):
+        spec = Spec(seed + i, sizes=(s.sim.size,), habits=set(habits), size=s.sim.size,
+                    preset=DEFAULT_PRESET, handicap=0, noise=0.0, sensors="colour",
+                    max_moves=400)
+        s.player = Player(s.sim, spec, random.Random(seed * 7 + i))
+
+
+def stress_move(sides, rng, latencies=None):
+    """The side to move plays with the stress person's habits; the other
+    board lights the move and its stress person follows the lights.  False
+    when the side to move has no move left (it passes instead)."""
+    colour = sides[0].ref.board.to_move()
+    mover = sides[0] if sides[0].colour == colour else sides[1]
+    other = sides[1] if mover is sides[0] else sides[0]
+    before = mover.ref.board.moves
+    place = mover.player.intent.random_move(rng, colour)
+    if place is None:
+        mover.player.intent.pass_move(colour)
+        mover.person.press_pass()
+    else:
+        mover.player.move(colour, place)
+    assert mover.ref.board.moves == before + 1, mover.ref.status()
+    t0 = time.monotonic()
+    pump(sides, lambda: other.ref.board.moves == before + 1, 30, "the move at the other board")
+    if latencies is not None:
+        latencies.append(time.monotonic() - t0)
+    if place is None:
+        other.player.intent.pass_move(colour)
+    else:
+        other.player.intent.play(colour, place)
+    other.player.obey()
+    other.player.check_position()
+    assert other.ref.board.move(before) == mover.ref.board.move(before)
+    return place is not None

@@ -368,3 +368,46 @@ def test_main_pairs_when_the_config_names_an_opponent(tmp_path):
         if sub is not None:
             sub.close()
         broker.stop()
+
+
+def test_two_boards_with_the_stress_persons_habits(tmp_path):
+    """host_sim/stress_player.py's person at each board (captures in one
+    motion, under a hand, prisoners first, bumps, a sleeve, knock-offs, a
+    wrong colour first, illegal stones (some left 31 s), an extra stone,
+    drops, nudges, hands): every move reaches the other board once and
+    right, each board's position is the game's after every move, and the
+    broker is restarted mid-game.  Both records and the archive agree."""
+    from remote_boards import STRESS_HABITS, stress_move, stress_persons
+    broker, relay = start_room(tmp_path)
+    sides = []
+    rng = random.Random(SEED + 1)
+    latencies = []
+    try:
+        sides = pair_up(broker, tmp_path / "boards", seed=SEED + 1)
+        black, white = sides
+        stress_persons(sides, SEED + 1)
+        moves = 0
+        passes = 0
+        while passes < 2 and moves < 120:
+            passes = 0 if stress_move(sides, rng, latencies) else passes + 1
+            moves += 1
+            if moves == 30:
+                broker.restart()
+        pump(sides, lambda: black.ref.phase == "count" and white.ref.phase == "count", 30,
+             "counting at both boards")
+        black.sim.press("confirm")
+        pump(sides, lambda: black.ref.result and white.ref.result and all(
+            s.idle() for s in sides), 30, "the result at both")
+        used = black.player.used | white.player.used
+        mine, theirs = kept(black), kept(white)
+        assert mine == theirs and mine[1] == black.ref.result == white.ref.result
+        archive = tmp_path / "archive"
+        wait_for(lambda: len(list(archive.glob("*.sgf"))) >= 1, 30, "the archive")
+        assert sgf_game(sorted(archive.glob("*.sgf"))[0].read_bytes()) == mine
+        assert len(used) >= len(STRESS_HABITS) - 4, sorted(used)
+        latencies.sort()
+        print("stress: %d moves, habits %s, broker restart 1; move -> light p50 %.0f ms, "
+              "max %.0f ms" % (len(mine[0]), ",".join(sorted(used)),
+                               1000 * latencies[len(latencies) // 2], 1000 * latencies[-1]))
+    finally:
+        stop_room(sides, relay, broker)
