@@ -375,8 +375,9 @@ def test_two_boards_with_the_stress_persons_habits(tmp_path):
     motion, under a hand, prisoners first, bumps, a sleeve, knock-offs, a
     wrong colour first, illegal stones (some left 31 s), an extra stone,
     drops, nudges, hands): every move reaches the other board once and
-    right, each board's position is the game's after every move, and the
-    broker is restarted mid-game.  Both records and the archive agree."""
+    right, each board's position is the game's after every move, the
+    broker is restarted and White power-cut mid-game.  Both records and the
+    archive agree."""
     from remote_boards import STRESS_HABITS, stress_move, stress_persons
     broker, relay = start_room(tmp_path)
     sides = []
@@ -393,6 +394,9 @@ def test_two_boards_with_the_stress_persons_habits(tmp_path):
             moves += 1
             if moves == 30:
                 broker.restart()
+            if moves == 60:
+                white.power_cut()
+                white.player.obey()  # the position put back, as the lights ask
         pump(sides, lambda: black.ref.phase == "count" and white.ref.phase == "count", 30,
              "counting at both boards")
         black.sim.press("confirm")
@@ -406,7 +410,8 @@ def test_two_boards_with_the_stress_persons_habits(tmp_path):
         assert sgf_game(sorted(archive.glob("*.sgf"))[0].read_bytes()) == mine
         assert len(used) >= len(STRESS_HABITS) - 4, sorted(used)
         latencies.sort()
-        print("stress: %d moves, habits %s, broker restart 1; move -> light p50 %.0f ms, "
+        assert white.cuts == 1
+        print("stress: %d moves, habits %s, broker restart 1, power cut 1; move -> light p50 %.0f ms, "
               "max %.0f ms" % (len(mine[0]), ",".join(sorted(used)),
                                1000 * latencies[len(latencies) // 2], 1000 * latencies[-1]))
     finally:
