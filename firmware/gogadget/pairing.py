@@ -11,7 +11,8 @@ Two halves, so that other links (OGS, a server) can reuse the first:
   an agreed count) is taken when the local board agrees.  Anything else --
   a move of ours they have and we never made, a move that is illegal here,
   records that part -- stops the pairing with a note (Remote.note, and the
-  Broadcaster's status): the board never guesses.
+  Broadcaster's status): the board never guesses.  A stopped pairing stays
+  stopped: the two boards are paired again under a new game name.
 * Follower(board_id, opponent, colour, pair_id): the MQTT half.  It mirrors
   the opponent board's published game (its `move` events and `game`
   snapshots, gogadget.broadcast's format) with the relay's rules -- an
@@ -86,10 +87,6 @@ class Remote:
             self.note = why
             self.ref.event("error", "remote game stopped: " + why)
         return STOPPED
-
-    def resume(self):
-        """The person has put things right (or started over): try again."""
-        self.note = ""
 
     def local_changed(self):
         """Called when the local record moved: a take-back of our own move
