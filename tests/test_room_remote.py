@@ -195,7 +195,8 @@ def sgf_coord(size, pt):
 def test_gogadget_remote_sim_plays_through_the_host(tmp_path, monkeypatch):
     """The plain Pico's path: `gogadget remote --sim` (its own process) plays
     White of the running simulator (the App with its GTP Link on a pty, as
-    `make sim` runs it) against a simulated Black on the broker."""
+    `make sim` runs it) against a simulated Black on the broker, with a
+    take-back asked by Black and confirmed at the Pico."""
     import os
     import subprocess
     import sys
@@ -224,7 +225,7 @@ def test_gogadget_remote_sim_plays_through_the_host(tmp_path, monkeypatch):
         pump([black], lambda: black.follower.agreed and black.follower.game >= 0, 30, "pairing")
         person = Person(sim, random.Random(SEED), late=0.0, bump=0.0, max_delay_ms=60)
         n = 0
-        for _ in range(6):
+        for i in range(6):
             pt = black.choose()
             black.person.play_stone(1, black.ref.place(pt))
             assert black.person.tidy()
@@ -233,6 +234,30 @@ def test_gogadget_remote_sim_plays_through_the_host(tmp_path, monkeypatch):
             wait_for(lambda: sim.referee.board.moves == n, 30, "Black's move lit at the Pico")
             board.do(lambda: person.tidy())
             assert sim.referee.board.move(n - 1) == black.ref.board.move(n - 1)
+            if i == 2:
+                # Black takes it back (lift, Confirm); the Pico asks its person
+                # (gogadget-remote ask-undo), who confirms; Black plays again.
+                ref = black.ref
+                black.person.lift(ref.place(pt))
+                black.person.wait_until(lambda: ref.tb_ready)
+                black.sim.press("confirm")
+                black.sim.settle()
+                assert ref.board.moves == n - 1 and black.person.tidy()
+                pump([black], lambda: black.idle(), 30, "the take-back published")
+                wait_for(lambda: sim.referee.ask_undo == n, 30, "the take-back asked at the Pico")
+                assert sim.referee.board.moves == n
+                board.do(lambda: (sim.press("confirm"), sim.settle()))
+                wait_for(lambda: sim.referee.board.moves == n - 1, 30, "confirmed at the Pico")
+                board.do(lambda: person.tidy())
+                n -= 1
+                pt = black.choose()
+                black.person.play_stone(1, black.ref.place(pt))
+                assert black.person.tidy()
+                n += 1
+                pump([black], lambda: black.idle(), 30, "published")
+                wait_for(lambda: sim.referee.board.moves == n, 30, "Black's new move at the Pico")
+                board.do(lambda: person.tidy())
+                assert sim.referee.board.move(n - 1) == black.ref.board.move(n - 1)
             free = [p for p in sim.referee.board.points() if sim.referee.board.cells[p] == 0
                     and sim.referee.board.legal(2, p) == 0]
             pt = random.Random(n).choice(free)
