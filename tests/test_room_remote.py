@@ -196,7 +196,8 @@ def test_gogadget_remote_sim_plays_through_the_host(tmp_path, monkeypatch):
     """The plain Pico's path: `gogadget remote --sim` (its own process) plays
     White of the running simulator (the App with its GTP Link on a pty, as
     `make sim` runs it) against a simulated Black on the broker, with a
-    take-back asked by Black and confirmed at the Pico."""
+    take-back asked by Black and confirmed at the Pico, and the USB link
+    unplugged while Black moves (the move is lit once it is back)."""
     import os
     import subprocess
     import sys
@@ -224,13 +225,27 @@ def test_gogadget_remote_sim_plays_through_the_host(tmp_path, monkeypatch):
         black.sim.referee.new_game(preset="japanese", komi=6.5)
         pump([black], lambda: black.follower.agreed and black.follower.game >= 0, 30, "pairing")
         person = Person(sim, random.Random(SEED), late=0.0, bump=0.0, max_delay_ms=60)
+
+        def unplug():
+            sim.live.close()
+            sim.live = None
+
+        def replug():
+            sim.live = session.LivePort(sim)
+
         n = 0
         for i in range(6):
+            if i == 4:
+                board.do(unplug)  # the USB link goes: Black's move waits at the host
             pt = black.choose()
             black.person.play_stone(1, black.ref.place(pt))
             assert black.person.tidy()
             n += 1
             pump([black], lambda: black.idle(), 30, "published")
+            if i == 4:
+                time.sleep(1.5)
+                assert sim.referee.board.moves == n - 1
+                board.do(replug)
             wait_for(lambda: sim.referee.board.moves == n, 30, "Black's move lit at the Pico")
             board.do(lambda: person.tidy())
             assert sim.referee.board.move(n - 1) == black.ref.board.move(n - 1)
