@@ -70,7 +70,11 @@ class Side:
         return PASS
 
     def idle(self):
-        return self.pub.connected and not self.pub.pending()
+        """Everything this board's record holds is on the broker (its
+        publisher has looked at the latest, and nothing is waiting)."""
+        pub, log = self.pub, self.ref.log
+        return pub.connected and not pub.pending() and pub._seq == log.seq \
+            and pub._game == log.game
 
     def habit(self, name):
         """One of the person's habits (host_sim/stress_player.py names

@@ -130,6 +130,25 @@ def test_their_take_back_waits_for_confirm():
     assert f.outcome == pairing.IN_STEP and not f.note
 
 
+def test_our_take_back_before_they_had_our_move():
+    """We move and take it back before their record shows the move: it
+    comes there (lit), then goes (asked, confirmed): no disagreement."""
+    ref, f, g = setup(colour=WHITE)
+    send(f, "move", g.play("cc"))
+    local(ref, "gg")
+    f.poll()
+    assert ref.undo()
+    f.poll()  # they are level with us: they never had gg
+    assert f.outcome == pairing.IN_STEP and not f.note
+    send(f, "move", g.play("gg"))  # now it reaches their record
+    assert f.outcome == pairing.WAITING and not f.note
+    send(f, "move", g.undo())  # confirmed there
+    assert f.outcome == pairing.IN_STEP and not f.note
+    local(ref, "ff")
+    send(f, "move", g.play("ff"))
+    assert f.outcome == pairing.IN_STEP and not f.note
+
+
 def test_our_take_back_waits_for_theirs():
     ref, f, g = setup(colour=WHITE)
     send(f, "move", g.play("cc"))
@@ -204,12 +223,19 @@ def test_the_relay_shows_and_archives_an_agreed_pair_once(tmp_path):
         g.end("W+6.5")
     for bid in ("b1", "b2"):
         assert room.handle("gogadget/board/%s/pair" % bid, pairs[bid]) == "applied"
-    for g in (b1, b2):
+    for g in (b2, b1):  # White's end first: still archived once, as Black's board's game
         assert room.handle("gogadget/board/%s/game" % g.id, encode(g.snapshot())) == "applied"
     cards = {c["id"]: c for c in map(json.loads, room.full_state())}
     assert cards["b1"]["opponent"] == "b2" and not cards["b1"]["mirror"]
     assert cards["b2"]["mirror"] and cards["b2"]["opponent"] == "b1"
     assert [p.name for p in tmp_path.glob("*.sgf")] == ["b1-3.sgf"]  # once
+    # The relay restarted: the retained messages come again, White's game first.
+    again = Room(str(tmp_path))
+    for bid in ("b1", "b2"):
+        again.handle("gogadget/board/%s/pair" % bid, pairs[bid])
+    for g in (b2, b1):
+        again.handle("gogadget/board/%s/game" % g.id, encode(g.snapshot()))
+    assert [p.name for p in tmp_path.glob("*.sgf")] == ["b1-3.sgf"]
     # A pair message that does not agree (a third board claims b1): two games, two cards.
     room2 = Room(str(tmp_path / "other"))
     room2.handle("gogadget/board/b1/pair", pairs["b1"])

@@ -112,7 +112,9 @@ def test_two_boards_play_a_game_through_faults(tmp_path, seed, ending):
         assert mine == theirs and mine[1] == black.ref.result
         assert len(mine[0]) >= MOVES
         archive = tmp_path / "archive"
-        wait_for(lambda: len(list(archive.glob("*.sgf"))) >= 1, 30, "the archive")
+        wait_for(lambda: len(list(archive.glob("*.sgf"))) >= 1, 30, "the archive: %s" % [
+            (b, g.game.phase, g.game.result, g.game.archived, g.pair)
+            for b, g in relay.room.boards.items() if g.game is not None])
         time.sleep(0.5)
         files = sorted(archive.glob("*.sgf"))
         assert len(files) == 1, files  # the pair's game is archived once

@@ -69,7 +69,9 @@ class Remote:
         self.colour = colour  # the remote player's
         self.ref = None
         self.note = ""  # why the pairing stopped ("" while it goes on)
-        self.asked_back = -1  # we took back our move: they still show this many moves
+        self.asked_back = -1  # we took back our move: they may still show this many moves
+        self._back_seq = 0  # their record's seq when we took it back
+        self._asked = 0  # their take-back of move N asked here (Confirm accepts it)
         self.lit = 0  # opponent moves lit (figures for the host and the tests)
         self._seen = -1  # local moves at the last look (a local take-back)
         self.game = -1  # the local game's number, from the first look on
@@ -88,18 +90,26 @@ class Remote:
             self.ref.event("error", "remote game stopped: " + why)
         return STOPPED
 
-    def local_changed(self):
-        """Called when the local record moved: a take-back of our own move
-        here is a request to the other side, until they show it too."""
+    def local_changed(self, seq=0):
+        """Called when the local record moved (seq: the version of their
+        record seen so far): a take-back of our own move here is a request
+        to the other side, until their record has moved on and shows it too.
+        (Level with us before it moved on, it may simply not have had our
+        move yet: it comes, and then goes when they confirm.)"""
         ref = self.ref
         moves = ref.board.moves
-        if moves < self._seen and self.asked_back < 0:
-            self.asked_back = self._seen
+        if moves < self._seen:
+            if self._asked == self._seen:
+                self._asked = 0  # theirs, confirmed here
+            elif self.asked_back < 0:
+                self.asked_back = self._seen
+                self._back_seq = seq
         self._seen = moves
 
-    def sync(self, count, move, result):
+    def sync(self, count, move, result, seq=0):
         """The opponent's record: `count` moves, move(i) -> (colour, pt),
-        `result` its SGF RE ("" while it goes on)."""
+        `result` its SGF RE ("" while it goes on); seq: a number that grows
+        with every change of their record (their MQTT seq)."""
         ref = self.ref
         if self.note:
             return STOPPED
@@ -131,7 +141,7 @@ class Remote:
                 return WAITING
             if count == mine - 1:
                 if ref.ask_undo != mine:
-                    ref.ask_undo = mine
+                    ref.ask_undo = self._asked = mine
                     ref.event("prompt", "opponent takes back move %d: press Confirm" % mine)
                 return ASKED
             return self.stop("they no longer show their move %d" % (count + 1))
@@ -155,7 +165,8 @@ class Remote:
                 self.lit += 1
             self._seen = board.moves
             return LIT if lit else WAITING
-        self.asked_back = -1
+        if self.asked_back >= 0 and (seq > self._back_seq or mine >= self.asked_back):
+            self.asked_back = -1  # they have confirmed our take-back (or we played on)
         if ref.ask_undo:
             ref.ask_undo = 0  # they played on: nothing to take back
         if result == ref.result:
@@ -262,7 +273,7 @@ class Follower:
         seq = ref.log.seq
         if seq != self._local:
             self._local = seq
-            self.remote.local_changed()
+            self.remote.local_changed(self.seq)
             self._changed = True
         if self.outcome == COUNTING:
             # Dead stones marked here change no seq: look again now and then.
@@ -286,7 +297,7 @@ class Follower:
             self.outcome = self.remote.stop("the games differ: %dx%d %s komi %s there" % (
                 self.size, self.size, self.rules, self.komi))
             return
-        self.outcome = self.remote.sync(self.count, self._move, self.result)
+        self.outcome = self.remote.sync(self.count, self._move, self.result, self.seq)
         if self.outcome == LIT or self.outcome == ENDED:
             self._local = -1  # look again: the local record moved
 

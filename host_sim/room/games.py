@@ -148,7 +148,6 @@ class Room:
         self.dirty = set()
         self.lock = threading.RLock()
         self.counts = {"messages": 0, "dropped": 0, "applied": 0, "archived": 0}
-        self.pair_games = set()  # paired games archived: (pair, ids, moves, result)
         self.on_log = None  # tests: called with each drop's log line
 
     # -- messages -------------------------------------------------------------
@@ -323,13 +322,11 @@ class Room:
         g.archived = True
         st = self.boards.get(g.board)
         other = self.paired(st) if st is not None else None
-        if other is not None:
-            # Two boards, one game: both publish the same record; the first
-            # to end is archived, the other is the same game.
-            key = (st.pair["pair"], tuple(sorted((st.id, other.id))), tuple(g.moves), g.result)
-            if key in self.pair_games:
-                return
-            self.pair_games.add(key)
+        if other is not None and st.pair["colour"] == "W":
+            # Two boards, one game: both publish the same record; it is
+            # archived as Black's board's game (whatever order the two come
+            # in, a relay restarted included), White's is the same game.
+            return
         path = os.path.join(self.archive, g.name + ".sgf")
         if os.path.exists(path):
             return  # written before (a relay restarted): once is enough
