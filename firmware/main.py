@@ -68,7 +68,15 @@ def make_broadcast(config):
         print("gogadget: joining Wi-Fi " + config.wifi_ssid)
     print("gogadget: publishing as %s to %s:%d" % (config.board_id, config.broker,
                                                   config.broker_port))
-    return Broadcaster(factory, config.board_id, ready=ready)
+    peer = None
+    if config.opponent:
+        # Two boards, one game: the opponent's moves come on the same connection.
+        from gogadget.pairing import Follower
+        peer = Follower(config.board_id, config.opponent, 1 if config.pair_colour == "B" else 2,
+                        config.pair)
+        print("gogadget: playing %s of %s against %s" % (config.pair_colour, config.pair,
+                                                         config.opponent))
+    return Broadcaster(factory, config.board_id, ready=ready, peer=peer)
 
 
 class CalibrateButton:

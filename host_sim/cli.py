@@ -7,6 +7,8 @@
   gogadget watch                 mirror the board live in the terminal
   gogadget publish --broker URL --board-id NAME
                                  the board's game to a tournament room's broker
+  gogadget remote --broker URL --board-id NAME --game ID --opponent NAME --colour B|W
+                                 play a board elsewhere through the room's broker
   gogadget relay --broker URL    a tournament room's live web page and archive
   gogadget online [--game ID]    you, at the board, in your own game on online-go.com
 
@@ -348,6 +350,24 @@ def cmd_online(args):
     return command.cmd_online(args, connection)
 
 
+def cmd_remote(args):
+    """Play a board elsewhere through the room's broker, via this host (a
+    plain Pico has no Wi-Fi): host_sim/room/remote.py."""
+    from host_sim.room import publish, remote
+    live = []  # as cmd_publish: --sim found a running simulator
+
+    def open_link():
+        if live and session.live_port() is None:
+            raise LinkClosed("the simulator is not running")
+        conn = Connection(args)
+        if args.sim and conn.sim is None:
+            live.append(True)
+        conn.timeout = publish.ANSWER_S
+        return conn
+
+    return remote.cmd_remote(args, open_link)
+
+
 def parser():
     p = argparse.ArgumentParser(prog="gogadget", description=__doc__.split("\n\n")[0],
                                 epilog=__doc__.split("\n\n", 1)[1],
@@ -404,6 +424,16 @@ def parser():
     _add_board_options(pb, person=False)
     room_publish.add_arguments(pb)
     pb.set_defaults(func=cmd_publish)
+    from host_sim.room import remote as room_remote
+    rm = sub.add_parser("remote", help="play a board elsewhere through the room's broker",
+                        description="Play one game against another board (or a simulator, or "
+                        "a Pico W) through a room's MQTT broker, via this host: the opponent's "
+                        "moves light up to be placed, this board's moves go out with the "
+                        "firmware's own publisher (docs/ROOM.md, Pairing).  Both boards need "
+                        "their room users (python -m host_sim.room.broker).")
+    _add_board_options(rm, person=False)
+    room_remote.add_arguments(rm)
+    rm.set_defaults(func=cmd_remote)
     r = sub.add_parser("relay", help="serve a tournament room: MQTT -> web page and SGF archive",
                        description="Subscribe to every board of a room on an MQTT broker, serve "
                        "the live web page, /games.json and /game/ID.sgf, and archive each "

@@ -142,7 +142,8 @@ class Child:
 
 def test_the_readme_room_commands_run_as_written(tmp_path):
     require(find_mosquitto() or "mosquitto", "(apt-get install mosquitto; .ci/run does)")
-    generator, broker, relay, flash, publish_port, publish_sim = commands()  # in README order
+    (generator, broker, relay, flash, publish_port, publish_sim,
+     remote_port, remote_sim) = commands()  # in README order
     clone = tmp_path / "clone"
     clone.mkdir()
     (clone / ".venv").symlink_to(ROOT / ".venv")
@@ -203,7 +204,21 @@ def test_the_readme_room_commands_run_as_written(tmp_path):
         assert wait_for(lambda: "table-3" in boards(), 60, "table-3 on the relay's page")
         rc, _, err = sh.stop(ps)
         assert rc == 0 and "Traceback" not in err, err
-        # 6. Stopped as a service manager stops it: a clean exit.
+        # 6. Two boards, one game: the Pico's line finds no board here and says
+        # so; the simulator's plays table-2 and is on the page.
+        assert remote_port.startswith(".venv/bin/gogadget remote --port /dev/ttyACM0 ")
+        rp = sh.start(as_run(remote_port))
+        if not os.path.exists("/dev/ttyACM0"):
+            rp.wait_line("err", "no board found on /dev/ttyACM0")
+        rc, _, err = sh.stop(rp)
+        assert rc == 0 and "Traceback" not in err, err
+        assert remote_sim.startswith(".venv/bin/gogadget remote --sim ")
+        assert remote_sim.endswith(" --password PW")
+        rs = sh.start(as_run(remote_sim)[:-2] + password(creds, "table-2"))
+        assert wait_for(lambda: "table-2" in boards(), 60, "table-2 on the relay's page")
+        rc, _, err = sh.stop(rs)
+        assert rc == 0 and "Traceback" not in err, err
+        # 7. Stopped as a service manager stops it: a clean exit.
         rc, _, err = sh.stop(rl)
         assert rc == 0 and "Traceback" not in err and "KeyboardInterrupt" not in err, err
         sh.stop(mosquitto)

@@ -98,10 +98,12 @@ class Subscriber:
 class MpBoard:
     """The room_board.py process: one command, one JSON answer."""
 
-    def __init__(self, broker, board_id, store, password=None, size=9):
+    def __init__(self, broker, board_id, store, password=None, size=9, pairing=()):
+        """pairing: (opponent, colour, pair id) for a game against another board."""
         self.proc = subprocess.Popen(
             [micropython_path(), str(MP / "room_board.py"), broker.host, str(broker.port),
-             board_id, password or broker.creds[board_id], str(store), str(size)],
+             board_id, password or broker.creds[board_id], str(store), str(size)]
+            + list(pairing),
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
             env=mp_env())
         first = self.proc.stdout.readline()

@@ -60,6 +60,14 @@ The snapshot is kept in one preallocated bytearray, updated move by move
 memoryview; the buffer grows by a whole game's capacity when a game is
 longer than that.  A MemoryError where it allocates skips that publish and
 tries again later; it never reaches the scan loop.
+
+A peer (Broadcaster(..., peer=p), gogadget.pairing.Follower for a game
+against another board) rides on the same connection: on every connection
+the client is given p.message as its callback, subscribes p.topics (QoS 1)
+and publishes p.hello, (topic, message), retained, after the status; a
+poll with nothing to publish takes one waiting message (check_msg), and
+every poll calls p.poll().  The client then needs umqtt.simple's
+set_callback, subscribe and check_msg too.
 """
 from gogadget.compat import const, ticks_add, ticks_diff
 
@@ -189,12 +197,12 @@ class Broadcaster:
     """Publishes a referee's game over MQTT; see the module notes."""
 
     def __init__(self, connect, board_id, referee=None, note="", ready=None, backlog=64,
-                 black="Black", white="White"):
+                 black="Black", white="White", peer=None):
         """connect: the client factory; board_id: the board's name and MQTT
         user; note: said in the status; ready: None or a function telling
         whether the network is up (no connection is tried while it is not);
         backlog: how many events are kept for the broker; black, white: the
-        players' names in the snapshot."""
+        players' names in the snapshot; peer: see the module notes."""
         if not valid_board_id(board_id):
             raise ValueError("bad board id %r (1-32 of a-z A-Z 0-9 - _)" % (board_id,))
         self.ref = referee
@@ -238,6 +246,12 @@ class Broadcaster:
         self._frozen_game = -1
         self._status = b""
         self._status_dirty = False
+        self.peer = peer
+        self._hello_dirty = False  # the peer's hello is not on this connection yet
+        self._peer_note = ""
+        self._ipoll = None  # the connection's socket, polled without allocating (umqtt)
+        if peer is not None and referee is not None:
+            peer.attach(referee)
         # What was last looked at (poll compares these, nothing else).
         self._game = -1
         self._seq = 0
@@ -255,6 +269,8 @@ class Broadcaster:
         self.ref = referee
         self._game = -1
         self._fault = self._damage = None
+        if self.peer is not None:
+            self.peer.attach(referee)
 
     # -- the scan loop's call ----------------------------------------------
 
@@ -275,7 +291,8 @@ class Broadcaster:
                     or ref.rules.changes != self._rules \
                     or len(board.setup_stones) != self._setups:
                 self._observe(now_ms)
-            if ref.has_fault != self._fault or ref.damage is not self._damage:
+            if ref.has_fault != self._fault or ref.damage is not self._damage \
+                    or self.peer is not None and self.peer.note is not self._peer_note:
                 self._observe_status()
             if self._client is not None and not self._status_dirty and not self._count \
                     and not self._snap_dirty and self._frozen is None \
@@ -285,8 +302,13 @@ class Broadcaster:
         if self._client is None:
             if self._retry_at is None or ticks_diff(now_ms, self._retry_at) >= 0:
                 self._connect(now_ms)
-        elif self._status_dirty or self._count or self._snap_dirty or self._frozen is not None:
+        elif self._status_dirty or self._hello_dirty or self._count or self._snap_dirty \
+                or self._frozen is not None:
             self._publish_next(now_ms)
+        elif self.peer is not None:
+            self._check_msg(now_ms)
+        if self.peer is not None:
+            self.peer.poll()
 
     @property
     def connected(self):
@@ -295,7 +317,8 @@ class Broadcaster:
     def pending(self):
         """Messages waiting for the broker (events, snapshots, status)."""
         return self._count + (1 if self._snap_dirty else 0) + (
-            1 if self._frozen is not None else 0) + (1 if self._status_dirty else 0)
+            1 if self._frozen is not None else 0) + (1 if self._status_dirty else 0) + (
+            1 if self._hello_dirty else 0)
 
     def snapshot(self):
         """The current snapshot message (a memoryview; tests, the host)."""
@@ -440,6 +463,10 @@ class Broadcaster:
         note = self.note
         if ref.damage:
             note = (note + "; " if note else "") + ref.damage
+        if self.peer is not None:
+            self._peer_note = self.peer.note
+            if self._peer_note:
+                note = (note + "; " if note else "") + self._peer_note
         try:
             status = status_message(True, faults, note)
         except MemoryError:
@@ -569,10 +596,17 @@ class Broadcaster:
             self._retry_at = ticks_add(now_ms, RETRY_MIN_MS)  # the network is not up
             return
         client = None
+        peer = self.peer
         try:
             client = self.factory()
             client.set_last_will(self.t_status, WILL, True, 1)
+            if peer is not None:
+                client.set_callback(peer.message)
             client.connect(True)
+            if peer is not None:
+                for t in peer.topics:
+                    client.subscribe(t, 1)
+                self._ipoll = _socket_poll(client)
         except Exception as exc:  # noqa: BLE001  OSError, MQTTException (refused), MemoryError
             self._fail(client, exc, now_ms)
             return
@@ -581,6 +615,7 @@ class Broadcaster:
         if self._fault is None:
             self._observe_status()
         self._status_dirty = True  # online again (the will may have said otherwise)
+        self._hello_dirty = peer is not None
         self._ping_at = ticks_add(now_ms, PING_MS)
 
     def _fail(self, client, exc, now_ms):
@@ -594,6 +629,22 @@ class Broadcaster:
             self.error = "failed"
         self._retry_at = ticks_add(now_ms, self._backoff)
         self._backoff = min(2 * self._backoff, RETRY_MAX_MS)
+
+    def _check_msg(self, now_ms):
+        """One message for the peer, if one is waiting (its callback runs).
+        umqtt's check_msg reads a byte even when nothing came, which
+        allocates: its socket is looked at first, with ipoll (no allocation)."""
+        client = self._client
+        ipoll = self._ipoll
+        if ipoll is not None:
+            for _ in ipoll(0):
+                break
+            else:
+                return
+        try:
+            client.check_msg()
+        except Exception as exc:  # noqa: BLE001
+            self._fail(client, exc, now_ms)
 
     def _ping(self, now_ms):
         client = self._client
@@ -611,6 +662,9 @@ class Broadcaster:
         what = 0
         if self._status_dirty:
             topic_, msg, retain, what = self.t_status, self._status, True, 1
+        elif self._hello_dirty:
+            topic_, msg = self.peer.hello
+            retain, what = True, 5
         elif self._count and (self._frozen is None or self._ring_game() == self._frozen_game):
             topic_, msg, retain, what = self.t_move, self._event_message(), False, 2
         elif self._frozen is not None:
@@ -641,6 +695,8 @@ class Broadcaster:
             self._count -= 1
         elif what == 3:
             self._frozen = None
+        elif what == 5:
+            self._hello_dirty = False
         else:
             self._snap_dirty = False
         self.published += 1
@@ -681,6 +737,21 @@ class Broadcaster:
             ev[p] = c
             p += 1
         return memoryview(ev)[:_put(ev, p, b'"}')]
+
+
+def _socket_poll(client):
+    """The client socket's ipoll (MicroPython: allocation-free), or None
+    (a client without a socket, or a port without ipoll: check_msg alone)."""
+    sock = getattr(client, "sock", None)
+    if sock is None:
+        return None
+    try:
+        import select
+        p = select.poll()
+        p.register(sock, select.POLLIN)
+        return getattr(p, "ipoll", None)
+    except (ImportError, AttributeError, OSError, TypeError):
+        return None
 
 
 def _close(client):

@@ -54,6 +54,13 @@ DEFAULTS = (
     ("mqtt_password", ""),
     ("wifi_ssid", ""),
     ("wifi_password", ""),
+    # Two boards, one game (docs/ROOM.md, Pairing): with an opponent set,
+    # this board plays `pair_colour` ("B" or "W") of the game named `pair` against
+    # the board `opponent` through the same broker; the opponent's moves
+    # light up to be placed.  Kept here, the pairing survives a power cut.
+    ("opponent", ""),
+    ("pair", ""),
+    ("pair_colour", "B"),
 )
 _NAMES = tuple(name for name, _ in DEFAULTS)
 # Settings kept in a file of their own (SECRETS_FILE) beside config.json, so
@@ -94,6 +101,9 @@ class Config:
     mqtt_password: str
     wifi_ssid: str
     wifi_password: str
+    opponent: str
+    pair: str
+    pair_colour: str
 
     def __init__(self, **values):
         for name, default in DEFAULTS:
@@ -146,7 +156,7 @@ class Config:
         if not isinstance(self.store, str) or not self.store:
             raise ValueError("store must be a directory name")
         for name in ("board_id", "broker", "mqtt_user", "mqtt_password", "wifi_ssid",
-                     "wifi_password"):
+                     "wifi_password", "opponent", "pair", "pair_colour"):
             if not isinstance(getattr(self, name), str):
                 raise ValueError("%s must be a string" % name)
         if self.broker:
@@ -158,6 +168,16 @@ class Config:
                 raise ValueError("board_id must be 1-32 of a-z A-Z 0-9 - _, not %s"
                                  % self.board_id)
         _int_range("broker_port", self.broker_port, 1, 65535)
+        if self.opponent:
+            from gogadget.broadcast import valid_board_id
+            if not self.broker:
+                raise ValueError("an opponent needs a broker")
+            if not valid_board_id(self.opponent) or self.opponent == self.board_id:
+                raise ValueError("opponent must be another board's id, not %s" % self.opponent)
+            if not valid_board_id(self.pair):
+                raise ValueError("pair must name the game (1-32 of a-z A-Z 0-9 - _)")
+            if self.pair_colour not in ("B", "W"):
+                raise ValueError("pair_colour must be B or W, not %s" % self.pair_colour)
         return self
 
     @classmethod

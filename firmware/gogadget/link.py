@@ -135,7 +135,8 @@ class Link(Engine):
                 ("gogadget-replay", "linkmore:cmd_replay"), ("gogadget-frame", self._frame),
                 ("gogadget-marked", "linkmore:cmd_marked"),
                 ("gogadget-result", "linkmore:cmd_result"),
-                ("gogadget-show", "linkmore:cmd_show")):
+                ("gogadget-show", "linkmore:cmd_show"),
+                ("gogadget-remote", "linkmore:cmd_remote")):
             self.commands[name] = fn
 
     # The base engine's queries (showboard, final_score, ...) must see the

@@ -185,6 +185,42 @@ class Replay:
             self.link.note("replay", "board departs from the record at move " + str(self.next) + ": " + ev[1])
 
 
+def cmd_remote(self, args):
+    """gogadget-remote colour B|W|none | ask-undo N | resign B|W | count |
+    confirm-count: a remote opponent played through the host (`gogadget
+    remote`, gogadget.pairing.Remote on the host): its moves come as `play`."""
+    self._args(args, 1, 2)
+    ref = self.referee
+    what = args[0]
+    if what == "colour":
+        self._args(args, 2)
+        ref.remote = 0 if args[1] == "none" else self._colour(args[1])
+        return ""
+    if what == "ask-undo":
+        self._args(args, 2)
+        n = _int(args[1])
+        if n and n == ref.board.moves and ref.ask_undo != n:
+            ref.event("prompt", "opponent takes back move %d: press Confirm" % n)
+        ref.ask_undo = n
+        return ""
+    if what == "resign":
+        self._args(args, 2)
+        if ref.phase not in ("play", "count"):
+            raise GtpError("no game to resign")
+        ref.resign(self._colour(args[1]))
+        return ""
+    if what == "count":
+        if ref.phase != "count":
+            raise GtpError("not counting")
+        return ref.count_result()
+    if what == "confirm-count":
+        if ref.phase != "count":
+            raise GtpError("not counting")
+        ref.confirm_count()
+        return ref.result
+    raise GtpError("expected colour, ask-undo, resign, count or confirm-count")
+
+
 def _no_blank_lines(text):
     # A GTP response ends at the first empty line.
     return "\n".join(line for line in text.strip().split("\n") if line.strip())

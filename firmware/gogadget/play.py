@@ -93,6 +93,12 @@ def _try_move(ref, resumed):
     if ref.mark[pl] & M_STRAY:
         _report(ref, pl, "stray stone at %s: lift it" % vertex(ref.size, pt))
         return False
+    if colour == ref.remote:
+        # The remote opponent's turn: their move comes over the link and is
+        # lit; a stone put down here now is not a move.
+        ref.mark[pl] |= M_STRAY
+        _report(ref, pl, "the opponent's turn: lift the stone at %s" % vertex(ref.size, pt))
+        return False
     if s != S_STONE and s != colour:
         if ref.missings:
             return False  # a stray (see _mark_strays), not a stone to turn over
@@ -196,7 +202,8 @@ def _takeback(ref):
     """Follow a take-back in progress; True while it decides the lights."""
     board = ref.board
     last = board.last_move()
-    if last is None or last[1] == PASS or not ref.last_seen:
+    if last is None or last[1] == PASS or not ref.last_seen or last[0] == ref.remote:
+        # (A remote opponent's move is taken back only at their board.)
         _no_takeback(ref)
         return False
     lp = ref.place(last[1])

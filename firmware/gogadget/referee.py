@@ -66,6 +66,9 @@ class Referee:
         self._batch = False  # the settler adopted a batch not yet looked at
         self.unsaved = ""  # the last game could not be kept as SGF (counting.keep)
         self.starts = 0  # games started (a new board): the link follows them
+        # The colour a remote opponent plays (pairing.Remote sets it; 0: both
+        # players are at this board): the local person never moves for it.
+        self.remote = 0
         self.start(config.size, config.komi, config.handicap, config.preset)
         self.refresh()  # until the settled view is taken, the board is taken to be empty
 
@@ -128,6 +131,7 @@ class Referee:
         self._ask_new_ms = 0
         self.takeback = play.TB_NONE
         self.tb_ready = False
+        self.ask_undo = 0  # the remote opponent took back move N: Confirm takes it back here
         self.tb_confirmed = False  # Confirm pressed before the take-back was ready
         self.tb_confirmed_ms = 0
         self.reported = -1  # place whose illegal stone was last reported
@@ -368,19 +372,32 @@ class Referee:
         if button == BTN_NEW:
             self._new_pressed(now_ms, asked)
         elif button == BTN_PASS:
-            if phase == "play":
+            if phase == "play" and self.board.to_move() == self.remote:
+                self.event("prompt", "the opponent's turn")
+            elif phase == "play":
                 play.pass_move(self, self.board.to_move())
                 self.last_seen = True
         elif button == BTN_RESIGN:
             if phase in ("play", "count"):
-                colour = self.board.to_move()
-                self.log.append(self, jn.K_RESIGN, colour)
-                self.event("resign", colour_name(colour) + " resigns")
-                counting.finish(self, 3 - colour, colour_name(3 - colour) + "+R")
+                # With a remote opponent, only the person here can resign here.
+                self.resign(3 - self.remote if self.remote else self.board.to_move())
         elif button == BTN_CONFIRM:
             self._confirm(asked)
         self.dirty = True
         self.refresh()
+
+    def resign(self, colour):
+        self.log.append(self, jn.K_RESIGN, colour)
+        self.event("resign", colour_name(colour) + " resigns")
+        counting.finish(self, 3 - colour, colour_name(3 - colour) + "+R")
+
+    def count_result(self):
+        """The result the count would give now (the dead stones marked)."""
+        return counting.count_now(self).result
+
+    def confirm_count(self):
+        c = counting.count_now(self)
+        counting.finish(self, c.winner, c.result, c)
 
     def _new_pressed(self, now_ms, asked):
         if self.phase in ("over", "setup") or (self.board.moves == 0 and not self.setups) \
@@ -396,13 +413,15 @@ class Referee:
         if asked:
             counting.keep(self, "unfinished")
             self.new_game(handicap=self.config.handicap)
+        elif self.ask_undo and self.ask_undo == self.board.moves and phase != "over":
+            self.ask_undo = 0
+            self.undo()  # the remote opponent's take-back, accepted here
         elif phase == "play" and self.takeback:
             play.take_back(self)
         elif self.ask_stuck >= 0:
             view.ignore_sensor(self, self.ask_stuck)
         elif phase == "count":
-            c = counting.count_now(self)
-            counting.finish(self, c.winner, c.result, c)
+            self.confirm_count()
         elif phase == "setup" and self.free:
             position.confirm_handicap(self)
         else:

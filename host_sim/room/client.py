@@ -18,7 +18,12 @@ PUBACK came within `timeout` seconds; nothing is resent behind the caller's
 back (paho's own reconnection is off: the Broadcaster decides).  ping() is
 paho's job (its network thread keeps the connection alive); close() drops
 the connection without DISCONNECT, so the broker publishes the last will.
+A board playing another board (gogadget.pairing) also subscribes:
+set_callback(f), subscribe(topic, qos) returning once the broker granted
+it (SUBACK; a refusal raises MQTTException), and check_msg(), which hands
+at most one received message to f(topic, msg) and never waits.
 """
+import collections
 import threading
 import time
 
@@ -57,6 +62,9 @@ class PahoClient:
         self._lock = threading.Condition()
         self._connack = None  # None: waiting; else the reason code's value
         self._up = False
+        self._cb = None
+        self._inbox = collections.deque()  # (topic, payload) from paho's thread
+        self._subacks = {}  # mid -> granted codes
 
     # -- callbacks (paho's network thread) ------------------------------------
 
@@ -78,6 +86,14 @@ class PahoClient:
         with self._lock:
             self._lock.notify_all()
 
+    def _on_message(self, client, userdata, msg):
+        self._inbox.append((msg.topic.encode(), bytes(msg.payload)))
+
+    def _on_subscribe(self, client, userdata, mid, reason_codes, properties=None):
+        with self._lock:
+            self._subacks[mid] = [getattr(r, "value", r) for r in reason_codes]
+            self._lock.notify_all()
+
     # -- umqtt.simple's API -----------------------------------------------------
 
     def set_last_will(self, topic, msg, retain=False, qos=0):
@@ -95,6 +111,8 @@ class PahoClient:
         c.on_connect = self._on_connect
         c.on_disconnect = self._on_disconnect
         c.on_publish = self._on_publish
+        c.on_message = self._on_message
+        c.on_subscribe = self._on_subscribe
         self._connack = None
         self._c = c
         try:
@@ -136,6 +154,38 @@ class PahoClient:
                     raise OSError(110, "no PUBACK within %.1f s" % self.timeout)
                 self._lock.wait(min(left, 0.1))
 
+    def set_callback(self, f):
+        self._cb = f
+
+    def subscribe(self, topic, qos=0):
+        c = self._c
+        if c is None or not self._up:
+            raise OSError(107, "not connected")
+        rc, mid = c.subscribe(_text(topic), qos)
+        if rc != mqtt.MQTT_ERR_SUCCESS:
+            raise OSError(104, "subscribe failed: %s" % mqtt.error_string(rc))
+        end = time.monotonic() + self.timeout
+        with self._lock:
+            while mid not in self._subacks:
+                if not self._up:
+                    raise OSError(104, "connection lost before SUBACK")
+                left = end - time.monotonic()
+                if left <= 0:
+                    raise OSError(110, "no SUBACK within %.1f s" % self.timeout)
+                self._lock.wait(min(left, 0.1))
+            codes = self._subacks.pop(mid)
+        if any(code >= 0x80 for code in codes):
+            raise MQTTException(codes[0])
+
+    def check_msg(self):
+        if self._c is None or not self._up:
+            if not self._inbox:
+                raise OSError(107, "not connected")
+        if self._inbox:
+            topic, msg = self._inbox.popleft()
+            if self._cb is not None:
+                self._cb(topic, msg)
+
     def ping(self):
         if self._c is None or not self._up:
             raise OSError(107, "not connected")
@@ -175,6 +225,15 @@ class NullClient:
         return 0
 
     def publish(self, topic, msg, retain=False, qos=0):
+        pass
+
+    def set_callback(self, f):
+        pass
+
+    def subscribe(self, topic, qos=0):
+        pass
+
+    def check_msg(self):
         pass
 
     def ping(self):

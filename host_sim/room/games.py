@@ -127,7 +127,7 @@ def _play(bd, c, p, n):
 
 
 class BoardState:
-    __slots__ = ("id", "status", "game", "past", "json")
+    __slots__ = ("id", "status", "game", "past", "json", "pair")
 
     def __init__(self, board_id):
         self.id = board_id
@@ -135,6 +135,7 @@ class BoardState:
         self.game = None
         self.past = OrderedDict()  # game number -> Game (no Board kept)
         self.json = None  # cached summary text; None when it must be rebuilt
+        self.pair = None  # its pair message (two boards, one game), or None
 
 
 class Room:
@@ -194,7 +195,27 @@ class Room:
             return "applied"
         if kind == "game":
             return self._snapshot(st, m)
+        if kind == "pair":
+            st.pair = {"pair": m["pair"], "opponent": m["opponent"], "colour": m["colour"]}
+            self._touch(st)
+            other = self.boards.get(m["opponent"])
+            if other is not None:
+                self._touch(other)
+            return "applied"
         return self._event(st, m)
+
+    def paired(self, st):
+        """The opponent's BoardState when both pair messages agree (the same
+        game id, each naming the other, the two colours), else None."""
+        p = st.pair
+        if p is None:
+            return None
+        other = self.boards.get(p["opponent"])
+        q = other.pair if other is not None else None
+        if q is None or q["pair"] != p["pair"] or q["opponent"] != st.id \
+                or q["colour"] == p["colour"]:
+            return None
+        return other
 
     def _event(self, st, m):
         g = st.game
@@ -299,6 +320,13 @@ class Room:
         if g.archived or g.phase != "over" or not g.result or not self.archive:
             return
         g.archived = True
+        st = self.boards.get(g.board)
+        other = self.paired(st) if st is not None else None
+        if other is not None and st.pair["colour"] == "W":
+            # Two boards, one game: both publish the same record; it is
+            # archived as Black's board's game (whatever order the two come
+            # in, a relay restarted included), White's is the same game.
+            return
         path = os.path.join(self.archive, g.name + ".sgf")
         if os.path.exists(path):
             return  # written before (a relay restarted): once is enough
@@ -327,6 +355,12 @@ class Room:
             return st.json
         s = st.status or {"online": False, "faults": 0, "note": ""}
         d = {"id": st.id, "online": s["online"], "faults": s["faults"], "note": s["note"]}
+        other = self.paired(st)
+        if other is not None:
+            # One game on two boards: the page shows it once, on Black's card.
+            d["pair"] = st.pair["pair"]
+            d["opponent"] = other.id
+            d["mirror"] = st.pair["colour"] == "W"
         g = st.game
         if g is not None:
             bd = g.bd

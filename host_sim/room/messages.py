@@ -22,6 +22,7 @@ import re
 
 from gogadget.broadcast import (FORMAT, MAX_MESSAGE, T_GAME, T_MOVE, T_STATUS, TOPIC_ROOT,
                                 valid_board_id)
+from gogadget.pairing import T_PAIR
 from gogadget.points import MAX_SIZE, MIN_SIZE, SGF_LETTERS
 
 PHASES = ("setup", "play", "count", "over")
@@ -36,7 +37,7 @@ _SETUP = re.compile(r"(?:A[BW](?:\[[a-s]{2}\])+)*")
 _SETUP_PROP = re.compile(r"A([BW])((?:\[[a-s]{2}\])+)")
 _POINT = re.compile(r"[a-s]{2}|")
 _TOPIC_PREFIX = TOPIC_ROOT + "/"
-_LEAVES = (T_STATUS, T_GAME, T_MOVE)
+_LEAVES = (T_STATUS, T_GAME, T_MOVE, T_PAIR)
 
 
 def _reject_constant(name):
@@ -188,14 +189,26 @@ def _event(d):
     return m
 
 
-_KINDS = {T_STATUS: _status, T_GAME: _snapshot, T_MOVE: _event}
+def _pair(d):
+    """A board's pairing (gogadget.pairing): which game, as which colour, against whom."""
+    pair, opponent, colour = d.get("pair"), d.get("opponent"), d.get("colour")
+    if type(pair) is not str or not valid_board_id(pair):
+        raise ValueError("pair is not a game id")
+    if type(opponent) is not str or not valid_board_id(opponent):
+        raise ValueError("opponent is not a board id")
+    if colour not in ("B", "W") or type(colour) is not str:
+        raise ValueError("colour is not B or W")
+    return {"pair": pair, "opponent": opponent, "colour": colour}
+
+
+_KINDS = {T_STATUS: _status, T_GAME: _snapshot, T_MOVE: _event, T_PAIR: _pair}
 
 
 def parse(topic, payload):
     """(topic, payload bytes) -> (message, None) or (None, reason).
 
-    message: {"board": id, "kind": "status" | "game" | "move", ...the
-    kind's fields}; see _status, _snapshot and _event for each kind."""
+    message: {"board": id, "kind": "status" | "game" | "move" | "pair", ...the
+    kind's fields}; see _status, _snapshot, _event and _pair for each kind."""
     try:
         where = parse_topic(topic)
         if where is None:

@@ -136,10 +136,12 @@ class HostPublisher:
     lost link) and close(); the publisher calls it again after a failure."""
 
     def __init__(self, open_link, connect, board_id, black="Black", white="White",
-                 look_s=LOOK_S, reopen_s=REOPEN_S, log=None, notice=None):
+                 look_s=LOOK_S, reopen_s=REOPEN_S, log=None, notice=None, peer=None):
         self.open_link = open_link
         self.mirror = Mirror()
-        self.pub = Broadcaster(connect, board_id, referee=self.mirror, black=black, white=white)
+        # peer: a pairing.Follower (`gogadget remote`, host_sim/room/remote.py).
+        self.pub = Broadcaster(connect, board_id, referee=self.mirror, black=black, white=white,
+                               peer=peer)
         self.look_s = look_s
         self.reopen_s = reopen_s
         self.link = None
@@ -398,26 +400,37 @@ REFUSALS = {2: "the client id was rejected", 4: "bad user name or password",
             5: "not authorised (a wrong password, or a user the room's ACL does not list)"}
 
 
-def cmd_publish(args, open_link):
-    """open_link(): a new link to the board (the CLI's Connection)."""
+def connect_from_args(args, command="publish"):
+    """The Broadcaster's client factory from the command line; None (said
+    on stderr) when the board id, the broker or the credentials are bad."""
     from host_sim.room.client import factory
     from host_sim.room.relay import read_credentials
     if not valid_board_id(args.board_id):
-        print("gogadget publish: bad board id %r (1-32 of a-z A-Z 0-9 - _)" % args.board_id,
+        print("gogadget %s: bad board id %r (1-32 of a-z A-Z 0-9 - _)" % (command, args.board_id),
               file=sys.stderr)
-        return 2
+        return None
     user = args.user or args.board_id
     password = args.password or os.environ.get("GOGADGET_MQTT_PASSWORD")
     try:
         if args.credentials:
             password = read_credentials(args.credentials, user)
-        connect = factory(args.broker, user, password)
+        return factory(args.broker, user, password)
     except (OSError, ValueError) as e:
-        print("gogadget publish: %s" % e, file=sys.stderr)
+        print("gogadget %s: %s" % (command, e), file=sys.stderr)
+        return None
+
+def run_host(args, command, make_host, banner):
+    """The host side of `publish` and `remote`: make_host(connect, log,
+    notice) builds the HostPublisher on the watched client factory; it runs
+    until SIGINT or SIGTERM (then the board is said offline), or until the
+    broker refuses the login, which another try cannot mend (exit 1)."""
+    connect = connect_from_args(args, command)
+    if connect is None:
         return 2
+    user = args.user or args.board_id
 
     def tell(text):
-        print("gogadget publish: " + text, file=sys.stderr, flush=True)
+        print("gogadget %s: %s" % (command, text), file=sys.stderr, flush=True)
 
     def say(text):
         if args.verbose:
@@ -425,16 +438,29 @@ def cmd_publish(args, open_link):
 
     where = args.broker.split("//", 1)[-1].rstrip("/")
     watch = BrokerWatch(connect, where, user, tell)
-    host = HostPublisher(open_link, watch, args.board_id, args.black, args.white,
-                         look_s=args.interval, log=say, notice=tell)
+    try:
+        host = make_host(watch, say, tell)
+    except ValueError as e:
+        tell(str(e))
+        return 2
     with StopFlag() as stop:
-        print("gogadget publish: %s -> %s as %s" % (args.port or ("the simulator" if args.sim else
-                                                                  "/dev/ttyACM0"),
-                                                    args.broker, args.board_id), flush=True)
+        print("gogadget %s: %s" % (command, banner), flush=True)
         host.run(stop=lambda: stop.is_set() or watch.refused)
     if watch.refused:
-        print("gogadget publish: the broker at %s refused the login as %r: %s; check --user "
-              "and --password or --credentials (the room's credentials.csv)"
-              % (where, user, watch.refused), file=sys.stderr)
+        tell("the broker at %s refused the login as %r: %s; check --user and --password or "
+             "--credentials (the room's credentials.csv)" % (where, user, watch.refused))
         return 1
     return 0
+
+
+def board_name(args):
+    return args.port or ("the simulator" if args.sim else "/dev/ttyACM0")
+
+
+def cmd_publish(args, open_link):
+    """open_link(): a new link to the board (the CLI's Connection)."""
+    def make_host(connect, log, notice):
+        return HostPublisher(open_link, connect, args.board_id, args.black, args.white,
+                             look_s=args.interval, log=log, notice=notice)
+    return run_host(args, "publish", make_host,
+                    "%s -> %s as %s" % (board_name(args), args.broker, args.board_id))

@@ -2,7 +2,11 @@
 firmware's App on a fake board, publishing with the firmware's Broadcaster
 through gogadget.hw.net's umqtt.simple client to a real broker.
 
-    micropython room_board.py HOST PORT BOARD_ID PASSWORD STORE [SIZE]
+    micropython room_board.py HOST PORT BOARD_ID PASSWORD STORE [SIZE [OPPONENT COLOUR PAIR]]
+
+With an opponent, the board plays COLOUR (B or W) of the game PAIR against
+that board (config opponent/colour/pair, as main.py builds it: the
+Broadcaster with a pairing.Follower on the same umqtt.simple connection).
 
 The test drives it on stdin, one command a line, and reads one JSON line
 back per command:
@@ -13,6 +17,11 @@ back per command:
     confirm      the Confirm button (the count, after two passes)
     flush        scan until the broker has everything (or 20 s have passed)
     drop         close the connection's socket under the publisher (a Wi-Fi drop)
+    locked N     N scans with the heap locked (nothing new: nothing may be
+                 allocated, the real socket's look for a message included);
+                 false if one allocated
+    await N      scan until the record has N moves (the opponent's lit), then do
+                 what the lights ask (place it, lift its prisoners); false after 20 s
     state        the referee's game and the publisher's figures
     quit
 """
@@ -36,12 +45,19 @@ SCAN_MS = 20
 
 
 class Board:
-    def __init__(self, host, port, board_id, password, store, size):
+    def __init__(self, host, port, board_id, password, store, size, pairing=None):
         self.config = Config(size=size, board_id=board_id, broker=host, broker_port=port,
                              mqtt_password=password).validate()
+        peer = None
+        if pairing:
+            self.config.opponent, self.config.pair_colour, self.config.pair = pairing
+            self.config.validate()
+            from gogadget.pairing import Follower
+            peer = Follower(board_id, self.config.opponent,
+                            1 if self.config.pair_colour == "B" else 2, self.config.pair)
         self.sensors = Sensors(size)
         self.buttons = Buttons()
-        self.b = Broadcaster(net.mqtt_factory(self.config), board_id)
+        self.b = Broadcaster(net.mqtt_factory(self.config), board_id, peer=peer)
         self.app = App(self.config, self.sensors, Leds(), self.buttons, store, broadcast=self.b)
         self.size = size
         self.t = 1000
@@ -117,6 +133,28 @@ class Board:
             time.sleep_ms(2)
         return False
 
+    def await_moves(self, n, seconds=20):
+        end = time.ticks_add(time.ticks_ms(), seconds * 1000)
+        while self.ref.board.moves < n:
+            if time.ticks_diff(end, time.ticks_ms()) <= 0:
+                return False
+            self.steps(1)
+            time.sleep_ms(2)
+        self.follow()
+        return self.ref.outstanding() == 0
+
+    def locked(self, n):
+        import micropython
+        gc.collect()
+        micropython.heap_lock()
+        try:
+            self.steps(n)
+        except MemoryError:
+            return False
+        finally:
+            micropython.heap_unlock()
+        return self.b.connected
+
     def drop(self):
         client = self.b._client
         if client is None or client.sock is None:
@@ -138,14 +176,17 @@ class Board:
                 "phase": ref.phase, "connected": self.b.connected, "pending": self.b.pending(),
                 "connects": self.b.connects, "failures": self.b.failures,
                 "published": self.b.published, "error": self.b.error,
-                "snapshot_bytes": len(self.b.snapshot() or b""), "free": gc.mem_free()}
+                "snapshot_bytes": len(self.b.snapshot() or b""), "free": gc.mem_free(),
+                "pair_note": self.b.peer.note if self.b.peer else "",
+                "agreed": bool(self.b.peer and self.b.peer.agreed)}
 
 
 def main():
     args = sys.argv[1:]
     host, port, board_id, password, store = args[:5]
     size = int(args[5]) if len(args) > 5 else 9
-    board = Board(host, int(port), board_id, password, store, size)
+    pairing = args[6:9] if len(args) > 8 else None
+    board = Board(host, int(port), board_id, password, store, size, pairing)
     print(json.dumps({"ready": True}))
     while True:
         line = sys.stdin.readline()
@@ -166,6 +207,10 @@ def main():
                 out = board.takeback()
             elif cmd == "flush":
                 out = board.flush()
+            elif cmd == "await":
+                out = board.await_moves(int(words[1]))
+            elif cmd == "locked":
+                out = board.locked(int(words[1]))
             elif cmd == "drop":
                 out = board.drop()
             elif cmd == "state":

@@ -1,7 +1,14 @@
 """Run under MicroPython: the Broadcaster's heap.  poll() with nothing new
 allocates nothing (heap locked), connected or waiting to reconnect; and the
 figures: the heap a Broadcaster takes on a 19x19 board, after a long game,
-and the snapshot's bytes.  Prints one JSON line."""
+and the snapshot's bytes.  Prints one JSON line.
+
+    micropython room_heap.py [SIZE [MOVES [pair]]]
+
+With "pair" the Broadcaster carries a pairing.Follower (a game against
+board02), which has agreed the pairing and is level with the opponent's
+record (board02's snapshot is this board's own game): its per-poll look and
+the client's check_msg are inside the locked polls too."""
 import gc
 import json
 import sys
@@ -16,6 +23,7 @@ from gogadget.referee import Referee
 
 SIZE = int(sys.argv[1]) if len(sys.argv) > 1 else 19
 MOVES = int(sys.argv[2]) if len(sys.argv) > 2 else 250
+PAIR = len(sys.argv) > 3 and sys.argv[3] == "pair"
 
 
 class Client:
@@ -42,6 +50,15 @@ class Client:
     def ping(self):
         pass
 
+    def set_callback(self, f):
+        pass
+
+    def subscribe(self, topic, qos=0):
+        pass
+
+    def check_msg(self):
+        pass
+
     def disconnect(self):
         pass
 
@@ -60,7 +77,11 @@ ref = Referee(Config(size=SIZE))
 ref.resume([], "", 0)
 gc.collect()
 before = gc.mem_alloc()
-b = Broadcaster(Client, "board01", referee=ref)
+peer = None
+if PAIR:
+    from gogadget.pairing import Follower, pair_message
+    peer = Follower("board01", "board02", 1, "g1")
+b = Broadcaster(Client, "board01", referee=ref, peer=peer)
 t = settle(b, 1000)
 gc.collect()
 empty = gc.mem_alloc() - before
@@ -85,6 +106,13 @@ assert not b.pending()
 snapshot = len(b.snapshot())
 passes = ref.board.passes[1] + ref.board.passes[2]
 buffers = len(b._buf) + len(b._hs) + len(b._ring) + len(b._ev)
+
+if PAIR:
+    peer.message(b"gogadget/board/board02/pair", pair_message("g1", 2, "board01"))
+    peer.message(b"gogadget/board/board02/game", bytes(b.snapshot()))
+    t = settle(b, t)
+    assert peer.agreed and peer.count == ref.board.moves and peer.outcome == 0, (
+        peer.agreed, peer.count, peer.outcome, peer.note)
 
 # Idle: connected, nothing new; then disconnected, waiting to retry.
 locked = 0
@@ -116,4 +144,4 @@ assert b.failures == failures, b.error
 print(json.dumps({"size": SIZE, "moves": played, "passes": passes,
                   "broadcaster_bytes": empty, "buffers_after_game": buffers,
                   "snapshot_bytes": snapshot, "published": b.published, "acked": Client.sent,
-                  "locked_polls": locked}))
+                  "locked_polls": locked, "paired": PAIR}))

@@ -208,7 +208,8 @@
     const dot = el.querySelector(".dot");
     dot.className = "dot " + (b.online ? (b.faults ? "fault" : "on") : "off");
     dot.title = b.online ? (b.faults ? b.faults + " sensor fault(s)" + (b.note ? ": " + b.note : "") : "online") : "offline";
-    el.querySelector(".name").textContent = b.id;
+    // Two boards, one game (docs/ROOM.md, Pairing): shown once, on Black's card.
+    el.querySelector(".name").textContent = b.opponent ? b.id + " vs " + b.opponent : b.id;
     el.querySelector(".gameno").textContent = b.game !== undefined ? "game " + b.game : "";
     const moved = el.dataset.moves !== undefined && el.dataset.moves !== String(b.n);
     el.classList.toggle("offline", !b.online);
@@ -240,6 +241,7 @@
   }
 
   function matches(b) {
+    if (b.mirror) return false;
     const q = $("filter").value.trim().toLowerCase();
     if (!q) return true;
     return [b.id, b.black, b.white].some((t) => (t || "").toLowerCase().includes(q));

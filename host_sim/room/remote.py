@@ -1,0 +1,169 @@
+"""`gogadget remote`: a plain Pico (no Wi-Fi) plays a board elsewhere through
+the room's broker, via the host it is plugged into (docs/ROOM.md, Pairing).
+
+    gogadget remote --port /dev/ttyACM0 --broker mqtt://HOST:PORT --board-id b1 \\
+        --game g1 --opponent b2 --colour B [--password PW | --credentials FILE]
+    gogadget remote --sim ...        # the running simulator (make sim)
+
+It is `gogadget publish` (host_sim/room/publish.py: the board's game read
+over GTP into a Mirror, published by the firmware's Broadcaster) with the
+firmware's pairing.Follower riding on the Broadcaster's connection, as on a
+Pico W.  The Follower's Remote acts on the board through LinkReferee: the
+opponent's moves go to the board as GTP `play` (the board lights them to be
+placed, as an engine's), the rest as `gogadget-remote` (the remote colour,
+whose stones and Pass the board then refuses; a take-back to confirm; a
+resignation; the count).  What the Remote reads -- the record, the phase,
+the result -- is the Mirror, walked to the board at every look.
+"""
+import sys
+
+from gogadget.board import OK
+from gogadget.pairing import Follower
+from gogadget.points import colour_name, vertex
+from host_sim.room.publish import HostPublisher
+from host_sim.serialport import GtpError
+
+
+class LinkReferee:
+    """The board's referee as pairing.Remote uses it, over the GTP link."""
+
+    def __init__(self, host):
+        self.host = host
+        self._remote = 0
+        self.told = False  # the board knows the remote colour (told again after every reopen)
+        self._ask = 0
+        self.said = []  # the Remote's events (the host's log)
+
+    # What the Remote reads: the Mirror.
+    @property
+    def board(self):
+        return self.host.mirror.board
+
+    @property
+    def log(self):
+        return self.host.mirror.log
+
+    @property
+    def phase(self):
+        return self.host.mirror.phase
+
+    @property
+    def result(self):
+        return self.host.mirror.result
+
+    @property
+    def komi(self):
+        return self.host.mirror.komi
+
+    @property
+    def rules(self):
+        return self.host.mirror.rules
+
+    def outstanding(self):
+        return 0  # the board itself holds the lights
+
+    def event(self, kind, text):
+        self.said.append((kind, text))
+        self.host.log("%s: %s" % (kind, text))
+
+    # What the Remote does: GTP commands.
+    @property
+    def remote(self):
+        return self._remote
+
+    @remote.setter
+    def remote(self, colour):
+        self._remote = colour
+        self.told = False
+
+    def tell(self):
+        """Give the board the remote colour (at every (re)opened link)."""
+        if not self.told and self.host.link is not None:
+            self._send("gogadget-remote colour " + colour_name(self._remote))
+            self.told = True
+
+    @property
+    def ask_undo(self):
+        return self._ask
+
+    @ask_undo.setter
+    def ask_undo(self, n):
+        if n != self._ask:
+            self._send("gogadget-remote ask-undo %d" % n)
+        self._ask = n
+
+    def external_move(self, colour, pt):
+        try:
+            self._send("play %s %s" % (colour_name(colour), vertex(self.board.size, pt)))
+        except GtpError as e:
+            if "illegal" in str(e):
+                return 1
+            raise ValueError(str(e))
+        self.host.look()  # the Mirror holds the move before the Remote looks again
+        return OK
+
+    def resign(self, colour):
+        self._send("gogadget-remote resign " + colour_name(colour))
+        self.host.look()
+
+    def count_result(self):
+        return self._send("gogadget-remote count").strip()
+
+    def confirm_count(self):
+        self._send("gogadget-remote confirm-count")
+        self.host.look()
+
+    def _send(self, command):
+        link = self.host.link
+        if link is None:
+            raise OSError(107, "no link to the board")
+        try:
+            return link.send(command)
+        except GtpError:
+            raise
+        except Exception as exc:  # noqa: BLE001  the link went: the Remote tries again later
+            self.host._lost(exc)
+            raise OSError(104, "link lost: %s" % exc)
+
+
+class HostRemote(HostPublisher):
+    """HostPublisher whose Broadcaster carries a pairing.Follower acting on
+    the board through LinkReferee."""
+
+    def __init__(self, open_link, connect, board_id, opponent, colour, pair, **kw):
+        self.follower = Follower(board_id, opponent, colour, pair)
+        HostPublisher.__init__(self, open_link, connect, board_id, peer=self.follower, **kw)
+        self.ref = LinkReferee(self)
+        self.follower.attach(self.ref)
+
+    def look(self):
+        self.ref.tell()
+        HostPublisher.look(self)
+
+    def _lost(self, exc):
+        self.ref.told = False
+        HostPublisher._lost(self, exc)
+
+
+def add_arguments(p):
+    from host_sim.room import publish
+    publish.add_arguments(p)
+    p.add_argument("--game", required=True,
+                   help="the game's name, the same at both boards (1-32 of a-z A-Z 0-9 - _)")
+    p.add_argument("--opponent", required=True, help="the other board's id")
+    p.add_argument("--colour", "--color", required=True, choices=("B", "W", "b", "w"),
+                   help="the colour played at this board")
+
+
+def cmd_remote(args, open_link):
+    """open_link(): a new link to the board (the CLI's Connection)."""
+    from host_sim.room import publish
+    colour = 1 if args.colour.upper() == "B" else 2
+
+    def make_host(connect, log, notice):
+        return HostRemote(open_link, connect, args.board_id, args.opponent, colour, args.game,
+                          black=args.black, white=args.white, look_s=args.interval,
+                          log=log, notice=notice)
+    return publish.run_host(args, "remote", make_host, "%s plays %s of %s against %s through %s"
+                            % (publish.board_name(args), args.colour.upper(), args.game,
+                               args.opponent, args.broker))
