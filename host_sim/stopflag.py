@@ -10,6 +10,7 @@ then; a flag is looked at where the command can stop cleanly.
         while not stop.is_set(): stop.wait(0.2)
         clean up ...          # a second signal here is only the flag again
 """
+import atexit
 import signal
 import threading
 
@@ -35,7 +36,11 @@ class StopFlag:
         return self
 
     def __exit__(self, *exc):
+        # The handlers are given back: a process that forks later (a test
+        # run's worker pool) must still die of SIGTERM.  Only at the
+        # interpreter's exit is a late signal ignored, so that a command
+        # that is merely exiting does not end with -15.
         for s, old in self.old.items():
-            # The default would kill a process that is only exiting (-15):
-            # a late signal is ignored instead.
-            signal.signal(s, signal.SIG_IGN if old == signal.SIG_DFL else old)
+            signal.signal(s, old)
+            if old == signal.SIG_DFL:
+                atexit.register(signal.signal, s, signal.SIG_IGN)
