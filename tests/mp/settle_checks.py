@@ -1,14 +1,16 @@
 """Settler checks (firmware/gogadget/settle.py) shared by CPython and MicroPython.
 
 Plain asserts; every check_* returns a short text so tests/test_settle.py can
-compare the two interpreters line by line.  Scans are fed 20 ms apart (the
-default 50 scans/s); a deterministic LCG stands in for random so both
+compare the two interpreters line by line.  Scans are fed 20 ms apart, at
+50 scans/s with a 60 ms debounce (3 scans) unless a check says otherwise:
+the counts below were worked out there (check_same_in_ms_at_any_rate
+feeds other rates); a deterministic LCG stands in for random so both
 interpreters see the same noise.
 """
 from gogadget.config import Config
 from gogadget.settle import Settler
 
-STEP = 20  # ms between scans at the default scan_hz
+STEP = 20  # ms between scans at the Rig's scan_hz
 
 
 class Rig:
@@ -16,6 +18,10 @@ class Rig:
 
     def __init__(self, size=9, boot=True, **cfg):
         self.size = size
+        if "scan_hz" not in cfg:
+            cfg["scan_hz"] = 1000 // STEP
+        if "stable_ms" not in cfg and "stable_scans" not in cfg:
+            cfg["stable_ms"] = 3 * STEP
         self.config = Config(size=size, **cfg)
         self.s = Settler(size, self.config)
         self.scan = bytearray(size * size)
@@ -160,7 +166,7 @@ def check_boot_votes_the_first_scans():
         r.feed()
         slow += 1
         assert slow < 40
-    assert slow > r.config.stable_scans, slow
+    assert slow > r.s.stable_scans, slow
     return "slow=%d" % slow
 
 
@@ -214,7 +220,7 @@ def check_k_lengthens_under_flicker_and_recovers():
     r = Rig(size, stable_scans=3)
     quiet = r.adopt(0, 1)
     r.adopt(0, 0)
-    assert quiet == r.config.stable_scans
+    assert quiet == r.s.stable_scans
     # One flicker a scan, far from the corner.
     f = Flicker(r, far_rows(size, 4), 1)
     for _ in range(300):
@@ -285,7 +291,7 @@ def check_hand_holds_off_until_settle_after_it_stops():
     n = 0
     while not r.feed():
         n += 1
-    assert n + 1 == r.config.stable_scans and r.s.stable[0] == r.s.stable[80] == 2
+    assert n + 1 == r.s.stable_scans and r.s.stable[0] == r.s.stable[80] == 2
     return "waited=%d two=%d" % (waited, n + 1)
 
 
@@ -333,7 +339,7 @@ def check_slide_gap_within_stable_scans_is_one_change():
     near end reads empty (or after it): still one batch, both ends."""
     size = 9
     a, b = 40, 49
-    k = Config().stable_scans
+    k = Rig(size).s.stable_scans
     out = []
     for gap in range(-(k - 1), k):
         r = Rig(size)
@@ -414,7 +420,7 @@ def check_restart_keeps_readings_resets_timing():
     # Fresh timing: the debounce is back to stable_scans at once.
     fresh = a.adopt(0, 1)
     stale = b.adopt(0, 1)
-    assert fresh == a.config.stable_scans < stale, (fresh, stale)
+    assert fresh == a.s.stable_scans < stale, (fresh, stale)
     # A hand's hold-off does not outlive a restart.
     r = Rig(9, stable_scans=3)
     for i in range(9):
@@ -430,7 +436,7 @@ def check_restart_keeps_readings_resets_timing():
         assert after_hand < 30
     assert (after_hand + 1) * STEP < r.config.hand_settle_ms
     # restart() reads the configuration again.
-    r.config.stable_scans = 5
+    r.config.stable_ms = 5 * STEP
     r.s.restart()
     five = r.adopt(70, 2)
     assert five == 5, five
