@@ -23,6 +23,7 @@ class Rig:
         if "stable_ms" not in cfg and "stable_scans" not in cfg:
             cfg["stable_ms"] = 3 * STEP
         self.config = Config(size=size, **cfg)
+        self.step = self.config.scan_period_ms()
         self.s = Settler(size, self.config)
         self.scan = bytearray(size * size)
         self.t = 1000
@@ -45,7 +46,7 @@ class Rig:
         raise AssertionError("never came to rest after boot")
 
     def feed(self):
-        self.t += STEP
+        self.t += self.step
         return self.s.feed(self.scan, self.t)
 
     def run(self, count):
@@ -467,6 +468,75 @@ def check_wrong_size_scan_raises():
     return msgs[0]
 
 
+# Physical timelines, the same at every scan rate (ms from the first
+# scan): ("name", stones down beforehand (place, reading), changes (from_ms,
+# to_ms, place, reading: the place reads so from from_ms until to_ms), ms to
+# watch).  9x9, stable_ms 60, slide_ms 160, hand_window_ms 120,
+# hand_settle_ms 300.
+TIMELINES = (
+    ("stone", (), ((0, 9999, 40, 1),), 400),
+    ("touch 20 ms", (), ((0, 20, 50, 2),), 400),
+    ("touch 40 ms", (), ((0, 40, 50, 2),), 400),
+    ("two stones 20 ms apart", (), ((0, 9999, 10, 1), (20, 9999, 70, 2)), 400),
+    ("beside its colour", ((30, 1),), ((0, 9999, 31, 1),), 500),
+    ("slide, near end lifts 40 ms late", ((40, 2),), ((0, 9999, 41, 2), (40, 9999, 40, 0)), 500),
+    ("slide, far end 20 ms late", ((40, 2),), ((0, 9999, 40, 0), (20, 9999, 41, 2)), 500),
+    ("stone and its prisoner lifted 100 ms later", ((60, 2),),
+     ((0, 9999, 61, 1), (100, 9999, 60, 0)), 500),
+    ("hand over the board 100 ms, one stone left", (),
+     ((0, 100, 0, 1), (0, 100, 1, 1), (0, 100, 9, 2), (0, 9999, 2, 1)), 800),
+    ("neighbour flapping every 40 ms", ((20, 1),),
+     ((0, 9999, 21, 1),) + tuple((t, t + 40, 20, 0) for t in range(0, 2600, 80)), 3000),
+)
+
+
+def _timeline(hz, before, changes, until):
+    """One timeline at hz scans/s: what the settler did, as (ms, what)."""
+    r = Rig(9, scan_hz=hz, stable_ms=60, slide_ms=160, hand_window_ms=120,
+            hand_settle_ms=300)
+    for pl, v in before:
+        r.adopt(pl, v)
+    r.rest(200)
+    base = bytes(r.scan)
+    t0 = r.t + r.step
+    log = []
+    clean = r.s.clean
+    prev = bytes(r.s.stable)
+    for i in range(until // r.step + 1):
+        ms = i * r.step
+        r.scan[:] = base
+        for a, b, pl, v in changes:
+            if a <= ms < b:
+                r.scan[pl] = v
+        assert r.t + r.step == t0 + ms
+        if r.feed():
+            now = bytes(r.s.stable)
+            log.append((ms, "adopt " + ",".join(
+                "%d=%d" % (pl, now[pl]) for pl in range(81) if now[pl] != prev[pl])))
+            prev = now
+        if r.s.clean != clean:
+            clean = r.s.clean
+            log.append((ms, "clean" if clean else "unclean"))
+    return log
+
+
+def check_same_in_ms_at_any_rate():
+    """The same physical timeline at 50, 100 and 200 scans/s: the same
+    batches, in the same order, each within one 50/s scan period (20 ms) of
+    the other rates' (the thresholds are in ms, the scans only sample)."""
+    out = []
+    for name, before, changes, until in TIMELINES:
+        logs = [_timeline(hz, before, changes, until) for hz in (50, 100, 200)]
+        slow = logs[0]
+        for hz, log in zip((100, 200), logs[1:]):
+            assert [w for _, w in log] == [w for _, w in slow], (name, hz, log, slow)
+            for (ms, what), (ms50, _) in zip(log, slow):
+                assert abs(ms - ms50) <= 20, (name, hz, what, ms, ms50)
+        out.append("%s: %s" % (name, "; ".join(
+            "%s@%d/%d/%d" % (w, a, b, c) for (a, w), (b, _), (c, _) in zip(*logs))))
+    return " | ".join(out)
+
+
 CHECKS = (
     check_boot_votes_the_first_scans,
     check_adopted_after_k_equal_scans,
@@ -479,6 +549,7 @@ CHECKS = (
     check_flapping_neighbour_holds_then_unclean,
     check_restart_keeps_readings_resets_timing,
     check_wrong_size_scan_raises,
+    check_same_in_ms_at_any_rate,
 )
 
 
