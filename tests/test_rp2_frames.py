@@ -101,7 +101,7 @@ def test_play_takes_no_heap_frames():
 SETTLE_PROBE = r"""
 import gc
 from gogadget import settle, view
-from gogadget.config import Config
+from gogadget.config import Config, WARM_MS
 from gogadget.referee import Referee
 
 held = {}
@@ -145,8 +145,8 @@ def step():
     base[0] = gc.mem_alloc()
     ref.update(scan, now)
     gc.enable()
-    now += 20
-for _ in range(60):
+    now += ref.config.scan_period_ms()
+for _ in range(ref.config.scans(WARM_MS + 200)):  # past the boot warm-up
     step()
 for name in held:
     held[name] = -1

@@ -107,7 +107,9 @@ print("IDLE", r, u, l, k)
 w0 = ref.settler.resting
 r, u, l, k = parts(6, True, 3 * 19 + 3)
 print("SETTLING", r, u, l, k, int(w0), int(ref.settler.resting))
-r, u, l, k = parts(6, False, 3 * 19 + 3)
+# Another stone, as long (neither is taken: the warm-up's debounce is longer
+# than 6 scans, and both are gone again by the move below).
+r, u, l, k = parts(6, False, 9 * 19 + 9)
 print("SETTLING_QUIET", r, u, l, k)
 # The cycle that takes a move, as main.py runs it: past the settler's boot
 # warm-up, a stone read until the referee takes it (journal write
@@ -123,7 +125,9 @@ def read():
 for pl in (15 * 19 + 15, 3 * 19 + 15):
     m0 = ref.board.moves
     down.append(pl)
-    while ref.board.moves == m0:
+    for _ in range(cfg.scans(2000)):
+        if ref.board.moves != m0:
+            break
         t0 = time.ticks_us()
         read()
         t1 = time.ticks_us()
@@ -133,6 +137,8 @@ for pl in (15 * 19 + 15, 3 * 19 + 15):
         t3 = time.ticks_us()
         app.link.poll(now)
         now += period
+    if ref.board.moves == m0:
+        raise SystemExit("the stone at %d was never taken: %s" % (pl, ref.status()))
     print("MOVE", len(down) - 1, time.ticks_diff(t1, t0), time.ticks_diff(t2, t1),
           time.ticks_diff(t3, t2))
     for _ in range(cfg.scans(500)):
