@@ -152,7 +152,7 @@ for name in held:
     held[name] = -1
 for i, pl in enumerate((40, 41, 30, 50, 10)):
     scan[pl] = 1 + (i & 1)
-    for _ in range(15):
+    for _ in range(ref.config.scans(300)):  # 50 lands beside 41: slide_ms
         step()
 print("MOVES", ref.board.moves)
 print("HELD", sorted(held.items()))
