@@ -408,8 +408,8 @@ async def latency(image, stones):
     await pico.run_ms(300)
     per_scan = SIZE * SIZE * (1 + pins.SETTLE_READS)
     idle_hz = (pico.conversions - c0) / per_scan / ((pico.now_ms - t0) / 1000)
-    # The settler's first 50 scans after boot use its longest debounce while
-    # it measures the sensors' flicker (settle.py, _WARM_SCANS): a board in
+    # The settler's first second after boot uses its longest debounce while
+    # it measures the sensors' flicker (config.WARM_MS): a board in
     # play is past that, so the stones go down a second later.
     await pico.run_ms(1000)
     lat = []
