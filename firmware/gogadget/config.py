@@ -27,7 +27,7 @@ MAX_SCANS = 250  # the settler's per-place counters saturate just past this
 # equal readings (3 scans) then make it a move on the next scan, and the
 # referee, the journal and the LED write (about 20 ms with the 11 ms
 # WS2812 bitstream) light it about 60 ms after it landed (emulated: mean
-# 57, worst 64 ms; make bench BENCH=rp2, the latency section).  30 ms
+# 56, worst 64 ms; make bench BENCH=rp2, the latency section).  30 ms
 # rather than 60 on the randomized stress's evidence (hardware/README.md).
 # A single-scan flicker is forgiven, so the debounce is never shorter than
 # 2 scans.
