@@ -169,7 +169,7 @@ def main(cycles=None, stream=None, watchdog=True):
     app = App(config, sensors, leds, guard, config.store, stream,
               broadcast=make_broadcast(config))
     app.boot(time.ticks_ms())
-    period = 1000 // config.scan_hz
+    period = config.scan_period_ms()
     deadline = time.ticks_ms()
     done = 0
     while cycles is None or done < cycles:

@@ -279,7 +279,7 @@ class SimBoard:
         if self._own_link:
             self.link = Link(self.app, stream, store=self.store_dir)
         self.person = Person(self, policy or RandomPolicy(seed), colour)
-        self.period_ms = max(1, 1000 // self.config.scan_hz)
+        self.period_ms = self.config.scan_period_ms()
         self.speed = speed  # virtual ms per real ms
         self.steps = 0
         self.error = None

@@ -286,7 +286,7 @@ class Simulator:
         self.app = App(self.config, self.sensors, self.leds, self.buttons, self.store_dir,
                        stream=stream)
         self._tap_events()
-        self.period_ms = max(1, 1000 // self.config.scan_hz)
+        self.period_ms = self.config.scan_period_ms()
         self.steps = 0
         self.app.boot(self.clock.now_ms)
         self._drain()

@@ -32,16 +32,17 @@ def test_step_moves_and_resume(tmp_path):
     # The settled view is voted from the first scans; a stone found on the
     # board then was there before the game and is never a move.
     sensors.board[place(9, parse_vertex(9, "D4"))] = S_BLACK
-    while steps < 100:
+    period = app.config.scan_period_ms()
+    while t < 2000:  # past the settler's boot warm-up (config.WARM_MS)
         app.step(t)
-        t += 20
+        t += period
         steps += 1
     assert app.referee.board.moves == 0 and app.referee.outstanding() == 1
     sensors.board[place(9, parse_vertex(9, "D4"))] = 0
     sensors.board[place(9, parse_vertex(9, "E5"))] = S_BLACK
-    for _ in range(2 * app.config.stable_scans):
+    for _ in range(2 * app.referee.settler.stable_scans):
         app.step(t)
-        t += 20
+        t += period
         steps += 1
     assert app.referee.board.moves == 1
     assert app.referee.board.last_move()[1] == parse_vertex(9, "E5")

@@ -170,6 +170,36 @@ def test_config_round_trip_and_errors(tmp_path):
         Config.load(str(tmp_path / "list.json"))
 
 
+
+def test_config_old_stable_scans_read_as_the_ms_it_meant(tmp_path):
+    path = tmp_path / "config.json"
+    # Written when the board scanned at 50/s: 3 scans were 60 ms, and stay so
+    # at the faster default scan rate.
+    path.write_text(json.dumps({"size": 9, "stable_scans": 3}))
+    c = Config.load(str(path))
+    assert c.stable_ms == 60 and c.scan_hz == Config().scan_hz
+    path.write_text(json.dumps({"size": 9, "stable_scans": 4, "scan_hz": 100}))
+    assert Config.load(str(path)).stable_ms == 40
+    c.save(str(path))
+    saved = json.loads(path.read_text())
+    assert saved["stable_ms"] == 60 and "stable_scans" not in saved
+    for bad, word in (({"stable_scans": 3, "stable_ms": 40}, "give stable_ms only"),
+                      ({"stable_scans": 1}, "stable_scans"),
+                      ({"stable_scans": 3, "scan_hz": 0}, "scan_hz"),
+                      ({"stable_ms": 5}, "stable_ms"),
+                      ({"scan_hz": 200, "hand_window_ms": 2000}, "hand_window_ms")):
+        path.write_text(json.dumps(bad))
+        with pytest.raises(ValueError, match=word):
+            Config.load(str(path))
+
+
+def test_config_scans_from_ms():
+    c = Config(scan_hz=100)
+    assert c.scan_period_ms() == 10 and c.scans(30) == 3 and c.scans(31) == 4
+    c = Config(scan_hz=83)
+    assert c.scan_period_ms() == 12 and c.scans(30) == 3
+    assert Config(scan_hz=2000).scan_period_ms() == 1
+
 def test_new_game_checks_arguments():
     ref = Referee(Config(size=9))
     with pytest.raises(ValueError):

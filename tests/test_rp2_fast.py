@@ -152,7 +152,8 @@ def scans(seed, size, count):
 count = 0
 for seed in range(24):
     size = (9, 13, 19)[seed % 3]
-    cfg = Config(size=size, stable_scans=2 + seed % 3, slide_ms=(60, 160, 400)[seed % 3])
+    cfg = Config(size=size, stable_ms=(20, 40, 60)[seed % 3], slide_ms=(60, 160, 400)[seed % 3],
+                 scan_hz=50)
     a = Settler(size, cfg)
     b = Settler(size, cfg)
     now = 0

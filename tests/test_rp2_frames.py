@@ -101,7 +101,7 @@ def test_play_takes_no_heap_frames():
 SETTLE_PROBE = r"""
 import gc
 from gogadget import settle, view
-from gogadget.config import Config
+from gogadget.config import Config, WARM_MS
 from gogadget.referee import Referee
 
 held = {}
@@ -145,14 +145,14 @@ def step():
     base[0] = gc.mem_alloc()
     ref.update(scan, now)
     gc.enable()
-    now += 20
-for _ in range(60):
+    now += ref.config.scan_period_ms()
+for _ in range(ref.config.scans(WARM_MS + 200)):  # past the boot warm-up
     step()
 for name in held:
     held[name] = -1
 for i, pl in enumerate((40, 41, 30, 50, 10)):
     scan[pl] = 1 + (i & 1)
-    for _ in range(15):
+    for _ in range(ref.config.scans(300)):  # 50 lands beside 41: slide_ms
         step()
 print("MOVES", ref.board.moves)
 print("HELD", sorted(held.items()))

@@ -4,11 +4,17 @@ A physical change -- a stone put down, a prisoner lifted, a stone slid from
 one point to the next, a capture done in one motion -- reaches the referee
 whole, as one *batch*, never a half of it.
 
+Time.  Every wait is set in milliseconds (config.py) and turned into scans
+at the scan period (Config.scans), so a faster scan takes no change sooner.
+What is counted in scans is what is about single readings: a flicker is one
+scan's misreading, the boot vote is three readings, and the noise estimate
+is flickers per scan (the sensors misread per reading, not per second).
+
 Debouncing, per place.  A place's new reading is *ready* once the sensor
-has given it for config.stable_scans scans (more while the sensors flicker
-a lot: measured as flickers per scan over the last second or so, up to
-_MAX_EXTRA scans are added so that chance runs of equal misreadings stay
-below _FALSE_RATE a scan).  A reading that differs for a single scan is a
+has given it for config.stable_ms (more while the sensors flicker
+a lot: measured as flickers per scan over the last NOISE_MEMORY_MS or so, up
+to NOISE_EXTRA_MS is added so that chance runs of equal misreadings stay
+below _FALSE_PER_S a second).  A reading that differs for a single scan is a
 flicker and is forgiven: it neither starts a change nor restarts one on its
 way, so noise cannot keep a stone from settling, however many places wait.
 A new stone beside a stone that reads the same may have been slid from it,
@@ -20,7 +26,7 @@ nothing else is on its way: no other place shows a stone that is not ready
 yet (a stone lifted holds nothing up: the referee takes a prisoner lifted
 before or after its capturing stone alike), and no place beside a ready
 one is the other end of a slide on its way: beside a stone come, a neighbour that read the same and changed
-in the last stable_scans scans (lifting, or bouncing); beside a stone gone,
+in the last stable_ms (lifting, or bouncing); beside a stone gone,
 a neighbour taking its reading.  A one-scan flicker holds nothing up.
 
 `fresh` marks the places adopted since the board was last clean, so the
@@ -30,7 +36,7 @@ way (two stones put down together, one of them misread for a scan, would
 otherwise come one at a time) and none of its own places reading otherwise
 (a stone set down for a moment, then nudged to the next point): the referee takes no move from a batch that
 is not clean.  Only a change that never settles (a sensor flapping for more
-than _STALL_MS) lets the ready places through without it, and then the
+than STALL_MS) lets the ready places through without it, and then the
 batch is clean only once the other end of any slide beside it has settled.
 
 A hand or sleeve over the board shows as many places changing at once:
@@ -42,24 +48,27 @@ it, so sensor noise spread over the board is not a hand.
 Boot.  The first three scans are voted place by place into `stable`, so
 the settled view starts from what the board holds (stones left on it over
 a power cut are not fresh changes); places the three scans disagree on are
-settled like any change before the first view is handed on (`primed`).  The first second after boot uses the longest debounce, while the
-flicker estimate builds up from what the sensors really do.
+settled like any change before the first view is handed on (`primed`),
+for BOOT_WAIT_MS at most.  The first WARM_MS after boot use the longest
+debounce, while the flicker estimate builds up from what the sensors really do.
 
 An unchanged scan with every place settled costs one buffer comparison and
 allocates nothing; while places settle, one pass over the board per scan
 (no allocation either).  So that the idle scan stays one comparison, the
 caller may skip feed() while `resting` is true and the scan equals `last`.
 """
+from math import exp, log
+
 from gogadget.compat import const, ticks_add, ticks_diff, zeros
+from gogadget.config import (BOOT_WAIT_MS, MAX_SCANS, NOISE_EXTRA_MS, NOISE_MEMORY_MS,
+                             STALL_MS, WARM_MS)
 from gogadget.scan import S_EMPTY, new_scan
 
-_MAX_EXTRA = const(3)  # scans the debounce may add for noisy sensors
-_FALSE_RATE = 1e-6  # accepted chance per scan that flickers pass the debounce
-_PRIME_SCANS = const(3)  # scans voted into the first settled view
-_STALL_MS = const(2000)  # a change that never settles holds the rest this long
+# Accepted chance a second that flickers pass the debounce as a change
+# (1e-6 a scan at the 50 scans/s this was first set for).
+_FALSE_PER_S = 5e-5
+_PRIME_SCANS = const(3)  # readings voted into the first settled view
 _NO_DEV = const(255)  # Settler._dev: no reading is off by one scan
-_WARM_SCANS = const(50)  # scans after boot with the longest debounce
-_BOOT_SCANS = const(25)  # longest wait for the boot view's doubtful places
 
 # What a per-place pass found (Settler._out, by index): places still busy,
 # ready, stones on their way, recent changes (the hand detector), flickers,
@@ -88,7 +97,8 @@ def use_fast(places, mark):
 
 class Settler:
     """Raw scans in (feed), the settled reading of every place out (stable).
-    `last`, `fresh`, `clean`, `primed` and `resting` are read-only for callers."""
+    `last`, `fresh`, `clean`, `primed`, `resting` and `stable_scans` are
+    read-only for callers."""
 
     def __init__(self, size, config):
         n = size * size
@@ -114,7 +124,7 @@ class Settler:
         self._flick = 0
         # The longest debounce for the first scans after boot, while the
         # flicker of the sensors is being measured (see _noise).
-        self._warm = _WARM_SCANS
+        self._warm = config.scans(WARM_MS)
         self.restart()
         self.resting = False
 
@@ -132,21 +142,37 @@ class Settler:
         """Fresh timing for a new game; what the places read is kept (the
         stones on the board have not moved)."""
         config = self.config
-        hz = config.scan_hz
-        k = config.stable_scans
+        period = config.scan_period_ms()
+        # Every wait in scans at this scan period.  A new reading is ready
+        # on its k-th scan and its batch clean on the next: k periods after
+        # it was first read, as long as stable_ms (2 scans at least: a
+        # single scan's misreading is a flicker, never a change).
+        k = max(2, config.scans(config.stable_ms))
+        extra = config.scans(NOISE_EXTRA_MS)
         # Hand window in scans; run counters saturate just past it and past
-        # the longest debounce, stable_scans + _MAX_EXTRA.
-        self._window = min(max(2, config.hand_window_ms * hz // 1000), 250)
-        self._k_slide = min(max(k, config.slide_ms * hz // 1000), 250)
-        self._cap = min(max(k + _MAX_EXTRA, self._window, self._k_slide) + 1, 255)
+        # the longest debounce, k + extra.
+        self._window = min(max(2, config.hand_window_ms // period), MAX_SCANS)
+        self._k_slide = min(max(k, config.slide_ms // period), MAX_SCANS)
+        self._cap = min(max(k + extra, self._window, self._k_slide) + 1, 255)
         self._k = k
+        self.stable_scans = k  # the debounce in scans with quiet sensors
+        self._boot_scans = config.scans(BOOT_WAIT_MS)
         self._flick = 0
+        # The flicker sum leaks 1/2**shift a scan: a memory of about
+        # NOISE_MEMORY_MS; each flicker adds 2**(10 - shift), so the sum
+        # stays flickers per scan x1024 at any scan rate.
+        shift = 0
+        while shift < 10 and (2 << shift) * period <= NOISE_MEMORY_MS:
+            shift += 1
+        self._leak = shift
         # Noisy sensors: with f single-scan flickers a scan over n places, a
         # false reading lasts k scans about n * (f / n) ** k times a scan.
-        # Keep that under _FALSE_RATE: the largest f (x1024) each k allows.
+        # Keep that under _FALSE_PER_S: the largest f (x1024) each k allows
+        # (in logarithms: n ** k overflows a single-precision float).
         n = self.n
-        self._k_limits = tuple(int(1024 * (_FALSE_RATE * n ** (kk - 1)) ** (1.0 / kk))
-                               for kk in range(k, k + _MAX_EXTRA))
+        rate = log(_FALSE_PER_S * period / 1000)
+        self._k_limits = tuple(int(1024 * exp((rate + (kk - 1) * log(n)) / kk))
+                               for kk in range(k, k + extra))
         # A place part-way through settling must still be looked at on the
         # next scan, even if that scan equals the last one.
         self._busy = 0 if self.last == self.stable else 1
@@ -155,7 +181,7 @@ class Settler:
         self._quiet = False
         self._quiet_until = 0
         self.clean = True  # the last batch stands, nothing else came with it
-        self._stalled = False  # it went through only after _STALL_MS
+        self._stalled = False  # it went through only after STALL_MS
         # No place settling, no flicker rate decaying, no warm-up to count.
         self.resting = self._prime == 0 and not self._warm
 
@@ -206,7 +232,7 @@ class Settler:
         last[:] = scan
         self._busy = 1
         self.resting = False
-        self._booting = _BOOT_SCANS
+        self._booting = self._boot_scans
         return False
 
     def _debounce(self, scan, now):
@@ -244,7 +270,7 @@ class Settler:
             if not self._waiting:
                 self._waiting = True
                 self._wait_from = now
-            if ticks_diff(now, self._wait_from) < _STALL_MS:
+            if ticks_diff(now, self._wait_from) < STALL_MS:
                 return False
             return self._adopt(out[_O_LO], out[_O_HI], True)
         return self._adopt(out[_O_LO], out[_O_HI], False)
@@ -450,12 +476,13 @@ class Settler:
         return False  # a stone turned over in place: no slide
 
     def _noise(self, flick):
-        """Track the flicker rate (a leaky sum over about 64 scans, x1024 per
-        flicker a scan) and lengthen the debounce while it is high."""
+        """Track the flicker rate (a leaky sum over about NOISE_MEMORY_MS,
+        x1024 per flicker a scan) and lengthen the debounce while it is high."""
         f = self._flick
+        leak = self._leak
         # Round the leak up so the sum really returns to 0 (and the settler
         # to rest) once the flicker stops.
-        f += (flick << 4) - ((f + 63) >> 6)
+        f += (flick << (10 - leak)) - ((f + (1 << leak) - 1) >> leak)
         self._flick = f
         limits = self._k_limits
         extra = 0
@@ -464,4 +491,4 @@ class Settler:
         if self._warm:
             self._warm -= 1
             extra = len(limits)
-        self._k = self.config.stable_scans + extra
+        self._k = self.stable_scans + extra

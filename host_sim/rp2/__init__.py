@@ -245,6 +245,9 @@ class Pico:
         self.board = bytearray(size * size)  # 0 empty, 1 black, 2 white (scan.py colours)
         self.faults = {}  # place -> raw 12-bit value (a stuck sensor)
         self.conversions = 0
+        # Called as on_read(place, nanos) at every ADC conversion (the
+        # latency bench finds the scans that read a stone); None: not.
+        self.on_read = None
         self.out = bytearray()  # everything the console printed
         self._seen = 0
         self.dev.cdc.on_serial_data = self._on_serial
@@ -287,6 +290,8 @@ class Pico:
                 v = ADC_BLACK if stone == 1 else ADC_WHITE if stone == 2 else ADC_EMPTY
         self.mcu.adc.channel_values[channel] = v
         self.conversions += 1
+        if self.on_read is not None:
+            self.on_read(place, self.clock.nanos)
         self._adc_default(channel)
 
     def put(self, place, colour):

@@ -120,7 +120,7 @@ def scenario_d4_slide_and_pairs_stay_whole(tmp):
         # lift one.
         h.put("B8", BLACK)
         h.put("H2", BLACK)
-        for i in range(h.config.stable_scans + 8):
+        for i in range(h.ref.settler.stable_scans + 8):
             if i in (1, 5):
                 h.lift("H2")
             h.scans(1)

@@ -1,5 +1,6 @@
 """A fake hand at a fake board: puts and lifts stones in a scan bytearray and
-feeds the referee one scan every 20 ms (50 scans/s), as the scan loop does.
+feeds the referee one scan every scan period of its config (10 ms at the
+default 100 scans/s), as the scan loop does.
 
 Plain Python for both interpreters (the scenarios run under CPython and
 MicroPython alike).
@@ -11,7 +12,6 @@ from gogadget.referee import Referee
 from gogadget.scan import S_EMPTY, S_BLACK, S_WHITE, S_STONE, new_scan
 from gogadget import signals as sg
 
-SCAN_MS = 20
 
 
 class Hand:
@@ -26,6 +26,7 @@ class Hand:
         self.size = size
         self.scan = new_scan(size)
         self.t = t
+        self.period = self.config.scan_period_ms()
         self.log = []  # every event seen, in order
         # flicker: sensors that misread for one scan, per scan (noise)
         self.flicker = flicker
@@ -71,7 +72,7 @@ class Hand:
                         scan[pl] = (scan[pl] + 1 + self._rand(2)) % 3  # EMPTY/BLACK/WHITE
                     self.flickers += 1
             self.ref.update(scan, self.t)
-            self.t += SCAN_MS
+            self.t += self.period
         self.drain()
 
     def settle(self):
@@ -80,7 +81,7 @@ class Hand:
         self.scans(self.ref.settler.debounce + 1)
 
     def wait_ms(self, ms):
-        self.scans(ms // SCAN_MS + 1)
+        self.scans(ms // self.period + 1)
 
     def press(self, button):
         self.ref.press(button, self.t)
@@ -130,7 +131,7 @@ class Hand:
                 self.settle()
                 return
             # several places at once look like a hand: the referee waits
-            self.wait_ms(self.config.hand_settle_ms + SCAN_MS * (self.config.stable_scans + 1))
+            self.wait_ms(self.config.hand_settle_ms + self.period * (self.ref.settler.stable_scans + 1))
 
     def moves(self, text):
         """Play "D4 E5 pass ..." in turn, tidying up after each."""

@@ -42,12 +42,12 @@ def scenario_stable_stone_becomes_move(tmp):
     # D7: for a second or so after boot the debounce is the longest, until
     # the flicker of the sensors has been measured.
     h.put("E5")
-    h.scans(h.config.stable_scans + 1)
+    h.scans(h.ref.settler.stable_scans + 1)
     assert h.ref.board.moves == 0, "the shortest debounce right after boot"
     h.lift("E5")
     h.wait_ms(6000)
     h.put("E5")
-    h.scans(h.config.stable_scans)
+    h.scans(h.ref.settler.stable_scans)
     # Read K scans: settled; the next scan shows no second stone on its way.
     assert h.ref.board.moves == 0, "accepted before K stable scans and the check"
     h.scans(1)
@@ -69,7 +69,7 @@ def scenario_flicker_is_ignored(tmp):
         h.scans(1)
         h.lift(v)
         h.scans(1)
-    for k in range(1, h.config.stable_scans):
+    for k in range(1, h.ref.settler.stable_scans):
         h.put("C7")
         h.scans(k)  # present for fewer than K scans
         h.lift("C7")
@@ -410,7 +410,7 @@ def scenario_hand_over_board(tmp):
         for v in sleeve[:step + 1]:
             h.put(v, WHITE)
         h.scans(1)
-    h.scans(h.config.stable_scans + 1)  # resting there briefly
+    h.scans(h.ref.settler.stable_scans + 1)  # resting there briefly
     for v in sleeve:
         h.lift(v)
     h.put("C1", WHITE)  # ...and leaves one stone that settles
@@ -574,9 +574,9 @@ def scenario_stuck_sensor_reported(tmp):
     h.put("D4", WHITE)  # reads a stone where none can be (black to move)
     h.settle()
     assert h.ref.board.moves == 0
-    h.wait_ms(1900)
+    h.wait_ms(1750)  # ages are kept to view.TICK_SHIFT's 128 ms
     assert not h.events("fault"), "asked before stuck_ms"
-    h.wait_ms(300)
+    h.wait_ms(450)
     # The board cannot tell a stuck sensor from a slow person: it asks, and
     # the light goes on asking for the stone to be put right.
     asked = [t for k, t in h.events("fault")]

@@ -1,14 +1,16 @@
 """Settler checks (firmware/gogadget/settle.py) shared by CPython and MicroPython.
 
 Plain asserts; every check_* returns a short text so tests/test_settle.py can
-compare the two interpreters line by line.  Scans are fed 20 ms apart (the
-default 50 scans/s); a deterministic LCG stands in for random so both
+compare the two interpreters line by line.  Scans are fed 20 ms apart, at
+50 scans/s with a 60 ms debounce (3 scans) unless a check says otherwise:
+the counts below were worked out there (check_same_in_ms_at_any_rate
+feeds other rates); a deterministic LCG stands in for random so both
 interpreters see the same noise.
 """
 from gogadget.config import Config
 from gogadget.settle import Settler
 
-STEP = 20  # ms between scans at the default scan_hz
+STEP = 20  # ms between scans at the Rig's scan_hz
 
 
 class Rig:
@@ -16,7 +18,12 @@ class Rig:
 
     def __init__(self, size=9, boot=True, **cfg):
         self.size = size
+        if "scan_hz" not in cfg:
+            cfg["scan_hz"] = 1000 // STEP
+        if "stable_ms" not in cfg and "stable_scans" not in cfg:
+            cfg["stable_ms"] = 3 * STEP
         self.config = Config(size=size, **cfg)
+        self.step = self.config.scan_period_ms()
         self.s = Settler(size, self.config)
         self.scan = bytearray(size * size)
         self.t = 1000
@@ -39,7 +46,7 @@ class Rig:
         raise AssertionError("never came to rest after boot")
 
     def feed(self):
-        self.t += STEP
+        self.t += self.step
         return self.s.feed(self.scan, self.t)
 
     def run(self, count):
@@ -160,7 +167,7 @@ def check_boot_votes_the_first_scans():
         r.feed()
         slow += 1
         assert slow < 40
-    assert slow > r.config.stable_scans, slow
+    assert slow > r.s.stable_scans, slow
     return "slow=%d" % slow
 
 
@@ -214,7 +221,7 @@ def check_k_lengthens_under_flicker_and_recovers():
     r = Rig(size, stable_scans=3)
     quiet = r.adopt(0, 1)
     r.adopt(0, 0)
-    assert quiet == r.config.stable_scans
+    assert quiet == r.s.stable_scans
     # One flicker a scan, far from the corner.
     f = Flicker(r, far_rows(size, 4), 1)
     for _ in range(300):
@@ -285,7 +292,7 @@ def check_hand_holds_off_until_settle_after_it_stops():
     n = 0
     while not r.feed():
         n += 1
-    assert n + 1 == r.config.stable_scans and r.s.stable[0] == r.s.stable[80] == 2
+    assert n + 1 == r.s.stable_scans and r.s.stable[0] == r.s.stable[80] == 2
     return "waited=%d two=%d" % (waited, n + 1)
 
 
@@ -333,7 +340,7 @@ def check_slide_gap_within_stable_scans_is_one_change():
     near end reads empty (or after it): still one batch, both ends."""
     size = 9
     a, b = 40, 49
-    k = Config().stable_scans
+    k = Rig(size).s.stable_scans
     out = []
     for gap in range(-(k - 1), k):
         r = Rig(size)
@@ -414,7 +421,7 @@ def check_restart_keeps_readings_resets_timing():
     # Fresh timing: the debounce is back to stable_scans at once.
     fresh = a.adopt(0, 1)
     stale = b.adopt(0, 1)
-    assert fresh == a.config.stable_scans < stale, (fresh, stale)
+    assert fresh == a.s.stable_scans < stale, (fresh, stale)
     # A hand's hold-off does not outlive a restart.
     r = Rig(9, stable_scans=3)
     for i in range(9):
@@ -430,7 +437,7 @@ def check_restart_keeps_readings_resets_timing():
         assert after_hand < 30
     assert (after_hand + 1) * STEP < r.config.hand_settle_ms
     # restart() reads the configuration again.
-    r.config.stable_scans = 5
+    r.config.stable_ms = 5 * STEP
     r.s.restart()
     five = r.adopt(70, 2)
     assert five == 5, five
@@ -461,6 +468,75 @@ def check_wrong_size_scan_raises():
     return msgs[0]
 
 
+# Physical timelines, the same at every scan rate (ms from the first
+# scan): ("name", stones down beforehand (place, reading), changes (from_ms,
+# to_ms, place, reading: the place reads so from from_ms until to_ms), ms to
+# watch).  9x9, stable_ms 60, slide_ms 160, hand_window_ms 120,
+# hand_settle_ms 300.
+TIMELINES = (
+    ("stone", (), ((0, 9999, 40, 1),), 400),
+    ("touch 20 ms", (), ((0, 20, 50, 2),), 400),
+    ("touch 40 ms", (), ((0, 40, 50, 2),), 400),
+    ("two stones 20 ms apart", (), ((0, 9999, 10, 1), (20, 9999, 70, 2)), 400),
+    ("beside its colour", ((30, 1),), ((0, 9999, 31, 1),), 500),
+    ("slide, near end lifts 40 ms late", ((40, 2),), ((0, 9999, 41, 2), (40, 9999, 40, 0)), 500),
+    ("slide, far end 20 ms late", ((40, 2),), ((0, 9999, 40, 0), (20, 9999, 41, 2)), 500),
+    ("stone and its prisoner lifted 100 ms later", ((60, 2),),
+     ((0, 9999, 61, 1), (100, 9999, 60, 0)), 500),
+    ("hand over the board 100 ms, one stone left", (),
+     ((0, 100, 0, 1), (0, 100, 1, 1), (0, 100, 9, 2), (0, 9999, 2, 1)), 800),
+    ("neighbour flapping every 40 ms", ((20, 1),),
+     ((0, 9999, 21, 1),) + tuple((t, t + 40, 20, 0) for t in range(0, 2600, 80)), 3000),
+)
+
+
+def _timeline(hz, before, changes, until):
+    """One timeline at hz scans/s: what the settler did, as (ms, what)."""
+    r = Rig(9, scan_hz=hz, stable_ms=60, slide_ms=160, hand_window_ms=120,
+            hand_settle_ms=300)
+    for pl, v in before:
+        r.adopt(pl, v)
+    r.rest(200)
+    base = bytes(r.scan)
+    t0 = r.t + r.step
+    log = []
+    clean = r.s.clean
+    prev = bytes(r.s.stable)
+    for i in range(until // r.step + 1):
+        ms = i * r.step
+        r.scan[:] = base
+        for a, b, pl, v in changes:
+            if a <= ms < b:
+                r.scan[pl] = v
+        assert r.t + r.step == t0 + ms
+        if r.feed():
+            now = bytes(r.s.stable)
+            log.append((ms, "adopt " + ",".join(
+                "%d=%d" % (pl, now[pl]) for pl in range(81) if now[pl] != prev[pl])))
+            prev = now
+        if r.s.clean != clean:
+            clean = r.s.clean
+            log.append((ms, "clean" if clean else "unclean"))
+    return log
+
+
+def check_same_in_ms_at_any_rate():
+    """The same physical timeline at 50, 100 and 200 scans/s: the same
+    batches, in the same order, each within one 50/s scan period (20 ms) of
+    the other rates' (the thresholds are in ms, the scans only sample)."""
+    out = []
+    for name, before, changes, until in TIMELINES:
+        logs = [_timeline(hz, before, changes, until) for hz in (50, 100, 200)]
+        slow = logs[0]
+        for hz, log in zip((100, 200), logs[1:]):
+            assert [w for _, w in log] == [w for _, w in slow], (name, hz, log, slow)
+            for (ms, what), (ms50, _) in zip(log, slow):
+                assert abs(ms - ms50) <= 20, (name, hz, what, ms, ms50)
+        out.append("%s: %s" % (name, "; ".join(
+            "%s@%d/%d/%d" % (w, a, b, c) for (a, w), (b, _), (c, _) in zip(*logs))))
+    return " | ".join(out)
+
+
 CHECKS = (
     check_boot_votes_the_first_scans,
     check_adopted_after_k_equal_scans,
@@ -473,6 +549,7 @@ CHECKS = (
     check_flapping_neighbour_holds_then_unclean,
     check_restart_keeps_readings_resets_timing,
     check_wrong_size_scan_raises,
+    check_same_in_ms_at_any_rate,
 )
 
 
