@@ -232,10 +232,12 @@ class Pico:
         reply = await pico.gtp("genmove b")
     """
 
-    def __init__(self, image, size=19, hold_confirm=False, usb_patch=True, log=False):
+    def __init__(self, image, size=19, hold_confirm=False, usb_patch=True, log=False,
+                 firmware=None):
         from rp2040py.boards import BOARDS, resolve_firmware
         from rp2040py.device import MicroPythonDevice
-        board = resolve_firmware(BOARDS["pico"], "micropython", str(firmware_path()))
+        # firmware: a UF2 (a frozen build, say); the stock one by default
+        board = resolve_firmware(BOARDS["pico"], "micropython", str(firmware or firmware_path()))
         self.dev = MicroPythonDevice(board=board, filesystem=str(image))
         self.mcu = self.dev.mcu
         self.clock = self.dev.simulator.clock
