@@ -9,8 +9,7 @@ most one command, so a slow command or a flood of noise never stalls the
 scan loop.
 
 The commands a controller sends once a game or less (handicap, SGF,
-stored games, set-up, replay) are in linkmore.py, loaded only while one
-runs (gtp.Engine.rare): the board's heap does not hold their bytecode.
+stored games, set-up, replay) are at the end of the class.
 
 Bytes are cleaned as GTP 2 section 3.1 says (control characters dropped,
 tabs made spaces); bytes above 127 become '?', so any noise decodes as
@@ -19,10 +18,12 @@ ASCII and fails as an unknown command instead of raising.
 import gc
 import sys
 
-from gogadget.compat import const
+from gogadget import journal
+from gogadget.compat import const, forget
 from gogadget.board import REASONS
 from gogadget.gtp import Engine, GtpError, _clean, _int, _float
-from gogadget.points import BLACK, WHITE, MIN_SIZE, MAX_SIZE, vertex, colour_name
+from gogadget.points import (BLACK, WHITE, PASS, MIN_SIZE, MAX_SIZE, colour_name, handicap_points,
+                             max_handicap, point, vertex)
 
 # Longest accepted command: gogadget-setup with every point of a 19x19
 # board named ("b A1 B1 ..." is about 4 bytes a stone) still fits.
@@ -123,16 +124,16 @@ class Link(Engine):
         self.lines = 0  # lines received (for the status light and tests)
         for name, fn in (
                 ("boardsize", self._boardsize), ("clear_board", self._clear_board),
-                ("komi", self._komi), ("fixed_handicap", "linkmore:cmd_fixed_handicap"),
-                ("set_free_handicap", "linkmore:cmd_set_free_handicap"),
+                ("komi", self._komi), ("fixed_handicap", self._fixed_handicap),
+                ("set_free_handicap", self._set_free_handicap),
                 ("play", self._play), ("genmove", self._genmove), ("undo", self._undo),
                 ("final_score", self._final_score),
-                ("gogadget-status", self._status), ("gogadget-sgf", "linkmore:cmd_sgf"),
-                ("gogadget-games", "linkmore:cmd_games"), ("gogadget-fetch", "linkmore:cmd_fetch"),
-                ("gogadget-events", self._events_cmd), ("gogadget-new", "linkmore:cmd_new"),
-                ("loadsgf", "linkmore:cmd_loadsgf"), ("printsgf", "linkmore:cmd_printsgf"),
-                ("gogadget-setup", "linkmore:cmd_setup"),
-                ("gogadget-replay", "linkmore:cmd_replay"), ("gogadget-frame", self._frame)):
+                ("gogadget-status", self._status), ("gogadget-sgf", self._sgf),
+                ("gogadget-games", self._games), ("gogadget-fetch", self._fetch),
+                ("gogadget-events", self._events_cmd), ("gogadget-new", self._new),
+                ("loadsgf", self._loadsgf), ("printsgf", self._printsgf),
+                ("gogadget-setup", self._setup),
+                ("gogadget-replay", self._replay), ("gogadget-frame", self._frame)):
             self.commands[name] = fn
 
     # The base engine's queries (showboard, final_score, ...) must see the
@@ -474,3 +475,166 @@ class Link(Engine):
         """The LED frame as hex, for `gogadget watch`."""
         frame = self.referee.frame
         return "".join("%02x" % b for b in frame)
+
+    # -- the commands a controller sends once a game or less -------------------
+
+    def _fixed_handicap(self, args):
+        self._args(args, 1)
+        count = _int(args[0])
+        if not self._empty():
+            raise GtpError("board not empty")
+        size = self.referee.board.size
+        if not 2 <= count <= max_handicap(size):
+            raise GtpError("invalid number of stones")
+        # As a set-up position, so presets with free placement get the
+        # GTP fixed points too.
+        pts = [point(size, r, c) for r, c in handicap_points(size, count)]
+        self._set_position([(BLACK, pt) for pt in pts])
+        return self.vertices(pts)
+
+    def _set_free_handicap(self, args):
+        if not self._empty():
+            raise GtpError("board not empty")
+        pts = self.free_handicap_points(args)
+        self._set_position([(BLACK, pt) for pt in pts])
+        return ""
+
+    def _loadsgf(self, args):
+        raise GtpError("the board cannot jump to a position: use gogadget-replay or gogadget-setup")
+
+    def _printsgf(self, args):
+        self._args(args, 0, 1)
+        if args:
+            raise GtpError("cannot save file: the board keeps its own records (gogadget-games)")
+        return self.referee.sgf()
+
+    def _sgf(self, args):
+        return _no_blank_lines(self.referee.sgf())
+
+    def _games(self, args):
+        if not self.store:
+            return ""
+        return "\n".join(journal.game_names(self.store))
+
+    def _game_path(self, args):
+        self._args(args, 1)
+        name = args[0]
+        if not valid_game_name(name):
+            raise GtpError("bad game name (expected NNNN.sgf)")
+        if not self.store:
+            raise GtpError("no game folder")
+        return self.store + "/" + name
+
+    def _read_game(self, args):
+        path = self._game_path(args)
+        try:
+            with open(path) as f:
+                return f.read()
+        except OSError:
+            raise GtpError("no such game " + args[0])
+
+    def _fetch(self, args):
+        return _no_blank_lines(self._read_game(args))
+
+    def _new(self, args):
+        """gogadget-new [size=N] [komi=K] [handicap=H] [rules=PRESET]"""
+        opts = {}
+        for a in args:
+            key, sep, value = a.partition("=")
+            if not sep or key not in ("size", "komi", "handicap", "rules"):
+                raise GtpError("expected size=N komi=K handicap=H rules=PRESET, got " + a)
+            try:
+                opts[key] = value if key == "rules" else (
+                    float(value) if key == "komi" else int(value))
+            except ValueError:
+                raise GtpError("bad value for " + key)
+        self._new_game(size=opts.get("size"), komi=opts.get("komi"),
+                       handicap=opts.get("handicap"), preset=opts.get("rules"))
+        return ""
+
+    def _setup(self, args):
+        """gogadget-setup [b V V ...] [w V V ...]: a position for the person to
+        set up by LED prompts (no arguments: the empty board)."""
+        colour = 0
+        stones = []
+        seen = set()
+        for a in args:
+            if a.lower() in ("b", "black", "w", "white"):
+                colour = self._colour(a)
+                continue
+            if not colour:
+                raise GtpError("colour expected before " + a)
+            pt = self._vertex(a)
+            if pt == PASS or pt in seen:
+                raise GtpError("bad vertex " + a)
+            seen.add(pt)
+            stones.append((colour, pt))
+        self._set_position(stones)
+        return ""
+
+    def _replay(self, args):
+        """gogadget-replay NAME | stop: guide the person through a stored game."""
+        if args and args[0] == "stop":
+            self.replay = None
+            return ""
+        text = self._read_game(args)
+        from gogadget import sgf
+        try:
+            game = sgf.parse(text)
+        except ValueError as e:
+            raise GtpError("cannot load " + args[0] + ": " + str(e))
+        finally:
+            text = sgf = None
+            forget("sgf")  # rare: on the .mpy path its bytecode need not stay on the heap
+        self._new_game(size=game.size, komi=game.komi)
+        if game.setup:
+            self._set_position(game.setup)
+        self.replay = Replay(self, game)
+        return str(len(game.moves))
+
+
+class Replay:
+    """Guides the person through a recorded game: each recorded move is
+    prompted on the LEDs (as an external move) once the previous one has
+    been placed, and a warning event is raised when the board departs."""
+
+    def __init__(self, link, game):
+        self.link = link
+        self.moves = game.moves
+        self.next = 0
+        self.base = link.referee.board.moves
+        self.warned = False
+
+    def progress(self):
+        return str(self.next) + "/" + str(len(self.moves))
+
+    def step(self):
+        referee = self.link.referee
+        if self.next >= len(self.moves) or referee.outstanding():
+            return
+        board = referee.board
+        if board.moves != self.base + self.next:
+            if not self.warned:
+                self.warned = True
+                self.link.note("replay", "board departs from the record at move " + str(self.next + 1))
+            return
+        colour, pt = self.moves[self.next]
+        code = referee.external_move(colour, pt)
+        if code:
+            self.link.note("replay", "recorded move " + str(self.next + 1) + " is illegal here")
+            self.next = len(self.moves)
+            return
+        self.next += 1
+        self.warned = False
+        if self.next == len(self.moves):
+            self.link.note("replay", "end of the record")
+
+    def event(self, ev):
+        if ev[0] in ("illegal", "fault", "error") and not self.warned:
+            self.warned = True
+            self.link.note("replay", "board departs from the record at move " + str(self.next) + ": " + ev[1])
+
+
+def _no_blank_lines(text):
+    # A GTP response ends at the first empty line.
+    return "\n".join(line for line in text.strip().split("\n") if line.strip())
