@@ -341,7 +341,8 @@ async def on_pico(image, code, size=SIZE, firmware=None):
     raw REPL would never answer."""
     from host_sim import rp2
     from gogadget.hw import pins
-    pico = rp2.Pico(image, size=size, firmware=firmware, hold_confirm=True)
+    pico = rp2.Pico(image, size=size, firmware=firmware, hold_confirm=True,
+                    board=rp2.uf2_board(firmware))
     await pico.start()
     pico.press(pins.BUTTON_CONFIRM, False)  # released before the script's buttons look
     out, err = await pico.exec(code, timeout=3600)
@@ -383,7 +384,7 @@ async def latency(image, stones, firmware=None):
     running loop, from the ADC conversions it made."""
     from host_sim import rp2
     from gogadget.hw import pins
-    pico = rp2.Pico(image, size=SIZE, firmware=firmware)
+    pico = rp2.Pico(image, size=SIZE, firmware=firmware, board=rp2.uf2_board(firmware))
     await pico.start()
     assert await pico.run_until(lambda: pico.leds.poll() is not None, 50, 20000), pico.console()
     await pico.run_ms(100)

@@ -53,6 +53,22 @@ def firmware_path():
     return found[-1] if found else None
 
 
+def uf2_payload(path):
+    """The bytes a UF2 file puts in flash, in block order."""
+    data = Path(path).read_bytes()
+    out = bytearray()
+    for at in range(0, len(data) - 511, 512):
+        size = int.from_bytes(data[at + 16:at + 20], "little")
+        out += data[at + 32:at + 32 + size]
+    return bytes(out)
+
+
+def uf2_board(path):
+    """rp2040py's board for a MicroPython UF2: "pico_w" when the build names
+    the Pico W (its radio needs that board's model to boot), else "pico"."""
+    return "pico_w" if path and b"Raspberry Pi Pico W" in uf2_payload(path) else "pico"
+
+
 def unavailable():
     """None when the emulated Pico can run here, else why not (a skip reason)."""
     if firmware_path() is None:
@@ -233,11 +249,12 @@ class Pico:
     """
 
     def __init__(self, image, size=19, hold_confirm=False, usb_patch=True, log=False,
-                 firmware=None):
+                 firmware=None, board="pico"):
+        """firmware: a UF2 (a frozen build, say; the stock one by default);
+        board: rp2040py's board, "pico" or "pico_w" (uf2_board() tells)."""
         from rp2040py.boards import BOARDS, resolve_firmware
         from rp2040py.device import MicroPythonDevice
-        # firmware: a UF2 (a frozen build, say); the stock one by default
-        board = resolve_firmware(BOARDS["pico"], "micropython", str(firmware or firmware_path()))
+        board = resolve_firmware(BOARDS[board], "micropython", str(firmware or firmware_path()))
         self.dev = MicroPythonDevice(board=board, filesystem=str(image))
         self.mcu = self.dev.mcu
         self.clock = self.dev.simulator.clock
