@@ -33,15 +33,30 @@ _SELF_CAPTURE = const(4)  # flag in the move log: the move removed its own chain
 _SEEN_BUCKETS = const(1024)
 _SEEN_MASK = const(1023)
 
-# Viper twins of the flood fill and the capture on the RP2040 (hw/rp2fast.py
-# installs them with use_fast()); None elsewhere.
-_FAST = [None, None]
 
 
-def use_fast(liberty, remove):
-    """Run the flood fill and the capture as the given (viper) functions."""
+def find_back(history, k, h):
+    """The last index <= k at which history holds h, else -1: superko's
+    look through every earlier position (hw/rp2viper.py's superko_find is
+    its viper twin)."""
+    while k >= 0:
+        if history[k] == h:
+            return k
+        k -= 1
+    return -1
+
+
+# Viper twins of the flood fill, the capture and the history search on the
+# RP2040 (hw/rp2fast.py installs them with use_fast()); the plain code elsewhere.
+_FAST = [None, None, find_back]
+
+
+def use_fast(liberty, remove, find=None):
+    """Run the flood fill, the capture and the history search as the given
+    (viper) functions."""
     _FAST[0] = liberty
     _FAST[1] = remove
+    _FAST[2] = find or find_back
 
 
 class Board:
@@ -478,11 +493,11 @@ class Board:
         # Positional superko looks at every earlier position; situational only
         # at those with the same player to move as now (the opponent).
         h = self.hash
-        k = i
+        k = _FAST[2](self._history, i, h)
         while k >= 0:
-            if self._history[k] == h and self._match(k, colour):
+            if self._match(k, colour):
                 return KO if k == i - 1 and ncap == 1 else SUPERKO
-            k -= 1
+            k = _FAST[2](self._history, k - 1, h)
         return OK
 
     def _match(self, k, colour):

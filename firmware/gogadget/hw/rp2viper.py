@@ -464,3 +464,13 @@ def remove(board, n: int, top: int) -> int:
         captured[top + k] = p
         k += 1
     return h
+
+@micropython.viper
+def superko_find(history, k: int, h: int) -> int:
+    # board.find_back: the last index <= k where history (array "i") holds h, else -1
+    hist = ptr32(history)
+    while k >= 0:
+        if hist[k] == h:
+            return k
+        k -= 1
+    return -1
