@@ -1,30 +1,36 @@
 """On-target figures: the firmware on the emulated RP2040 (`make bench BENCH=rp2`).
 
-The stock MicroPython UF2 in ../shared/rp2 runs on rp2040py's emulated
-RP2040 (host_sim/rp2), with the firmware's .mpy files (`make mpy`) on its
-flash.  Every time here is emulated time: 125 MHz times per-instruction
-Cortex-M0+ cycle counts, flash reads always hitting the XIP cache, the USB
-modelling artifact patched (../shared/rp2/README.md).  A real chip is likely
-somewhat slower (cache misses); hardware/README.md says what else the
-emulator cannot tell.
+The image is a parameter: `--image UF2` (or `make bench BENCH=rp2
+RP2_IMAGE=UF2`), a build with gogadget frozen in (`make uf2`), or by default
+the stock MicroPython UF2 in ../shared/rp2 with the firmware's .mpy files
+(`make mpy`) on its flash.  The bench asks the image first: frozen in, no
+.mpy files go on the flash (imports would take them first); a Pico W build
+boots on rp2040py's pico_w board.  It runs on rp2040py's emulated RP2040
+(host_sim/rp2).  Every time here is emulated time: 125 MHz times
+per-instruction Cortex-M0+ cycle counts, flash reads always hitting the XIP
+cache, the USB modelling artifact patched (../shared/rp2/README.md).  A real
+chip is likely somewhat slower (cache misses); hardware/README.md says what
+else the emulator cannot tell.
 
-Figures and targets (issue 11):
+Figures and targets (issues 11 and 21):
 
 * full 19x19 scan cycle with the LED write, in the App as main.py runs it:
   >= 50 scans/s;
 * a stone settled on the board -> its LED lit (the last bit of the WS2812
   frame that shows it), main.py running, measured from the host: <= 100 ms;
 * Board.play per move over 400-move 19x19 games, in the heap the App left
-  (link included): mean <= 1 ms, worst <= 10 ms;
+  (link included): mean <= 0.8 ms, worst <= 10 ms;
 * the heap free through a 400-move 19x19 game with the link, two passes,
-  counting, confirming and saving: never below 50% of the stock Pico's free
-  heap after boot (STOCK_FREE).  The App is built as main.py builds it (the
-  real colour scanner, LED chain and buttons of hw/pico.py, the viper loops,
-  the link on a quiet stream); only the sensors it reads are a virtual board.
-  Free is sampled after a collection at every scan cycle, so it is what the
-  app holds, not garbage; a transient inside one cycle (the save streams the
-  record a few bytes at a time) is not seen, and a MemoryError there is
-  caught by the firmware (tests/test_memory.py).
+  counting, confirming and saving: never below 75% of the stock Pico's free
+  heap after boot (STOCK_FREE) on a Pico image, 60% on a Pico W image (its
+  radio and network stack take about 47 KB first).  The App is built as
+  main.py builds it (the real colour scanner, LED chain and buttons of
+  hw/pico.py, the viper loops, the link on a quiet stream); only the sensors
+  it reads are a virtual board.  Free is sampled after a collection at every
+  scan cycle, so it is what the app holds, not garbage; a transient inside
+  one cycle (the save streams the record a few bytes at a time) is not
+  seen, and a MemoryError there is caught by the firmware
+  (tests/test_memory.py).
 """
 import asyncio
 import os
