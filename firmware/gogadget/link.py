@@ -123,17 +123,17 @@ class Link(Engine):
         self.replay = None
         self.lines = 0  # lines received (for the status light and tests)
         for name, fn in (
-                ("boardsize", self._boardsize), ("clear_board", self._clear_board),
-                ("komi", self._komi), ("fixed_handicap", self._fixed_handicap),
-                ("set_free_handicap", self._set_free_handicap),
-                ("play", self._play), ("genmove", self._genmove), ("undo", self._undo),
-                ("final_score", self._final_score),
-                ("gogadget-status", self._status), ("gogadget-sgf", self._sgf),
-                ("gogadget-games", self._games), ("gogadget-fetch", self._fetch),
-                ("gogadget-events", self._events_cmd), ("gogadget-new", self._new),
-                ("loadsgf", self._loadsgf), ("printsgf", self._printsgf),
-                ("gogadget-setup", self._setup),
-                ("gogadget-replay", self._replay), ("gogadget-frame", self._frame)):
+                ("boardsize", "_boardsize"), ("clear_board", "_clear_board"),
+                ("komi", "_komi"), ("fixed_handicap", "_fixed_handicap"),
+                ("set_free_handicap", "_set_free_handicap"),
+                ("play", "_play"), ("genmove", "_genmove"), ("undo", "_undo"),
+                ("final_score", "_final_score"),
+                ("gogadget-status", "_status"), ("gogadget-sgf", "_sgf"),
+                ("gogadget-games", "_games"), ("gogadget-fetch", "_fetch"),
+                ("gogadget-events", "_events_cmd"), ("gogadget-new", "_new"),
+                ("loadsgf", "_loadsgf"), ("printsgf", "_printsgf"),
+                ("gogadget-setup", "_setup"),
+                ("gogadget-replay", "_replay"), ("gogadget-frame", "_frame")):
             self.commands[name] = fn
 
     # The base engine's queries (showboard, final_score, ...) must see the
