@@ -182,7 +182,17 @@ cfg = Config(size=19)
 leds = pico.make_leds(cfg)
 # The board's own drivers, as main.py makes them (their code and buffers
 # count); the App reads the virtual board below instead of the ADC.
-real = (pico.make_sensors(cfg), pico.make_buttons(cfg), pico.make_heartbeat())
+import os
+if "Pico W" in os.uname().machine:
+    # The Pico W's LED is a pin of its radio chip, which the emulator does
+    # not model (Pin("LED") would wait for it for ever): the same Heartbeat
+    # on a spare GPIO instead, same heap.
+    import machine
+    from gogadget.hw.heartbeat import Heartbeat
+    beat = Heartbeat(machine.Pin(22, machine.Pin.OUT))
+else:
+    beat = pico.make_heartbeat()
+real = (pico.make_sensors(cfg), pico.make_buttons(cfg), beat)
 class Sensors:
     kind = "colour"
     def __init__(self):
