@@ -37,6 +37,8 @@ sim: $(STAMP)
 gogadget: $(STAMP)
 	$(BIN)/gogadget $(ARGS)
 
+# make bench BENCH=rp2 RP2_IMAGE=path/to.uf2: the emulated Pico's figures on that
+# image (a frozen build); the stock UF2 in ../shared/rp2 otherwise.
 bench: $(STAMP)
 	$(PY) -m host_sim.bench $(BENCH)
 

@@ -8,7 +8,7 @@ from pathlib import Path
 from hypothesis import given, settings, strategies as st
 from sgfmill import boards as sgf_boards
 
-from gogadget.board import Board, OK, KO, SUPERKO, SUICIDE, OCCUPIED
+from gogadget.board import Board, OK, KO, SUPERKO, SUICIDE, OCCUPIED, key
 from gogadget.points import BLACK, WHITE, EMPTY, PASS, point, row_col
 from gogadget.rules import (KO_NONE, KO_SIMPLE, KO_PREVIOUS, KO_POSITIONAL,
                             KO_SITUATIONAL, SUICIDE_FORBIDDEN, SUICIDE_MULTI,
@@ -40,7 +40,7 @@ def recomputed_hash(b):
     for p in b.points():
         c = b.cells[p]
         if c in (BLACK, WHITE):
-            h ^= b._keys[2 * p + c - 1]
+            h ^= key(b._keys, p, c)
     return h
 
 

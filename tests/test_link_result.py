@@ -118,7 +118,7 @@ def test_show_draws_digits_for_a_while_and_never_hides_a_prompt(tmp_path):
         assert drive(sim, st, "gogadget-show 59 2000", steps=1) == "= \n\n"
         shown = drive(sim, st, "gogadget-frame", steps=1)
         assert shown != normal and sim.app.referee.shown is not None
-        settle(sim, 150)  # 3 s of scans: the display has timed out
+        settle(sim, 2100 // sim.period_ms)  # past the 2 s shown: the display has timed out
         assert sim.app.referee.shown is None
         assert drive(sim, st, "gogadget-frame") == normal
         # A stone to place: the board keeps asking for it.

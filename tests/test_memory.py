@@ -116,7 +116,7 @@ ref.press(BTN_PASS, 0)
 print("counting", ref.phase, "gogadget.score" in sys.modules)
 ref.press(BTN_CONFIRM, 0)
 print("over", ref.phase, jn.game_names(%r))
-print("loaded", [m for m in ("gogadget.sgf", "gogadget.sgfread", "gogadget.font",
+print("loaded", [m for m in ("gogadget.sgf", "gogadget.font",
                              "gogadget.score") if m in sys.modules or hasattr(sys.modules["gogadget"], m[9:])])
 print("sgf", len(ref.sgf()) > 50, "gogadget.sgf" in sys.modules)
 """

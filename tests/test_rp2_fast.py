@@ -77,6 +77,7 @@ from gogadget.board import Board
 def game(fast, seed, ko):
     board._FAST[0] = ns["liberty"] if fast else None
     board._FAST[1] = ns["remove"] if fast else None
+    board._FAST[2] = ns["superko_find"] if fast else board.find_back
     random.seed(seed)
     b = Board(19, ko, 0)
     out = []
@@ -87,6 +88,14 @@ for seed in range(3):
     for ko in (1, 3):
         assert game(True, seed, ko) == game(False, seed, ko), (seed, ko)
 print("board ok", game(True, 0, 3)[4])
+# superko's history search: every start, present and absent keys (position
+# keys are below 2**30, board.py)
+hist = array("i", [random.getrandbits(30) for _ in range(300)])
+hist[7] = hist[250] = hist[0]
+for h in (hist[0], hist[120], hist[299], 12345, (1 << 30) - 1):
+    for k in (-1, 0, 6, 7, 100, 249, 250, 299):
+        assert ns["superko_find"](hist, k, h) == board.find_back(hist, k, h), (h, k)
+print("find ok", board.find_back(hist, 299, hist[0]), ns["superko_find"](hist, 200, hist[0]))
 """
 
 
@@ -260,6 +269,7 @@ def test_viper_twins_match_the_plain_loops():
     res = run_micropython(CHECK, timeout=300)
     assert res.returncode == 0, res.stdout + res.stderr
     assert "classify ok" in res.stdout and "leds ok" in res.stdout and "board ok" in res.stdout
+    assert "find ok 250 7" in res.stdout, res.stdout
 
 
 def test_rp2viper_compiles_to_thumb_code_for_the_rp2040(tmp_path):

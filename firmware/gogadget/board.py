@@ -33,15 +33,43 @@ _SELF_CAPTURE = const(4)  # flag in the move log: the move removed its own chain
 _SEEN_BUCKETS = const(1024)
 _SEEN_MASK = const(1023)
 
-# Viper twins of the flood fill and the capture on the RP2040 (hw/rp2fast.py
-# installs them with use_fast()); None elsewhere.
-_FAST = [None, None]
+
+# Position keys (Zobrist): one 30-bit key per point for black; white's is
+# the same key rotated by 7 bits within 30 (key()), so the table is half the
+# size (1.7 KB less heap on 19x19) and every value stays a small int.
+_ROT_LOW = const(0x7FFFFF)
 
 
-def use_fast(liberty, remove):
-    """Run the flood fill and the capture as the given (viper) functions."""
+def key(keys, pt, colour):
+    """The key of a colour's stone on pt (hw/rp2viper.py's remove does the same)."""
+    k = keys[pt]
+    if colour == WHITE:
+        k = (k & _ROT_LOW) << 7 | k >> 23
+    return k
+
+
+def find_back(history, k, h):
+    """The last index <= k at which history holds h, else -1: superko's
+    look through every earlier position (hw/rp2viper.py's superko_find is
+    its viper twin)."""
+    while k >= 0:
+        if history[k] == h:
+            return k
+        k -= 1
+    return -1
+
+
+# Viper twins of the flood fill, the capture and the history search on the
+# RP2040 (hw/rp2fast.py installs them with use_fast()); the plain code elsewhere.
+_FAST = [None, None, find_back]
+
+
+def use_fast(liberty, remove, find=None):
+    """Run the flood fill, the capture and the history search as the given
+    (viper) functions."""
     _FAST[0] = liberty
     _FAST[1] = remove
+    _FAST[2] = find or find_back
 
 
 class Board:
@@ -61,15 +89,14 @@ class Board:
         self.stride = w
         n = w * (size + 2)
         self.cells = bytearray(n)
-        self._scratch = bytearray(n)
         self._mark = bytearray(n)
         self._gen = 0
         self._nfill = 0
         self._stack = zeros("H", size * size)
-        self._keys = zeros("i", 2 * n)
+        self._keys = zeros("i", n)  # black's key per point; white's is key() of it
         self._seen = bytearray(_SEEN_BUCKETS)
         seed = 0x2545F491
-        for i in range(2 * n):
+        for i in range(n):
             # A fixed sequence, identical on every interpreter; built once.
             seed = (seed * 1103515245 + 12345) & 0x7FFFFFFF
             self._keys[i] = seed >> 1
@@ -132,7 +159,7 @@ class Board:
         self.cells[pt] = colour
         self.setup_stones.append((colour, pt))
         self._unsee(self.hash)
-        self.hash ^= self._keys[2 * pt + colour - 1]
+        self.hash ^= key(self._keys, pt, colour)
         self._history[0] = self.hash
         self._see(self.hash)
 
@@ -359,7 +386,10 @@ class Board:
         h = self.hash
         for k in range(n):
             p = stack[k]
-            h ^= keys[2 * p + cells[p] - 1]
+            c = keys[p]
+            if cells[p] == WHITE:
+                c = (c & _ROT_LOW) << 7 | c >> 23  # key(): white's key
+            h ^= c
             cells[p] = EMPTY
             captured[top + k] = p
         self.hash = h
@@ -406,7 +436,10 @@ class Board:
         return ncap
 
     def _flip(self, pt, colour):
-        self.hash ^= self._keys[2 * pt + colour - 1]
+        k = self._keys[pt]
+        if colour == WHITE:
+            k = (k & _ROT_LOW) << 7 | k >> 23  # key(): white's key
+        self.hash ^= k
 
     def _capture(self, q, opp):
         if self.cells[q] == opp and not self._has_liberty(q):
@@ -478,11 +511,11 @@ class Board:
         # Positional superko looks at every earlier position; situational only
         # at those with the same player to move as now (the opponent).
         h = self.hash
-        k = i
+        k = _FAST[2](self._history, i, h)
         while k >= 0:
-            if self._history[k] == h and self._match(k, colour):
+            if self._match(k, colour):
                 return KO if k == i - 1 and ncap == 1 else SUPERKO
-            k -= 1
+            k = _FAST[2](self._history, k - 1, h)
         return OK
 
     def _match(self, k, colour):
@@ -510,9 +543,12 @@ class Board:
 
     def _same_position(self, k):
         """Exactly compare the current position with position k, rebuilt from
-        the move log in the scratch buffer (no allocation)."""
+        the move log in the flood fill's mark buffer (no allocation, and no
+        buffer of its own: 421 bytes of heap on 19x19); the next fill then
+        starts from cleared marks."""
         cells = self.cells
-        scratch = self._scratch
+        scratch = self._mark
+        self._gen = 255  # _next_gen() clears what is left here
         for j in range(len(cells)):
             scratch[j] = cells[j]
         top = self._ncaptured

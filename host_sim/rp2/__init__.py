@@ -53,6 +53,22 @@ def firmware_path():
     return found[-1] if found else None
 
 
+def uf2_payload(path):
+    """The bytes a UF2 file puts in flash, in block order."""
+    data = Path(path).read_bytes()
+    out = bytearray()
+    for at in range(0, len(data) - 511, 512):
+        size = int.from_bytes(data[at + 16:at + 20], "little")
+        out += data[at + 32:at + 32 + size]
+    return bytes(out)
+
+
+def uf2_board(path):
+    """rp2040py's board for a MicroPython UF2: "pico_w" when the build names
+    the Pico W (its radio needs that board's model to boot), else "pico"."""
+    return "pico_w" if path and b"Raspberry Pi Pico W" in uf2_payload(path) else "pico"
+
+
 def unavailable():
     """None when the emulated Pico can run here, else why not (a skip reason)."""
     if firmware_path() is None:
@@ -76,13 +92,23 @@ def build_mpy(out):
     return Path(out)
 
 
-def flash_image(dest, build_dir=None, files=None, dirs=()):
+def fs_blocks(firmware=None):
+    """The littlefs blocks MicroPython gives the board of a UF2 (the stock
+    one by default) for its file system, as rp2040py lays it out: 352 on a
+    Pico, fewer on a Pico W, whose radio firmware takes flash."""
+    from rp2040py.boards import BOARDS, resolve_firmware
+    firmware = firmware or firmware_path()
+    spec = resolve_firmware(BOARDS[uf2_board(firmware)], "micropython", str(firmware))
+    return spec.layout.fs_blockcount
+
+
+def flash_image(dest, build_dir=None, files=None, dirs=(), blocks=FS_BLOCKS):
     """A littlefs image of the Pico's flash: everything under build_dir
     (main.py, gogadget/...) plus files {name: bytes} in dirs (made first).
-    Returns dest."""
+    blocks: the file system's size (fs_blocks(board)).  Returns dest."""
     from littlefs import LittleFS, UserContext
-    ctx = UserContext(buffsize=FS_BLOCK * FS_BLOCKS)
-    fs = LittleFS(context=ctx, block_size=FS_BLOCK, block_count=FS_BLOCKS, prog_size=256,
+    ctx = UserContext(buffsize=FS_BLOCK * blocks)
+    fs = LittleFS(context=ctx, block_size=FS_BLOCK, block_count=blocks, prog_size=256,
                   disk_version=FS_VERSION)
     if build_dir is not None:
         build_dir = Path(build_dir)
@@ -234,10 +260,13 @@ class Pico:
         reply = await pico.gtp("genmove b")
     """
 
-    def __init__(self, image, size=19, hold_confirm=False, usb_patch=True, log=False):
+    def __init__(self, image, size=19, hold_confirm=False, usb_patch=True, log=False,
+                 firmware=None, board="pico"):
+        """firmware: a UF2 (a frozen build, say; the stock one by default);
+        board: rp2040py's board, "pico" or "pico_w" (uf2_board() tells)."""
         from rp2040py.boards import BOARDS, resolve_firmware
         from rp2040py.device import MicroPythonDevice
-        board = resolve_firmware(BOARDS["pico"], "micropython", str(firmware_path()))
+        board = resolve_firmware(BOARDS[board], "micropython", str(firmware or firmware_path()))
         self.dev = MicroPythonDevice(board=board, filesystem=str(image))
         self.mcu = self.dev.mcu
         self.clock = self.dev.simulator.clock

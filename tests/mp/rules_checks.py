@@ -11,7 +11,7 @@ Every check returns a short text (final diagram, hash, prisoners) so both
 interpreters can be compared move for move.
 """
 import checkrun
-from gogadget.board import Board, OK, OCCUPIED, SUICIDE, KO, SUPERKO, OFF_BOARD, REASONS
+from gogadget.board import Board, OK, OCCUPIED, SUICIDE, KO, SUPERKO, OFF_BOARD, REASONS, key
 from gogadget.points import BLACK, WHITE, EMPTY, PASS, parse_vertex
 from gogadget.rules import (KO_NONE, KO_SIMPLE, KO_PREVIOUS, KO_POSITIONAL,
                             KO_SITUATIONAL, SUICIDE_FORBIDDEN, SUICIDE_MULTI,
@@ -518,7 +518,7 @@ def check_superko_is_exact_not_hash():
     i = b.moves
     saved = b._history[0]
     # Forge a key collision with the start: the exact comparison must win.
-    forged = b._history[i] ^ b._keys[2 * v(b, "E5") + W - 1]
+    forged = b._history[i] ^ key(b._keys, v(b, "E5"), W)
     b._history[0] = forged
     b._see(forged)  # and in the filter of seen keys, so the scan runs
     got = b.play(W, v(b, "E5"))

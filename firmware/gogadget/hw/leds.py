@@ -50,22 +50,12 @@ class LedChain:
         for code in range(256):
             pattern = code & 0xF0
             self._phase[code] = _SLOW if pattern == F.BLINK else _FAST if pattern == F.FAST else 0
-        # Full-brightness RGB per code for each blink phase (4 x 256 x 3).
-        self._table = bytearray(4 * 256 * 3)
-        for key in range(4):
-            phase_ms = (500 if key & _SLOW else 0) + (125 if key & _FAST else 0)
-            for code in range(256):
-                r, g, b = F.rgb(code, 255, phase_ms)
-                if code & 0xF0 == F.DIM:
-                    r, g, b = F.PALETTE[code & 0x0F]  # DIM is applied with the brightness
-                o = (key * 256 + code) * 3
-                self._table[o] = r
-                self._table[o + 1] = g
-                self._table[o + 2] = b
-        # _table scaled by the brightness in use (DIM codes by a quarter of it)
-        # and laid out in the chain's byte order, so a render only copies
-        # bytes; rebuilt when that brightness changes.
-        self._scaled = bytearray(len(self._table))
+        # RGB per code for each blink phase (4 x 256 x 3) at the brightness
+        # in use (DIM codes at a quarter of it), laid out in the chain's byte
+        # order, so a render only copies bytes; rebuilt from the palette when
+        # that brightness changes (_scale).  No full-brightness copy is kept:
+        # it cost 3 KB of heap for a rebuild that comes once a game or less.
+        self._scaled = bytearray(4 * 256 * 3)
         self._scaled_for = -1
         self._last = bytearray(1 + count)
         self._fresh = True  # the chain's content is unknown: write the next frame
@@ -115,13 +105,22 @@ class LedChain:
 
     def _scale(self, bright):
         dim = bright >> 2
-        table = self._table
         scaled = self._scaled
-        pos = self._pos
-        for t in range(0, len(table), 3):
-            b = dim if (t // 3) & 0xF0 == F.DIM else bright
-            for ch in range(3):
-                scaled[t + pos[ch]] = table[t + ch] * b // 255
+        p0, p1, p2 = self._pos
+        palette = F.PALETTE
+        lit = F.lit
+        for key in range(4):
+            phase_ms = (500 if key & _SLOW else 0) + (125 if key & _FAST else 0)
+            for code in range(256):
+                t = (key * 256 + code) * 3
+                if lit(code, phase_ms):
+                    r, g, b = palette[code & 0x0F]
+                    k = dim if code & 0xF0 == F.DIM else bright
+                    scaled[t + p0] = r * k // 255
+                    scaled[t + p1] = g * k // 255
+                    scaled[t + p2] = b * k // 255
+                else:
+                    scaled[t + p0] = scaled[t + p1] = scaled[t + p2] = 0
         self._scaled_for = bright
 
     def _render(self, frame, key):

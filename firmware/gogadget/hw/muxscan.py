@@ -90,12 +90,14 @@ class MuxScanner:
         self.plan_len = len(steps)
         self._pin = bytearray(NO_PIN if s[0] is None else s[0] for s in steps)
         self._val = bytearray(s[1] for s in steps)
-        self._bank = bytearray(NO_READ if s[2] is None else s[2] for s in steps)
         self._place = array("H", [s[3] for s in steps])
         for b in range(8):  # start in the state the plan ends in
             self._set[b](state >> b & 1)
         self._fast = None
-        if fast is not None and gpios is not None and channels is not None:
+        self._bank = None  # the plain loop's bank per step (the viper scan reads _chan)
+        if fast is None or gpios is None or channels is None:
+            self._bank = bytearray(NO_READ if s[2] is None else s[2] for s in steps)
+        else:
             from gogadget.hw import rp2fast
             self._fast = fast["scan"]
             self._fast_classify = fast["classify"]

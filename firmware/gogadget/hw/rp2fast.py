@@ -27,7 +27,7 @@ ADC_CS_EN_START = 5  # EN | START_ONE; AINSEL << 12; READY is bit 8
 
 # The functions in hw/rp2viper.py, by name (what load() returns).
 NAMES = ("scan", "classify", "uses", "render", "settle_places", "settle_mark", "diff_places",
-         "sync_want", "paint_places", "crc8", "liberty", "remove")
+         "sync_want", "paint_places", "crc8", "liberty", "remove", "superko_find")
 
 _loaded = []
 
@@ -40,7 +40,7 @@ def install():
     fast = load()
     if fast is not None:
         from gogadget import board, journal, referee, settle, signals, view
-        board.use_fast(fast["liberty"], fast["remove"])
+        board.use_fast(fast["liberty"], fast["remove"], fast["superko_find"])
         settle.use_fast(fast["settle_places"], fast["settle_mark"])
         view.use_fast(fast["diff_places"])
         referee.use_fast(fast["sync_want"])

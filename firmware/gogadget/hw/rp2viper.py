@@ -459,8 +459,21 @@ def remove(board, n: int, top: int) -> int:
     k = 0
     while k < n:
         p = stack[k]
-        h ^= keys[2 * p + cells[p] - 1]
+        kk = keys[p]
+        if cells[p] == 2:  # white: board.key()'s rotation by 7 within 30 bits
+            kk = ((kk & 0x7FFFFF) << 7) | (kk >> 23)
+        h ^= kk
         cells[p] = 0
         captured[top + k] = p
         k += 1
     return h
+
+@micropython.viper
+def superko_find(history, k: int, h: int) -> int:
+    # board.find_back: the last index <= k where history (array "i") holds h, else -1
+    hist = ptr32(history)
+    while k >= 0:
+        if hist[k] == h:
+            return k
+        k -= 1
+    return -1
