@@ -1,12 +1,20 @@
 """Calibration of the linear Hall sensors: per-place thresholds from an
 empty-board baseline and black and white stone samples.
 
-Every sensor has its own offset and sensitivity (DRV5053 / SS49E parts vary
-by +-20 %), so thresholds are per place: half way between the empty reading
-and the stone reading.  A place may have been sampled with only one colour
-(the checkerboard procedure needs just one set of stones); the other colour's
-step is then its own step mirrored and scaled by the board-wide ratio of the
-white to black steps, which the magnets (not the sensors) decide.
+Every sensor has its own offset (DRV5053 / SS49E parts vary by +-20 %), so
+the baseline is per place.  The threshold's distance from it is not half of
+that place's own stone sample: one sample mixes the sensor with one stone's
+magnet (+-30 %) and where the maker happened to put it (up to 5 mm off
+centre, which halves the field at the reference height), so it can be 4x
+the weakest stone that place will see.  The distance is THRESHOLD_SHARE of
+the board-wide median step of that colour (the median averages the magnets
+and offsets out), on the side the place's own sample says (a sensor mounted
+backwards reads the other way).  host_sim/physics.py and
+`make bench BENCH=sensors` measure the margins this leaves.  A place may
+have been sampled with only one colour (the checkerboard procedure needs just
+one set of stones); the other colour's step is then its own step mirrored
+and scaled by the board-wide ratio of the white to black steps, which the
+magnets (not the sensors) decide.
 
 File: b"GGC1", size, then base, black, white as little-endian u16 arrays and
 a flags byte per place (bit 0 black sampled, bit 1 white sampled).
@@ -15,10 +23,23 @@ import struct
 from array import array
 
 from gogadget.compat import const
-from gogadget.scan import S_BLACK, S_WHITE
+from gogadget.scan import S_BLACK, S_EMPTY, S_WHITE
 
 MAGIC = b"GGC1"
-MIN_STEP = const(1500)  # u16 counts, ~75 mV: less than this is no magnet
+# A board whose median step is below MIN_STEP (u16 counts, ~32 mV) has
+# magnets too weak or too far for its sensors; a place whose own step is
+# below BAD_SHARE / 256 of the median has no working sensor or no magnet.
+MIN_STEP = const(640)
+BAD_SHARE = const(31)
+# Threshold at THRESHOLD_SHARE / 256 of the median step from the baseline:
+# between an empty point's worst (drift, neighbours' fields, noise) and the
+# weakest stone furthest off centre (make bench BENCH=sensors).
+THRESHOLD_SHARE = const(56)
+# Drift tracking: an empty place whose reading sits within half the
+# threshold distance of its baseline moves baseline and thresholds by
+# 1/2**TRACK_SHIFT of the difference; TRACK_PLACES places a scan.
+TRACK_SHIFT = const(4)
+TRACK_PLACES = const(16)
 HAVE_BLACK = const(1)
 HAVE_WHITE = const(2)
 # Uncalibrated guess: mid-rail baseline, steps of a typical 3 mm N52 magnet
@@ -54,6 +75,8 @@ class Calibration:
         self.hic = bytearray(n)
         self.calibrated = False
         self.bad = []
+        self.track_limit = 0
+        self.track_next = 0
         self.derive()
 
     # --- taking samples --------------------------------------------------
@@ -86,8 +109,18 @@ class Calibration:
         if sampled and (mb > 0) == (mw > 0):
             raise CalibrationError("black and white stones move the sensors the same way: "
                                    "check the magnet polarity (black N up, white S up)")
+        if sampled and min(abs(mb), abs(mw)) < MIN_STEP:
+            raise CalibrationError("the stones barely move the sensors (median step %d, "
+                                   "%d needed): magnets too weak or too far"
+                                   % (min(abs(mb), abs(mw)), MIN_STEP))
         ratio_num = abs(mw) if sampled else 1
         ratio_den = abs(mb) if sampled else 1
+        # Distances of the thresholds from the baseline (uncalibrated: half
+        # the default step).
+        gap_b = abs(mb) * THRESHOLD_SHARE // 256 if sampled else DEFAULT_STEP // 2
+        gap_w = abs(mw) * THRESHOLD_SHARE // 256 if sampled else DEFAULT_STEP // 2
+        least_b = abs(mb) * BAD_SHARE // 256 if sampled else MIN_STEP
+        least_w = abs(mw) * BAD_SHARE // 256 if sampled else MIN_STEP
         bad = []
         for i in range(n):
             base = self.base[i]
@@ -98,20 +131,51 @@ class Calibration:
                 db = -dw * ratio_den // ratio_num if ratio_num else 0
             if sampled and not f & HAVE_WHITE:
                 dw = -db * ratio_num // ratio_den if ratio_den else 0
-            if abs(db) < MIN_STEP or abs(dw) < MIN_STEP or (db > 0) == (dw > 0):
+            if abs(db) < least_b or abs(dw) < least_w or (db > 0) == (dw > 0):
                 bad.append(i)
                 # Never classify a stone here: thresholds beyond the rails.
                 self.lo[i], self.loc[i], self.hi[i], self.hic[i] = 0, S_WHITE, 65535, S_BLACK
                 continue
-            tb = _clamp(base + db // 2)
-            tw = _clamp(base + dw // 2)
+            tb = _clamp(base + gap_b if db > 0 else base - gap_b)
+            tw = _clamp(base + gap_w if dw > 0 else base - gap_w)
             if db > 0:
                 self.lo[i], self.loc[i], self.hi[i], self.hic[i] = tw, S_WHITE, tb, S_BLACK
             else:
                 self.lo[i], self.loc[i], self.hi[i], self.hic[i] = tb, S_BLACK, tw, S_WHITE
         self.calibrated = bool(sampled)
         self.bad = bad
+        self.track_limit = min(gap_b, gap_w) // 2 if sampled else 0
         return bad
+
+    def track(self, raw, scan):
+        """Follow the slow drift of the sensors (temperature, the supply)
+        on empty places: TRACK_PLACES places per call, in turn, so a scan
+        pays for a few.  Only readings well inside the empty band move the
+        baseline, so a stone (even a weak one off centre) never drags its
+        place's thresholds after it; occupied places keep theirs.  In RAM
+        only: a new calibration or a reboot starts from the file."""
+        lim = self.track_limit
+        if not lim:
+            return
+        n = len(self.base)
+        i = self.track_next
+        base = self.base
+        lo = self.lo
+        hi = self.hi
+        for _ in range(TRACK_PLACES):
+            if scan[i] == S_EMPTY and lo[i] > lim and hi[i] < 65535 - lim:
+                d = raw[i] - base[i]
+                if -lim < d < lim and d:
+                    step = d >> TRACK_SHIFT if d > 0 else -((-d) >> TRACK_SHIFT)
+                    if not step:
+                        step = 1 if d > 0 else -1
+                    base[i] += step
+                    lo[i] += step
+                    hi[i] += step
+            i += 1
+            if i >= n:
+                i = 0
+        self.track_next = i
 
     def span(self, place):
         """(low, high) readings a working sensor can show at place: the stone

@@ -131,9 +131,11 @@ class MuxScanner:
             raw[place[i]] = r()
 
     def read(self, scan):
-        """Fill scan (scan.py format) from one pass over the sensors."""
+        """Fill scan (scan.py format) from one pass over the sensors, then
+        let the calibration follow the drift of a few empty places."""
         self.read_raw()
         self.classify(scan)
+        self.calibration.track(self.raw, scan)
 
     def classify(self, scan):
         cal = self.calibration
