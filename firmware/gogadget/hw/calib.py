@@ -77,6 +77,14 @@ class Calibration:
         self.bad = []
         self.track_limit = 0
         self.track_next = 0
+        self.held = array("H", [0] * n)  # a stone's reading when it was first seen (0: none)
+        # The baseline as the file holds it, and where the file is: drift
+        # tracked further than track_limit from it at any place is written
+        # back (save_drift), so a power cut in a warm game does not bring
+        # back the cold baseline under the resumed stones.
+        self.saved = array("H", self.base)
+        self.path = None
+        self.dirty = False
         self.derive()
 
     # --- taking samples --------------------------------------------------
@@ -148,12 +156,17 @@ class Calibration:
         return bad
 
     def track(self, raw, scan):
-        """Follow the slow drift of the sensors (temperature, the supply)
-        on empty places: TRACK_PLACES places per call, in turn, so a scan
-        pays for a few.  Only readings well inside the empty band move the
+        """Follow the slow drift of the sensors (temperature, the supply):
+        TRACK_PLACES places per call, in turn, so a scan pays for a few.
+
+        An empty place: only a reading well inside the empty band moves the
         baseline, so a stone (even a weak one off centre) never drags its
-        place's thresholds after it; occupied places keep theirs.  In RAM
-        only: a new calibration or a reboot starts from the file."""
+        place's thresholds after it.  An occupied place: the sensor drifts
+        under the stone as much as under an empty point (a stone may lie
+        there for most of a game), so the change of the stone's reading
+        since it was first seen moves the baseline; a reading that jumps
+        (another stone, a hand) starts that reference again.  In RAM only:
+        a new calibration or a reboot starts from the file."""
         lim = self.track_limit
         if not lim:
             return
@@ -162,9 +175,22 @@ class Calibration:
         base = self.base
         lo = self.lo
         hi = self.hi
+        held = self.held
         for _ in range(TRACK_PLACES):
-            if scan[i] == S_EMPTY and lo[i] > lim and hi[i] < 65535 - lim:
-                d = raw[i] - base[i]
+            v = raw[i]
+            if lo[i] > lim and hi[i] < 65535 - lim:
+                if scan[i] == S_EMPTY:
+                    held[i] = 0
+                    d = v - base[i]
+                elif scan[i] == S_BLACK or scan[i] == S_WHITE:
+                    if not held[i]:
+                        held[i] = v
+                    d = v - held[i]
+                    if not -lim < d < lim:
+                        held[i] = v
+                        d = 0
+                else:
+                    d = 0
                 if -lim < d < lim and d:
                     step = d >> TRACK_SHIFT if d > 0 else -((-d) >> TRACK_SHIFT)
                     if not step:
@@ -172,6 +198,16 @@ class Calibration:
                     base[i] += step
                     lo[i] += step
                     hi[i] += step
+                    # the stone samples drift with the sensor: the steps stay
+                    if lim < self.black[i] < 65535 - lim:
+                        self.black[i] += step
+                    if lim < self.white[i] < 65535 - lim:
+                        self.white[i] += step
+                    if held[i]:
+                        held[i] += step
+                    d = base[i] - self.saved[i]
+                    if d > lim or d < -lim:
+                        self.dirty = True
             i += 1
             if i >= n:
                 i = 0
@@ -188,6 +224,12 @@ class Calibration:
         return max(0, lo - margin), min(65535, hi + margin)
 
     # --- flash -----------------------------------------------------------
+    def save_drift(self):
+        """Write the tracked baseline back to the file it came from (once
+        some place drifted a tracking band's width from what it holds)."""
+        if self.dirty and self.path:
+            self.save(self.path)
+
     def save(self, path):
         """Write atomically: a power cut leaves the old file or the new one."""
         tmp = path + ".tmp"
@@ -202,6 +244,10 @@ class Calibration:
         except OSError:
             pass
         os.rename(tmp, path)
+        self.path = path
+        self.dirty = False
+        for i in range(len(self.base)):
+            self.saved[i] = self.base[i]
 
     @classmethod
     def load(cls, path, size):
@@ -223,6 +269,9 @@ class Calibration:
             off += 2 * n
         cal.flags[:] = data[off:off + n]
         cal.derive()
+        for i in range(n):
+            cal.saved[i] = cal.base[i]
+        cal.path = path
         return cal
 
 

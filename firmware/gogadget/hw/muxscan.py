@@ -135,7 +135,10 @@ class MuxScanner:
         let the calibration follow the drift of a few empty places."""
         self.read_raw()
         self.classify(scan)
-        self.calibration.track(self.raw, scan)
+        cal = self.calibration
+        cal.track(self.raw, scan)
+        if cal.dirty:  # rare: a few times as a board warms up by 30 C
+            cal.save_drift()
 
     def classify(self, scan):
         cal = self.calibration
