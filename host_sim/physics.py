@@ -82,7 +82,7 @@ class Setting:
         ("ground_mohm", 5.0, "ground resistance the LED current shares with the ADC"),
         ("budget_ma", 2000, "the LED driver's current cap (config.budget_ma)"),
         ("led_ma", None, "force the LED current (None: the frame's own)"),
-        ("pull_in_mt", 3.8, "reed/digital Hall pull-in |Bz|"),
+        ("pull_in_mt", 3.4, "reed/digital Hall pull-in |Bz|"),
         ("pull_spread", 0.2, "pull-in +- share per part"),
         ("drop_share", 0.7, "drop-out as a share of pull-in"),
         ("bounce_ms", 1.0, "contact bounce after a switch closes or opens"),

@@ -55,12 +55,9 @@ class Run:
         self.board = ph.Board(self.stones, self.clock, None, kind, setting, seed=rng.random())
         self.sensors = ph.Sensors(self.board)
         self.sensors.scanner.settle_reads = settle_reads if kind == scan.SENSOR_COLOUR else 0
-        tmp = tempfile.mkdtemp(prefix="gogadget-bench-")
-        try:
-            self.calibration = ph.calibrate(self.sensors, self.stones, self.clock,
-                                            os.path.join(tmp, "calib.bin"))
-        finally:
-            shutil.rmtree(tmp, ignore_errors=True)
+        self.tmp = tempfile.mkdtemp(prefix="gogadget-bench-")  # the board's flash
+        self.calibration = ph.calibrate(self.sensors, self.stones, self.clock,
+                                        os.path.join(self.tmp, "calib.bin"))
         if play is not None:  # the game's parts differ from the calibration's
             self.sensors.retime(play)
         self.rng = rng
@@ -101,6 +98,12 @@ class Run:
             yield
 
     def run(self):
+        try:
+            return self._run()
+        finally:
+            shutil.rmtree(self.tmp, ignore_errors=True)
+
+    def _run(self):
         out = scan.new_scan(self.size)
         n = self.size * self.size
         sens = self.sensors

@@ -16,8 +16,9 @@ one set of stones); the other colour's step is then its own step mirrored
 and scaled by the board-wide ratio of the white to black steps, which the
 magnets (not the sensors) decide.
 
-File: b"GGC1", size, then base, black, white as little-endian u16 arrays and
-a flags byte per place (bit 0 black sampled, bit 1 white sampled).
+File: b"GGC1", size, then base, black, white as little-endian u16 arrays, a
+flags byte per place (bit 0 black sampled, bit 1 white sampled) and the
+threshold share (a byte; files without it use THRESHOLD_SHARE).
 """
 import struct
 from array import array
@@ -31,10 +32,16 @@ MAGIC = b"GGC1"
 # below BAD_SHARE / 256 of the median has no working sensor or no magnet.
 MIN_STEP = const(640)
 BAD_SHARE = const(31)
-# Threshold at THRESHOLD_SHARE / 256 of the median step from the baseline:
-# between an empty point's worst (drift, neighbours' fields, noise) and the
-# weakest stone furthest off centre (make bench BENCH=sensors).
+# Threshold at share / 256 of the median step from the baseline: half way
+# between an empty point's worst (the neighbours' fields the black step
+# shows on the empty places between its stones: XTALK_RANK of them are
+# worse) and the weakest stone (STONE_RANK of the samples are weaker),
+# within SHARE_MIN..SHARE_MAX; THRESHOLD_SHARE before that is measured
+# (make bench BENCH=sensors gives the margins this leaves).
 THRESHOLD_SHARE = const(56)
+SHARE_MIN = const(40)
+SHARE_MAX = const(128)
+RANK_PER = const(64)  # XTALK_RANK, STONE_RANK: 1 in RANK_PER of the samples
 # Drift tracking: an empty place whose reading sits within half the
 # threshold distance of its baseline moves baseline and thresholds by
 # 1/2**TRACK_SHIFT of the difference; TRACK_PLACES places a scan.
@@ -85,6 +92,8 @@ class Calibration:
         self.saved = array("H", self.base)
         self.path = None
         self.dirty = False
+        self.share = THRESHOLD_SHARE
+        self.near = None  # readings of the empty places beside the black samples
         self.derive()
 
     # --- taking samples --------------------------------------------------
@@ -99,6 +108,35 @@ class Calibration:
         for p in places:
             target[p] = readings[p]
             self.flags[p] |= bit
+
+    def set_near(self, readings, places):
+        """Record the readings of empty places among the black samples
+        (the checkerboard's other half): what the neighbours' fields do."""
+        self.near = [(p, readings[p]) for p in places]
+
+    def _measure_share(self, mb, mw):
+        # Fractions of the median step, x256: how far the neighbours push
+        # an empty place (the black step's empty places, mirrored for white
+        # by the magnets' ratio) and how short the weakest stones fall.
+        xt = []
+        for p, v in self.near:
+            if self.flags[p] & HAVE_WHITE:
+                xt.append(abs(v - self.base[p]) * 256 // abs(mb))
+        weak = []
+        for i in range(len(self.base)):
+            f = self.flags[i]
+            if f & HAVE_BLACK:
+                weak.append(abs(self.black[i] - self.base[i]) * 256 // abs(mb))
+            if f & HAVE_WHITE:
+                weak.append(abs(self.white[i] - self.base[i]) * 256 // abs(mw))
+        if not xt or not weak:
+            return THRESHOLD_SHARE
+        xt.sort()
+        weak.sort()
+        e = xt[len(xt) - 1 - len(xt) // RANK_PER]
+        w = weak[len(weak) // RANK_PER]
+        share = (e + w) // 2
+        return SHARE_MIN if share < SHARE_MIN else SHARE_MAX if share > SHARE_MAX else share
 
     # --- thresholds ------------------------------------------------------
     def derive(self):
@@ -123,10 +161,13 @@ class Calibration:
                                    % (min(abs(mb), abs(mw)), MIN_STEP))
         ratio_num = abs(mw) if sampled else 1
         ratio_den = abs(mb) if sampled else 1
+        if sampled and self.near:
+            self.share = self._measure_share(mb, mw)
+            self.near = None
         # Distances of the thresholds from the baseline (uncalibrated: half
         # the default step).
-        gap_b = abs(mb) * THRESHOLD_SHARE // 256 if sampled else DEFAULT_STEP // 2
-        gap_w = abs(mw) * THRESHOLD_SHARE // 256 if sampled else DEFAULT_STEP // 2
+        gap_b = abs(mb) * self.share // 256 if sampled else DEFAULT_STEP // 2
+        gap_w = abs(mw) * self.share // 256 if sampled else DEFAULT_STEP // 2
         least_b = abs(mb) * BAD_SHARE // 256 if sampled else MIN_STEP
         least_w = abs(mw) * BAD_SHARE // 256 if sampled else MIN_STEP
         bad = []
@@ -228,7 +269,10 @@ class Calibration:
         """Write the tracked baseline back to the file it came from (once
         some place drifted a tracking band's width from what it holds)."""
         if self.dirty and self.path:
-            self.save(self.path)
+            try:
+                self.save(self.path)
+            except OSError:  # flash full or gone: go on with the RAM copy, stop trying
+                self.path = None
 
     def save(self, path):
         """Write atomically: a power cut leaves the old file or the new one."""
@@ -238,6 +282,7 @@ class Calibration:
             for a in (self.base, self.black, self.white):
                 f.write(struct.pack("<%dH" % len(a), *a))
             f.write(self.flags)
+            f.write(struct.pack("<B", self.share))
         import os
         try:
             os.remove(path)
@@ -258,7 +303,7 @@ class Calibration:
         n = size * size
         if len(data) > 4 and data[:4] == MAGIC and data[4] != size:
             raise CalibrationError("calibration file %s is for %dx%d" % (path, data[4], data[4]))
-        if len(data) != 5 + 7 * n or data[:4] != MAGIC:
+        if len(data) not in (5 + 7 * n, 6 + 7 * n) or data[:4] != MAGIC:
             raise CalibrationError("calibration file %s is damaged" % path)
         cal = cls(size)
         off = 5
@@ -268,6 +313,8 @@ class Calibration:
                 a[i] = vals[i]
             off += 2 * n
         cal.flags[:] = data[off:off + n]
+        if len(data) == 6 + 7 * n:
+            cal.share = data[off + n]
         cal.derive()
         for i in range(n):
             cal.saved[i] = cal.base[i]

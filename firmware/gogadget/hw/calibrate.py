@@ -77,6 +77,7 @@ class Calibrator:
                 self.cal.set_base(readings)
             elif self.step_no == BLACK_STEP:
                 self.cal.set_sample(S_BLACK, readings, self.black_places)
+                self.cal.set_near(readings, self.white_places)
             else:
                 self.cal.set_sample(S_WHITE, readings, self.white_places)
                 self._finish()
