@@ -274,6 +274,18 @@ class Board:
         # Summing drifts in floating point; start again from zero now and then.
         return True
 
+    def nudge(self, place, dx_mm, dy_mm, strength=None):
+        """Set where the stone at place lies (mm from the point; +x towards
+        the next column, +y the next row) and, given, its magnet's strength."""
+        self.sync()
+        st = self.placed[place]
+        self._add(place, st, -1)
+        st.qx = int(round(dx_mm / KERNEL_STEP_MM))
+        st.qy = int(round(dy_mm / KERNEL_STEP_MM))
+        if strength is not None:
+            st.strength = strength
+        self._add(place, st, 1)
+
     def put_flipped(self, place):
         """Turn the magnet of the stone at place upside down (a bad stone)."""
         st = self.placed[place]
