@@ -34,14 +34,15 @@ MIN_STEP = const(640)
 BAD_SHARE = const(31)
 # Threshold at share / 256 of the median step from the baseline: half way
 # between an empty point's worst (the neighbours' fields the black step
-# shows on the empty places between its stones: XTALK_RANK of them are
-# worse) and the weakest stone (STONE_RANK of the samples are weaker),
-# within SHARE_MIN..SHARE_MAX; THRESHOLD_SHARE before that is measured
+# shows on the empty places between its stones: 1 in RANK_PER of them are
+# worse) and the weakest stone (1 in RANK_PER of the samples are weaker),
+# at most 1.5 times that crosstalk, within SHARE_MIN..SHARE_MAX;
+# THRESHOLD_SHARE before that is measured
 # (make bench BENCH=sensors gives the margins this leaves).
 THRESHOLD_SHARE = const(56)
 SHARE_MIN = const(40)
 SHARE_MAX = const(128)
-RANK_PER = const(64)  # XTALK_RANK, STONE_RANK: 1 in RANK_PER of the samples
+RANK_PER = const(64)
 # Drift tracking: an empty place whose reading sits within half the
 # threshold distance of its baseline moves baseline and thresholds by
 # 1/2**TRACK_SHIFT of the difference; TRACK_PLACES places a scan.
@@ -135,7 +136,13 @@ class Calibration:
         weak.sort()
         e = xt[len(xt) - 1 - len(xt) // RANK_PER]
         w = weak[len(weak) // RANK_PER]
+        # Half way, but no further than 1.5 times the crosstalk seen: the
+        # checkerboard shows four neighbours' fields, a game may put eight
+        # around a point, and the weakest stone of the bowl, off centre, is
+        # weaker than most samples.
         share = (e + w) // 2
+        if share > e * 3 // 2:
+            share = e * 3 // 2
         return SHARE_MIN if share < SHARE_MIN else SHARE_MAX if share > SHARE_MAX else share
 
     # --- thresholds ------------------------------------------------------
