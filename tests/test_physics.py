@@ -171,18 +171,23 @@ def test_wrong_polarity_is_refused_by_the_calibration(tmp_path):
 def test_an_empty_point_among_white_stones_pushed_towards_it_reads_empty(tmp_path):
     # Regression (replay otake-ishida-meijin-1976, colour, worst): at a
     # threshold share of 0.22 the white neighbours' field read as black.
-    # A captured point's shape: four stones pushed towards it, weakest bowl
-    # (eight, the diagonals too, all pushed in is past the design: README).
-    stones, clock, b, sensors, result = board(size=9, physics=ph.WORST, seed=5, tmp_path=tmp_path)
+    # A captured point's shape: four stones pushed towards it, weakest bowl,
+    # the full LED budget (eight, the diagonals too, all pushed in is past
+    # the design: hardware/README).
+    size = 19
+    stones, clock, b, sensors, result = board(size=size, physics=ph.WORST, seed=5,
+                                              tmp_path=tmp_path)
     assert result == "ok"
-    centre = 40
-    for p, (dx, dy) in ((31, (0, 5)), (49, (0, -5)), (39, (5, 0)), (41, (-5, 0))):
+    centre = 9 * size + 9
+    for p, (dx, dy) in ((centre - size, (0, 5)), (centre + size, (0, -5)),
+                        (centre - 1, (5, 0)), (centre + 1, (-5, 0))):
         stones.put(p, WHITE)
         b.nudge(p, dx, dy, strength=0.7)
-    out = scan.new_scan(9)
+    out = scan.new_scan(size)
     for _ in range(20):
         sensors.read(out)
         assert out[centre] == scan.S_EMPTY
+        assert bytes(out) == truth(stones, scan.SENSOR_COLOUR)
 
 
 def test_drift_is_tracked_and_survives_a_power_cut(tmp_path):
