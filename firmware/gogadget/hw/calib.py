@@ -24,7 +24,7 @@ import struct
 from array import array
 
 from gogadget.compat import const
-from gogadget.scan import S_BLACK, S_EMPTY, S_WHITE
+from gogadget.scan import S_BLACK, S_EMPTY, S_FAULT, S_WHITE
 
 MAGIC = b"GGC1"
 # A board whose median step is below MIN_STEP (u16 counts, ~32 mV) has
@@ -85,7 +85,10 @@ class Calibration:
         self.bad = []
         self.track_limit = 0
         self.track_next = 0
-        self.held = array("H", [0] * n)  # a stone's reading when it was first seen (0: none)
+        # Per place: what it and its four neighbours held when it was last
+        # seen change, and its reading then (calib.track).
+        self.ctx = array("H", [0xFFFF] * n)
+        self.held = array("H", [0] * n)
         # The baseline as the file holds it, and where the file is: drift
         # tracked further than track_limit from it at any place is written
         # back (save_drift), so a power cut in a warm game does not bring
@@ -214,31 +217,42 @@ class Calibration:
         there for most of a game), so the change of the stone's reading
         since it was first seen moves the baseline; a reading that jumps
         (another stone, a hand) starts that reference again.  In RAM only:
-        a new calibration or a reboot starts from the file."""
+        a new calibration or a reboot starts from the file.
+
+        A neighbour's field moves a reading too, and a baseline that
+        followed it would read a stone once the neighbour is lifted (stress
+        --physics nominal seed 1100019: black stones captured round B6, which
+        then read as a black stone).  So only an empty place among empty
+        neighbours is pulled to its baseline; any other place follows the
+        change of its reading since it or a neighbour last changed (drift,
+        the stones being the same), from a new reference at every change."""
         lim = self.track_limit
         if not lim:
             return
+        size = self.size
         n = len(self.base)
         i = self.track_next
         base = self.base
         lo = self.lo
         hi = self.hi
         held = self.held
+        ctx = self.ctx
         for _ in range(TRACK_PLACES):
             v = raw[i]
-            if lo[i] > lim and hi[i] < 65535 - lim:
-                if scan[i] == S_EMPTY:
-                    held[i] = 0
+            s = scan[i]
+            if lo[i] > lim and hi[i] < 65535 - lim and s != S_FAULT:
+                near = _near(scan, size, i) | s << 8
+                if near != ctx[i]:  # the place or a neighbour changed: a new reference
+                    ctx[i] = near
+                    held[i] = v
+                    d = 0
+                elif near == 0:  # empty among empties: back to the baseline itself
                     d = v - base[i]
-                elif scan[i] == S_BLACK or scan[i] == S_WHITE:
-                    if not held[i]:
-                        held[i] = v
+                else:  # the same stones as before: only drift moves the reading
                     d = v - held[i]
                     if not -lim < d < lim:
                         held[i] = v
                         d = 0
-                else:
-                    d = 0
                 if -lim < d < lim and d:
                     step = d >> TRACK_SHIFT if d > 0 else -((-d) >> TRACK_SHIFT)
                     if not step:
@@ -327,6 +341,21 @@ class Calibration:
             cal.saved[i] = cal.base[i]
         cal.path = path
         return cal
+
+
+def _near(scan, size, i):
+    # The four neighbours' scan codes of place i, 2 bits each (0: empty or off the board).
+    col = i % size
+    k = 0
+    if col:
+        k = scan[i - 1] & 3
+    if col < size - 1:
+        k |= (scan[i + 1] & 3) << 2
+    if i >= size:
+        k |= (scan[i - size] & 3) << 4
+    if i + size < len(scan):
+        k |= (scan[i + size] & 3) << 6
+    return k
 
 
 def _clamp(v):
