@@ -216,6 +216,31 @@ def test_drift_is_tracked_and_survives_a_power_cut(tmp_path):
         assert bytes(out) == truth(stones, scan.SENSOR_COLOUR)  # ... and reads right after the cut
 
 
+def test_a_neighbours_field_is_not_learnt_as_drift(tmp_path):
+    # Regression (stress --physics nominal, seed 1100019): an empty point
+    # among black stones for minutes, then the stones captured.
+    quiet = ph.NOMINAL.but(drift_mv_c=0.0, sens_tc=0.0, warm_ms=1)
+    stones, clock, b, sensors, result = board(size=9, physics=quiet, tmp_path=tmp_path)
+    assert result == "ok"
+    centre = 40
+    ring = (31, 39, 41, 49)
+    for p in ring:
+        stones.put(p, BLACK)
+        b.nudge(p, 0, 0, strength=1.0)
+    out = scan.new_scan(9)
+    cal = sensors.calibration
+    before = cal.base[centre]
+    for _ in range(3000):  # a minute
+        clock.advance(20)
+        sensors.read(out)
+    assert abs(cal.base[centre] - before) >> 4 <= 3
+    for p in ring:
+        stones.lift(p)
+    for _ in range(10):
+        sensors.read(out)
+        assert bytes(out) == truth(stones, scan.SENSOR_COLOUR)
+
+
 def test_without_tracking_the_same_drift_misreads():
     # The test above can fail: with the tracking off the warm board misreads.
     hot = ph.NOMINAL.but(temp_start=10.0, temp_end=40.0, warm_ms=120000, drift_mv_c=1.5)
@@ -266,6 +291,7 @@ def test_stress_on_physics_fixed_seeds(physics):
 @pytest.mark.parametrize("seed,physics", [
     (700002, "nominal"),  # 19x19 occupancy: a captured point among four stones stayed closed (pull-in 2.5 mT)
     (700007, "worst"),  # 9x9 colour: the cold baseline after a power cut made a phantom B H4
+    (1100019, "nominal"),  # 9x9 colour: a baseline that had followed black neighbours' field read B6
 ])
 def test_regression_seed_on_physics(seed, physics):
     r = stress.Options(physics=physics).run(seed)
