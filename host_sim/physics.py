@@ -81,7 +81,7 @@ class Setting:
         ("first_sample_us", 0.5, "select write -> first conversion's sample"),
         ("ground_mohm", 5.0, "ground resistance the LED current shares with the ADC"),
         ("budget_ma", 2000, "the LED driver's current cap (config.budget_ma)"),
-        ("led_ma", None, "force the LED current (None: the frame's own)"),
+        ("led_ma", None, "LED current in play (None: the frame's own; calibration: its own frames)"),
         ("pull_in_mt", 3.4, "reed/digital Hall pull-in |Bz|"),
         ("pull_spread", 0.2, "pull-in +- share per part"),
         ("drop_share", 0.7, "drop-out as a share of pull-in"),
@@ -110,7 +110,7 @@ NOMINAL = Setting("nominal")
 # settling the firmware uses (pins.SETTLE_READS).
 WORST = NOMINAL.but("worst", magnet_lo=0.7, magnet_hi=0.7, offset_exact=True,
                     temp_start=10.0, temp_end=40.0, warm_ms=600000, tau_us=0.5,
-                    ground_mohm=25.0, led_ma=2000, drift_mv_c=1.5, bounce_ms=2.0)
+                    ground_mohm=5.0, led_ma=2000, drift_mv_c=1.5, bounce_ms=2.0)
 SETTINGS = {"nominal": NOMINAL, "worst": WORST}
 
 
@@ -205,6 +205,7 @@ class Board:
         self.temp = s.temp_start
         self.t0 = clock.now_ms  # when the sensors were at temp_start
         self.frame_ma = 0.0
+        self.calibrating = False  # the Calibrator's own frames light the board
         self._leds_seen = -1
         self.passes = 0
         rng = self.rng
@@ -328,7 +329,9 @@ class Board:
         t = self.clock.now_ms - self.t0
         share = min(1.0, t / s.warm_ms) if s.warm_ms > 0 else 1.0
         self.temp = s.temp_start + (s.temp_end - s.temp_start) * share
-        if s.led_ma is not None:
+        if self.calibrating:
+            pass  # set_frame: what the Calibrator shows
+        elif s.led_ma is not None:
             self.frame_ma = float(s.led_ma)
         elif self.leds is not None and self.leds.changes != self._leds_seen:
             self._leds_seen = self.leds.changes
@@ -336,9 +339,9 @@ class Board:
         self.passes += 1
 
     def set_frame(self, frame):
-        """The LED frame on show now (when no virtual.Leds is attached)."""
-        if self.s.led_ma is None:  # hw/leds.py scales a frame down to the budget
-            self.frame_ma = min(self.s.budget_ma, signals.estimate_ma(frame))
+        """The LED frame on show now (the Calibrator's, or when no
+        virtual.Leds is attached); hw/leds.py scales a frame to the budget."""
+        self.frame_ma = min(self.s.budget_ma, signals.estimate_ma(frame))
 
     def hall_volts(self, place):
         """The sensor's output (V) now, without noise."""
@@ -649,7 +652,13 @@ def calibrate(sensors, stones, clock, path, rng=None, samples=16, period_ms=20):
         def calibration(self, cal):
             sensors.calibration = cal
 
-    cal = Calibrator(_Timed(), path, samples=samples)
+    class _Leds:
+        # what the Calibrator shows while it measures draws its current
+        def show(self, frame, now_ms):
+            sensors.board.set_frame(frame)
+
+    cal = Calibrator(_Timed(), path, samples=samples, leds=_Leds())
+    sensors.board.calibrating = True
     result = None
     while result is None:
         sensors.board.set_frame(cal.frame)
@@ -661,6 +670,7 @@ def calibrate(sensors, stones, clock, path, rng=None, samples=16, period_ms=20):
                     stones.put(p, BLACK if code & 0x0F == F.PUT_BLACK else WHITE)
         clock.advance(1000)  # the maker checks the board, then presses confirm
         result = cal.press(BTN_CONFIRM)
+    sensors.board.calibrating = False
     for p in range(len(stones.cells)):
         if stones.cells[p] != EMPTY:
             stones.lift(p)
