@@ -43,11 +43,13 @@ bench: $(STAMP)
 	$(PY) -m host_sim.bench $(BENCH)
 
 # Randomized physical play against the firmware: make stress GAMES=5000 JOBS=2
+# On the sensors as physics (host_sim/physics.py): make stress PHYSICS=nominal (or worst)
 GAMES ?= 1000
 JOBS ?= 2
+PHYSICS ?=
 .PHONY: stress
 stress: $(STAMP)
-	$(PY) -m host_sim.stress --games $(GAMES) --jobs $(JOBS) $(STRESS_ARGS)
+	$(PY) -m host_sim.stress --games $(GAMES) --jobs $(JOBS) $(if $(PHYSICS),--physics $(PHYSICS)) $(STRESS_ARGS)
 
 mpy: $(STAMP) umqtt
 	$(PY) -m host_sim.tools.mpy build

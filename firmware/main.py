@@ -123,7 +123,7 @@ def calibrate(sensors, leds, buttons, wdt, path=pico.CALIBRATION_FILE):
 
 def _calibrate(sensors, leds, buttons, wdt, path):
     from gogadget.hw.calibrate import Calibrator
-    cal = Calibrator(sensors, path)
+    cal = Calibrator(sensors, path, leds=leds)
     print("calibration: " + cal.instructions())
     step = cal.step_no
     while cal.result is None:

@@ -1,9 +1,11 @@
 """`python -m host_sim`: the simulator (a Tk window, or the terminal without a display).
 
     python -m host_sim [--size 9|13|19] [--sensors colour|occupancy] [--rules PRESET]
-                       [--komi K] [--handicap N] [--noise P] [--seed N] [--tui] [--load GAME.sgf]
+                       [--komi K] [--handicap N] [--noise P] [--seed N] [--physics nominal|worst]
+                       [--tui] [--load GAME.sgf]
                        [--engine CMD [--colour black|white] [--max-moves N] [--out GAME.sgf]]
-    python -m host_sim replay GAME.sgf [--sensors ...] [--noise P] [--seed N] [--out OUT.sgf] [--json]
+    python -m host_sim replay GAME.sgf [--sensors ...] [--noise P] [--seed N] [--physics nominal|worst]
+                                       [--out OUT.sgf] [--json]
 """
 import argparse
 import sys
@@ -34,6 +36,9 @@ def parse(argv):
     ap.add_argument("--handicap", type=int, default=None, help="handicap stones (0, 2-9)")
     ap.add_argument("--noise", type=float, default=0.0, help="sensor flicker chance per point per scan")
     ap.add_argument("--seed", type=int, default=None, help="random seed of the sensor noise")
+    ap.add_argument("--physics", choices=("nominal", "worst"), default=None,
+                    help="sensors as physics (host_sim/physics.py): magnets, Hall sensors or "
+                         "reed switches read by the firmware's own drivers, calibrated first")
     ap.add_argument("--tui", action="store_true", help="run in the terminal even with a display")
     ap.add_argument("--no-color", action="store_true", help="terminal: no ANSI colours")
     ap.add_argument("--load", help="play this SGF game onto the board at start")
@@ -128,6 +133,9 @@ def main(argv=None):
             return 2
         versus = {"command": args.engine, "colour": points.parse_colour(args.colour),
                   "max_moves": args.max_moves, "out": args.out}
+    if args.physics:
+        from host_sim import virtual
+        virtual.DEFAULT_PHYSICS = args.physics
     from host_sim import launch
     return launch.run(choices, noise=args.noise, seed=args.seed, tui=args.tui,
                       colour=False if args.no_color else None, load=args.load,

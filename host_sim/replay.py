@@ -11,6 +11,10 @@ implementation, reads both.
 
     python -m host_sim replay GAME.sgf [--sensors colour|occupancy] [--noise P]
                                        [--seed N] [--out OUT.sgf] [--json]
+                                       [--physics nominal|worst]
+
+With --physics the sensors are host_sim.physics's model under the firmware's
+own drivers, calibrated the maker's way first (the flicker is then off).
 """
 import argparse
 import json
@@ -324,8 +328,10 @@ def final_count(referee):
         return None
 
 
-def replay(data, sensors=scan.SENSOR_COLOUR, noise=0.0, seed=0, preset=None, late=0.1, bump=0.03):
-    """Play a game record through the firmware; returns (summary dict, firmware SGF)."""
+def replay(data, sensors=scan.SENSOR_COLOUR, noise=0.0, seed=0, preset=None, late=0.1, bump=0.03,
+           physics=None):
+    """Play a game record through the firmware; returns (summary dict, firmware SGF).
+    physics: a host_sim.physics setting (or its name) for the sensors."""
     game = load_game(data)
     rng = random.Random(seed)
     handicap = len(game.setup) if all(c == BLACK for c, _ in game.setup) else 0
@@ -335,7 +341,7 @@ def replay(data, sensors=scan.SENSOR_COLOUR, noise=0.0, seed=0, preset=None, lat
         fixed = spots == sorted(pl for _, pl in game.setup)
     cfg = make_config(size=game.size, sensors=sensors, preset=preset_for(game, preset),
                       komi=float(game.komi), handicap=handicap if fixed else 0)
-    sim = Simulator(cfg, noise=noise, seed=rng.random())
+    sim = Simulator(cfg, noise=noise, seed=rng.random(), physics=physics)
     try:
         if game.setup and not fixed:
             sim.referee.set_position([(c, points.place_point(game.size, pl)) for c, pl in game.setup])
@@ -357,6 +363,8 @@ def replay(data, sensors=scan.SENSOR_COLOUR, noise=0.0, seed=0, preset=None, lat
             "count": final_count(sim.referee),
             "match": problem is None, "problem": problem,
         }
+        if physics is not None:
+            summary["physics"] = getattr(physics, "name", physics)
         return summary, fw
     finally:
         sim.close()
@@ -371,6 +379,8 @@ def main(argv=None):
     ap.add_argument("--rules", default=None, help="rules preset (default: the record's RU or japanese)")
     ap.add_argument("--late", type=float, default=0.1, help="chance prisoners come off after the reply")
     ap.add_argument("--bump", type=float, default=0.03, help="chance per move of bumping a stone")
+    ap.add_argument("--physics", choices=("nominal", "worst"), default=None,
+                    help="sensors as physics (host_sim/physics.py), calibrated first")
     ap.add_argument("--out", help="write the firmware's SGF here")
     ap.add_argument("--json", action="store_true", help="print a JSON summary")
     args = ap.parse_args(argv)
@@ -380,7 +390,7 @@ def main(argv=None):
         with open(args.game, "rb") as f:
             data = f.read()
         summary, fw = replay(data, args.sensors, args.noise, args.seed, args.rules,
-                             args.late, args.bump)
+                             args.late, args.bump, args.physics)
     except (OSError, ValueError) as exc:
         print("replay: %s" % exc, file=sys.stderr)
         return 2

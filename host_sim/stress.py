@@ -33,6 +33,11 @@ event.
                               [--noise-max 0.02] [--habits a,b] [--jobs J]
                               [--report FILE]
     python -m host_sim.stress --replay SEED --trace
+
+With --physics nominal|worst the sensors are host_sim.physics's model read
+by the firmware's own drivers and calibrated the maker's way at the start of
+every game; the coin-flip flicker is off (the physics is the noise), and the
+sensors warm up within the game (PHYSICS_WARM_MS).
 """
 import argparse
 import multiprocessing
@@ -147,10 +152,23 @@ class Tracer:
         self.write("%9d ms  %s\n" % (now, text))
 
 
+PHYSICS_WARM_MS = 0
+
+
+def stress_physics(name):
+    """The physical setting a stress game runs on: the named one, warming
+    up within the game."""
+    from host_sim import physics as ph
+    return ph.setting(name).but(warm_ms=PHYSICS_WARM_MS) if PHYSICS_WARM_MS else ph.setting(name)
+
+
 def run_game(seed, sizes=DEFAULT_SIZES, noise_max=DEFAULT_NOISE_MAX, trace=False,
-             habits=None, sabotage=None, out=None, **fixed):
+             habits=None, sabotage=None, out=None, physics=None, **fixed):
     """Play the game of one seed; a result dict (ok, cause, detail, habits used ...).
-    sabotage(person, moves) is called after every move (tests of the harness)."""
+    sabotage(person, moves) is called after every move (tests of the harness).
+    physics: a host_sim.physics setting name (the flicker is then off)."""
+    if physics is not None:
+        fixed["noise"] = 0.0
     spec = Spec(seed, sizes, noise_max, habits, **fixed)
     started = time.time()
     tracer = None
@@ -159,7 +177,15 @@ def run_game(seed, sizes=DEFAULT_SIZES, noise_max=DEFAULT_NOISE_MAX, trace=False
         tracer("game %d: %s" % (seed, spec.describe()))
     cfg = make_config(size=spec.size, sensors=spec.sensors, preset=spec.preset,
                       handicap=spec.handicap)
-    sim = WatchedSim(cfg, spec.noise, spec.sim_seed, tracer)
+    try:
+        sim = WatchedSim(cfg, spec.noise, spec.sim_seed, tracer,
+                         stress_physics(physics) if physics is not None else None)
+    except ValueError as exc:  # the maker's calibration failed: the board cannot play
+        return {"seed": seed, "size": spec.size, "sensors": spec.sensors, "preset": spec.preset,
+                "noise": spec.noise, "handicap": spec.handicap, "ok": False,
+                "cause": "calibration", "detail": str(exc), "doing": "calibrating",
+                "habits": [], "moves": 0, "resume_ms": None, "virtual_ms": 0,
+                "wall_s": round(time.time() - started, 2), "misreads": 0}
     if tracer is not None:
         tracer.clock = sim.clock
     person = Player(sim, spec, random.Random(spec.person_seed), tracer, sabotage)
@@ -177,6 +203,7 @@ def run_game(seed, sizes=DEFAULT_SIZES, noise_max=DEFAULT_NOISE_MAX, trace=False
                                                    where.lineno, where.name))
     finally:
         sim.close()
+    result.update(misreads=getattr(sim.sensors, "misreads", 0) if physics is not None else 0)
     result.update(habits=sorted(person.used), moves=len(person.intent.history),
                   resume_ms=max(person.resume_ms, default=None),
                   virtual_ms=sim.clock.now_ms, wall_s=round(time.time() - started, 2))
@@ -190,14 +217,17 @@ class Options:
     """What a run draws its games from; a failing seed replays only with the same."""
 
     def __init__(self, sizes=DEFAULT_SIZES, noise_max=DEFAULT_NOISE_MAX, habits=None,
-                 noise=None):
+                 noise=None, physics=None):
+        self.physics = physics  # None: ideal sensors with flicker; else a physics setting name
         self.sizes = tuple(sizes)
         self.noise_max = noise_max
         self.habits = None if habits is None else frozenset(habits)  # None: drawn per game
         self.noise = noise  # None: drawn per game up to noise_max; else every game's
 
     def run(self, seed, **kw):
-        if self.noise is not None:
+        if self.physics is not None:
+            kw.setdefault("physics", self.physics)
+        elif self.noise is not None:
             kw.setdefault("noise", self.noise)
         return run_game(seed, self.sizes, self.noise_max, habits=self.habits, **kw)
 
@@ -213,6 +243,8 @@ class Options:
             cmd += " --habits all"
         elif self.habits is not None:
             cmd += " --habits " + (",".join(sorted(self.habits)) or "none")
+        if self.physics is not None:
+            cmd += " --physics " + self.physics
         return cmd + " --trace"
 
 
@@ -288,6 +320,10 @@ def report(results, options=DEFAULTS, elapsed=None):
     table("sensors", tally(results, lambda r: r["sensors"]))
     table("preset", tally(results, lambda r: r["preset"]))
     table("handicap", tally(results, lambda r: "handicap" if r["handicap"] else "even"))
+    if options.physics is not None:
+        mis = sum(r.get("misreads", 0) for r in results)
+        lines.append("physics %s: %d misread places in the scans (no hand over the board), "
+                     "none of them allowed to become a move" % (options.physics, mis))
     resumed = [r for r in results if r.get("resume_ms") is not None]
     if resumed:
         slowest = max(resumed, key=lambda r: r["resume_ms"])
@@ -357,6 +393,9 @@ def main(argv=None):
     ap.add_argument("--habits", type=parse_habits, default=None,
                     help="only these habits in every game (comma-separated, all or none); "
                          "default: drawn per game")
+    ap.add_argument("--physics", choices=("nominal", "worst"), default=None,
+                    help="sensors as physics (host_sim/physics.py), calibrated at the start "
+                         "of every game; the flicker is off")
     ap.add_argument("--jobs", type=int, default=1, help="parallel worker processes")
     ap.add_argument("--replay", type=int, metavar="SEED", help="play one game again")
     ap.add_argument("--trace", action="store_true", help="print every action, light and event")
@@ -366,7 +405,7 @@ def main(argv=None):
         ap.error("--noise-max must be a probability below 1")
     if args.noise is not None and not 0.0 <= args.noise < 1.0:
         ap.error("--noise must be a probability below 1")
-    options = Options(args.sizes, args.noise_max, args.habits, args.noise)
+    options = Options(args.sizes, args.noise_max, args.habits, args.noise, args.physics)
     if args.replay is not None:
         r = options.run(args.replay, trace=args.trace)
         print(report([r], options))

@@ -227,10 +227,10 @@ class WatchedSim(Simulator):
     """The simulator with the record invariant checked after every scan and,
     when tracing, every light change and event printed."""
 
-    def __init__(self, config, noise, seed, tracer=None):
+    def __init__(self, config, noise, seed, tracer=None, physics=None):
         self.watcher = None
         self.tracer = tracer
-        super().__init__(config, noise=noise, seed=seed)
+        super().__init__(config, noise=noise, seed=seed, physics=physics)
         self._lights = bytes(self.leds.frame)
         self._heard = 0
         self._trace_changes()

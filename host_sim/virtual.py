@@ -14,6 +14,7 @@ import tempfile
 from gogadget import events, frame, points, scan
 from gogadget.points import BLACK, EMPTY, WHITE
 
+CALIBRATION_FILE = "calib.bin"  # as hw/pico.py keeps it on the board's flash
 HAND_MS = 300  # how long a hand held over the board disturbs the sensors
 HAND_SHARE = 0.3  # share of the points a hand covers at any one scan
 
@@ -261,6 +262,11 @@ def make_config(size=None, sensors=None, preset=None, komi=None, handicap=None, 
     return cfg
 
 
+# The physical setting (host_sim.physics) every Simulator uses when none is
+# given: `python -m host_sim --physics nominal` sets it for the session.
+DEFAULT_PHYSICS = None
+
+
 class Simulator:
     """The firmware application wired to the virtual board.
 
@@ -268,21 +274,32 @@ class Simulator:
     time).  Referee events are collected in .events as (now_ms, kind, text).
     With a stream (see host_sim.match.Wire) the firmware's own Link serves
     GTP on it, as the board does on its USB line.
+
+    physics (a host_sim.physics setting or its name): the sensors are the
+    physical model read by the firmware's own drivers, calibrated the
+    maker's way at start (colour), instead of ideal scan codes with a
+    coin-flip flicker (noise is then not used).
     """
 
-    def __init__(self, config=None, noise=0.0, seed=None, store_dir=None, stream=None, **choices):
+    def __init__(self, config=None, noise=0.0, seed=None, store_dir=None, stream=None,
+                 physics=None, **choices):
         from gogadget.app import App
 
         self.config = config if config is not None else make_config(**choices)
         self.rng = random.Random(seed)
         self.clock = Clock()
         self.stones = Stones(self.config.size)
-        self.sensors = Sensors(self.stones, self.clock, self.config.sensors, noise,
-                               random.Random(self.rng.random()))
         self.leds = Leds(self.config.size)
-        self.buttons = Buttons()
         self._own_store = store_dir is None
         self.store_dir = tempfile.mkdtemp(prefix="gogadget-sim-") if store_dir is None else store_dir
+        self.physics = physics if physics is not None else DEFAULT_PHYSICS
+        self.calibration = None
+        if self.physics is not None:
+            self.sensors = self._physical_sensors(self.rng.random())
+        else:
+            self.sensors = Sensors(self.stones, self.clock, self.config.sensors, noise,
+                                   random.Random(self.rng.random()))
+        self.buttons = Buttons()
         self.app = App(self.config, self.sensors, self.leds, self.buttons, self.store_dir,
                        stream=stream)
         self._tap_events()
@@ -290,6 +307,20 @@ class Simulator:
         self.steps = 0
         self.app.boot(self.clock.now_ms)
         self._drain()
+
+    def _physical_sensors(self, seed):
+        import os
+
+        from host_sim import physics
+
+        board = physics.Board(self.stones, self.clock, self.leds, self.config.sensors,
+                              self.physics, seed=seed)
+        sensors = physics.Sensors(board, max(1, 1000 // self.config.scan_hz))
+        self.calibration = physics.calibrate(sensors, self.stones, self.clock,
+                                             os.path.join(self.store_dir, CALIBRATION_FILE))
+        if not self.calibration.startswith("ok") and sensors.kind == scan.SENSOR_COLOUR:
+            raise ValueError("calibration failed: %s" % self.calibration)
+        return sensors
 
     @property
     def referee(self):
@@ -337,6 +368,14 @@ class Simulator:
             self.app.journal.close()  # the OS would drop the handle with the process
         self.buttons.queue.clear()
         self.leds.show(frame.new_frame(self.size), self.clock.now_ms)
+        if self.physics is not None and self.sensors.kind == scan.SENSOR_COLOUR:
+            # The board loads its calibration from flash at boot: what it had
+            # followed of the drift in RAM is gone.
+            import os
+
+            from gogadget.hw.calib import Calibration
+            self.sensors.calibration = Calibration.load(
+                os.path.join(self.store_dir, CALIBRATION_FILE), self.size)
         self.app = App(self.config, self.sensors, self.leds, self.buttons, self.store_dir)
         self._tap_events()
         self.app.boot(self.clock.now_ms)

@@ -1,24 +1,53 @@
 """Calibration of the linear Hall sensors: per-place thresholds from an
 empty-board baseline and black and white stone samples.
 
-Every sensor has its own offset and sensitivity (DRV5053 / SS49E parts vary
-by +-20 %), so thresholds are per place: half way between the empty reading
-and the stone reading.  A place may have been sampled with only one colour
-(the checkerboard procedure needs just one set of stones); the other colour's
-step is then its own step mirrored and scaled by the board-wide ratio of the
-white to black steps, which the magnets (not the sensors) decide.
+Every sensor has its own offset (DRV5053 / SS49E parts vary by +-20 %), so
+the baseline is per place.  The threshold's distance from it is not half of
+that place's own stone sample: one sample mixes the sensor with one stone's
+magnet (+-30 %) and where the maker happened to put it (up to 5 mm off
+centre, which halves the field at the reference height), so it can be 4x
+the weakest stone that place will see.  The distance is THRESHOLD_SHARE of
+the board-wide median step of that colour (the median averages the magnets
+and offsets out), on the side the place's own sample says (a sensor mounted
+backwards reads the other way).  host_sim/physics.py and
+`make bench BENCH=sensors` measure the margins this leaves.  A place may
+have been sampled with only one colour (the checkerboard procedure needs just
+one set of stones); the other colour's step is then its own step mirrored
+and scaled by the board-wide ratio of the white to black steps, which the
+magnets (not the sensors) decide.
 
-File: b"GGC1", size, then base, black, white as little-endian u16 arrays and
-a flags byte per place (bit 0 black sampled, bit 1 white sampled).
+File: b"GGC1", size, then base, black, white as little-endian u16 arrays, a
+flags byte per place (bit 0 black sampled, bit 1 white sampled) and the
+threshold share (a byte; files without it use THRESHOLD_SHARE).
 """
 import struct
 from array import array
 
 from gogadget.compat import const
-from gogadget.scan import S_BLACK, S_WHITE
+from gogadget.scan import S_BLACK, S_EMPTY, S_FAULT, S_WHITE
 
 MAGIC = b"GGC1"
-MIN_STEP = const(1500)  # u16 counts, ~75 mV: less than this is no magnet
+# A board whose median step is below MIN_STEP (u16 counts, ~32 mV) has
+# magnets too weak or too far for its sensors; a place whose own step is
+# below BAD_SHARE / 256 of the median has no working sensor or no magnet.
+MIN_STEP = const(640)
+BAD_SHARE = const(31)
+# Threshold at share / 256 of the median step from the baseline: half way
+# between an empty point's worst (the neighbours' fields the black step
+# shows on the empty places between its stones: 1 in RANK_PER of them are
+# worse) and the weakest stone (1 in RANK_PER of the samples are weaker),
+# at most 1.5 times that crosstalk, within SHARE_MIN..SHARE_MAX;
+# THRESHOLD_SHARE before that is measured
+# (make bench BENCH=sensors gives the margins this leaves).
+THRESHOLD_SHARE = const(56)
+SHARE_MIN = const(40)
+SHARE_MAX = const(128)
+RANK_PER = const(64)
+# Drift tracking: an empty place whose reading sits within half the
+# threshold distance of its baseline moves baseline and thresholds by
+# 1/2**TRACK_SHIFT of the difference; TRACK_PLACES places a scan.
+TRACK_SHIFT = const(4)
+TRACK_PLACES = const(16)
 HAVE_BLACK = const(1)
 HAVE_WHITE = const(2)
 # Uncalibrated guess: mid-rail baseline, steps of a typical 3 mm N52 magnet
@@ -54,6 +83,21 @@ class Calibration:
         self.hic = bytearray(n)
         self.calibrated = False
         self.bad = []
+        self.track_limit = 0
+        self.track_next = 0
+        # Per place: what it and its four neighbours held when it was last
+        # seen change, and its reading then (calib.track).
+        self.ctx = array("H", [0xFFFF] * n)
+        self.held = array("H", [0] * n)
+        # The baseline as the file holds it, and where the file is: drift
+        # tracked further than track_limit from it at any place is written
+        # back (save_drift), so a power cut in a warm game does not bring
+        # back the cold baseline under the resumed stones.
+        self.saved = array("H", self.base)
+        self.path = None
+        self.dirty = False
+        self.share = THRESHOLD_SHARE
+        self.near = None  # readings of the empty places beside the black samples
         self.derive()
 
     # --- taking samples --------------------------------------------------
@@ -68,6 +112,41 @@ class Calibration:
         for p in places:
             target[p] = readings[p]
             self.flags[p] |= bit
+
+    def set_near(self, readings, places):
+        """Record the readings of empty places among the black samples
+        (the checkerboard's other half): what the neighbours' fields do."""
+        self.near = [(p, readings[p]) for p in places]
+
+    def _measure_share(self, mb, mw):
+        # Fractions of the median step, x256: how far the neighbours push
+        # an empty place (the black step's empty places, mirrored for white
+        # by the magnets' ratio) and how short the weakest stones fall.
+        xt = []
+        for p, v in self.near:
+            if self.flags[p] & HAVE_WHITE:
+                xt.append(abs(v - self.base[p]) * 256 // abs(mb))
+        weak = []
+        for i in range(len(self.base)):
+            f = self.flags[i]
+            if f & HAVE_BLACK:
+                weak.append(abs(self.black[i] - self.base[i]) * 256 // abs(mb))
+            if f & HAVE_WHITE:
+                weak.append(abs(self.white[i] - self.base[i]) * 256 // abs(mw))
+        if not xt or not weak:
+            return THRESHOLD_SHARE
+        xt.sort()
+        weak.sort()
+        e = xt[len(xt) - 1 - len(xt) // RANK_PER]
+        w = weak[len(weak) // RANK_PER]
+        # Half way, but no further than 1.5 times the crosstalk seen: the
+        # checkerboard shows four neighbours' fields, a game may put eight
+        # around a point, and the weakest stone of the bowl, off centre, is
+        # weaker than most samples.
+        share = (e + w) // 2
+        if share > e * 3 // 2:
+            share = e * 3 // 2
+        return SHARE_MIN if share < SHARE_MIN else SHARE_MAX if share > SHARE_MAX else share
 
     # --- thresholds ------------------------------------------------------
     def derive(self):
@@ -86,8 +165,21 @@ class Calibration:
         if sampled and (mb > 0) == (mw > 0):
             raise CalibrationError("black and white stones move the sensors the same way: "
                                    "check the magnet polarity (black N up, white S up)")
+        if sampled and min(abs(mb), abs(mw)) < MIN_STEP:
+            raise CalibrationError("the stones barely move the sensors (median step %d, "
+                                   "%d needed): magnets too weak or too far"
+                                   % (min(abs(mb), abs(mw)), MIN_STEP))
         ratio_num = abs(mw) if sampled else 1
         ratio_den = abs(mb) if sampled else 1
+        if sampled and self.near:
+            self.share = self._measure_share(mb, mw)
+            self.near = None
+        # Distances of the thresholds from the baseline (uncalibrated: half
+        # the default step).
+        gap_b = abs(mb) * self.share // 256 if sampled else DEFAULT_STEP // 2
+        gap_w = abs(mw) * self.share // 256 if sampled else DEFAULT_STEP // 2
+        least_b = abs(mb) * BAD_SHARE // 256 if sampled else MIN_STEP
+        least_w = abs(mw) * BAD_SHARE // 256 if sampled else MIN_STEP
         bad = []
         for i in range(n):
             base = self.base[i]
@@ -98,20 +190,90 @@ class Calibration:
                 db = -dw * ratio_den // ratio_num if ratio_num else 0
             if sampled and not f & HAVE_WHITE:
                 dw = -db * ratio_num // ratio_den if ratio_den else 0
-            if abs(db) < MIN_STEP or abs(dw) < MIN_STEP or (db > 0) == (dw > 0):
+            if abs(db) < least_b or abs(dw) < least_w or (db > 0) == (dw > 0):
                 bad.append(i)
                 # Never classify a stone here: thresholds beyond the rails.
                 self.lo[i], self.loc[i], self.hi[i], self.hic[i] = 0, S_WHITE, 65535, S_BLACK
                 continue
-            tb = _clamp(base + db // 2)
-            tw = _clamp(base + dw // 2)
+            tb = _clamp(base + gap_b if db > 0 else base - gap_b)
+            tw = _clamp(base + gap_w if dw > 0 else base - gap_w)
             if db > 0:
                 self.lo[i], self.loc[i], self.hi[i], self.hic[i] = tw, S_WHITE, tb, S_BLACK
             else:
                 self.lo[i], self.loc[i], self.hi[i], self.hic[i] = tb, S_BLACK, tw, S_WHITE
         self.calibrated = bool(sampled)
         self.bad = bad
+        self.track_limit = min(gap_b, gap_w) // 2 if sampled else 0
         return bad
+
+    def track(self, raw, scan):
+        """Follow the slow drift of the sensors (temperature, the supply):
+        TRACK_PLACES places per call, in turn, so a scan pays for a few.
+
+        An empty place: only a reading well inside the empty band moves the
+        baseline, so a stone (even a weak one off centre) never drags its
+        place's thresholds after it.  An occupied place: the sensor drifts
+        under the stone as much as under an empty point (a stone may lie
+        there for most of a game), so the change of the stone's reading
+        since it was first seen moves the baseline; a reading that jumps
+        (another stone, a hand) starts that reference again.  In RAM only:
+        a new calibration or a reboot starts from the file.
+
+        A neighbour's field moves a reading too, and a baseline that
+        followed it would read a stone once the neighbour is lifted (stress
+        --physics nominal seed 1100019: black stones captured round B6, which
+        then read as a black stone).  So only an empty place among empty
+        neighbours is pulled to its baseline; any other place follows the
+        change of its reading since it or a neighbour last changed (drift,
+        the stones being the same), from a new reference at every change."""
+        lim = self.track_limit
+        if not lim:
+            return
+        size = self.size
+        n = len(self.base)
+        i = self.track_next
+        base = self.base
+        lo = self.lo
+        hi = self.hi
+        held = self.held
+        ctx = self.ctx
+        for _ in range(TRACK_PLACES):
+            v = raw[i]
+            s = scan[i]
+            if lo[i] > lim and hi[i] < 65535 - lim and s != S_FAULT:
+                near = _near(scan, size, i) | s << 8
+                if near != ctx[i]:  # the place or a neighbour changed: a new reference
+                    ctx[i] = near
+                    held[i] = v
+                    d = 0
+                elif near == 0:  # empty among empties: back to the baseline itself
+                    d = v - base[i]
+                else:  # the same stones as before: only drift moves the reading
+                    d = v - held[i]
+                    if not -lim < d < lim:
+                        held[i] = v
+                        d = 0
+                if -lim < d < lim and d:
+                    step = d >> TRACK_SHIFT if d > 0 else -((-d) >> TRACK_SHIFT)
+                    if not step:
+                        step = 1 if d > 0 else -1
+                    base[i] += step
+                    lo[i] += step
+                    hi[i] += step
+                    # the stone samples drift with the sensor: the steps stay
+                    if lim < self.black[i] < 65535 - lim:
+                        self.black[i] += step
+                    if lim < self.white[i] < 65535 - lim:
+                        self.white[i] += step
+                    if held[i]:
+                        held[i] += step
+                    d = base[i] - self.saved[i]
+                    if d > lim or d < -lim:
+                        self.dirty = True
+            i += 1
+            if i >= n:
+                i = 0
+        self.track_next = i
 
     def span(self, place):
         """(low, high) readings a working sensor can show at place: the stone
@@ -124,6 +286,15 @@ class Calibration:
         return max(0, lo - margin), min(65535, hi + margin)
 
     # --- flash -----------------------------------------------------------
+    def save_drift(self):
+        """Write the tracked baseline back to the file it came from (once
+        some place drifted a tracking band's width from what it holds)."""
+        if self.dirty and self.path:
+            try:
+                self.save(self.path)
+            except OSError:  # flash full or gone: go on with the RAM copy, stop trying
+                self.path = None
+
     def save(self, path):
         """Write atomically: a power cut leaves the old file or the new one."""
         tmp = path + ".tmp"
@@ -132,12 +303,17 @@ class Calibration:
             for a in (self.base, self.black, self.white):
                 f.write(struct.pack("<%dH" % len(a), *a))
             f.write(self.flags)
+            f.write(struct.pack("<B", self.share))
         import os
         try:
             os.remove(path)
         except OSError:
             pass
         os.rename(tmp, path)
+        self.path = path
+        self.dirty = False
+        for i in range(len(self.base)):
+            self.saved[i] = self.base[i]
 
     @classmethod
     def load(cls, path, size):
@@ -148,7 +324,7 @@ class Calibration:
         n = size * size
         if len(data) > 4 and data[:4] == MAGIC and data[4] != size:
             raise CalibrationError("calibration file %s is for %dx%d" % (path, data[4], data[4]))
-        if len(data) != 5 + 7 * n or data[:4] != MAGIC:
+        if len(data) not in (5 + 7 * n, 6 + 7 * n) or data[:4] != MAGIC:
             raise CalibrationError("calibration file %s is damaged" % path)
         cal = cls(size)
         off = 5
@@ -158,8 +334,28 @@ class Calibration:
                 a[i] = vals[i]
             off += 2 * n
         cal.flags[:] = data[off:off + n]
+        if len(data) == 6 + 7 * n:
+            cal.share = data[off + n]
         cal.derive()
+        for i in range(n):
+            cal.saved[i] = cal.base[i]
+        cal.path = path
         return cal
+
+
+def _near(scan, size, i):
+    # The four neighbours' scan codes of place i, 2 bits each (0: empty or off the board).
+    col = i % size
+    k = 0
+    if col:
+        k = scan[i - 1] & 3
+    if col < size - 1:
+        k |= (scan[i + 1] & 3) << 2
+    if i >= size:
+        k |= (scan[i - size] & 3) << 4
+    if i + size < len(scan):
+        k |= (scan[i + size] & 3) << 6
+    return k
 
 
 def _clamp(v):

@@ -7,7 +7,11 @@
    the white step there.  calib.py mirrors each step for the other colour.
 
 The result is saved to flash and used at once; new game aborts and keeps
-the previous calibration.  The LEDs say what to do at every step.
+the previous calibration.  The LEDs say what to do at every step, and
+while a step's scans are averaged every point shows the same steady light:
+the LEDs' current shifts the ADC's ground, so all three steps are measured
+under one current (else the shift between the steps' frames hides the
+neighbours' fields the threshold is set from: host_sim/physics.py).
 """
 from array import array
 
@@ -24,8 +28,9 @@ STEP_NAMES = ("empty the board", "black stones on the blinking points",
 
 
 class Calibrator:
-    def __init__(self, scanner, path, samples=16):
+    def __init__(self, scanner, path, samples=16, leds=None):
         self.scanner = scanner
+        self.leds = leds
         self.size = scanner.size
         self.path = path
         self.samples = samples
@@ -33,6 +38,9 @@ class Calibrator:
         self.black_places = checkerboard(self.size, 0)
         self.white_places = checkerboard(self.size, 1)
         self.frame = F.new_frame(self.size)
+        self.steady = F.new_frame(self.size)  # shown while measuring
+        for p in range(self.size * self.size):
+            self.steady[1 + p] = F.DIM | F.INFO
         self.step_no = EMPTY_STEP
         self.result = None  # None while running, then "ok" / "aborted" / an error text
         self._prompt()
@@ -58,6 +66,8 @@ class Calibrator:
     def average(self):
         n = self.size * self.size
         sums = array("I", [0] * n)
+        if self.leds is not None:
+            self.leds.show(self.steady, 0)
         for _ in range(self.samples):
             self.scanner.read_raw()
             raw = self.scanner.raw
@@ -77,6 +87,7 @@ class Calibrator:
                 self.cal.set_base(readings)
             elif self.step_no == BLACK_STEP:
                 self.cal.set_sample(S_BLACK, readings, self.black_places)
+                self.cal.set_near(readings, self.white_places)
             else:
                 self.cal.set_sample(S_WHITE, readings, self.white_places)
                 self._finish()

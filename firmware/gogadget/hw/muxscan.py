@@ -133,9 +133,14 @@ class MuxScanner:
             raw[place[i]] = r()
 
     def read(self, scan):
-        """Fill scan (scan.py format) from one pass over the sensors."""
+        """Fill scan (scan.py format) from one pass over the sensors, then
+        let the calibration follow the drift of a few empty places."""
         self.read_raw()
         self.classify(scan)
+        cal = self.calibration
+        cal.track(self.raw, scan)
+        if cal.dirty:  # rare: a few times as a board warms up by 30 C
+            cal.save_drift()
 
     def classify(self, scan):
         cal = self.calibration
