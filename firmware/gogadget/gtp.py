@@ -15,7 +15,7 @@ gtpmore.py and leave a board's heap again once they have answered.
 import os
 import sys
 
-from gogadget import VERSION
+from gogadget import describe
 from gogadget.points import PASS, MIN_SIZE, MAX_SIZE, parse_colour, parse_vertex
 from gogadget.rules import Rules, DEFAULT_PRESET
 from gogadget.board import Board, OK, REASONS
@@ -192,7 +192,7 @@ class Engine:
         return NAME
 
     def cmd_version(self, args):
-        return VERSION
+        return describe()
 
     def cmd_known_command(self, args):
         self._args(args, 1)
