@@ -239,7 +239,11 @@ def linker_script(tree, out=OUT):
 def _run(cmd, stream, **kw):
     print("+ " + " ".join(str(c) for c in cmd), file=stream)
     stream.flush()
-    res = subprocess.run([str(c) for c in cmd], stdout=stream if stream is not sys.stdout
+    # The kit's tree has no .git, so MicroPython's makeversionhdr.py would ask
+    # git and get this project's commit for its banner: name the tree's own.
+    env = dict(os.environ, MICROPY_GIT_TAG=MICROPYTHON_TAG,
+               MICROPY_GIT_HASH=MICROPYTHON_COMMIT[:10])
+    res = subprocess.run([str(c) for c in cmd], env=env, stdout=stream if stream is not sys.stdout
                          else None, stderr=subprocess.STDOUT if stream is not sys.stdout else None,
                          **kw)
     if res.returncode != 0:
@@ -256,13 +260,15 @@ def build_board(board, tree, linker_fix=True, jobs=2, out=OUT, stream=sys.stdout
     build = cmake_dir(board, out)
     args = ["-DMICROPY_BOARD=" + BOARDS[board], "-DPICO_NO_PICOTOOL=1",
             "-DMICROPY_FROZEN_MANIFEST=" + str(manifest)]
-    if linker_fix:
-        args.append("-DMICROPY_BOARD_LINKER_SCRIPT=" + str(linker_script(tree, out)))
+    # Always named, so switching LINKER_FIX reconfigures and relinks only.
+    script = linker_script(tree, out) if linker_fix else tree / LINKER_SCRIPT
+    args.append("-DMICROPY_BOARD_LINKER_SCRIPT=" + str(script))
     configured = "\n".join([str(tree)] + args) + "\n"
     record = build / ".configured"
-    if not record.is_file() or record.read_text() != configured:
-        if build.exists():
-            shutil.rmtree(build)  # another tree or other options: start clean
+    before = record.read_text() if record.is_file() else ""
+    if before != configured:
+        if before.split("\n", 1)[0] != str(tree) and build.exists():
+            shutil.rmtree(build)  # another tree: start clean
         _run(["cmake", "-S", tree / "ports" / "rp2", "-B", build] + args, stream)
         record.write_text(configured)
     _run(["make", "-C", build, "-j%d" % jobs], stream)
@@ -324,8 +330,9 @@ HEAP_CODE = """
 import sys
 sys.modules.clear()
 g = globals()
-for k in [k for k in g if k[:2] != "__"]:
+for k in [k for k in g if k[:2] != "__" and k != "g"]:
     del g[k]
+del g, k
 import gc
 gc.collect()
 print("BOOT_FREE", gc.mem_free())
@@ -354,9 +361,10 @@ def heap(firmware, flash=None, board="pico", cycles=5):
 
     async def run():
         await pico.start()
-        await pico.run_until(lambda: "not starting" in pico.console(), 50, 10000)
+        if not await pico.run_until(lambda: "not starting" in pico.console(), 50, 10000):
+            raise RuntimeError("no boot with CONFIRM held: %s" % pico.console()[-800:])
         pico.press(pins.BUTTON_CONFIRM, False)
-        out, err = await pico.exec(HEAP_CODE % cycles, timeout=300)
+        out, err = await pico.exec(HEAP_CODE % cycles, timeout=900)
         pico.stop()
         return out, err
 
@@ -381,8 +389,10 @@ def report_heap(stream=sys.stdout):
             if path is None:
                 print("%-26s not built (make uf2)" % board, file=stream)
                 continue
-            boot, app = heap(path, rp2.flash_image(Path(tmp) / "empty.img"),
-                             board="pico_w" if board == "pico-w" else "pico")
+            # The Pico W's file system is smaller: its flash is left erased
+            # and MicroPython formats it at boot, as on a new board.
+            flash = None if board == "pico-w" else rp2.flash_image(Path(tmp) / "empty.img")
+            boot, app = heap(path, flash, board="pico_w" if board == "pico-w" else "pico")
             rows.append((path.name, boot, app))
         stock = rp2.firmware_path()
         if stock is not None:
