@@ -349,7 +349,7 @@ print("APP_FREE", gc.mem_free(), app is not None)
 """
 
 
-def heap(firmware, flash=None, board="pico", cycles=5):
+def heap(firmware, flash=None, board="pico", cycles=3):
     """(free heap at boot, free heap with the App built and cycles run) on
     the emulated RP2040 (rp2040py; the emulator's figures)."""
     import asyncio
