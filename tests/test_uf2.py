@@ -83,7 +83,7 @@ def _need_emulator():
         pytest.skip(reason)
 
 
-@pytest.mark.timeout(600)
+@pytest.mark.timeout(900)
 def test_pico_w_image_boots_and_imports_the_app(uf2_images, tmp_path):
     """rp2040py has a Pico W board (the RP2040 with a CYW43439 stand-in),
     but no Wi-Fi to join: boot, the version, and every module the room
@@ -97,7 +97,7 @@ def test_pico_w_image_boots_and_imports_the_app(uf2_images, tmp_path):
             "import gogadget, gogadget.app, gogadget.hw.net, umqtt.simple\n"
             "gc.collect()\n"
             "print('W', gogadget.describe(), gogadget.hw.net.__name__, "
-            "umqtt.simple.MQTTClient.__name__, network.WLAN.__name__, gc.mem_free())\n")
+            "umqtt.simple.MQTTClient.__name__, 'WLAN' in dir(network), gc.mem_free())\n")
 
     async def run():
         await pico.start()
@@ -111,7 +111,7 @@ def test_pico_w_image_boots_and_imports_the_app(uf2_images, tmp_path):
     out, err = asyncio.run(run())
     assert not err, err
     from gogadget import VERSION
-    assert "W %s (%s, pico-w image) gogadget.hw.net MQTTClient WLAN" \
+    assert "W %s (%s, pico-w image) gogadget.hw.net MQTTClient True" \
         % (VERSION, uf2.commit_id()) in out, out
     assert "gogadget %s (%s, pico-w image)" % (VERSION, uf2.commit_id()) in pico.console()
 
