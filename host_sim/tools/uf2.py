@@ -112,7 +112,8 @@ def extract_kit(kit=KIT, dest=BUILD, stream=sys.stdout):
     """The kit's tarball, sha256-checked, unpacked into dest once; returns the tree."""
     tree = dest / KIT_TREE
     done = tree / ".extracted"
-    if done.is_file() and done.read_text().strip() == KIT_SHA256:
+    if done.is_file() and done.read_text().strip() == KIT_SHA256 \
+            and (tree / "py" / "makeversionhdr.py").is_file():  # still whole
         return tree
     tarball = kit / KIT_TARBALL
     if not tarball.is_file():
