@@ -7,11 +7,11 @@ STAMP := $(VENV)/.installed
 SITE := $(VENV)/site
 PORT ?= /dev/ttyACM0
 
-.PHONY: test sim bench mpy romfs deploy typecheck clean venv gogadget umqtt
+.PHONY: test sim bench mpy romfs deploy typecheck clean venv gogadget umqtt uf2
 
 venv: $(STAMP) $(SITE)
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml firmware/gogadget/__init__.py
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -e '.[dev]'
@@ -56,6 +56,15 @@ mpy: $(STAMP) umqtt
 
 romfs: $(STAMP)
 	$(PY) -m host_sim.tools.mpy romfs
+
+# The UF2 a maker flashes, per board, into build/uf2 with SHA256SUMS:
+# MicroPython (MICROPY_DIR, else the source kit in ../shared/micropython
+# unpacked into build/) with the firmware frozen in.  Needs the arm-none-eabi
+# toolchain and cmake; BOARDS="pico" builds one; LINKER_FIX=1 applies
+# upstream's f452dabd41 (hardware/README.md, "The firmware image").
+BOARDS ?= pico pico-w
+uf2: $(STAMP)
+	$(PY) -m host_sim.tools.uf2 build --jobs $(JOBS) $(foreach b,$(BOARDS),--board $(b))
 
 deploy: mpy
 	$(PY) -m host_sim.tools.mpy deploy --port $(PORT)

@@ -6,6 +6,12 @@ resume from the journal, then one App.step() per scan period on a fixed
 ticks_add schedule (no drift: a slow cycle shortens the next sleep, it does
 not shift every later one), feeding the watchdog each cycle.
 
+On the UF2 image this file is frozen, and MicroPython runs a frozen main.py
+in preference to /main.py on the flash: so when the flash has a /main.py
+(a developer's, or `make deploy`'s), the frozen one hands over to it.
+Imports look at the flash before the frozen modules, so a gogadget/ folder
+on the flash replaces the frozen package as a whole.
+
 Hold CONFIRM while powering up to skip the loop (maintenance: mpremote and
 `make deploy` can then reach the REPL, which the GTP link otherwise keeps).
 
@@ -144,6 +150,8 @@ def _calibrate(sensors, leds, buttons, wdt, path):
 
 def main(cycles=None, stream=None, watchdog=True):
     """cycles: stop after that many (tests); None runs for ever."""
+    from gogadget import describe
+    print("gogadget " + describe())
     from gogadget.app import App
     from gogadget.hw import rp2fast
     rp2fast.install()  # viper scan, LED and rules loops on the RP2040
@@ -201,5 +209,24 @@ def main(cycles=None, stream=None, watchdog=True):
     return app
 
 
+def flash_main(path="main.py"):
+    """The flash's main.py when this one is frozen (a frozen module has no
+    __file__) and the flash has one, else None."""
+    if "__file__" in globals():
+        return None
+    import os
+    try:
+        os.stat(path)
+    except OSError:
+        return None
+    return path
+
+
 if __name__ == "__main__":
-    main()
+    _own = flash_main()
+    if _own:
+        print("gogadget: running /%s from the flash, not the frozen one" % _own)
+        with open(_own) as _f:
+            exec(_f.read(), {"__name__": "__main__", "__file__": _own})
+    else:
+        main()

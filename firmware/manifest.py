@@ -1,10 +1,10 @@
 # pyright: reportUndefinedVariable=false
-# (include/package are given to this file by MicroPython's makemanifest.py)
-# Freeze the firmware into a custom MicroPython build for the Pico:
-#   make -C ports/rp2 BOARD=RPI_PICO FROZEN_MANIFEST=<this tree>/firmware/manifest.py
-# Frozen bytecode runs from flash, which leaves the RP2040's RAM to the game.
-# main.py is not frozen: it stays a file on the flash file system, next to
-# config.json, calib.bin and the games folder.  Relative paths are relative
-# to this file.
-include("$(PORT_DIR)/boards/manifest.py")  # the port's own modules (neopixel, ...)
-package("gogadget")
+# (package/module/require are given to this file by MicroPython's makemanifest.py)
+# What the project freezes into its UF2 images (`make uf2`, host_sim/tools/uf2.py):
+# the generated manifest includes the board's own manifest first, then this
+# file.  Frozen bytecode runs from flash, which leaves the RP2040's RAM to the
+# game.  config.json, secrets.json, calib.bin and the games folder stay on the
+# flash file system.  Relative paths are relative to this file.
+package("gogadget")  # hw/ included; hw/rp2viper.py is compiled for the port's arch
+module("main.py")  # a frozen main.py runs in preference to /main.py (which it hands over to)
+require("umqtt.simple")  # the room publisher's MQTT client, from micropython-lib

@@ -11,6 +11,7 @@
                                  play a board elsewhere through the room's broker
   gogadget relay --broker URL    a tournament room's live web page and archive
   gogadget online [--game ID]    you, at the board, in your own game on online-go.com
+  gogadget version               the board's firmware version and build (and the host's)
 
 Every command takes --sim instead of --port: the simulator's virtual board.
 With --sim you are the person at it: the simulator's window when there is
@@ -276,6 +277,25 @@ def cmd_pull(args):
     return 0
 
 
+def cmd_version(args):
+    """What a tournament director checks on every board before a round: the
+    firmware's version and the commit its UF2 was built from (GTP version)."""
+    from gogadget import describe
+    conn = Connection(args, use_live=True)
+    try:
+        board = conn.send("version")
+        name = conn.send("name")
+    except GtpError as e:
+        print("gogadget version: %s" % e, file=sys.stderr)
+        return 1
+    finally:
+        conn.close()
+    where = conn.note or args.port or DEFAULT_PORT
+    print("board: %s %s (%s)" % (name, board, where))
+    print("host:  gogadget %s" % describe())
+    return 0
+
+
 def cmd_watch(args):
     conn = Connection(args)
     if conn.note and conn.sim is not None:
@@ -410,6 +430,11 @@ def parser():
     pu.add_argument("--dest", default="games", help="folder to download into (default games)")
     pu.add_argument("--force", action="store_true", help="overwrite games already downloaded")
     pu.set_defaults(func=cmd_pull)
+    v = sub.add_parser("version", help="the board's firmware version and build",
+                       description="The board's firmware version and the git commit its UF2 "
+                       "was built from ('dev' for a .mpy deploy), and the host tools' own.")
+    _add_board_options(v, person=False)
+    v.set_defaults(func=cmd_version)
     w = sub.add_parser("watch", help="mirror the board in the terminal")
     _add_board_options(w, person=False)
     w.add_argument("--interval", type=float, default=0.5, help="seconds between refreshes")

@@ -93,3 +93,26 @@ def xvfb_display(first, screen):
     finally:
         proc.terminate()
         proc.wait(timeout=10)
+
+
+@pytest.fixture(scope="session")
+def uf2_images():
+    """`make uf2` once per session (incremental: seconds when the cmake
+    build dirs in build/uf2 are warm): {board: Path of its UF2}.  Skips
+    with the reason when the toolchain or the MicroPython tree is missing;
+    under CI=true that fails instead (.ci/run installs the toolchain)."""
+    from host_sim.tools import uf2
+    reason = uf2.unavailable()
+    if reason:
+        if CI:
+            pytest.fail(reason + " (CI=true: the UF2 images must build)")
+        pytest.skip(reason)
+    log = uf2.OUT / "build.log"
+    log.parent.mkdir(parents=True, exist_ok=True)
+    with open(log, "w") as f:
+        try:
+            made = uf2.build(stream=f)
+        except SystemExit as exc:
+            pytest.fail("make uf2 failed: %s; the end of %s:\n%s"
+                        % (exc, log, log.read_text()[-3000:]))
+    return made

@@ -307,3 +307,15 @@ def test_gtp_sim_without_display_or_terminal_says_how_to_go_on():
                        env=dict(os.environ, DISPLAY=""), start_new_session=True)
     assert r.returncode == 2
     assert "no display and no terminal for the person" in r.stderr and "--auto" in r.stderr
+
+
+def test_version_shows_the_boards_firmware_and_the_hosts(tmp_path, capsys):
+    """`gogadget version`: what a tournament director checks on each board.
+    The virtual board runs the firmware from firmware/, not a UF2, so its
+    build is 'dev'; the version is the package's one VERSION."""
+    from gogadget import VERSION
+    assert cli.main(["version", "--sim", "--sim-store", str(tmp_path / "store")]) == 0
+    out = capsys.readouterr().out
+    assert re.search(r"^board: GoGadget %s \(dev\) \(a virtual board on " % re.escape(VERSION),
+                     out, re.M), out
+    assert "host:  gogadget %s (dev)" % VERSION in out, out

@@ -1,12 +1,19 @@
-"""The firmware on an emulated Raspberry Pi Pico (stock MicroPython UF2 from
-../shared/rp2 on rp2040py's RP2040): `make deploy` with the real mpremote,
-then main.py booted as on a board, a short game played through the real
-scan path (mux select GPIOs -> ADC), the LED chain read back from the pin the
-PIO + DMA program drives, and GTP over the emulated USB console.
+"""The firmware on an emulated Raspberry Pi Pico (rp2040py's RP2040).
+
+CI's on-board game runs on the project's own UF2 (`make uf2`, built once per
+session by the uf2_images fixture), so what CI plays is what a maker
+flashes: main.py frozen in the image boots as on a board, a short game is
+played through the real scan path (mux select GPIOs -> ADC), the LED chain is
+read back from the pin the PIO + DMA program drives, and GTP goes over the
+emulated USB console.
+
+The developer's quick loop stays tested too, but lean: `make deploy` with
+the real mpremote onto the stock MicroPython UF2 from ../shared/rp2, then
+that flash booted and asked its version.
 
 The emulator runs at about 1/14-1/25 of real time, so the board is deployed
-once per session and the game is short.  Without ../shared/rp2 or rp2040py
-these tests skip; under CI=true they fail instead.
+once per session and the game is short.  Without ../shared, the toolchain or
+rp2040py these tests skip; under CI=true they fail instead.
 """
 import asyncio
 import socket
@@ -103,13 +110,34 @@ def test_make_deploy_with_real_mpremote(deployed):
         assert rel not in on_flash
 
 
-def _game_image(deployed, tmp_path):
-    """The deployed flash plus a config for a 9x9 board."""
-    files = rp2.read_image(deployed["flash"])
+def _game_image(tmp_path, flash=None):
+    """A flash with a config for a 9x9 board: beside the deployed files when
+    given a dumped flash, else alone (the UF2 carries the firmware)."""
+    files = rp2.read_image(flash) if flash else {}
     files["config.json"] = b'{"size": %d}' % SIZE
     dirs = sorted({"/".join(p.split("/")[:k]) for p in files for k in range(1, p.count("/") + 1)},
                   key=lambda d: d.count("/"))
     return rp2.flash_image(tmp_path / "game.img", None, files, dirs=dirs)
+
+
+@pytest.mark.timeout(600)
+def test_deployed_mpy_boots_on_the_stock_uf2(deployed, tmp_path):
+    """The .mpy files boot on stock MicroPython and say they are a dev build."""
+    assert deployed["first"].returncode == 0
+    from gogadget import VERSION
+    pico = rp2.Pico(_game_image(tmp_path, deployed["flash"]), size=SIZE)
+
+    async def run():
+        await pico.start()
+        assert await pico.run_until(lambda: pico.leds.poll() is not None, 50, 6000), \
+            pico.console()
+        assert "gogadget %s (dev)" % VERSION in pico.console(), pico.console()
+        pico.skip_output()
+        reply = await pico.gtp("version")
+        pico.stop()
+        return reply
+
+    assert asyncio.run(run()) == "= %s (dev)" % VERSION
 
 
 def _frame_from_hex(text):
@@ -162,13 +190,17 @@ def _place(col, row):
 
 
 @pytest.mark.timeout(900)
-def test_game_on_the_emulated_pico(deployed, tmp_path):
-    """Boot main.py, play through sensors, read the LEDs from the pin, talk GTP."""
-    assert deployed["first"].returncode == 0
+def test_game_on_the_frozen_pico_image(uf2_images, tmp_path):
+    """Boot the UF2's frozen main.py, play through sensors, read the LEDs
+    from the pin, talk GTP; the boot line and GTP version name the build."""
+    _need_emulator()
+    from gogadget import VERSION
     from gogadget import frame as F
     from gogadget.scan import S_BLACK as B, S_WHITE as W
-    image = _game_image(deployed, tmp_path)
-    pico = rp2.Pico(image, size=SIZE)
+    from host_sim.tools import uf2
+    image = _game_image(tmp_path)
+    pico = rp2.Pico(image, size=SIZE, firmware=uf2_images["pico"])
+    build = "%s (%s, pico image)" % (VERSION, uf2.commit_id())
 
     async def run():
         await pico.start()
@@ -177,7 +209,10 @@ def test_game_on_the_emulated_pico(deployed, tmp_path):
         assert await pico.run_until(lambda: pico.leds.poll() is not None, 50, 6000), pico.console()
         text = pico.console()
         assert "gogadget: config config.json" in text, text
+        assert "gogadget " + build in text, text
+        assert "from the flash" not in text, text  # the frozen main.py ran
         pico.skip_output()
+        assert await pico.gtp("version") == "= " + build
         st = await g.status()
         assert st["phase"] == "play" and st["moves"] == "0" and st["size"] == str(SIZE), st
         await g.leds_match()

