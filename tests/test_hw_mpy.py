@@ -228,3 +228,14 @@ def test_deploy_with_no_board_says_so(fake_board, tmp_path):
                          capture_output=True, text=True, cwd=str(ROOT), timeout=60)
     assert res.returncode != 0 and "no board found on /dev/ttyGOGADGET-NONE" in res.stderr
     assert calls() == []
+
+
+def test_deploy_sends_only_what_goes_onto_the_board(tmp_path):
+    # build/ also holds make uf2's MicroPython tree and staging dirs, full of
+    # .py files: a deploy that took them filled the board's flash.
+    for rel in ("gogadget/app.mpy", "main.py", "lib/umqtt/simple.mpy",
+                "micropython-v1.28.0-rp2/tools/mpy-tool.py", "uf2/pico/stage/gogadget/stamp.py"):
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_bytes(b"x")
+    assert sorted(mpy.file_hashes(tmp_path)) == ["gogadget/app.mpy", "lib/umqtt/simple.mpy",
+                                                 "main.py"]

@@ -69,6 +69,18 @@ def test_frozen_modules(uf2_images, board):
     assert "COMMIT = %r" % uf2.commit_id() in stamp and "IMAGE = %r" % board in stamp
 
 
+@pytest.mark.parametrize("board", sorted(uf2.BOARDS))
+def test_frozen_viper_code_starts_word_aligned(uf2_images, board):
+    # Without the mpy-tool fix the build applies, the RP2040's viper loops
+    # were frozen 2 bytes off a word and their first long jump went astray
+    # (host_sim/tools/micropython-mpy-tool-armv6m-align4.patch).
+    content = (uf2.cmake_dir(board) / "frozen_content.c").read_text()
+    viper = [line for line in content.splitlines()
+             if line.startswith("static const byte fun_data_gogadget_hw_rp2viper")]
+    assert viper, "no frozen rp2viper code"
+    assert all("aligned (4)" in line for line in viper), viper[0]
+
+
 def test_stamp_is_not_in_the_repository():
     assert not (ROOT / "firmware" / "gogadget" / "stamp.py").exists()
     from gogadget import describe

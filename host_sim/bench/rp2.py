@@ -1,9 +1,10 @@
 """On-target figures: the firmware on the emulated RP2040 (`make bench BENCH=rp2`).
 
 The image is a parameter: `--image UF2` (or `make bench BENCH=rp2
-RP2_IMAGE=UF2`), a build with gogadget frozen in (`make uf2`), or by default
-the stock MicroPython UF2 in ../shared/rp2 with the firmware's .mpy files
-(`make mpy`) on its flash.  The bench asks the image first: frozen in, no
+RP2_IMAGE=UF2`); by default the Pico image `make uf2` built (the file a
+maker flashes, gogadget frozen in), and only without one the stock
+MicroPython UF2 in ../shared/rp2 with the firmware's .mpy files (`make mpy`)
+on its flash.  The bench asks the image first: frozen in, no
 .mpy files go on the flash (imports would take them first); a Pico W build
 boots on rp2040py's pico_w board.  It runs on rp2040py's emulated RP2040
 (host_sim/rp2).  Every time here is emulated time: 125 MHz times
@@ -506,9 +507,11 @@ PARTS = ("cycle", "latency", "rules", "heap")
 def image_arg(argv):
     """(parts, firmware): `--image PATH` among the arguments, else the
     RP2_IMAGE environment variable (`make bench BENCH=rp2 RP2_IMAGE=PATH`),
-    else None (the stock UF2 in ../shared/rp2)."""
+    else the Pico image `make uf2` built, else None (the stock UF2 in
+    ../shared/rp2)."""
+    from host_sim.tools import uf2
     argv = list(argv)
-    firmware = os.environ.get("RP2_IMAGE") or None
+    firmware = os.environ.get("RP2_IMAGE") or uf2.images().get("pico") or None
     if "--image" in argv:
         i = argv.index("--image")
         if i + 1 >= len(argv):

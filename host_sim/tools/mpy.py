@@ -42,6 +42,7 @@ FIRMWARE = ROOT / "firmware"
 BUILD = ROOT / "build"
 KEEP_SOURCE = ("main.py",)  # run as source at boot
 LIB = "lib"  # build/lib: micropython-lib modules, fetched (not in firmware/)
+ON_BOARD = ("gogadget", "main.py", LIB)  # what of build/ goes onto the board
 NOT_MODULES = ("manifest.py",)  # read by the freezing build, never on the board
 # Modules of machine code for one chip: compiled for it (mpy-cross -march),
 # imported only there.  hw/rp2viper.py holds the RP2040's viper loops.
@@ -143,6 +144,8 @@ def file_hashes(out=BUILD):
     hashes = {}
     for path in sorted(out.rglob("*")):
         rel = path.relative_to(out)
+        if rel.parts[0] not in ON_BOARD:
+            continue  # build/ also holds make uf2's MicroPython tree and staging dirs
         if path.is_file() and path.suffix in (".mpy", ".py") and not rel.name.startswith("."):
             if rel.parts[0] == LIB and path.suffix == ".py" and path.with_suffix(".mpy").exists():
                 continue
