@@ -335,11 +335,12 @@ def cmd_watch(args):
     return 0
 
 
-def cmd_publish(args):
-    """The board's game to the room's broker, through this host (a plain
-    Pico has no Wi-Fi): host_sim/room/publish.py."""
+def _board_link(args):
+    """open_link() for the room's host commands (publish, remote): a new link
+    to the board each time it is called; with --sim, once a running simulator
+    was found, only a running one ever after."""
     from host_sim.room import publish
-    live = []  # --sim found a running simulator: only a running one, ever after
+    live = []
 
     def open_link():
         if live and session.live_port() is None:
@@ -349,8 +350,14 @@ def cmd_publish(args):
             live.append(True)
         conn.timeout = publish.ANSWER_S
         return conn
+    return open_link
 
-    return publish.cmd_publish(args, open_link)
+
+def cmd_publish(args):
+    """The board's game to the room's broker, through this host (a plain
+    Pico has no Wi-Fi): host_sim/room/publish.py."""
+    from host_sim.room import publish
+    return publish.cmd_publish(args, _board_link(args))
 
 
 def cmd_online(args):
@@ -373,19 +380,8 @@ def cmd_online(args):
 def cmd_remote(args):
     """Play a board elsewhere through the room's broker, via this host (a
     plain Pico has no Wi-Fi): host_sim/room/remote.py."""
-    from host_sim.room import publish, remote
-    live = []  # as cmd_publish: --sim found a running simulator
-
-    def open_link():
-        if live and session.live_port() is None:
-            raise LinkClosed("the simulator is not running")
-        conn = Connection(args)
-        if args.sim and conn.sim is None:
-            live.append(True)
-        conn.timeout = publish.ANSWER_S
-        return conn
-
-    return remote.cmd_remote(args, open_link)
+    from host_sim.room import remote
+    return remote.cmd_remote(args, _board_link(args))
 
 
 def parser():
