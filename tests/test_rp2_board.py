@@ -23,21 +23,13 @@ import time
 
 import pytest
 
-from conftest import CI, ROOT
+from conftest import ROOT, need_emulator
 
 from host_sim import rp2
 
 pytestmark = pytest.mark.timeout(900)
 
 SIZE = 9
-
-
-def _need_emulator():
-    reason = rp2.unavailable()
-    if reason:
-        if CI:
-            pytest.fail(reason + " (CI=true: the emulated Pico must run)")
-        pytest.skip(reason)
 
 
 def _free_port():
@@ -51,7 +43,7 @@ def deployed(tmp_path_factory):
     """`make deploy PORT=socket://127.0.0.1:N` against an emulated Pico with
     empty flash; the flash it leaves behind (dumped when the emulator stops)
     and mpremote's output."""
-    _need_emulator()
+    need_emulator()
     tmp = tmp_path_factory.mktemp("rp2")
     port = _free_port()
     dump = tmp / "flash.img"
@@ -193,7 +185,7 @@ def _place(col, row):
 def test_game_on_the_frozen_pico_image(uf2_images, tmp_path):
     """Boot the UF2's frozen main.py, play through sensors, read the LEDs
     from the pin, talk GTP; the boot line and GTP version name the build."""
-    _need_emulator()
+    need_emulator()
     from gogadget import VERSION
     from gogadget import frame as F
     from gogadget.scan import S_BLACK as B, S_WHITE as W

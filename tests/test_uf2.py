@@ -14,7 +14,7 @@ import subprocess
 
 import pytest
 
-from conftest import CI, ROOT
+from conftest import ROOT, need_emulator
 
 from host_sim import rp2
 from host_sim.tools import mpy, uf2
@@ -88,21 +88,13 @@ def test_stamp_is_not_in_the_repository():
     assert describe().endswith("(dev)")
 
 
-def _need_emulator():
-    reason = rp2.unavailable()
-    if reason:
-        if CI:
-            pytest.fail(reason + " (CI=true: the emulated Pico must run)")
-        pytest.skip(reason)
-
-
 @pytest.mark.timeout(900)
 def test_pico_w_image_boots_and_imports_the_app(uf2_images, tmp_path):
     """rp2040py has a Pico W board (the RP2040 with a CYW43439 stand-in),
     but no Wi-Fi to join: boot, the version, and every module the room
     publisher needs imported from the frozen image (hw/net.py, umqtt,
     network); the app itself built with CONFIRM held, as on a board."""
-    _need_emulator()
+    need_emulator()
     from host_sim.rp2 import pins
     pico = rp2.Pico(None, size=19, hold_confirm=True, firmware=uf2_images["pico-w"],
                     board="pico_w")
