@@ -225,6 +225,14 @@ micropython.heap_lock()
 s.read(scan)   # a scan allocates nothing: MemoryError here otherwise
 micropython.heap_unlock()
 print("scan", bytes(scan) == bytes((p * 7) %% 3 for p in range(size * size)))
+# Stones come and go: the drift and neighbour tracking (calib.track) looks
+# at every changed place and its neighbours, still allocating nothing.
+for k in range(1, 4):
+    for p in range(size * size): board.stones[p] = (p * 7 + k) %% 3
+    micropython.heap_lock()
+    s.read(scan)
+    micropython.heap_unlock()
+print("changes", bytes(scan) == bytes((p * 7 + 3) %% 3 for p in range(size * size)))
 """
 
 
@@ -233,3 +241,4 @@ def test_micropython_scan_is_right_and_allocates_nothing(micropython, size):
     r = micropython(code=MP_SCAN % size)
     assert r.returncode == 0, r.stderr + r.stdout
     assert "bad []" in r.stdout and "scan True" in r.stdout, r.stdout
+    assert "changes True" in r.stdout, r.stdout

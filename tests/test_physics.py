@@ -190,6 +190,64 @@ def test_an_empty_point_among_white_stones_pushed_towards_it_reads_empty(tmp_pat
         assert bytes(out) == truth(stones, scan.SENSOR_COLOUR)
 
 
+RING8 = ((-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1))
+
+
+def _surround(stones, b, sensors, out, size, centre, colour, strength, track=True):
+    """Put the eight neighbours of centre one by one (a few scans apart, as
+    in a game), each pushed 5 mm towards it; -> scans that misread."""
+    wrong = 0
+    r0, c0 = divmod(centre, size)
+    for dr, dc in RING8:
+        p = (r0 + dr) * size + c0 + dc
+        stones.put(p, colour)
+        b.nudge(p, -5 * dc / math.hypot(dr, dc), -5 * dr / math.hypot(dr, dc), strength=strength)
+        for _ in range(6):
+            sensors.read(out)
+            wrong += bytes(out) != truth(stones, scan.SENSOR_COLOUR)
+    return wrong
+
+
+@pytest.mark.parametrize("setting", ["nominal", "worst"])
+def test_eight_neighbours_pushed_in_are_compensated(tmp_path, setting):
+    # Regression (stress --physics worst, seed 1200167): white stones round
+    # an empty A3 pushed it past its black threshold, and the board asked
+    # for a stone nobody put to be lifted.  The neighbours' field is now
+    # followed as an offset of the thresholds (calib.track): eight of the
+    # bowl's strongest stones, all pushed in, then all captured in one scan,
+    # then the weakest stone put off centre among eight of its own colour.
+    size = 9
+    base = ph.setting(setting).but(drift_mv_c=0.0, sens_tc=0.0)
+    strong = 0.7 if setting == "worst" else 1.3
+    stones, clock, b, sensors, result = board(size=size, physics=base, seed=4, tmp_path=tmp_path)
+    assert result == "ok"
+    out = scan.new_scan(size)
+    sensors.read(out)
+    centre = 4 * size + 4
+    assert _surround(stones, b, sensors, out, size, centre, WHITE, strong) == 0
+    for p in [p for p in range(size * size) if stones.cells[p] != 0]:
+        stones.lift(p)  # captured, all at once
+    for _ in range(10):
+        sensors.read(out)
+        assert bytes(out) == truth(stones, scan.SENSOR_COLOUR)
+    assert _surround(stones, b, sensors, out, size, centre, BLACK, strong) == 0
+    stones.put(centre, BLACK)
+    b.nudge(centre, 5, 0, strength=0.7)
+    for _ in range(10):
+        sensors.read(out)
+        assert bytes(out) == truth(stones, scan.SENSOR_COLOUR)
+
+
+def test_without_the_offset_eight_neighbours_misread(tmp_path):
+    # The test above can fail: thresholds alone read the empty point as black.
+    stones, clock, b, sensors, result = board(size=9, physics=ph.NOMINAL.but(drift_mv_c=0.0),
+                                              seed=4, tmp_path=tmp_path)
+    assert result == "ok"
+    sensors.calibration.track_limit = 0  # no tracking, no offset
+    out = scan.new_scan(9)
+    assert _surround(stones, b, sensors, out, 9, 40, WHITE, 1.3) > 0
+
+
 def test_drift_is_tracked_and_survives_a_power_cut(tmp_path):
     # Regression (stress --physics worst, seed 700007): a reboot in a warm
     # game loaded the cold baseline and an empty point read as a black
@@ -292,6 +350,8 @@ def test_stress_on_physics_fixed_seeds(physics):
     (700002, "nominal"),  # 19x19 occupancy: a captured point among four stones stayed closed (pull-in 2.5 mT)
     (700007, "worst"),  # 9x9 colour: the cold baseline after a power cut made a phantom B H4
     (1100019, "nominal"),  # 9x9 colour: a baseline that had followed black neighbours' field read B6
+    (1200167, "worst"),  # 9x9 colour: white neighbours' field read an empty A3 as black
+    (1200158, "worst"),  # 9x9 colour: the same, with the LED ground shift
 ])
 def test_regression_seed_on_physics(seed, physics):
     r = stress.Options(physics=physics).run(seed)

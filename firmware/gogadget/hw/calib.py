@@ -48,6 +48,9 @@ RANK_PER = const(64)
 # 1/2**TRACK_SHIFT of the difference; TRACK_PLACES places a scan.
 TRACK_SHIFT = const(4)
 TRACK_PLACES = const(16)
+# Places one call may look at: the ones in turn, and the changed places
+# with their neighbours (a capture of more waits for its turn).
+TODO = const(128)
 HAVE_BLACK = const(1)
 HAVE_WHITE = const(2)
 # Uncalibrated guess: mid-rail baseline, steps of a typical 3 mm N52 magnet
@@ -89,6 +92,11 @@ class Calibration:
         # seen change, and its reading then (calib.track).
         self.ctx = array("H", [0xFFFF] * n)
         self.held = array("H", [0] * n)
+        # Per place: the offset the neighbours' fields give its thresholds,
+        # and the scan codes of the last call.
+        self.xt = array("h", [0] * n)
+        self.prev = bytearray(n)
+        self.todo = array("H", [0] * TODO)
         # The baseline as the file holds it, and where the file is: drift
         # tracked further than track_limit from it at any place is written
         # back (save_drift), so a power cut in a warm game does not bring
@@ -203,77 +211,144 @@ class Calibration:
                 self.lo[i], self.loc[i], self.hi[i], self.hic[i] = tb, S_BLACK, tw, S_WHITE
         self.calibrated = bool(sampled)
         self.bad = bad
+        for i in range(n):  # new thresholds: the neighbours' fields are measured again
+            self.xt[i] = 0
+            self.ctx[i] = 0xFFFF
         self.track_limit = min(gap_b, gap_w) // 2 if sampled else 0
         return bad
 
     def track(self, raw, scan):
-        """Follow the slow drift of the sensors (temperature, the supply):
-        TRACK_PLACES places per call, in turn, so a scan pays for a few.
+        """Follow what moves a reading while the stones on it stay: the
+        sensor's slow drift (temperature, the supply) and the neighbours'
+        fields.  Every place whose own or a neighbour's code changed since
+        the last scan is looked at now; TRACK_PLACES more a call, in turn,
+        so a scan pays for a few.
 
-        An empty place: only a reading well inside the empty band moves the
-        baseline, so a stone (even a weak one off centre) never drags its
-        place's thresholds after it.  An occupied place: the sensor drifts
-        under the stone as much as under an empty point (a stone may lie
-        there for most of a game), so the change of the stone's reading
-        since it was first seen moves the baseline; a reading that jumps
-        (another stone, a hand) starts that reference again.  In RAM only:
-        a new calibration or a reboot starts from the file.
+        Drift moves the baseline (base), a little at a time, and only while
+        the stones around a place stay the same: an empty place among empty
+        neighbours is pulled to its baseline, any other place follows the
+        change of its reading since it or a neighbour last changed.  In RAM
+        only, but written back (save_drift) once it is a tracking band's
+        width from the file, so a power cut in a warm game does not bring
+        back the cold baseline under the resumed stones.
 
-        A neighbour's field moves a reading too, and a baseline that
-        followed it would read a stone once the neighbour is lifted (stress
-        --physics nominal seed 1100019: black stones captured round B6, which
-        then read as a black stone).  So only an empty place among empty
-        neighbours is pulled to its baseline; any other place follows the
-        change of its reading since it or a neighbour last changed (drift,
-        the stones being the same), from a new reference at every change."""
+        A neighbour's field is kept apart (xt), as an offset of the place's
+        thresholds: it comes and goes with the neighbour's stone.  A magnet
+        reaches its neighbours (stress --physics worst seed 1200167: eight
+        white stones pushed an empty A3 past its black threshold), and the
+        threshold alone cannot separate the weakest stone under same-colour
+        neighbours from an empty point among strong ones.  So when only the
+        neighbours changed, an empty place's offset becomes its reading's
+        distance from its baseline (a fresh measure, not a sum of jumps),
+        and a stone's place moves its offset by the jump.  A jump as big as
+        the threshold distance is a stone (or a hand), never a neighbour's
+        field; a place a neighbour's field pushed over its threshold a scan
+        ago is read again, as empty (seed 1100019: a baseline that followed
+        a neighbour once read a stone when the neighbour was lifted)."""
         lim = self.track_limit
         if not lim:
             return
-        size = self.size
         n = len(self.base)
+        size = self.size
+        prev = self.prev
+        todo = self.todo
+        # The places to look at, in one list (one frame: a call per place
+        # would take a heap frame each, py/objfun.c): every changed place and
+        # its neighbours first, then the next TRACK_PLACES in turn.
+        count = 0
+        if scan != prev:
+            last = TODO - TRACK_PLACES - 5
+            for i in range(n):
+                if scan[i] != prev[i] and count <= last:
+                    todo[count] = i
+                    count += 1
+                    if i % size:
+                        todo[count] = i - 1
+                        count += 1
+                    if i % size < size - 1:
+                        todo[count] = i + 1
+                        count += 1
+                    if i >= size:
+                        todo[count] = i - size
+                        count += 1
+                    if i + size < n:
+                        todo[count] = i + size
+                        count += 1
         i = self.track_next
+        for _ in range(TRACK_PLACES):
+            todo[count] = i
+            count += 1
+            i += 1
+            if i >= n:
+                i = 0
+        self.track_next = i
         base = self.base
         lo = self.lo
         hi = self.hi
         held = self.held
         ctx = self.ctx
-        for _ in range(TRACK_PLACES):
+        xt = self.xt
+        for k in range(count):
+            i = todo[k]
             v = raw[i]
             s = scan[i]
-            if lo[i] > lim and hi[i] < 65535 - lim and s != S_FAULT:
-                near = _near(scan, size, i) | s << 8
-                if near != ctx[i]:  # the place or a neighbour changed: a new reference
-                    ctx[i] = near
+            if lo[i] <= lim or hi[i] >= 65535 - lim or s == S_FAULT:
+                continue
+            near = _near(scan, size, i) | s << 8
+            was = ctx[i]
+            if near != was:  # the place or a neighbour changed: a new reference
+                ctx[i] = near
+                d = v - held[i]  # the jump since the last look
+                held[i] = v
+                if was == 0xFFFF or not (near ^ was) & 0xFF or not -2 * lim < d < 2 * lim:
+                    continue  # a first look, this place's own change, or a stone or hand
+                own = was >> 8
+                if own == S_EMPTY:  # the offset is the reading's distance from the baseline
+                    d = v - base[i]
+                    if d > 4 * lim:
+                        d = 4 * lim
+                    elif d < -4 * lim:
+                        d = -4 * lim
+                    d -= xt[i]
+                if lo[i] + d < 0 or hi[i] + d > 65535:
+                    continue
+                xt[i] += d
+                lo[i] += d
+                hi[i] += d
+                if s != own:  # the neighbour's field had pushed it over: read it again
+                    s = self.hic[i] if v >= hi[i] else self.loc[i] if v <= lo[i] else S_EMPTY
+                    scan[i] = s
+                    ctx[i] = (near & 0xFF) | s << 8
+                continue
+            if near == 0:  # empty among empties: back to the baseline itself
+                d = v - base[i]
+                if xt[i]:  # no neighbour's field left to offset
+                    lo[i] -= xt[i]
+                    hi[i] -= xt[i]
+                    xt[i] = 0
+            else:  # the same stones as before: only drift moves the reading
+                d = v - held[i]
+                if not -lim < d < lim:
                     held[i] = v
                     d = 0
-                elif near == 0:  # empty among empties: back to the baseline itself
-                    d = v - base[i]
-                else:  # the same stones as before: only drift moves the reading
-                    d = v - held[i]
-                    if not -lim < d < lim:
-                        held[i] = v
-                        d = 0
-                if -lim < d < lim and d:
-                    step = d >> TRACK_SHIFT if d > 0 else -((-d) >> TRACK_SHIFT)
-                    if not step:
-                        step = 1 if d > 0 else -1
-                    base[i] += step
-                    lo[i] += step
-                    hi[i] += step
-                    # the stone samples drift with the sensor: the steps stay
-                    if lim < self.black[i] < 65535 - lim:
-                        self.black[i] += step
-                    if lim < self.white[i] < 65535 - lim:
-                        self.white[i] += step
-                    if held[i]:
-                        held[i] += step
-                    d = base[i] - self.saved[i]
-                    if d > lim or d < -lim:
-                        self.dirty = True
-            i += 1
-            if i >= n:
-                i = 0
-        self.track_next = i
+            if -lim < d < lim and d:
+                step = d >> TRACK_SHIFT if d > 0 else -((-d) >> TRACK_SHIFT)
+                if not step:
+                    step = 1 if d > 0 else -1
+                base[i] += step
+                lo[i] += step
+                hi[i] += step
+                # the stone samples drift with the sensor: the steps stay
+                if lim < self.black[i] < 65535 - lim:
+                    self.black[i] += step
+                if lim < self.white[i] < 65535 - lim:
+                    self.white[i] += step
+                if held[i]:
+                    held[i] += step
+                d = base[i] - self.saved[i]
+                if d > lim or d < -lim:
+                    self.dirty = True
+        prev[:] = scan
 
     def span(self, place):
         """(low, high) readings a working sensor can show at place: the stone
