@@ -51,6 +51,10 @@ TRACK_PLACES = const(16)
 # Places one call may look at: the ones in turn, and the changed places
 # with their neighbours (a capture of more waits for its turn).
 TODO = const(128)
+# ctx's top bits count the looks at the same stones (up to 3): a stone's
+# place follows its neighbours only once its own code held on two looks.
+AGE = const(0x1000)
+AGED = const(0x2000)
 HAVE_BLACK = const(1)
 HAVE_WHITE = const(2)
 # Uncalibrated guess: mid-rail baseline, steps of a typical 3 mm N52 magnet
@@ -296,13 +300,13 @@ class Calibration:
                 continue
             near = _near(scan, size, i) | s << 8
             was = ctx[i]
-            if near != was:  # the place or a neighbour changed: a new reference
+            if near != was & 0xFFF:  # the place or a neighbour changed: a new reference
                 ctx[i] = near
                 d = v - held[i]  # the jump since the last look
                 held[i] = v
                 if was == 0xFFFF or not (near ^ was) & 0xFF or not -2 * lim < d < 2 * lim:
                     continue  # a first look, this place's own change, or a stone or hand
-                own = was >> 8
+                own = (was >> 8) & 0xF
                 if own == S_EMPTY:  # the offset is the reading's distance from the baseline
                     d = v - base[i]
                     if d > 4 * lim:
@@ -310,6 +314,8 @@ class Calibration:
                     elif d < -4 * lim:
                         d = -4 * lim
                     d -= xt[i]
+                elif was < AGED:  # a stone seen on fewer than two looks may be a hand's
+                    continue
                 if lo[i] + d < 0 or hi[i] + d > 65535:
                     continue
                 xt[i] += d
@@ -320,6 +326,8 @@ class Calibration:
                     scan[i] = s
                     ctx[i] = (near & 0xFF) | s << 8
                 continue
+            if was < AGED:  # one more look at the same stones
+                ctx[i] = was + AGE
             if near == 0:  # empty among empties: back to the baseline itself
                 d = v - base[i]
                 if xt[i]:  # no neighbour's field left to offset
