@@ -352,6 +352,7 @@ def test_stress_on_physics_fixed_seeds(physics):
     (1100019, "nominal"),  # 9x9 colour: a baseline that had followed black neighbours' field read B6
     (1200167, "worst"),  # 9x9 colour: white neighbours' field read an empty A3 as black
     (1200158, "worst"),  # 9x9 colour: the same, with the LED ground shift
+    (1100173, "nominal"),  # 13x13 colour: a hand's field followed as a neighbour's kept a phantom B E11
 ])
 def test_regression_seed_on_physics(seed, physics):
     r = stress.Options(physics=physics).run(seed)
