@@ -42,9 +42,15 @@ for i in range(n):
     else:
         want[i] = S_EMPTY
 got = bytearray(n)
-ns["classify"](n, raw, fault, cal.lo, cal.hi, cal.loc, cal.hic, got,
-               array("H", [pins.RAIL_LOW, pins.RAIL_HIGH, S_FAULT, S_EMPTY]))
+prev = bytearray(random.getrandbits(2) for _ in range(n))
+changed = array("H", [0] * 24)
+count = ns["classify"](n, raw, fault, cal.lo, cal.hi, cal.loc, cal.hic, got,
+                       array("H", [pins.RAIL_LOW, pins.RAIL_HIGH, S_FAULT, S_EMPTY]),
+                       prev, changed, len(changed))
 assert got == want
+# the changed places: counted, and the first few listed in order
+diff = [i for i in range(n) if want[i] != prev[i]]
+assert count == len(diff) and list(changed) == diff[:24], (count, len(diff))
 print("classify ok")
 
 # LedChain: show() with and without the twins, every code and blink phase

@@ -48,9 +48,10 @@ RANK_PER = const(64)
 # 1/2**TRACK_SHIFT of the difference; TRACK_PLACES places a scan.
 TRACK_SHIFT = const(4)
 TRACK_PLACES = const(16)
-# Places one call may look at: the ones in turn, and the changed places
-# with their neighbours (a capture of more waits for its turn).
-TODO = const(128)
+# Changed places one call looks at with their neighbours (a capture of
+# more waits for its turn), and the places one call may look at.
+CHANGED = const(24)
+TODO = const(136)  # 5 * CHANGED + TRACK_PLACES
 # ctx's top bits count the looks at the same stones (up to 3): a stone's
 # place follows its neighbours only once its own code held on two looks.
 AGE = const(0x1000)
@@ -100,6 +101,7 @@ class Calibration:
         # and the scan codes of the last call.
         self.xt = array("h", [0] * n)
         self.prev = bytearray(n)
+        self.changed = array("H", [0] * CHANGED)
         self.todo = array("H", [0] * TODO)
         # The baseline as the file holds it, and where the file is: drift
         # tracked further than track_limit from it at any place is written
@@ -221,12 +223,14 @@ class Calibration:
         self.track_limit = min(gap_b, gap_w) // 2 if sampled else 0
         return bad
 
-    def track(self, raw, scan):
+    def track(self, raw, scan, count=-1):
         """Follow what moves a reading while the stones on it stay: the
         sensor's slow drift (temperature, the supply) and the neighbours'
         fields.  Every place whose own or a neighbour's code changed since
-        the last scan is looked at now; TRACK_PLACES more a call, in turn,
-        so a scan pays for a few.
+        the last call is looked at now; TRACK_PLACES more a call, in turn,
+        so a scan pays for a few.  count: how many places the scanner's
+        classify found changed (listed in self.changed); -1: find them here
+        (a plain loop over the board, 20 ms on a Pico's 19x19).
 
         Drift moves the baseline (base), a little at a time, and only while
         the stones around a place stay the same: an empty place among empty
@@ -259,25 +263,34 @@ class Calibration:
         # The places to look at, in one list (one frame: a call per place
         # would take a heap frame each, py/objfun.c): every changed place and
         # its neighbours first, then the next TRACK_PLACES in turn.
-        count = 0
-        if scan != prev:
-            last = TODO - TRACK_PLACES - 5
-            for i in range(n):
-                if scan[i] != prev[i] and count <= last:
-                    todo[count] = i
-                    count += 1
-                    if i % size:
-                        todo[count] = i - 1
+        changed = self.changed
+        if count > len(changed):  # the rest wait for their turn
+            count = len(changed)
+        elif count < 0:
+            count = 0
+            if scan != prev:
+                for i in range(n):
+                    if scan[i] != prev[i] and count < len(changed):
+                        changed[count] = i
                         count += 1
-                    if i % size < size - 1:
-                        todo[count] = i + 1
-                        count += 1
-                    if i >= size:
-                        todo[count] = i - size
-                        count += 1
-                    if i + size < n:
-                        todo[count] = i + size
-                        count += 1
+        k = 0
+        for c in range(count):
+            i = changed[c]
+            todo[k] = i
+            k += 1
+            if i % size:
+                todo[k] = i - 1
+                k += 1
+            if i % size < size - 1:
+                todo[k] = i + 1
+                k += 1
+            if i >= size:
+                todo[k] = i - size
+                k += 1
+            if i + size < n:
+                todo[k] = i + size
+                k += 1
+        count = k
         i = self.track_next
         for _ in range(TRACK_PLACES):
             todo[count] = i

@@ -134,24 +134,31 @@ class MuxScanner:
 
     def read(self, scan):
         """Fill scan (scan.py format) from one pass over the sensors, then
-        let the calibration follow the drift of a few empty places."""
+        let the calibration follow the drift and the neighbours' fields at
+        the changed places and a few more."""
         self.read_raw()
-        self.classify(scan)
+        count = self.classify(scan)
         cal = self.calibration
-        cal.track(self.raw, scan)
+        cal.track(self.raw, scan, count)
         if cal.dirty:  # rare: a few times as a board warms up by 30 C
             cal.save_drift()
 
     def classify(self, scan):
+        """-> how many places read other than at the last calib.track (the
+        first len(calibration.changed) of them are listed there)."""
         cal = self.calibration
         if self._fast is not None:
-            self._fast_classify(len(self.raw), self.raw, self.fault, cal.lo, cal.hi, cal.loc,
-                                cal.hic, scan, self._rails)
-            return
+            return self._fast_classify(len(self.raw), self.raw, self.fault, cal.lo, cal.hi,
+                                       cal.loc, cal.hic, scan, self._rails, cal.prev,
+                                       cal.changed, len(cal.changed))
         lo = cal.lo
         hi = cal.hi
         loc = cal.loc
         hic = cal.hic
+        prev = cal.prev
+        changed = cal.changed
+        most = len(changed)
+        count = 0
         raw = self.raw
         fault = self.fault
         rail_lo = pins.RAIL_LOW
@@ -159,10 +166,16 @@ class MuxScanner:
         for i in range(len(raw)):
             v = raw[i]
             if fault[i] or v < rail_lo or v > rail_hi:
-                scan[i] = S_FAULT
+                c = S_FAULT
             elif v >= hi[i]:
-                scan[i] = hic[i]
+                c = hic[i]
             elif v <= lo[i]:
-                scan[i] = loc[i]
+                c = loc[i]
             else:
-                scan[i] = S_EMPTY
+                c = S_EMPTY
+            scan[i] = c
+            if c != prev[i]:
+                if count < most:
+                    changed[count] = i
+                count += 1
+        return count

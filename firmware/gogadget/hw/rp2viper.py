@@ -44,23 +44,30 @@ def scan(steps: int, pin: ptr8, val: ptr8, chan: ptr8, place: ptr16, raw: ptr16,
 
 @micropython.viper
 def classify(n: int, raw: ptr16, fault: ptr8, lo: ptr16, hi: ptr16, loc: ptr8, hic: ptr8,
-             scan: ptr8, rails: ptr16):
+             scan: ptr8, rails: ptr16, prev: ptr8, changed: ptr16, most: int) -> int:
     rail_lo = rails[0]
     rail_hi = rails[1]
     fault_code = rails[2]
     empty = rails[3]
+    count = 0
     i = 0
     while i < n:
         v = raw[i]
         if fault[i] or v < rail_lo or v > rail_hi:
-            scan[i] = fault_code
+            c = fault_code
         elif v >= hi[i]:
-            scan[i] = hic[i]
+            c = hic[i]
         elif v <= lo[i]:
-            scan[i] = loc[i]
+            c = loc[i]
         else:
-            scan[i] = empty
+            c = empty
+        scan[i] = c
+        if c != prev[i]:
+            if count < most:
+                changed[count] = i
+            count += 1
         i += 1
+    return count
 
 @micropython.viper
 def uses(frame: ptr8, phase: ptr8, n: int) -> int:
