@@ -18,7 +18,8 @@ magnets (not the sensors) decide.
 
 File: b"GGC1", size, then base, black, white as little-endian u16 arrays, a
 flags byte per place (bit 0 black sampled, bit 1 white sampled) and the
-threshold share (a byte; files without it use THRESHOLD_SHARE).
+threshold share (a byte; files without it use THRESHOLD_SHARE) and the
+neighbour share (a signed byte; files without it: 0, nothing assumed).
 """
 import struct
 from array import array
@@ -52,10 +53,6 @@ TRACK_PLACES = const(16)
 # more waits for its turn), and the places one call may look at.
 CHANGED = const(24)
 TODO = const(136)  # 5 * CHANGED + TRACK_PLACES
-# ctx's top bits count the looks at the same stones (up to 3): a stone's
-# place follows its neighbours only once its own code held on two looks.
-AGE = const(0x1000)
-AGED = const(0x2000)
 HAVE_BLACK = const(1)
 HAVE_WHITE = const(2)
 # Uncalibrated guess: mid-rail baseline, steps of a typical 3 mm N52 magnet
@@ -111,6 +108,13 @@ class Calibration:
         self.path = None
         self.dirty = False
         self.share = THRESHOLD_SHARE
+        # What one black neighbour moves a sensor, x256 of the median black
+        # step (negative: towards white), measured on the checkerboard; a
+        # place first looked at among stones (after a power cut, a new
+        # calibration) starts from it rather than from no field at all.
+        self.xshare = 0
+        self.xb = 0  # that, in counts, for a black and a white neighbour
+        self.xw = 0
         self.near = None  # readings of the empty places beside the black samples
         self.derive()
 
@@ -162,6 +166,23 @@ class Calibration:
             share = e * 3 // 2
         return SHARE_MIN if share < SHARE_MIN else SHARE_MAX if share > SHARE_MAX else share
 
+    def _measure_xshare(self, mb):
+        # The median over the checkerboard's empty places of their reading's
+        # distance from the baseline per black neighbour, x256 of mb.
+        size = self.size
+        n = len(self.base)
+        per = []
+        for p, v in self.near:
+            col = p % size
+            k = 0
+            for q in (p - 1 if col else -1, p + 1 if col < size - 1 else -1, p - size, p + size):
+                if 0 <= q < n and self.flags[q] & HAVE_BLACK:
+                    k += 1
+            if k:
+                per.append((v - self.base[p]) * 256 // (k * mb))
+        x = _median(per)
+        return -127 if x < -127 else 127 if x > 127 else x
+
     # --- thresholds ------------------------------------------------------
     def derive(self):
         """Compute the thresholds; returns the list of places that cannot be
@@ -187,7 +208,10 @@ class Calibration:
         ratio_den = abs(mb) if sampled else 1
         if sampled and self.near:
             self.share = self._measure_share(mb, mw)
+            self.xshare = self._measure_xshare(mb)
             self.near = None
+        self.xb = mb * self.xshare // 256 if sampled else 0
+        self.xw = -self.xb * abs(mw) // abs(mb) if sampled and mb else 0
         # Distances of the thresholds from the baseline (uncalibrated: half
         # the default step).
         gap_b = abs(mb) * self.share // 256 if sampled else DEFAULT_STEP // 2
@@ -220,6 +244,7 @@ class Calibration:
         for i in range(n):  # new thresholds: the neighbours' fields are measured again
             self.xt[i] = 0
             self.ctx[i] = 0xFFFF
+        self.fresh = True
         self.track_limit = min(gap_b, gap_w) // 2 if sampled else 0
         return bad
 
@@ -242,17 +267,22 @@ class Calibration:
 
         A neighbour's field is kept apart (xt), as an offset of the place's
         thresholds: it comes and goes with the neighbour's stone.  A magnet
-        reaches its neighbours (stress --physics worst seed 1200167: eight
-        white stones pushed an empty A3 past its black threshold), and the
-        threshold alone cannot separate the weakest stone under same-colour
-        neighbours from an empty point among strong ones.  So when only the
-        neighbours changed, an empty place's offset becomes its reading's
-        distance from its baseline (a fresh measure, not a sum of jumps),
-        and a stone's place moves its offset by the jump.  A jump as big as
-        the threshold distance is a stone (or a hand), never a neighbour's
-        field; a place a neighbour's field pushed over its threshold a scan
-        ago is read again, as empty (seed 1100019: a baseline that followed
-        a neighbour once read a stone when the neighbour was lifted)."""
+        reaches its neighbours (stress --physics worst seed 1200167: white
+        stones pushed an empty A3 past its black threshold), and a threshold
+        alone cannot separate the weakest stone among strong ones of its
+        own colour from an empty point among strong ones of the other.  So
+        when only the neighbours of an empty place changed, its offset
+        becomes its reading's distance from its baseline (a fresh measure,
+        never a sum of jumps), unless the reading jumped by a threshold's
+        distance (a stone or a hand, never a neighbour's field).  A place
+        looked at for the first time (after a power cut: seed 1400917) or
+        under a stone starts from the neighbours' typical field, measured
+        on the calibration's checkerboard (a stone's reading cannot tell its
+        neighbours' field from its own magnet's: seed 1400078, an offset
+        followed under a stone read its empty place as black once it was
+        lifted).  A place the neighbours' field pushed over its threshold is
+        read again at once (seed 1100019: a baseline that once followed a
+        neighbour read a stone when the neighbour was lifted)."""
         lim = self.track_limit
         if not lim:
             return
@@ -305,42 +335,59 @@ class Calibration:
         held = self.held
         ctx = self.ctx
         xt = self.xt
+        every = self.fresh  # the first call looks at every place at once
+        if every:
+            count = n
+            self.fresh = False
         for k in range(count):
-            i = todo[k]
+            i = k if every else todo[k]
             v = raw[i]
             s = scan[i]
             if lo[i] <= lim or hi[i] >= 65535 - lim or s == S_FAULT:
                 continue
             near = _near(scan, size, i) | s << 8
             was = ctx[i]
-            if near != was & 0xFFF:  # the place or a neighbour changed: a new reference
+            if near != was:  # the place or a neighbour changed: a new reference
                 ctx[i] = near
                 d = v - held[i]  # the jump since the last look
                 held[i] = v
-                if was == 0xFFFF or not (near ^ was) & 0xFF or not -2 * lim < d < 2 * lim:
-                    continue  # a first look, this place's own change, or a stone or hand
                 own = (was >> 8) & 0xF
-                if own == S_EMPTY:  # the offset is the reading's distance from the baseline
+                if was != 0xFFFF and own == S_EMPTY and (near ^ was) & 0xFF:
+                    if not -2 * lim < d < 2 * lim:
+                        continue  # a stone put here (or a hand): the offset stays
+                    # only the neighbours changed: the offset is the reading's
+                    # distance from the baseline
                     d = v - base[i]
                     if d > 4 * lim:
                         d = 4 * lim
                     elif d < -4 * lim:
                         d = -4 * lim
-                    d -= xt[i]
-                elif was < AGED:  # a stone seen on fewer than two looks may be a hand's
-                    continue
+                elif was != 0xFFFF and own == S_EMPTY:
+                    continue  # a stone put here: the offset it had stays
+                else:  # a first look, or a stone's place: the neighbours' typical field
+                    d = 0
+                    m = near
+                    for _ in range(4):
+                        if m & 3 == S_BLACK:
+                            d += self.xb
+                        elif m & 3 == S_WHITE:
+                            d += self.xw
+                        m >>= 2
+                    if was != 0xFFFF and s == own:
+                        own = s  # a stone still there: no need to read it again
+                    else:
+                        own = 0xFF
+                d -= xt[i]
                 if lo[i] + d < 0 or hi[i] + d > 65535:
                     continue
                 xt[i] += d
                 lo[i] += d
                 hi[i] += d
-                if s != own:  # the neighbour's field had pushed it over: read it again
+                if s != own:  # the neighbours' field had pushed it over: read it again
                     s = self.hic[i] if v >= hi[i] else self.loc[i] if v <= lo[i] else S_EMPTY
                     scan[i] = s
                     ctx[i] = (near & 0xFF) | s << 8
                 continue
-            if was < AGED:  # one more look at the same stones
-                ctx[i] = was + AGE
             if near == 0:  # empty among empties: back to the baseline itself
                 d = v - base[i]
                 if xt[i]:  # no neighbour's field left to offset
@@ -399,7 +446,7 @@ class Calibration:
             for a in (self.base, self.black, self.white):
                 f.write(struct.pack("<%dH" % len(a), *a))
             f.write(self.flags)
-            f.write(struct.pack("<B", self.share))
+            f.write(struct.pack("<Bb", self.share, self.xshare))
         import os
         try:
             os.remove(path)
@@ -420,7 +467,7 @@ class Calibration:
         n = size * size
         if len(data) > 4 and data[:4] == MAGIC and data[4] != size:
             raise CalibrationError("calibration file %s is for %dx%d" % (path, data[4], data[4]))
-        if len(data) not in (5 + 7 * n, 6 + 7 * n) or data[:4] != MAGIC:
+        if len(data) not in (5 + 7 * n, 6 + 7 * n, 7 + 7 * n) or data[:4] != MAGIC:
             raise CalibrationError("calibration file %s is damaged" % path)
         cal = cls(size)
         off = 5
@@ -430,8 +477,11 @@ class Calibration:
                 a[i] = vals[i]
             off += 2 * n
         cal.flags[:] = data[off:off + n]
-        if len(data) == 6 + 7 * n:
+        if len(data) >= 6 + 7 * n:
             cal.share = data[off + n]
+        if len(data) == 7 + 7 * n:
+            x = data[off + n + 1]
+            cal.xshare = x - 256 if x > 127 else x
         cal.derive()
         for i in range(n):
             cal.saved[i] = cal.base[i]
