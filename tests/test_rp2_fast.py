@@ -53,6 +53,51 @@ diff = [i for i in range(n) if want[i] != prev[i]]
 assert count == len(diff) and list(changed) == diff[:24], (count, len(diff))
 print("classify ok")
 
+# calib.track's look at the places: the viper twin against _look, on two
+# boards calibrated alike, through changes of stones, fields and drift
+from gogadget.hw import calib as C
+def calibrated(seed):
+    random.seed(seed)
+    c = C.Calibration(9)
+    m = 81
+    base = [30000 + random.getrandbits(10) for _ in range(m)]
+    c.set_base(base)
+    c.set_sample(1, [b + 1500 + random.getrandbits(9) for b in base], C.checkerboard(9, 0))
+    c.set_sample(2, [b - 1500 - random.getrandbits(9) for b in base], C.checkerboard(9, 1))
+    c.set_near([b - 90 - random.getrandbits(6) for b in base], C.checkerboard(9, 1))
+    c.derive()
+    return c, base
+plain, base = calibrated(9)
+twin, _ = calibrated(9)
+assert plain.xb and plain.track_limit
+random.seed(11)
+stones = bytearray(81)
+for rnd in range(300):
+    if rnd % 3 == 0:
+        for _ in range(1 + random.getrandbits(2)):
+            stones[random.getrandbits(8) % 81] = random.getrandbits(2) % 3
+    def field(i):  # its own stone's, and its neighbours' pushing it the other way
+        f = 1600 if stones[i] == 1 else -1600 if stones[i] == 2 else 0
+        for j in (i - 1 if i % 9 else -1, i + 1 if i % 9 < 8 else -1, i - 9, i + 9):
+            if 0 <= j < 81 and stones[j]:
+                f += (-1 if stones[j] == 1 else 1) * (150 + 37 * (j % 7))
+        return f
+    raw = array("H", [base[i] + field(i) + random.getrandbits(7) - 64 + rnd for i in range(81)])
+    scans = []
+    for cal, look in ((plain, None), (twin, ns["track_look"])):
+        sc = bytearray(81)
+        for i in range(81):
+            v = raw[i]
+            sc[i] = cal.hic[i] if v >= cal.hi[i] else cal.loc[i] if v <= cal.lo[i] else 0
+        cal.track(raw, sc, -1, look)
+        scans.append(bytes(sc))
+    assert scans[0] == scans[1], rnd
+    for name in ("base", "lo", "hi", "held", "ctx", "xt", "black", "white"):
+        assert list(getattr(plain, name)) == list(getattr(twin, name)), (rnd, name)
+    assert plain.dirty == twin.dirty and plain.track_next == twin.track_next
+assert any(plain.xt), "the neighbours' offset was never used"
+print("track ok")
+
 # LedChain: show() with and without the twins, every code and blink phase
 from gogadget.hw.leds import LedChain
 from gogadget import frame as F
@@ -274,6 +319,7 @@ def test_settle_diff_and_paint_twins_match_the_plain_passes():
 def test_viper_twins_match_the_plain_loops():
     res = run_micropython(CHECK, timeout=300)
     assert res.returncode == 0, res.stdout + res.stderr
+    assert "track ok" in res.stdout, res.stdout + res.stderr
     assert "classify ok" in res.stdout and "leds ok" in res.stdout and "board ok" in res.stdout
     assert "find ok 250 7" in res.stdout, res.stdout
 

@@ -248,14 +248,15 @@ class Calibration:
         self.track_limit = min(gap_b, gap_w) // 2 if sampled else 0
         return bad
 
-    def track(self, raw, scan, count=-1):
+    def track(self, raw, scan, count=-1, look=None):
         """Follow what moves a reading while the stones on it stay: the
         sensor's slow drift (temperature, the supply) and the neighbours'
         fields.  Every place whose own or a neighbour's code changed since
         the last call is looked at now; TRACK_PLACES more a call, in turn,
         so a scan pays for a few.  count: how many places the scanner's
         classify found changed (listed in self.changed); -1: find them here
-        (a plain loop over the board, 20 ms on a Pico's 19x19).
+        (a plain loop over the board, 20 ms on a Pico's 19x19).  look: the
+        viper twin of _look on the Pico (hw/rp2viper.track_look).
 
         Drift moves the baseline (base), a little at a time, and only while
         the stones around a place stay the same: an empty place among empty
@@ -329,93 +330,12 @@ class Calibration:
             if i >= n:
                 i = 0
         self.track_next = i
-        base = self.base
-        lo = self.lo
-        hi = self.hi
-        held = self.held
-        ctx = self.ctx
-        xt = self.xt
         every = self.fresh  # the first call looks at every place at once
         if every:
             count = n
             self.fresh = False
-        for k in range(count):
-            i = k if every else todo[k]
-            v = raw[i]
-            s = scan[i]
-            if lo[i] <= lim or hi[i] >= 65535 - lim or s == S_FAULT:
-                continue
-            near = _near(scan, size, i) | s << 8
-            was = ctx[i]
-            if near != was:  # the place or a neighbour changed: a new reference
-                ctx[i] = near
-                d = v - held[i]  # the jump since the last look
-                held[i] = v
-                own = (was >> 8) & 0xF
-                if was != 0xFFFF and own == S_EMPTY and (near ^ was) & 0xFF:
-                    if not -2 * lim < d < 2 * lim:
-                        continue  # a stone put here (or a hand): the offset stays
-                    # only the neighbours changed: the offset is the reading's
-                    # distance from the baseline
-                    d = v - base[i]
-                    if d > 4 * lim:
-                        d = 4 * lim
-                    elif d < -4 * lim:
-                        d = -4 * lim
-                elif was != 0xFFFF and own == S_EMPTY:
-                    continue  # a stone put here: the offset it had stays
-                else:  # a first look, or a stone's place: the neighbours' typical field
-                    d = 0
-                    m = near
-                    for _ in range(4):
-                        if m & 3 == S_BLACK:
-                            d += self.xb
-                        elif m & 3 == S_WHITE:
-                            d += self.xw
-                        m >>= 2
-                    if was != 0xFFFF and s == own:
-                        own = s  # a stone still there: no need to read it again
-                    else:
-                        own = 0xFF
-                d -= xt[i]
-                if lo[i] + d < 0 or hi[i] + d > 65535:
-                    continue
-                xt[i] += d
-                lo[i] += d
-                hi[i] += d
-                if s != own:  # the neighbours' field had pushed it over: read it again
-                    s = self.hic[i] if v >= hi[i] else self.loc[i] if v <= lo[i] else S_EMPTY
-                    scan[i] = s
-                    ctx[i] = (near & 0xFF) | s << 8
-                continue
-            if near == 0:  # empty among empties: back to the baseline itself
-                d = v - base[i]
-                if xt[i]:  # no neighbour's field left to offset
-                    lo[i] -= xt[i]
-                    hi[i] -= xt[i]
-                    xt[i] = 0
-            else:  # the same stones as before: only drift moves the reading
-                d = v - held[i]
-                if not -lim < d < lim:
-                    held[i] = v
-                    d = 0
-            if -lim < d < lim and d:
-                step = d >> TRACK_SHIFT if d > 0 else -((-d) >> TRACK_SHIFT)
-                if not step:
-                    step = 1 if d > 0 else -1
-                base[i] += step
-                lo[i] += step
-                hi[i] += step
-                # the stone samples drift with the sensor: the steps stay
-                if lim < self.black[i] < 65535 - lim:
-                    self.black[i] += step
-                if lim < self.white[i] < 65535 - lim:
-                    self.white[i] += step
-                if held[i]:
-                    held[i] += step
-                d = base[i] - self.saved[i]
-                if d > lim or d < -lim:
-                    self.dirty = True
+        if (look or _look)(self, raw, scan, todo, count, 1 if every else 0):
+            self.dirty = True
         prev[:] = scan
 
     def span(self, place):
@@ -487,6 +407,98 @@ class Calibration:
             cal.saved[i] = cal.base[i]
         cal.path = path
         return cal
+
+
+def _look(cal, raw, scan, todo, count, every):
+    """calib.track's look at count places (todo's, or every place from 0):
+    -> whether some baseline moved a tracking band's width from the file."""
+    lim = cal.track_limit
+    size = cal.size
+    dirty = False
+    base = cal.base
+    lo = cal.lo
+    hi = cal.hi
+    held = cal.held
+    ctx = cal.ctx
+    xt = cal.xt
+    for k in range(count):
+        i = k if every else todo[k]
+        v = raw[i]
+        s = scan[i]
+        if lo[i] <= lim or hi[i] >= 65535 - lim or s == S_FAULT:
+            continue
+        near = _near(scan, size, i) | s << 8
+        was = ctx[i]
+        if near != was:  # the place or a neighbour changed: a new reference
+            ctx[i] = near
+            d = v - held[i]  # the jump since the last look
+            held[i] = v
+            own = (was >> 8) & 0xF
+            if was != 0xFFFF and own == S_EMPTY and (near ^ was) & 0xFF:
+                if not -2 * lim < d < 2 * lim:
+                    continue  # a stone put here (or a hand): the offset stays
+                # only the neighbours changed: the offset is the reading's
+                # distance from the baseline
+                d = v - base[i]
+                if d > 4 * lim:
+                    d = 4 * lim
+                elif d < -4 * lim:
+                    d = -4 * lim
+            elif was != 0xFFFF and own == S_EMPTY:
+                continue  # a stone put here: the offset it had stays
+            else:  # a first look, or a stone's place: the neighbours' typical field
+                d = 0
+                m = near
+                for _ in range(4):
+                    if m & 3 == S_BLACK:
+                        d += cal.xb
+                    elif m & 3 == S_WHITE:
+                        d += cal.xw
+                    m >>= 2
+                if was != 0xFFFF and s == own:
+                    own = s  # a stone still there: no need to read it again
+                else:
+                    own = 0xFF
+            d -= xt[i]
+            if lo[i] + d < 0 or hi[i] + d > 65535:
+                continue
+            xt[i] += d
+            lo[i] += d
+            hi[i] += d
+            if s != own:  # the neighbours' field had pushed it over: read it again
+                s = cal.hic[i] if v >= hi[i] else cal.loc[i] if v <= lo[i] else S_EMPTY
+                scan[i] = s
+                ctx[i] = (near & 0xFF) | s << 8
+            continue
+        if near == 0:  # empty among empties: back to the baseline itself
+            d = v - base[i]
+            if xt[i]:  # no neighbour's field left to offset
+                lo[i] -= xt[i]
+                hi[i] -= xt[i]
+                xt[i] = 0
+        else:  # the same stones as before: only drift moves the reading
+            d = v - held[i]
+            if not -lim < d < lim:
+                held[i] = v
+                d = 0
+        if -lim < d < lim and d:
+            step = d >> TRACK_SHIFT if d > 0 else -((-d) >> TRACK_SHIFT)
+            if not step:
+                step = 1 if d > 0 else -1
+            base[i] += step
+            lo[i] += step
+            hi[i] += step
+            # the stone samples drift with the sensor: the steps stay
+            if lim < cal.black[i] < 65535 - lim:
+                cal.black[i] += step
+            if lim < cal.white[i] < 65535 - lim:
+                cal.white[i] += step
+            if held[i]:
+                held[i] += step
+            d = base[i] - cal.saved[i]
+            if d > lim or d < -lim:
+                dirty = True
+    return dirty
 
 
 def _near(scan, size, i):

@@ -94,6 +94,7 @@ class MuxScanner:
         for b in range(8):  # start in the state the plan ends in
             self._set[b](state >> b & 1)
         self._fast = None
+        self._fast_look = None
         self._bank = None  # the plain loop's bank per step (the viper scan reads _chan)
         if fast is None or gpios is None or channels is None:
             self._bank = bytearray(NO_READ if s[2] is None else s[2] for s in steps)
@@ -101,6 +102,7 @@ class MuxScanner:
             from gogadget.hw import rp2fast
             self._fast = fast["scan"]
             self._fast_classify = fast["classify"]
+            self._fast_look = fast["track_look"]
             self._chan = bytearray(NO_READ if s[2] is None else channels[s[2]] for s in steps)
             self._masks = array("I", [1 << g for g in gpios])
             self._regs = array("I", [rp2fast.SIO_OUT_SET, rp2fast.SIO_OUT_CLR, rp2fast.ADC_CS])
@@ -139,7 +141,7 @@ class MuxScanner:
         self.read_raw()
         count = self.classify(scan)
         cal = self.calibration
-        cal.track(self.raw, scan, count)
+        cal.track(self.raw, scan, count, self._fast_look)
         if cal.dirty:  # rare: a few times as a board warms up by 30 C
             cal.save_drift()
 

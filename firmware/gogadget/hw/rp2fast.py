@@ -26,7 +26,7 @@ ADC_CS = 0x4004C000  # RESULT is the next word
 ADC_CS_EN_START = 5  # EN | START_ONE; AINSEL << 12; READY is bit 8
 
 # The functions in hw/rp2viper.py, by name (what load() returns).
-NAMES = ("scan", "classify", "uses", "render", "settle_places", "settle_mark", "diff_places",
+NAMES = ("scan", "classify", "track_look", "uses", "render", "settle_places", "settle_mark", "diff_places",
          "sync_want", "paint_places", "crc8", "liberty", "remove", "superko_find")
 
 _loaded = []

@@ -70,6 +70,135 @@ def classify(n: int, raw: ptr16, fault: ptr8, lo: ptr16, hi: ptr16, loc: ptr8, h
     return count
 
 @micropython.viper
+def track_look(cal, raw: ptr16, scan: ptr8, todo: ptr16, count: int, every: int) -> int:
+    # hw/calib.py's _look, line for line (xt is signed: ptr16 reads it as 0..65535)
+    lim = int(cal.track_limit)
+    size = int(cal.size)
+    xb = int(cal.xb)
+    xw = int(cal.xw)
+    base = ptr16(cal.base)
+    lo = ptr16(cal.lo)
+    hi = ptr16(cal.hi)
+    held = ptr16(cal.held)
+    ctx = ptr16(cal.ctx)
+    xt = ptr16(cal.xt)
+    black = ptr16(cal.black)
+    white = ptr16(cal.white)
+    saved = ptr16(cal.saved)
+    loc = ptr8(cal.loc)
+    hic = ptr8(cal.hic)
+    n = size * size
+    top = 65535 - lim
+    dirty = 0
+    k = 0
+    while k < count:
+        if every:
+            i = k
+        else:
+            i = int(todo[k])
+        k += 1
+        v = int(raw[i])
+        s = int(scan[i])
+        if int(lo[i]) <= lim or int(hi[i]) >= top or s == 4:
+            continue
+        col = i % size
+        near = 0
+        if col:
+            near = int(scan[i - 1]) & 3
+        if col < size - 1:
+            near |= (int(scan[i + 1]) & 3) << 2
+        if i >= size:
+            near |= (int(scan[i - size]) & 3) << 4
+        if i + size < n:
+            near |= (int(scan[i + size]) & 3) << 6
+        near |= s << 8
+        was = int(ctx[i])
+        x = int(xt[i])
+        if x > 32767:
+            x -= 65536
+        if near != was:
+            ctx[i] = near
+            d = v - int(held[i])
+            held[i] = v
+            own = (was >> 8) & 0xF
+            if was != 0xFFFF and own == 0 and (near ^ was) & 0xFF:
+                if not (0 - 2 * lim < d and d < 2 * lim):
+                    continue
+                d = v - int(base[i])
+                if d > 4 * lim:
+                    d = 4 * lim
+                elif d < 0 - 4 * lim:
+                    d = 0 - 4 * lim
+            elif was != 0xFFFF and own == 0:
+                continue
+            else:
+                d = 0
+                m = near
+                j = 0
+                while j < 4:
+                    if m & 3 == 1:
+                        d += xb
+                    elif m & 3 == 2:
+                        d += xw
+                    m >>= 2
+                    j += 1
+                if not (was != 0xFFFF and s == own):
+                    own = 0xFF
+            d -= x
+            l = int(lo[i]) + d
+            h = int(hi[i]) + d
+            if l < 0 or h > 65535:
+                continue
+            xt[i] = (x + d) & 0xFFFF
+            lo[i] = l
+            hi[i] = h
+            if s != own:
+                if v >= h:
+                    s = int(hic[i])
+                elif v <= l:
+                    s = int(loc[i])
+                else:
+                    s = 0
+                scan[i] = s
+                ctx[i] = (near & 0xFF) | (s << 8)
+            continue
+        if near == 0:
+            d = v - int(base[i])
+            if x:
+                lo[i] = int(lo[i]) - x
+                hi[i] = int(hi[i]) - x
+                xt[i] = 0
+        else:
+            d = v - int(held[i])
+            if not (0 - lim < d and d < lim):
+                held[i] = v
+                d = 0
+        if 0 - lim < d and d < lim and d != 0:
+            if d > 0:
+                step = d >> 4
+                if step == 0:
+                    step = 1
+            else:
+                step = 0 - ((0 - d) >> 4)
+                if step == 0:
+                    step = -1
+            base[i] = int(base[i]) + step
+            lo[i] = int(lo[i]) + step
+            hi[i] = int(hi[i]) + step
+            b = int(black[i])
+            if lim < b and b < top:
+                black[i] = b + step
+            w = int(white[i])
+            if lim < w and w < top:
+                white[i] = w + step
+            if held[i]:
+                held[i] = int(held[i]) + step
+            dd = int(base[i]) - int(saved[i])
+            if dd > lim or dd < 0 - lim:
+                dirty = 1
+    return dirty
+
+@micropython.viper
 def uses(frame: ptr8, phase: ptr8, n: int) -> int:
     u = 0
     i = 1
