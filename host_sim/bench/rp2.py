@@ -156,6 +156,81 @@ leds.np.write(); leds.np.write()
 print("WRITE_WAIT", time.ticks_diff(time.ticks_us(), t0) / 2)
 """
 
+# MuxScanner.read's parts on 19x19, as hw/pico.py builds the scanner (viper
+# read_raw and classify, calib.py's track in bytecode), on the physical
+# model's sensors with the calibration the flash holds: time per scan and
+# bytes allocated per call of each part, track under heap_lock, and
+# save_drift's write (forced: in play it writes when a place's tracked
+# baseline has moved a tracking band from the file's).
+SCAN = r"""
+import gc, time, micropython
+from gogadget.hw import rp2fast
+rp2fast.install()  # as main.py does
+from gogadget.config import Config
+from gogadget.hw import pico
+cfg = Config(size=19)
+cal, how = pico.load_calibration(19)
+print("CAL", repr((how, cal.calibrated, cal.track_limit, len(cal.bad))))
+sensors = pico.make_sensors(cfg, calibration=cal)
+scan = bytearray(361)
+raw = sensors.raw
+for _ in range(60):  # every place has had its turn: the tracking's steady state
+    sensors.read(scan)
+N = 50
+tr = tc = tt = wt = 0
+for _ in range(N):
+    t0 = time.ticks_us()
+    sensors.read_raw()
+    t1 = time.ticks_us()
+    sensors.classify(scan)
+    t2 = time.ticks_us()
+    cal.track(raw, scan)
+    t3 = time.ticks_us()
+    tr += time.ticks_diff(t1, t0); tc += time.ticks_diff(t2, t1)
+    d = time.ticks_diff(t3, t2); tt += d
+    if d > wt:
+        wt = d
+t0 = time.ticks_us()
+for _ in range(N):
+    sensors.read(scan)
+tw = time.ticks_diff(time.ticks_us(), t0)
+print("TIMES", repr((tr / N, tc / N, tt / N, wt, tw / N)))
+def alloc(f, n):
+    gc.collect()
+    gc.disable()
+    a = gc.mem_alloc()
+    for _ in range(n):
+        f()
+    a = gc.mem_alloc() - a
+    gc.enable()
+    return a / n
+print("ALLOC", repr((alloc(sensors.read_raw, N), alloc(lambda: sensors.classify(scan), N),
+                     alloc(lambda: cal.track(raw, scan), N), alloc(lambda: sensors.read(scan), N))))
+locked = "ok"
+micropython.heap_lock()
+try:
+    for _ in range(3 * 361 // 16):
+        cal.track(raw, scan)
+except MemoryError:
+    locked = "MemoryError"
+micropython.heap_unlock()
+print("LOCKED", repr(locked))
+ts = []
+allocs = []
+for _ in range(5):
+    cal.dirty = True
+    gc.collect()
+    gc.disable()
+    a = gc.mem_alloc()
+    t0 = time.ticks_us()
+    cal.save_drift()
+    ts.append(time.ticks_diff(time.ticks_us(), t0))
+    allocs.append(gc.mem_alloc() - a)
+    gc.enable()
+print("SAVE", repr((ts, allocs, cal.path, cal.dirty)))
+"""
+
+
 # Board.play timed move by move, in the heap as the App leaves it.
 RULES = r"""
 import gc, time
@@ -393,16 +468,19 @@ def journal_of_game(store, moves, tail):
     return bytes(s.board), bytes(rest)
 
 
-async def on_pico(image, code, size=SIZE, firmware=None):
+async def on_pico(image, code, size=SIZE, firmware=None, attach=None):
     """Boot a fresh Pico (so nothing of an earlier script is in its heap)
     and run code over the raw REPL; its output.  CONFIRM is held at
     power-up: a frozen main.py (the Pico W image's) then returns to the REPL
     instead of starting the scan loop, whose link turns Ctrl-C off, so the
-    raw REPL would never answer."""
+    raw REPL would never answer.  attach(pico), given, wires the Pico up
+    before it boots (the physical sensors of physics_adc)."""
     from host_sim import rp2
     from gogadget.hw import pins
     pico = rp2.Pico(image, size=size, firmware=firmware, hold_confirm=True,
                     board=rp2.uf2_board(firmware))
+    if attach is not None:
+        attach(pico)
     await pico.start()
     pico.press(pins.BUTTON_CONFIRM, False)  # released before the script's buttons look
     out, err = await pico.exec(code, timeout=3600)
@@ -501,7 +579,7 @@ def verdict(ok):
     return "met" if ok else "MISSED"
 
 
-PARTS = ("cycle", "latency", "rules", "heap")
+PARTS = ("cycle", "latency", "rules", "heap", "scan")
 
 
 def image_arg(argv):
@@ -579,6 +657,10 @@ def main(parts=PARTS, firmware=None):
             heap_img = rp2.flash_image(d / "heap.img", None, heap_files, dirs=dirs, blocks=blocks)
             report_heap(asyncio.run(on_pico(heap_img, HEAP % (tail, final), firmware=firmware)),
                         wireless="Pico W" in machine)
+        if "scan" in parts:
+            for name, stones in scan_positions():
+                out = scan_on_pico(d, files, dirs, blocks, firmware, stones)
+                report_scan(name, out)
     print("(emulation took %.0f s of wall time)" % (time.time() - wall))
 
 
@@ -618,6 +700,65 @@ def report_cycle(cyc):
           % (cfg.scan_hz, period, verdict(calm <= 0.75 * period and sum(moves[1]) <= period),
              calm, 100 * calm / period, sum(moves[1]), 100 * sum(moves[1]) / period))
     return moves[1]
+
+
+# The physical board the scan bench reads: host_sim.physics's nominal parts,
+# calibrated the maker's way on the host through the firmware's Calibrator.
+SCAN_SEED = 17
+LATE_STONES = 160
+
+
+def scan_positions():
+    """(name, {place: colour}): the empty board and a late game's board
+    (LATE_STONES stones at seeded places, the colours alternating)."""
+    import random
+    rng = random.Random(SCAN_SEED)
+    late = {pl: 1 + k % 2 for k, pl in enumerate(rng.sample(range(SIZE * SIZE), LATE_STONES))}
+    return (("empty board", {}), ("%d stones" % LATE_STONES, late))
+
+
+def scan_on_pico(d, files, dirs, blocks, firmware, stones):
+    """SCAN's output on a Pico whose ADC reads host_sim.physics's board
+    (host_sim/rp2/physics_adc.py) with stones on it, the board's calibration
+    (made on the host) in the flash as calib.bin."""
+    from host_sim import rp2
+    from host_sim.rp2 import physics_adc
+    from gogadget.hw import pico as hw_pico
+    board, result = physics_adc.calibrated_board(SIZE, d / "calib.bin", "nominal", SCAN_SEED)
+    if not result.startswith("ok"):
+        raise SystemExit("the scan bench's board did not calibrate: %s" % result)
+    for pl, colour in stones.items():
+        board.stones.put(pl, colour)
+    scan_files = dict(files)
+    scan_files[hw_pico.CALIBRATION_FILE] = (d / "calib.bin").read_bytes()
+    img = rp2.flash_image(d / "scan.img", None, scan_files, dirs=dirs, blocks=blocks)
+    return asyncio.run(on_pico(img, SCAN, firmware=firmware,
+                               attach=lambda pico: physics_adc.PhysicsAdc(pico, board=board)))
+
+
+def report_scan(name, out):
+    from gogadget.config import Config
+    how, calibrated, limit, bad = eval(parse("CAL", out))
+    read_raw, classify, track, worst, whole = eval(parse("TIMES", out))
+    a_raw, a_cls, a_track, a_read = eval(parse("ALLOC", out))
+    locked = eval(parse("LOCKED", out))
+    save_us, save_alloc, path, dirty = eval(parse("SAVE", out))
+    period = Config().scan_period_ms() * 1000
+    print("MuxScanner.read's parts, 19x19 on host_sim.physics's nominal board, %s (%s, track"
+          " band %d counts, %d bad places):" % (name, how, limit, bad))
+    print("  per scan (us): read_raw %.0f  classify %.0f  track %.0f (worst %d)  = %.0f;"
+          " MuxScanner.read as a whole %.0f" % (read_raw, classify, track, worst,
+                                                 read_raw + classify + track, whole))
+    print("  track: %.0f us = %.1f%% of the %d ms scan period (scan_hz %d)"
+          % (track, 100.0 * track / period, period // 1000, Config().scan_hz))
+    print("  bytes allocated per call: read_raw %g  classify %g  track %g  read %g;"
+          " track under heap_lock: %s" % (a_raw, a_cls, a_track, a_read, locked))
+    print("  save_drift's write (calib.bin, %d places; forced 5x): %s us, %s bytes allocated;"
+          " file %s, dirty after: %s (the emulator's flash writes take no time: a real"
+          " chip's erase and program are not in this figure)"
+          % (SIZE * SIZE, " ".join(str(x) for x in save_us),
+             " ".join(str(x) for x in save_alloc), path, dirty))
+    print("  verdict: track allocates nothing: %s" % verdict(a_track == 0 and locked == "ok"))
 
 
 def report_latency(idle_hz, lat, parts, console, move=None):

@@ -60,13 +60,18 @@ class PhysicsAdc:
     """
 
     def __init__(self, pico, stones=None, physics_setting="nominal", seed=0, board=None):
-        """board: a physics.Board made elsewhere (its clock should be an
-        EmulatedClock of pico); else one is made over stones."""
+        """board: a physics.Board made elsewhere (calibrated_board's): it
+        moves onto the emulator's clock, its temperature ramp starting now;
+        else one is made over stones."""
         self.pico = pico
         if board is None:
             stones = stones if stones is not None else virtual.Stones(pico.size)
             board = physics.Board(stones, EmulatedClock(pico), None, physics=physics_setting,
                                   seed=seed)
+        else:
+            board.clock = EmulatedClock(pico)
+            board.t0 = pico.now_ms
+            board.leds = None  # the chain's decoded frames set the current (_begin)
         self.board = board
         self.stones = board.stones
         self.path = physics.AnalogPath(board)
@@ -81,11 +86,13 @@ class PhysicsAdc:
 
     def _begin(self):
         tap = self.pico.leds
-        if tap.frames != self._frames and tap.last is not None:
+        if tap.frames != self._frames:
             self._frames = tap.frames
             # Board.begin_pass keeps frame_ma when it has no virtual.Leds
-            # (and no fixed led_ma): the chain's own current is set here.
-            self.board.frame_ma = chain_ma(tap.last)
+            # (and no fixed led_ma): the chain's own current is set here,
+            # before its first frame the dark chain's idle draw.
+            self.board.frame_ma = (chain_ma(tap.last) if tap.last is not None
+                                   else F.MA_IDLE * tap.count)
         self.path.begin_pass()
         self.passes += 1
 
@@ -97,3 +104,16 @@ class PhysicsAdc:
             self._begin()
         path.sel = c2 << 4 | c1
         return path.convert(channel) >> 4  # convert gives read_u16's scaling
+
+
+def calibrated_board(size, path, physics_setting="nominal", seed=0):
+    """A physics.Board calibrated the maker's way on the host
+    (physics.calibrate: the firmware's Calibrator on CPython over the same
+    parts), its calibration file written to path: (board, result).  Put the
+    file on the emulated flash as calib.bin and hand the board to
+    PhysicsAdc: the Pico then reads the parts it was calibrated on."""
+    stones = virtual.Stones(size)
+    clock = virtual.Clock()
+    board = physics.Board(stones, clock, None, physics=physics_setting, seed=seed)
+    sensors = physics.Sensors(board)
+    return board, physics.calibrate(sensors, stones, clock, str(path))
