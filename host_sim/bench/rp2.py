@@ -38,7 +38,16 @@ Figures and targets (issues 11 and 21):
   scan cycle, so it is what the app holds, not garbage; a transient inside
   one cycle (the save streams the record a few bytes at a time) is not
   seen, and a MemoryError there is caught by the firmware
-  (tests/test_memory.py).
+  (tests/test_memory.py);
+* `scan`: MuxScanner.read's parts per 19x19 scan (read_raw, classify,
+  calib.track; issue 17), on an empty board and under 160 stones, the bytes
+  each allocates (track: none, also under heap_lock), and save_drift's
+  write of the calibration file.
+
+The cycle, latency and scan parts read host_sim.physics's sensors through
+the ADC (host_sim/rp2/physics_adc.py), calibrated the maker's way on the
+host (calib.bin on the flash): a board in play is calibrated, and an
+uncalibrated one skips calib.track's drift tracking in every scan.
 """
 import asyncio
 import os
@@ -66,7 +75,9 @@ from gogadget.config import Config
 from gogadget.hw import pico
 from gogadget.app import App
 cfg = Config(size=19)
-sensors = pico.make_sensors(cfg)
+cal, how = pico.load_calibration(19)  # the flash's, as main.py loads it
+print("CAL", repr((how, cal.track_limit)))
+sensors = pico.make_sensors(cfg, calibration=cal)
 leds = pico.make_leds(cfg)
 buttons = pico.make_buttons(cfg)
 class Quiet:
@@ -81,6 +92,10 @@ now = 0
 for _ in range(4):
     app.step(now); now += 20
 scan = app.scan
+for _ in range(3 * 361 // 16):
+    # calib.track visits 16 places a scan: after a few turns of the board each
+    # has its reference, and a scan costs what it costs in play.
+    sensors.read(scan)
 alt = bytearray(ref.frame)
 def parts(n, change, stone=-1):
     global now
@@ -515,14 +530,20 @@ def parse(tag, text):
     raise RuntimeError("no %s line in:\n%s" % (tag, text[-1500:]))
 
 
-async def latency(image, stones, firmware=None):
+async def latency(image, stones, firmware=None, board=None):
     """main.py on a 19x19 board: put each stone on the virtual board and time
     until the LED frame that shows it has gone out (its first bit on the pin
     plus the bitstream's 800 kHz length), in emulated ms.  Also the scans per second of the
-    running loop, from the ADC conversions it made."""
+    running loop, from the ADC conversions it made.  board: a physics.Board
+    (calibrated_board's, its calibration on the flash) under the sensors
+    instead of the ideal ones."""
     from host_sim import rp2
     from gogadget.hw import pins
     pico = rp2.Pico(image, size=SIZE, firmware=firmware, board=rp2.uf2_board(firmware))
+    put = pico.put
+    if board is not None:
+        from host_sim.rp2 import physics_adc
+        put = physics_adc.PhysicsAdc(pico, board=board).put
     await pico.start()
     assert await pico.run_until(lambda: pico.leds.poll() is not None, 50, 20000), pico.console()
     await pico.run_ms(100)
@@ -548,7 +569,7 @@ async def latency(image, stones, firmware=None):
                 reads.append(nanos)  # one scan's reads of the place (1 + SETTLE_READS)
 
         pico.on_read = on_read
-        pico.put(pl, colour)
+        put(pl, colour)
         start = pico.clock.nanos
         i = pins.led_index(SIZE, pl)
 
@@ -634,17 +655,23 @@ def main(parts=PARTS, firmware=None):
         dirs = ["games"] if frozen else ["gogadget", "gogadget/hw", "games"]
         repl = rp2.flash_image(d / "repl.img", None, files, dirs=dirs, blocks=blocks)
         move = None
+        # The cycle and the latency run on a calibrated board, as a board in
+        # play is (an uncalibrated one skips calib.track): host_sim.physics's
+        # parts, calibrated on the host, under the ADC.
         if "cycle" in parts:
-            move = report_cycle(asyncio.run(on_pico(repl, CYCLE, firmware=firmware)))
+            board, cal_files = physical_board(d, files)
+            cyc = rp2.flash_image(d / "cycle.img", None, cal_files, dirs=dirs, blocks=blocks)
+            move = report_cycle(asyncio.run(on_pico(cyc, CYCLE, firmware=firmware,
+                                                    attach=physics_attach(board))))
         if "latency" in parts:
-            boot_files = dict(files)
+            board, boot_files = physical_board(d, files)
             boot_files["main.py"] = (build / "main.py").read_bytes()  # a frozen one runs first
             boot_files["config.json"] = b'{"size": 19}'
             boot = rp2.flash_image(d / "boot.img", None, boot_files,
                                    dirs=[x for x in dirs if x != "games"], blocks=blocks)
             stones = [rp2_place(c, r) for c, r in ((3, 3), (15, 15), (9, 9), (3, 15), (15, 3),
                                                    (9, 3))]
-            report_latency(*asyncio.run(latency(boot, stones, firmware)), move=move)
+            report_latency(*asyncio.run(latency(boot, stones, firmware, board)), move=move)
         if "rules" in parts:
             report_rules(asyncio.run(on_pico(repl, RULES % (rules_games(),), firmware=firmware)))
         if "heap" in parts:
@@ -665,6 +692,9 @@ def main(parts=PARTS, firmware=None):
 
 
 def report_cycle(cyc):
+    how, limit = eval(parse("CAL", cyc))
+    print("(the App's scanner: %s, tracking band %d counts; host_sim.physics's nominal sensors)"
+          % (how, limit))
     r, u, l, k = (float(x) for x in parse("CHANGE", cyc).split())
     ri, ui, li, ki = (float(x) for x in parse("IDLE", cyc).split())
     cycle = (r + u + l + k) / 1000
@@ -717,23 +747,38 @@ def scan_positions():
     return (("empty board", {}), ("%d stones" % LATE_STONES, late))
 
 
+def physical_board(d, files):
+    """A physics.Board of host_sim.physics's nominal parts, calibrated the
+    maker's way on the host (the firmware's Calibrator), and files plus its
+    calibration as the flash's calib.bin: (board, files)."""
+    from host_sim.rp2 import physics_adc
+    from gogadget.hw import pico as hw_pico
+    board, result = physics_adc.calibrated_board(SIZE, d / "calib.bin", "nominal", SCAN_SEED)
+    if not result.startswith("ok"):
+        raise SystemExit("the bench's physical board did not calibrate: %s" % result)
+    out = dict(files)
+    out[hw_pico.CALIBRATION_FILE] = (d / "calib.bin").read_bytes()
+    return board, out
+
+
+def physics_attach(board):
+    """on_pico's attach: board's sensors on the Pico's ADC."""
+    def attach(pico):
+        from host_sim.rp2 import physics_adc
+        physics_adc.PhysicsAdc(pico, board=board)
+    return attach
+
+
 def scan_on_pico(d, files, dirs, blocks, firmware, stones):
     """SCAN's output on a Pico whose ADC reads host_sim.physics's board
     (host_sim/rp2/physics_adc.py) with stones on it, the board's calibration
     (made on the host) in the flash as calib.bin."""
     from host_sim import rp2
-    from host_sim.rp2 import physics_adc
-    from gogadget.hw import pico as hw_pico
-    board, result = physics_adc.calibrated_board(SIZE, d / "calib.bin", "nominal", SCAN_SEED)
-    if not result.startswith("ok"):
-        raise SystemExit("the scan bench's board did not calibrate: %s" % result)
+    board, scan_files = physical_board(d, files)
     for pl, colour in stones.items():
         board.stones.put(pl, colour)
-    scan_files = dict(files)
-    scan_files[hw_pico.CALIBRATION_FILE] = (d / "calib.bin").read_bytes()
     img = rp2.flash_image(d / "scan.img", None, scan_files, dirs=dirs, blocks=blocks)
-    return asyncio.run(on_pico(img, SCAN, firmware=firmware,
-                               attach=lambda pico: physics_adc.PhysicsAdc(pico, board=board)))
+    return asyncio.run(on_pico(img, SCAN, firmware=firmware, attach=physics_attach(board)))
 
 
 def report_scan(name, out):

@@ -96,6 +96,12 @@ class PhysicsAdc:
         self.path.begin_pass()
         self.passes += 1
 
+    def put(self, place, colour):
+        """A stone put down now: the model takes it at once, mid-scan as a
+        hand does (not only from the next scan's start)."""
+        self.stones.put(place, colour)
+        self._begin()
+
     def convert(self, channel, c2, c1):
         """The raw 12-bit value the conversion on ADC input channel reads."""
         path = self.path
