@@ -10,7 +10,8 @@ blinking points, white on the others, each step confirmed), then a short
 game with a capture is played by putting stones, and the record the board
 keeps (GTP printsgf, read with sgfmill) holds exactly the moves made.
 
-9x9 to keep it cheap: about a minute of wall time on the emulator.
+9x9 to keep it cheap: about 60 s of CPU on the emulator (the wall time
+grows with the machine's load).
 """
 import asyncio
 
@@ -32,6 +33,12 @@ def _place(col, row):
 
 def test_calibrate_and_play_on_the_physical_model(uf2_images, tmp_path):
     need_emulator()
+    calibrate_and_play(uf2_images["pico"], tmp_path, "nominal", SEED)
+
+
+def calibrate_and_play(firmware, tmp_path, physics_setting, seed):
+    """The maker's calibration and a game with a capture on the model's
+    board of that setting and seed, firmware the Pico image."""
     import sgfmill.sgf
 
     from gogadget.hw import pins
@@ -42,9 +49,9 @@ def test_calibrate_and_play_on_the_physical_model(uf2_images, tmp_path):
     from host_sim.rp2.physics_adc import PhysicsAdc
 
     image = rp2.flash_image(tmp_path / "game.img", None, {"config.json": b'{"size": %d}' % SIZE})
-    pico = rp2.Pico(image, size=SIZE, firmware=uf2_images["pico"])
+    pico = rp2.Pico(image, size=SIZE, firmware=firmware)
     stones = virtual.Stones(SIZE)
-    adc = PhysicsAdc(pico, stones, "nominal", seed=SEED)
+    adc = PhysicsAdc(pico, stones, physics_setting, seed=seed)
 
     async def press(*buttons, ms=80):
         for b in buttons:
