@@ -38,7 +38,16 @@ Figures and targets (issues 11 and 21):
   scan cycle, so it is what the app holds, not garbage; a transient inside
   one cycle (the save streams the record a few bytes at a time) is not
   seen, and a MemoryError there is caught by the firmware
-  (tests/test_memory.py).
+  (tests/test_memory.py);
+* `scan`: MuxScanner.read's parts per 19x19 scan (read_raw, classify,
+  calib.track; issue 17), on an empty board and under 160 stones, the bytes
+  each allocates (track: none, also under heap_lock), and save_drift's
+  write of the calibration file.
+
+The cycle, latency and scan parts read host_sim.physics's sensors through
+the ADC (host_sim/rp2/physics_adc.py), calibrated the maker's way on the
+host (calib.bin on the flash): a board in play is calibrated, and an
+uncalibrated one skips calib.track's drift tracking in every scan.
 """
 import asyncio
 import os
@@ -66,7 +75,9 @@ from gogadget.config import Config
 from gogadget.hw import pico
 from gogadget.app import App
 cfg = Config(size=19)
-sensors = pico.make_sensors(cfg)
+cal, how = pico.load_calibration(19)  # the flash's, as main.py loads it
+print("CAL", repr((how, cal.track_limit)))
+sensors = pico.make_sensors(cfg, calibration=cal)
 leds = pico.make_leds(cfg)
 buttons = pico.make_buttons(cfg)
 class Quiet:
@@ -81,6 +92,10 @@ now = 0
 for _ in range(4):
     app.step(now); now += 20
 scan = app.scan
+for _ in range(3 * 361 // 16):
+    # calib.track visits 16 places a scan: after a few turns of the board each
+    # has its reference, and a scan costs what it costs in play.
+    sensors.read(scan)
 alt = bytearray(ref.frame)
 def parts(n, change, stone=-1):
     global now
@@ -155,6 +170,81 @@ t0 = time.ticks_us()
 leds.np.write(); leds.np.write()
 print("WRITE_WAIT", time.ticks_diff(time.ticks_us(), t0) / 2)
 """
+
+# MuxScanner.read's parts on 19x19, as hw/pico.py builds the scanner (viper
+# read_raw and classify, calib.py's track in bytecode), on the physical
+# model's sensors with the calibration the flash holds: time per scan and
+# bytes allocated per call of each part, track under heap_lock, and
+# save_drift's write (forced: in play it writes when a place's tracked
+# baseline has moved a tracking band from the file's).
+SCAN = r"""
+import gc, time, micropython
+from gogadget.hw import rp2fast
+rp2fast.install()  # as main.py does
+from gogadget.config import Config
+from gogadget.hw import pico
+cfg = Config(size=19)
+cal, how = pico.load_calibration(19)
+print("CAL", repr((how, cal.calibrated, cal.track_limit, len(cal.bad))))
+sensors = pico.make_sensors(cfg, calibration=cal)
+scan = bytearray(361)
+raw = sensors.raw
+for _ in range(60):  # every place has had its turn: the tracking's steady state
+    sensors.read(scan)
+N = 50
+tr = tc = tt = wt = 0
+for _ in range(N):
+    t0 = time.ticks_us()
+    sensors.read_raw()
+    t1 = time.ticks_us()
+    sensors.classify(scan)
+    t2 = time.ticks_us()
+    cal.track(raw, scan)
+    t3 = time.ticks_us()
+    tr += time.ticks_diff(t1, t0); tc += time.ticks_diff(t2, t1)
+    d = time.ticks_diff(t3, t2); tt += d
+    if d > wt:
+        wt = d
+t0 = time.ticks_us()
+for _ in range(N):
+    sensors.read(scan)
+tw = time.ticks_diff(time.ticks_us(), t0)
+print("TIMES", repr((tr / N, tc / N, tt / N, wt, tw / N)))
+def alloc(f, n):
+    gc.collect()
+    gc.disable()
+    a = gc.mem_alloc()
+    for _ in range(n):
+        f()
+    a = gc.mem_alloc() - a
+    gc.enable()
+    return a / n
+print("ALLOC", repr((alloc(sensors.read_raw, N), alloc(lambda: sensors.classify(scan), N),
+                     alloc(lambda: cal.track(raw, scan), N), alloc(lambda: sensors.read(scan), N))))
+locked = "ok"
+micropython.heap_lock()
+try:
+    for _ in range(3 * 361 // 16):
+        cal.track(raw, scan)
+except MemoryError:
+    locked = "MemoryError"
+micropython.heap_unlock()
+print("LOCKED", repr(locked))
+ts = []
+allocs = []
+for _ in range(5):
+    cal.dirty = True
+    gc.collect()
+    gc.disable()
+    a = gc.mem_alloc()
+    t0 = time.ticks_us()
+    cal.save_drift()
+    ts.append(time.ticks_diff(time.ticks_us(), t0))
+    allocs.append(gc.mem_alloc() - a)
+    gc.enable()
+print("SAVE", repr((ts, allocs, cal.path, cal.dirty)))
+"""
+
 
 # Board.play timed move by move, in the heap as the App leaves it.
 RULES = r"""
@@ -393,16 +483,19 @@ def journal_of_game(store, moves, tail):
     return bytes(s.board), bytes(rest)
 
 
-async def on_pico(image, code, size=SIZE, firmware=None):
+async def on_pico(image, code, size=SIZE, firmware=None, attach=None):
     """Boot a fresh Pico (so nothing of an earlier script is in its heap)
     and run code over the raw REPL; its output.  CONFIRM is held at
     power-up: a frozen main.py (the Pico W image's) then returns to the REPL
     instead of starting the scan loop, whose link turns Ctrl-C off, so the
-    raw REPL would never answer."""
+    raw REPL would never answer.  attach(pico), given, wires the Pico up
+    before it boots (the physical sensors of physics_adc)."""
     from host_sim import rp2
     from gogadget.hw import pins
     pico = rp2.Pico(image, size=size, firmware=firmware, hold_confirm=True,
                     board=rp2.uf2_board(firmware))
+    if attach is not None:
+        attach(pico)
     await pico.start()
     pico.press(pins.BUTTON_CONFIRM, False)  # released before the script's buttons look
     out, err = await pico.exec(code, timeout=3600)
@@ -437,14 +530,20 @@ def parse(tag, text):
     raise RuntimeError("no %s line in:\n%s" % (tag, text[-1500:]))
 
 
-async def latency(image, stones, firmware=None):
+async def latency(image, stones, firmware=None, board=None):
     """main.py on a 19x19 board: put each stone on the virtual board and time
     until the LED frame that shows it has gone out (its first bit on the pin
     plus the bitstream's 800 kHz length), in emulated ms.  Also the scans per second of the
-    running loop, from the ADC conversions it made."""
+    running loop, from the ADC conversions it made.  board: a physics.Board
+    (calibrated_board's, its calibration on the flash) under the sensors
+    instead of the ideal ones."""
     from host_sim import rp2
     from gogadget.hw import pins
     pico = rp2.Pico(image, size=SIZE, firmware=firmware, board=rp2.uf2_board(firmware))
+    put = pico.put
+    if board is not None:
+        from host_sim.rp2 import physics_adc
+        put = physics_adc.PhysicsAdc(pico, board=board).put
     await pico.start()
     assert await pico.run_until(lambda: pico.leds.poll() is not None, 50, 20000), pico.console()
     await pico.run_ms(100)
@@ -470,7 +569,7 @@ async def latency(image, stones, firmware=None):
                 reads.append(nanos)  # one scan's reads of the place (1 + SETTLE_READS)
 
         pico.on_read = on_read
-        pico.put(pl, colour)
+        put(pl, colour)
         start = pico.clock.nanos
         i = pins.led_index(SIZE, pl)
 
@@ -501,7 +600,7 @@ def verdict(ok):
     return "met" if ok else "MISSED"
 
 
-PARTS = ("cycle", "latency", "rules", "heap")
+PARTS = ("cycle", "latency", "rules", "heap", "scan")
 
 
 def image_arg(argv):
@@ -556,17 +655,23 @@ def main(parts=PARTS, firmware=None):
         dirs = ["games"] if frozen else ["gogadget", "gogadget/hw", "games"]
         repl = rp2.flash_image(d / "repl.img", None, files, dirs=dirs, blocks=blocks)
         move = None
+        # The cycle and the latency run on a calibrated board, as a board in
+        # play is (an uncalibrated one skips calib.track): host_sim.physics's
+        # parts, calibrated on the host, under the ADC.
         if "cycle" in parts:
-            move = report_cycle(asyncio.run(on_pico(repl, CYCLE, firmware=firmware)))
+            board, cal_files = physical_board(d, files)
+            cyc = rp2.flash_image(d / "cycle.img", None, cal_files, dirs=dirs, blocks=blocks)
+            move = report_cycle(asyncio.run(on_pico(cyc, CYCLE, firmware=firmware,
+                                                    attach=physics_attach(board))))
         if "latency" in parts:
-            boot_files = dict(files)
+            board, boot_files = physical_board(d, files)
             boot_files["main.py"] = (build / "main.py").read_bytes()  # a frozen one runs first
             boot_files["config.json"] = b'{"size": 19}'
             boot = rp2.flash_image(d / "boot.img", None, boot_files,
                                    dirs=[x for x in dirs if x != "games"], blocks=blocks)
             stones = [rp2_place(c, r) for c, r in ((3, 3), (15, 15), (9, 9), (3, 15), (15, 3),
                                                    (9, 3))]
-            report_latency(*asyncio.run(latency(boot, stones, firmware)), move=move)
+            report_latency(*asyncio.run(latency(boot, stones, firmware, board)), move=move)
         if "rules" in parts:
             report_rules(asyncio.run(on_pico(repl, RULES % (rules_games(),), firmware=firmware)))
         if "heap" in parts:
@@ -579,10 +684,17 @@ def main(parts=PARTS, firmware=None):
             heap_img = rp2.flash_image(d / "heap.img", None, heap_files, dirs=dirs, blocks=blocks)
             report_heap(asyncio.run(on_pico(heap_img, HEAP % (tail, final), firmware=firmware)),
                         wireless="Pico W" in machine)
+        if "scan" in parts:
+            for name, stones in scan_positions():
+                out = scan_on_pico(d, files, dirs, blocks, firmware, stones)
+                report_scan(name, out)
     print("(emulation took %.0f s of wall time)" % (time.time() - wall))
 
 
 def report_cycle(cyc):
+    how, limit = eval(parse("CAL", cyc))
+    print("(the App's scanner: %s, tracking band %d counts; host_sim.physics's nominal sensors)"
+          % (how, limit))
     r, u, l, k = (float(x) for x in parse("CHANGE", cyc).split())
     ri, ui, li, ki = (float(x) for x in parse("IDLE", cyc).split())
     cycle = (r + u + l + k) / 1000
@@ -618,6 +730,80 @@ def report_cycle(cyc):
           % (cfg.scan_hz, period, verdict(calm <= 0.75 * period and sum(moves[1]) <= period),
              calm, 100 * calm / period, sum(moves[1]), 100 * sum(moves[1]) / period))
     return moves[1]
+
+
+# The physical board the scan bench reads: host_sim.physics's nominal parts,
+# calibrated the maker's way on the host through the firmware's Calibrator.
+SCAN_SEED = 17
+LATE_STONES = 160
+
+
+def scan_positions():
+    """(name, {place: colour}): the empty board and a late game's board
+    (LATE_STONES stones at seeded places, the colours alternating)."""
+    import random
+    rng = random.Random(SCAN_SEED)
+    late = {pl: 1 + k % 2 for k, pl in enumerate(rng.sample(range(SIZE * SIZE), LATE_STONES))}
+    return (("empty board", {}), ("%d stones" % LATE_STONES, late))
+
+
+def physical_board(d, files):
+    """A physics.Board of host_sim.physics's nominal parts, calibrated the
+    maker's way on the host (the firmware's Calibrator), and files plus its
+    calibration as the flash's calib.bin: (board, files)."""
+    from host_sim.rp2 import physics_adc
+    from gogadget.hw import pico as hw_pico
+    board, result = physics_adc.calibrated_board(SIZE, d / "calib.bin", "nominal", SCAN_SEED)
+    if not result.startswith("ok"):
+        raise SystemExit("the bench's physical board did not calibrate: %s" % result)
+    out = dict(files)
+    out[hw_pico.CALIBRATION_FILE] = (d / "calib.bin").read_bytes()
+    return board, out
+
+
+def physics_attach(board):
+    """on_pico's attach: board's sensors on the Pico's ADC."""
+    def attach(pico):
+        from host_sim.rp2 import physics_adc
+        physics_adc.PhysicsAdc(pico, board=board)
+    return attach
+
+
+def scan_on_pico(d, files, dirs, blocks, firmware, stones):
+    """SCAN's output on a Pico whose ADC reads host_sim.physics's board
+    (host_sim/rp2/physics_adc.py) with stones on it, the board's calibration
+    (made on the host) in the flash as calib.bin."""
+    from host_sim import rp2
+    board, scan_files = physical_board(d, files)
+    for pl, colour in stones.items():
+        board.stones.put(pl, colour)
+    img = rp2.flash_image(d / "scan.img", None, scan_files, dirs=dirs, blocks=blocks)
+    return asyncio.run(on_pico(img, SCAN, firmware=firmware, attach=physics_attach(board)))
+
+
+def report_scan(name, out):
+    from gogadget.config import Config
+    how, calibrated, limit, bad = eval(parse("CAL", out))
+    read_raw, classify, track, worst, whole = eval(parse("TIMES", out))
+    a_raw, a_cls, a_track, a_read = eval(parse("ALLOC", out))
+    locked = eval(parse("LOCKED", out))
+    save_us, save_alloc, path, dirty = eval(parse("SAVE", out))
+    period = Config().scan_period_ms() * 1000
+    print("MuxScanner.read's parts, 19x19 on host_sim.physics's nominal board, %s (%s, track"
+          " band %d counts, %d bad places):" % (name, how, limit, bad))
+    print("  per scan (us): read_raw %.0f  classify %.0f  track %.0f (worst %d)  = %.0f;"
+          " MuxScanner.read as a whole %.0f" % (read_raw, classify, track, worst,
+                                                 read_raw + classify + track, whole))
+    print("  track: %.0f us = %.1f%% of the %d ms scan period (scan_hz %d)"
+          % (track, 100.0 * track / period, period // 1000, Config().scan_hz))
+    print("  bytes allocated per call: read_raw %g  classify %g  track %g  read %g;"
+          " track under heap_lock: %s" % (a_raw, a_cls, a_track, a_read, locked))
+    print("  save_drift's write (calib.bin, %d places; forced 5x): %s us, %s bytes allocated;"
+          " file %s, dirty after: %s (the emulator's flash writes take no time: a real"
+          " chip's erase and program are not in this figure)"
+          % (SIZE * SIZE, " ".join(str(x) for x in save_us),
+             " ".join(str(x) for x in save_alloc), path, dirty))
+    print("  verdict: track allocates nothing: %s" % verdict(a_track == 0 and locked == "ok"))
 
 
 def report_latency(idle_hz, lat, parts, console, move=None):

@@ -279,6 +279,10 @@ class Pico:
         # Called as on_read(place, nanos) at every ADC conversion (the
         # latency bench finds the scans that read a stone); None: not.
         self.on_read = None
+        # Called as adc_source(channel, c2, c1) -> raw 12-bit value at every
+        # conversion instead of the ideal sensors above (physics_adc.py
+        # hands it host_sim.physics's analog path); None: the ideal ones.
+        self.adc_source = None
         self.out = bytearray()  # everything the console printed
         self._seen = 0
         self.dev.cdc.on_serial_data = self._on_serial
@@ -314,7 +318,9 @@ class Pico:
                 c2 |= 1 << i
         place = pins.mux_place(channel, c2, c1)
         v = ADC_EMPTY
-        if place < len(self.board):
+        if self.adc_source is not None:
+            v = self.adc_source(channel, c2, c1)
+        elif place < len(self.board):
             v = self.faults.get(place)
             if v is None:
                 stone = self.board[place]
