@@ -37,7 +37,12 @@ otherwise come one at a time) and none of its own places reading otherwise
 (a stone set down for a moment, then nudged to the next point): the referee takes no move from a batch that
 is not clean.  Only a change that never settles (a sensor flapping for more
 than STALL_MS) lets the ready places through without it, and then the
-batch is clean only once the other end of any slide beside it has settled.
+batch is clean only once the other end of any slide beside it has settled:
+every stone adopted since the board was clean has been seen once with no
+neighbour of its reading changed in the last k scans.  Each stone is seen
+on its own scan, not all on one: under flicker some place among dozens of
+fresh stones' neighbours has almost always flickered in the last k scans
+(a board put back after a power cut, 3% flicker, stayed unclean for good).
 
 A hand or sleeve over the board shows as many places changing at once:
 when hand_places or more places have a change that has lasted 2 or more
@@ -118,6 +123,9 @@ class Settler:
         # Scans a new stone cut short (misread twice in a row) still counts
         # as on its way: it is likely to come back.
         self._hold = bytearray(n)
+        # 1: a stone of a batch that went through after a stall, not yet
+        # seen with its neighbours settled (_fresh_beside_change).
+        self._doubt = bytearray(n)
         self._out = zeros("H", _O_HI + 1)  # what the last per-place pass found
         self._prime = _PRIME_SCANS
         self._booting = 0  # scans left for the places the vote disagreed on to settle
@@ -379,6 +387,11 @@ class Settler:
             _FAST[1](self, lo, hi)
         self.clean = False
         self._stalled = stalled
+        if stalled:
+            fresh = self.fresh
+            doubt = self._doubt
+            for pl in range(self.n):
+                doubt[pl] = fresh[pl]
         return True
 
     def _mark(self, lo, hi):
@@ -402,14 +415,22 @@ class Settler:
                 fresh[pl] = 1
 
     def _fresh_beside_change(self):
-        """Is a stone adopted since the board was clean next to the near end
-        of a slide still on its way (a neighbour of the same reading that
-        changed in the last k scans)?"""
+        """Is a stone adopted since the board was clean (in doubt since the
+        stall) still next to the near end of a slide on its way (a
+        neighbour of the same reading that changed in the last k scans)?
+        A stone seen once with its neighbours settled is out of doubt: a
+        slide's near end lifts or bounces within k scans of the far end
+        landing.  (The whole batch was out of doubt when every stone was
+        seen so on one scan; under flicker that scan never comes.)"""
         fresh = self.fresh
         stable = self.stable
+        doubt = self._doubt
         size = self.size
         n = self.n
+        left = False
         for pl in range(n):
+            if not doubt[pl]:
+                continue
             c = stable[pl]
             if fresh[pl] and c != S_EMPTY:
                 col = pl % size
@@ -417,8 +438,10 @@ class Settler:
                         or (col < size - 1 and self._unsettled(pl + 1, c)) \
                         or (pl >= size and self._unsettled(pl - size, c)) \
                         or (pl + size < n and self._unsettled(pl + size, c)):
-                    return True
-        return False
+                    left = True
+                    continue
+            doubt[pl] = 0
+        return left
 
     def _unsettled(self, nb, c):
         return self.stable[nb] == c and self._calm[nb] < self._k
