@@ -418,10 +418,9 @@ class Settler:
         """Is a stone adopted since the board was clean (in doubt since the
         stall) still next to the near end of a slide on its way (a
         neighbour of the same reading that changed in the last k scans)?
-        A stone seen once with its neighbours settled is out of doubt: a
-        slide's near end lifts or bounces within k scans of the far end
-        landing.  (The whole batch was out of doubt when every stone was
-        seen so on one scan; under flicker that scan never comes.)"""
+        A stone seen once with its neighbours settled is out of doubt, as
+        the whole batch was when all its stones were seen so on one scan:
+        under flicker, with dozens of stones, that one scan never comes."""
         fresh = self.fresh
         stable = self.stable
         doubt = self._doubt
