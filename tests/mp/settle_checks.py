@@ -461,6 +461,53 @@ def check_stalled_put_back_comes_clean_under_flicker():
     return " ".join(out)
 
 
+
+def check_flicker_makes_no_hand():
+    """Stress seed 2300711: at 3% flicker, each place misread on its own
+    every scan (so two-scan misreadings come too), a stone put down beside
+    two of them was held hand_settle_ms as under a hand.  40 stones put
+    down and lifted one at a time at 100 scans/s: each is taken within a
+    noisy debounce, none waits out a hand."""
+    size = 9
+    n = size * size
+    r = Rig(size, scan_hz=100, stable_ms=30)
+    board = bytearray(n)
+    seed = [3]
+
+    def rnd(m):
+        seed[0] = (seed[0] * 1103515245 + 12345) & 0x3FFFFFFF
+        return (seed[0] >> 8) % m
+
+    def scan():
+        for pl in range(n):
+            v = board[pl]
+            if rnd(1000) < 30:
+                v = 0 if v else 3
+            r.scan[pl] = v
+        r.feed()
+
+    for _ in range(200):
+        scan()
+    worst = 0
+    for _ in range(40):
+        pl = rnd(n)
+        board[pl] = 3
+        t0 = r.t
+        while r.s.stable[pl] != 3:
+            scan()
+            assert r.t - t0 < 2000
+        worst = max(worst, r.t - t0)
+        for _ in range(30):
+            scan()
+        board[pl] = 0
+        while r.s.stable[pl] != 0:
+            scan()
+        for _ in range(30):
+            scan()
+    assert worst < r.config.hand_settle_ms, worst
+    return "worst=%dms" % worst
+
+
 def _flicker_history(r, scans):
     f = Flicker(r, far_rows(r.size, 4), 2)
     for _ in range(scans):
@@ -615,6 +662,7 @@ CHECKS = (
     check_slide_gap_within_stable_scans_is_one_change,
     check_flapping_neighbour_holds_then_unclean,
     check_stalled_put_back_comes_clean_under_flicker,
+    check_flicker_makes_no_hand,
     check_restart_keeps_readings_resets_timing,
     check_wrong_size_scan_raises,
     check_same_in_ms_at_any_rate,
