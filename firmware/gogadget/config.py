@@ -51,7 +51,8 @@ DEFAULTS = (
     # A hand or sleeve changes many places at once: when hand_places places
     # have changes that lasted 2+ scans and began within hand_window_ms,
     # nothing is adopted until hand_settle_ms after that stops (single-scan
-    # flickers never count; see settle.py).
+    # flickers never count, and while the sensors flicker a lot a few more
+    # places are needed; see settle.py).
     ("hand_places", 3),
     ("hand_window_ms", 120),
     ("hand_settle_ms", 300),

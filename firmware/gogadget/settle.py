@@ -37,13 +37,24 @@ otherwise come one at a time) and none of its own places reading otherwise
 (a stone set down for a moment, then nudged to the next point): the referee takes no move from a batch that
 is not clean.  Only a change that never settles (a sensor flapping for more
 than STALL_MS) lets the ready places through without it, and then the
-batch is clean only once the other end of any slide beside it has settled.
+batch is clean only once the other end of any slide beside it has settled:
+every stone adopted since the board was clean has been seen once with no
+neighbour of its reading changed in the last k scans.  Each stone is seen
+on its own scan, not all on one: under flicker some place among dozens of
+fresh stones' neighbours has almost always flickered in the last k scans
+(a board put back after a power cut, 3% flicker, stayed unclean for good).
 
 A hand or sleeve over the board shows as many places changing at once:
 when hand_places or more places have a change that has lasted 2 or more
 scans and began within the last hand_window_ms, nothing is adopted until
 hand_settle_ms after that stops.  Single-scan flickers never count towards
-it, so sensor noise spread over the board is not a hand.
+it, so sensor noise spread over the board is not a hand.  Two-scan
+misreadings do, and under a lot of flicker they are common (3% on 9x9:
+one starts somewhere every 14 scans), so while the sensors flicker the
+count needed grows by up to _HAND_EXTRA places, keeping the chance that
+misreadings make up a hand with one real change below _FALSE_PER_S:
+a stone put back beside two such misreadings was held 300 ms as under a
+hand, knocked to the next point meanwhile, and taken there as a move.
 
 Boot.  The first three scans are voted place by place into `stable`, so
 the settled view starts from what the board holds (stones left on it over
@@ -68,6 +79,7 @@ from gogadget.scan import S_EMPTY, new_scan
 # (1e-6 a scan at the 50 scans/s this was first set for).
 _FALSE_PER_S = 5e-5
 _PRIME_SCANS = const(3)  # readings voted into the first settled view
+_HAND_EXTRA = const(6)  # places the hand count may add for noisy sensors
 _NO_DEV = const(255)  # Settler._dev: no reading is off by one scan
 
 # What a per-place pass found (Settler._out, by index): places still busy,
@@ -118,6 +130,9 @@ class Settler:
         # Scans a new stone cut short (misread twice in a row) still counts
         # as on its way: it is likely to come back.
         self._hold = bytearray(n)
+        # 1: a stone of a batch that went through after a stall, not yet
+        # seen with its neighbours settled (_fresh_beside_change).
+        self._doubt = bytearray(n)
         self._out = zeros("H", _O_HI + 1)  # what the last per-place pass found
         self._prime = _PRIME_SCANS
         self._booting = 0  # scans left for the places the vote disagreed on to settle
@@ -173,6 +188,18 @@ class Settler:
         rate = log(_FALSE_PER_S * period / 1000)
         self._k_limits = tuple(int(1024 * exp((rate + (kk - 1) * log(n)) / kk))
                                for kk in range(k, k + extra))
+        # The hand: with f flickers a scan (the limits are x1024), two-scan
+        # misreadings start about n * (f / n) ** 2 times a scan and count
+        # for 2 scans, so about lam = 2 * f * f / n of them count at once
+        # (Poisson).  A hand is hand_places places, one of them maybe a real
+        # change: j chance ones happen about lam ** j / j! of the scans.
+        # Keep that under _FALSE_PER_S: the largest f (x1024) each count
+        # allows, j from hand_places - 1 up.
+        hp = config.hand_places
+        self._hand_limits = tuple(
+            int(1024 * exp(0.5 * (log(n / 2) + (rate + _log_factorial(j)) / j)))
+            for j in range(hp - 1, hp - 1 + _HAND_EXTRA))
+        self._hand = hp
         # A place part-way through settling must still be looked at on the
         # next scan, even if that scan equals the last one.
         self._busy = 0 if self.last == self.stable else 1
@@ -251,7 +278,7 @@ class Settler:
         if self._booting:
             return self._boot_step(out)
         self._noise(out[_O_FLICK])
-        if out[_O_RECENT] >= self.config.hand_places:
+        if out[_O_RECENT] >= self._hand:
             self._quiet = True
             self._quiet_until = ticks_add(now, self.config.hand_settle_ms)
         if not out[_O_READY]:
@@ -379,6 +406,11 @@ class Settler:
             _FAST[1](self, lo, hi)
         self.clean = False
         self._stalled = stalled
+        if stalled:
+            fresh = self.fresh
+            doubt = self._doubt
+            for pl in range(self.n):
+                doubt[pl] = fresh[pl]
         return True
 
     def _mark(self, lo, hi):
@@ -402,14 +434,21 @@ class Settler:
                 fresh[pl] = 1
 
     def _fresh_beside_change(self):
-        """Is a stone adopted since the board was clean next to the near end
-        of a slide still on its way (a neighbour of the same reading that
-        changed in the last k scans)?"""
+        """Is a stone adopted since the board was clean (in doubt since the
+        stall) still next to the near end of a slide on its way (a
+        neighbour of the same reading that changed in the last k scans)?
+        A stone seen once with its neighbours settled is out of doubt, as
+        the whole batch was when all its stones were seen so on one scan:
+        under flicker, with dozens of stones, that one scan never comes."""
         fresh = self.fresh
         stable = self.stable
+        doubt = self._doubt
         size = self.size
         n = self.n
+        left = False
         for pl in range(n):
+            if not doubt[pl]:
+                continue
             c = stable[pl]
             if fresh[pl] and c != S_EMPTY:
                 col = pl % size
@@ -417,8 +456,10 @@ class Settler:
                         or (col < size - 1 and self._unsettled(pl + 1, c)) \
                         or (pl >= size and self._unsettled(pl - size, c)) \
                         or (pl + size < n and self._unsettled(pl + size, c)):
-                    return True
-        return False
+                    left = True
+                    continue
+            doubt[pl] = 0
+        return left
 
     def _unsettled(self, nb, c):
         return self.stable[nb] == c and self._calm[nb] < self._k
@@ -477,7 +518,8 @@ class Settler:
 
     def _noise(self, flick):
         """Track the flicker rate (a leaky sum over about NOISE_MEMORY_MS,
-        x1024 per flicker a scan) and lengthen the debounce while it is high."""
+        x1024 per flicker a scan); while it is high, lengthen the debounce
+        and raise the count of places that make a hand."""
         f = self._flick
         leak = self._leak
         # Round the leak up so the sum really returns to 0 (and the settler
@@ -488,7 +530,21 @@ class Settler:
         extra = 0
         while extra < len(limits) and f > limits[extra]:
             extra += 1
+        more = 0
+        limits = self._hand_limits
+        while more < len(limits) and f > limits[more]:
+            more += 1
         if self._warm:
+            # Until the flicker is measured the debounce is the longest, and
+            # the hand count the measured one: both err towards waiting.
             self._warm -= 1
-            extra = len(limits)
+            extra = len(self._k_limits)
         self._k = self.stable_scans + extra
+        self._hand = self.config.hand_places + more
+
+
+def _log_factorial(j):
+    out = 0.0
+    for i in range(2, j + 1):
+        out += log(i)
+    return out
