@@ -67,7 +67,10 @@ def uses(frame: ptr8, phase: ptr8, n: int) -> int:
     u = 0
     i = 1
     while i < n:
-        u |= phase[frame[i]]
+        c = frame[i]
+        if c >= 64:  # hw/leds.py's _CODES: any other pattern is steady
+            c &= 0x0F
+        u |= phase[c]
         i += 1
     return u
 
@@ -76,7 +79,10 @@ def render(count: int, frame: ptr8, table: ptr8, base: int, led: ptr16, buf: ptr
     total = 0
     i = 1
     while i <= count:
-        t = base + frame[i] * 3
+        c = frame[i]
+        if c >= 64:  # hw/leds.py's _CODES
+            c &= 0x0F
+        t = base + c * 3
         o = led[i]
         a = table[t]
         b = table[t + 1]
