@@ -140,7 +140,7 @@ class LedChain:
         table = self._scaled
         base = key * _CODES * 3
         led = self._led
-        buf = self.np.buf  # looked up each time: a double-buffered driver swaps it
+        buf = self.np.buf  # looked up each time: the PIO driver hands it out once free
         if self._fast_render is not None:
             total = self._fast_render(self.count, frame, table, base, led, buf)
         else:
