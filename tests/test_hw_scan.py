@@ -169,6 +169,51 @@ def test_calibration_file_round_trip_and_damage(tmp_path):
     assert "calibrate" in why and not loaded.calibrated
 
 
+def test_the_file_holds_the_samples_and_they_drift_with_the_baseline(tmp_path):
+    # Out of RAM once the file has them (1.8 KB of heap on 19x19): what
+    # needs them reads the file, and the drift's write-back moves them with
+    # the baseline, so every step (sample - baseline) stays.
+    board, scanner = colour_scanner(9, seed=9)
+    cal = calibrated(board, scanner)
+    black, white, flags = (list(a) for a in cal.samples())
+    spans = [cal.span(p) for p in range(81)]
+    path = str(tmp_path / "calib.bin")
+    cal.save(path)
+    assert cal.black is None and cal.white is None and cal.flags is None
+    back = Calibration.load(path, 9)
+    assert back.black is None and back.white is None and back.flags is None
+    assert [list(a) for a in back.samples()] == [black, white, flags]
+    assert [back.span(p) for p in range(81)] == spans
+    lo, hi = list(back.lo), list(back.hi)
+    assert back.derive() == [] and (list(back.lo), list(back.hi)) == (lo, hi)
+    base = list(back.base)
+    lim = back.track_limit
+    for p in range(81):
+        back.base[p] += 7 * lim // 4 if p % 2 else -lim // 3  # as track() moves it
+    back.base[3] = base[3]
+    back.dirty = True
+    back.save_drift()
+    warm = Calibration.load(path, 9)
+    b2, w2, f2 = (list(a) for a in warm.samples())
+    assert f2 == flags and list(warm.base) == list(back.base) and list(warm.saved) == list(warm.base)
+    for p in range(81):
+        d = warm.base[p] - base[p]
+        assert (b2[p], w2[p]) == (black[p] + d, white[p] + d), p
+    # a sample within a tracking band of a rail stays where it is
+    with open(path, "r+b") as f:
+        f.seek(5 + 2 * 81 + 2 * 3)
+        f.write(bytes((5, 0)))  # black sample of place 3 near the low rail
+    near = Calibration.load(path, 9)
+    near.base[3] += 100
+    near.dirty = True
+    near.save_drift()
+    assert Calibration.load(path, 9).samples()[0][3] == 5
+    # samples gone with the file: said, not guessed
+    os.remove(path)
+    with pytest.raises(OSError):
+        near.samples()
+
+
 def shift_scanner(size, **kw):
     board = machine.install_shift(size, **kw)
     return board, pico.make_sensors(Config(size=size, sensors="occupancy"), machine)

@@ -108,11 +108,24 @@ def test_fake_catches_a_driver_that_does_not_wait():
     np = leds.np
     leds.show(F.new_frame(9), 0)
     with pytest.raises(RuntimeError, match="while its last transfer runs"):
-        np.dma.config(read=np.buf, write=np.sm, count=np.n, ctrl=np._ctrl, trigger=True)
+        np.dma.config(read=np._buf, write=np.sm, count=np.n, ctrl=np._ctrl, trigger=True)
     settle(np)
     np.sm.fifo = 1
     with pytest.raises(RuntimeError, match="latch"):
-        np.dma.config(read=np.buf, write=np.sm, count=np.n, ctrl=np._ctrl, trigger=True)
+        np.dma.config(read=np._buf, write=np.sm, count=np.n, ctrl=np._ctrl, trigger=True)
+
+
+def test_fake_catches_a_frame_rendered_under_a_running_transfer():
+    leds = pio_chain(9)
+    np = leds.np
+    leds.show(F.new_frame(9), 0)
+    np._buf[0] = 0xFF  # rendered without asking for the buffer
+    with pytest.raises(RuntimeError, match="changed under a running transfer"):
+        settle(np)
+    leds = pio_chain(9)
+    leds.show(F.new_frame(9), 0)
+    leds.np.buf[0] = 0xFF  # asked: handed out once the transfer is done
+    assert not leds.np.busy() and leds.np.waits == 1
 
 
 def test_dma_control_word_feeds_the_led_state_machine():

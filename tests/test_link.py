@@ -180,6 +180,23 @@ def test_setup_and_free_handicap():
     assert ask(lk, st, "fixed_handicap 2").startswith("? board not empty")
 
 
+def test_the_longest_real_lines_fit():
+    # set_free_handicap as GoGui and Sabaki send a set-up position (every
+    # black stone; GTP allows up to one fewer than the points) and the
+    # host's gogadget-setup naming every point, each with a 10-digit id.
+    ref, st, lk = make(19)
+    every = [c + str(r) for c in "ABCDEFGHJKLMNOPQRST" for r in range(1, 20)]
+    line = "4294967295 gogadget-setup black " + " ".join(every[:180]) + " white " + " ".join(every[180:])
+    assert len(line) == 1310 <= MAX_LINE
+    assert ask(lk, st, line, polls=12) == "=4294967295 \n\n"
+    ask(lk, st, "clear_board")
+    handicap = sorted(every, key=len, reverse=True)[:360]  # the 360 longest vertices
+    line = "4294967295 set_free_handicap " + " ".join(handicap)
+    assert len(line) == 1298
+    assert ask(lk, st, line, polls=12) == "=4294967295 \n\n"
+    assert ask(lk, st, "1" + " " * MAX_LINE + "name", polls=12) == "? line too long\n\n"
+
+
 def fuzz_line(rng):
     kind = rng.random()
     words = ["play", "genmove", "boardsize", "komi", "undo", "gogadget-fetch", "gogadget-setup",

@@ -25,9 +25,15 @@ from gogadget.gtp import Engine, GtpError, _clean, _int, _float
 from gogadget.points import (BLACK, WHITE, PASS, MIN_SIZE, MAX_SIZE, colour_name, handicap_points,
                              max_handicap, point, vertex)
 
-# Longest accepted command: gogadget-setup with every point of a 19x19
-# board named ("b A1 B1 ..." is about 4 bytes a stone) still fits.
-MAX_LINE = const(2048)
+# Longest accepted command: the longest line anything sends the board.
+# Controllers send short commands but for set_free_handicap, which GoGui
+# (GtpSynchronizer) and Sabaki (EngineSyncer) send with every black set-up
+# stone of the position, up to 360 on 19x19 (GTP 2: fewer than the points);
+# the host's gogadget-setup names every point once.  Every point of 19x19
+# as vertices is 912 characters and 361 spaces; with "gogadget-setup",
+# " black", " white" and a 10-digit GTP id that is 1,310 bytes
+# (tests/test_link.py sends both).
+MAX_LINE = const(1312)
 # Bytes taken from the stream per poll: bounds the time one poll costs.
 RX_CHUNK = const(256)
 # Referee events kept for gogadget-events; older ones are dropped (counted).

@@ -483,9 +483,15 @@ def journal_of_game(store, moves, tail):
     return bytes(s.board), bytes(rest)
 
 
-async def on_pico(image, code, size=SIZE, firmware=None, attach=None):
+# Run over the raw REPL just before a script: the heap free at the REPL,
+# so the script's own share of it (its bytecode, compiled on the board,
+# which a board running main.py frozen in flash does not have) is known.
+REPL_FREE = "import gc\ngc.collect()\nprint('REPL_FREE', gc.mem_free())\n"
+
+
+async def on_pico(image, code, size=SIZE, firmware=None, attach=None, before=""):
     """Boot a fresh Pico (so nothing of an earlier script is in its heap)
-    and run code over the raw REPL; its output.  CONFIRM is held at
+    and run code over the raw REPL (after `before`, if given); the output.  CONFIRM is held at
     power-up: a frozen main.py (the Pico W image's) then returns to the REPL
     instead of starting the scan loop, whose link turns Ctrl-C off, so the
     raw REPL would never answer.  attach(pico), given, wires the Pico up
@@ -498,9 +504,13 @@ async def on_pico(image, code, size=SIZE, firmware=None, attach=None):
         attach(pico)
     await pico.start()
     pico.press(pins.BUTTON_CONFIRM, False)  # released before the script's buttons look
+    first = ""
+    if before:
+        out, err = await pico.exec(before, timeout=600)
+        first = out + err
     out, err = await pico.exec(code, timeout=3600)
     pico.stop()
-    return out + err
+    return first + out + err
 
 
 # What a firmware image holds, asked on an empty flash: whether gogadget is
@@ -682,7 +692,8 @@ def main(parts=PARTS, firmware=None):
             heap_files = dict(files)
             heap_files["games/" + JOURNAL] = (store / JOURNAL).read_bytes()
             heap_img = rp2.flash_image(d / "heap.img", None, heap_files, dirs=dirs, blocks=blocks)
-            report_heap(asyncio.run(on_pico(heap_img, HEAP % (tail, final), firmware=firmware)),
+            report_heap(asyncio.run(on_pico(heap_img, HEAP % (tail, final), firmware=firmware,
+                                            before=REPL_FREE)),
                         wireless="Pico W" in machine)
         if "scan" in parts:
             for name, stones in scan_positions():
@@ -886,6 +897,12 @@ def report_heap(heap_out, wireless=False):
         print("  lowest free by stage: " + ", ".join(
             "%s %d" % (k, v) for k, v in sorted(lows.items(), key=lambda kv: kv[1])))
     print(heap_verdict(low, wireless))
+    if "REPL_FREE " in heap_out:
+        script = int(parse("REPL_FREE", heap_out)) - stock
+        print("  (of that heap the bench script itself holds %d bytes, its bytecode compiled on the"
+              " board, which a board running main.py frozen in flash does not: without it the"
+              " lowest would be %d bytes = %.1f%%)" % (script, low + script,
+                                                      100.0 * (low + script) / STOCK_FREE))
 
 
 def rp2_place(col, row):

@@ -154,8 +154,21 @@ class DMA:
         self.active_calls += 1
         if self.polls:
             self.polls -= 1
+            if not self.polls:
+                self._check_read()
             return True
         return False
+
+    def _check_read(self):
+        # The transfer has read its buffer to the end: what is there now
+        # must be what it sent (a driver that renders into a buffer under a
+        # running transfer sends a torn frame).
+        read = self.read
+        sent = self.target.sent
+        for i in range(self.count):
+            j = i * 4
+            if sent[i] != read[j] | read[j + 1] << 8 | read[j + 2] << 16 | read[j + 3] << 24:
+                raise RuntimeError("the buffer changed under a running transfer")
 
     def config(self, read=None, write=None, count=None, ctrl=None, trigger=False):
         self.read = read  # the last config (separately: a tuple would allocate)

@@ -20,8 +20,14 @@ File: b"GGC1", size, then base, black, white as little-endian u16 arrays, a
 flags byte per place (bit 0 black sampled, bit 1 white sampled) and the
 threshold share (a byte; files without it use THRESHOLD_SHARE) and the
 neighbour share (a signed byte; files without it: 0, nothing assumed).
+
+The stone samples and flags (1.8 KB on 19x19) stay in RAM only while a
+calibration is taken: once the file holds them (load, save) only the
+thresholds derived from them and the baseline are kept, and what needs the
+samples again (derive, span, the drift's write-back) reads them from the
+file.  The samples drift with the sensor like the baseline (the steps stay),
+so what the file holds is moved by the drift tracked since it was written.
 """
-import struct
 from array import array
 
 from gogadget.compat import const
@@ -77,9 +83,13 @@ class Calibration:
         n = size * size
         self.size = size
         self.base = array("H", [DEFAULT_BASE] * n)
-        self.black = array("H", [DEFAULT_BASE + DEFAULT_STEP] * n)
-        self.white = array("H", [DEFAULT_BASE - DEFAULT_STEP] * n)
-        self.flags = bytearray(n)
+        # The stone samples and which were taken (HAVE_*): arrays while a
+        # calibration is taken, else None (the file at `file` holds them, or
+        # nothing is sampled: the defaults); samples() has them either way.
+        self.black = None
+        self.white = None
+        self.flags = None
+        self.file = None
         # Classification table used by the scanner's hot loop: a reading
         # >= hi is colour hic, <= lo is colour loc, otherwise empty.
         self.lo = array("H", [0] * n)
@@ -100,10 +110,10 @@ class Calibration:
         self.prev = bytearray(n)
         self.changed = array("H", [0] * CHANGED)
         self.todo = array("H", [0] * TODO)
-        # The baseline as the file holds it, and where the file is: drift
-        # tracked further than track_limit from it at any place is written
-        # back (save_drift), so a power cut in a warm game does not bring
-        # back the cold baseline under the resumed stones.
+        # The baseline as the file holds it, and where drift goes (None: not
+        # written back): drift tracked further than track_limit from it at
+        # any place is written back (save_drift), so a power cut in a warm
+        # game does not bring back the cold baseline under the resumed stones.
         self.saved = array("H", self.base)
         self.path = None
         self.dirty = False
@@ -125,6 +135,8 @@ class Calibration:
 
     def set_sample(self, colour, readings, places):
         """Record a stone sample of colour at each of places."""
+        if self.flags is None:
+            self.black, self.white, self.flags = self.samples()
         target = self.black if colour == S_BLACK else self.white
         bit = HAVE_BLACK if colour == S_BLACK else HAVE_WHITE
         for p in places:
@@ -136,21 +148,21 @@ class Calibration:
         (the checkerboard's other half): what the neighbours' fields do."""
         self.near = [(p, readings[p]) for p in places]
 
-    def _measure_share(self, mb, mw):
+    def _measure_share(self, mb, mw, black, white, flags):
         # Fractions of the median step, x256: how far the neighbours push
         # an empty place (the black step's empty places, mirrored for white
         # by the magnets' ratio) and how short the weakest stones fall.
         xt = []
         for p, v in self.near:
-            if self.flags[p] & HAVE_WHITE:
+            if flags[p] & HAVE_WHITE:
                 xt.append(abs(v - self.base[p]) * 256 // abs(mb))
         weak = []
         for i in range(len(self.base)):
-            f = self.flags[i]
+            f = flags[i]
             if f & HAVE_BLACK:
-                weak.append(abs(self.black[i] - self.base[i]) * 256 // abs(mb))
+                weak.append(abs(black[i] - self.base[i]) * 256 // abs(mb))
             if f & HAVE_WHITE:
-                weak.append(abs(self.white[i] - self.base[i]) * 256 // abs(mw))
+                weak.append(abs(white[i] - self.base[i]) * 256 // abs(mw))
         if not xt or not weak:
             return THRESHOLD_SHARE
         xt.sort()
@@ -166,7 +178,7 @@ class Calibration:
             share = e * 3 // 2
         return SHARE_MIN if share < SHARE_MIN else SHARE_MAX if share > SHARE_MAX else share
 
-    def _measure_xshare(self, mb):
+    def _measure_xshare(self, mb, flags):
         # The median over the checkerboard's empty places of their reading's
         # distance from the baseline per black neighbour, x256 of mb.
         size = self.size
@@ -176,7 +188,7 @@ class Calibration:
             col = p % size
             k = 0
             for q in (p - 1 if col else -1, p + 1 if col < size - 1 else -1, p - size, p + size):
-                if 0 <= q < n and self.flags[q] & HAVE_BLACK:
+                if 0 <= q < n and flags[q] & HAVE_BLACK:
                     k += 1
             if k:
                 per.append((v - self.base[p]) * 256 // (k * mb))
@@ -190,9 +202,10 @@ class Calibration:
         also kept in self.bad.  Raises CalibrationError if the board as a
         whole makes no sense (no samples, magnets the wrong way round)."""
         n = len(self.base)
-        sampled = [f for f in self.flags if f]
-        steps_b = [self.black[i] - self.base[i] for i in range(n) if self.flags[i] & HAVE_BLACK]
-        steps_w = [self.white[i] - self.base[i] for i in range(n) if self.flags[i] & HAVE_WHITE]
+        black, white, flags = self.samples()
+        sampled = [f for f in flags if f]
+        steps_b = [black[i] - self.base[i] for i in range(n) if flags[i] & HAVE_BLACK]
+        steps_w = [white[i] - self.base[i] for i in range(n) if flags[i] & HAVE_WHITE]
         mb = _median(steps_b)
         mw = _median(steps_w)
         if sampled and (not steps_b or not steps_w):
@@ -207,8 +220,8 @@ class Calibration:
         ratio_num = abs(mw) if sampled else 1
         ratio_den = abs(mb) if sampled else 1
         if sampled and self.near:
-            self.share = self._measure_share(mb, mw)
-            self.xshare = self._measure_xshare(mb)
+            self.share = self._measure_share(mb, mw, black, white, flags)
+            self.xshare = self._measure_xshare(mb, flags)
             self.near = None
         self.xb = mb * self.xshare // 256 if sampled else 0
         self.xw = -self.xb * abs(mw) // abs(mb) if sampled and mb else 0
@@ -221,9 +234,9 @@ class Calibration:
         bad = []
         for i in range(n):
             base = self.base[i]
-            f = self.flags[i]
-            db = self.black[i] - base
-            dw = self.white[i] - base
+            f = flags[i]
+            db = black[i] - base
+            dw = white[i] - base
             if sampled and not f & HAVE_BLACK:
                 db = -dw * ratio_den // ratio_num if ratio_num else 0
             if sampled and not f & HAVE_WHITE:
@@ -338,15 +351,59 @@ class Calibration:
             self.dirty = True
         prev[:] = scan
 
-    def span(self, place):
+    def span(self, place, samples=None):
         """(low, high) readings a working sensor can show at place: the stone
-        samples widened by half a step either way."""
-        b = self.black[place]
-        w = self.white[place]
+        samples widened by half a step either way.  samples: what samples()
+        gave, for a caller that asks about every place (it reads the file)."""
+        black, white, _ = samples or self.samples()
+        b = black[place]
+        w = white[place]
         lo = min(b, w)
         hi = max(b, w)
         margin = (hi - lo) // 4
         return max(0, lo - margin), min(65535, hi + margin)
+
+    def samples(self):
+        """(black, white, flags): the stone samples as arrays, and which
+        were taken.  In RAM while a calibration is taken; else read from
+        the file, moved by the drift tracked since it was written (the
+        defaults when nothing was sampled)."""
+        if self.flags is not None:
+            return self.black, self.white, self.flags
+        n = len(self.base)
+        black = array("H", [DEFAULT_BASE + DEFAULT_STEP] * n)
+        white = array("H", [DEFAULT_BASE - DEFAULT_STEP] * n)
+        flags = bytearray(n)
+        if self.file is not None:
+            data = self._contents()
+            for i in range(n):
+                black[i] = _u16(data, 5 + 2 * (n + i))
+                white[i] = _u16(data, 5 + 2 * (2 * n + i))
+            flags[:] = data[5 + 6 * n:5 + 7 * n]
+        return black, white, flags
+
+    def _contents(self):
+        """The file's bytes as they stand now: the baseline in RAM, the
+        samples moved by as much as it drifted from the file's, the share."""
+        n = len(self.base)
+        data = _read(self.file, self.size)
+        base = self.base
+        lim = self.track_limit
+        for i in range(n):
+            o = 5 + 2 * i
+            drift = base[i] - _u16(data, o)
+            _put16(data, o, base[i])
+            for k in (o + 2 * n, o + 4 * n):
+                v = _u16(data, k)
+                # as the sensor drifts, but a sample within a tracking band
+                # of a rail stays (the u16 never wraps)
+                if drift and lim < v < 65535 - lim:
+                    v += drift
+                    v = lim + 1 if v <= lim else 65534 - lim if v >= 65535 - lim else v
+                    _put16(data, k, v)
+        data[5 + 7 * n] = self.share
+        data[6 + 7 * n] = self.xshare & 0xFF
+        return data
 
     # --- flash -----------------------------------------------------------
     def save_drift(self):
@@ -355,57 +412,74 @@ class Calibration:
         if self.dirty and self.path:
             try:
                 self.save(self.path)
-            except OSError:  # flash full or gone: go on with the RAM copy, stop trying
-                self.path = None
+            except (OSError, CalibrationError):  # flash full or gone, the file damaged:
+                self.path = None  # go on with the RAM copy, stop trying
+                try:  # and keep the samples in RAM, the file may go next
+                    self.black, self.white, self.flags = self.samples()
+                except (OSError, CalibrationError):
+                    pass  # gone: samples() says so if a self-test asks
 
     def save(self, path):
         """Write atomically: a power cut leaves the old file or the new one."""
+        if self.flags is None and self.file is not None:
+            data = self._contents()
+        else:  # a calibration just taken (or the defaults)
+            black, white, flags = self.samples()
+            n = len(self.base)
+            data = bytearray(7 + 7 * n)
+            data[:4] = MAGIC
+            data[4] = self.size
+            o = 5
+            for a in (self.base, black, white):
+                for i in range(n):
+                    _put16(data, o + 2 * i, a[i])
+                o += 2 * n
+            data[o:o + n] = flags
+            data[o + n] = self.share
+            data[o + n + 1] = self.xshare & 0xFF
+            black = white = flags = None
         tmp = path + ".tmp"
         with open(tmp, "wb") as f:
-            f.write(MAGIC + struct.pack("<B", self.size))
-            for a in (self.base, self.black, self.white):
-                f.write(struct.pack("<%dH" % len(a), *a))
-            f.write(self.flags)
-            f.write(struct.pack("<Bb", self.share, self.xshare))
+            f.write(data)
+        data = None
         import os
         try:
             os.remove(path)
         except OSError:
             pass
         os.rename(tmp, path)
-        self.path = path
+        self.path = self.file = path
         self.dirty = False
         for i in range(len(self.base)):
             self.saved[i] = self.base[i]
+        self.black = self.white = self.flags = None  # the file holds them
 
     @classmethod
     def load(cls, path, size):
         """Read a calibration file; CalibrationError if it is damaged or for
         another board size (OSError if it is missing)."""
-        with open(path, "rb") as f:
-            data = f.read()
+        data = _read(path, size)
         n = size * size
-        if len(data) > 4 and data[:4] == MAGIC and data[4] != size:
-            raise CalibrationError("calibration file %s is for %dx%d" % (path, data[4], data[4]))
-        if len(data) not in (5 + 7 * n, 6 + 7 * n, 7 + 7 * n) or data[:4] != MAGIC:
-            raise CalibrationError("calibration file %s is damaged" % path)
         cal = cls(size)
+        cal.black = array("H", cal.base)
+        cal.white = array("H", cal.base)
+        cal.flags = bytearray(n)
         off = 5
         for a in (cal.base, cal.black, cal.white):
-            vals = struct.unpack_from("<%dH" % n, data, off)
             for i in range(n):
-                a[i] = vals[i]
+                a[i] = _u16(data, off + 2 * i)
             off += 2 * n
         cal.flags[:] = data[off:off + n]
-        if len(data) >= 6 + 7 * n:
+        if data[off + n] != 0xFF:
             cal.share = data[off + n]
-        if len(data) == 7 + 7 * n:
-            x = data[off + n + 1]
-            cal.xshare = x - 256 if x > 127 else x
+        x = data[off + n + 1]
+        cal.xshare = x - 256 if x > 127 else x
+        data = None
         cal.derive()
         for i in range(n):
             cal.saved[i] = cal.base[i]
-        cal.path = path
+        cal.path = cal.file = path
+        cal.black = cal.white = cal.flags = None  # the file holds them
         return cal
 
 
@@ -488,17 +562,41 @@ def _look(cal, raw, scan, todo, count, every):
             base[i] += step
             lo[i] += step
             hi[i] += step
-            # the stone samples drift with the sensor: the steps stay
-            if lim < cal.black[i] < 65535 - lim:
-                cal.black[i] += step
-            if lim < cal.white[i] < 65535 - lim:
-                cal.white[i] += step
             if held[i]:
                 held[i] += step
+            # (the stone samples drift with it: the file's are moved at the
+            # write-back, samples())
             d = base[i] - cal.saved[i]
             if d > lim or d < -lim:
                 dirty = True
     return dirty
+
+
+def _read(path, size):
+    """A calibration file's bytes, always with the share byte (0xFF: the
+    file has none) and the neighbour share (0: none); CalibrationError if it
+    is damaged or for another size."""
+    n = size * size
+    data = bytearray(7 + 7 * n)
+    with open(path, "rb") as f:
+        got = f.readinto(data)
+        more = f.read(1)
+    if got > 4 and data[:4] == MAGIC and data[4] != size:
+        raise CalibrationError("calibration file %s is for %dx%d" % (path, data[4], data[4]))
+    if got not in (5 + 7 * n, 6 + 7 * n, 7 + 7 * n) or more or data[:4] != MAGIC:
+        raise CalibrationError("calibration file %s is damaged" % path)
+    if got == 5 + 7 * n:
+        data[5 + 7 * n] = 0xFF
+    return data
+
+
+def _u16(data, o):
+    return data[o] | data[o + 1] << 8
+
+
+def _put16(data, o, v):
+    data[o] = v & 0xFF
+    data[o + 1] = v >> 8
 
 
 def _near(scan, size, i):

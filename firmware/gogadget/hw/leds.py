@@ -18,6 +18,11 @@ from gogadget.hw import pins
 
 _SLOW = const(1)  # blink phase bits of the visible-state key
 _FAST = const(2)
+# Codes the tables hold: the four patterns of frame.py (STEADY, BLINK, FAST,
+# DIM) times the palette.  Any other pattern shows its colour steady, which
+# is what code & 0x0F holds (a quarter of the tables a byte index would need:
+# 2.5 KB less heap).
+_CODES = const(64)
 
 
 class LedChain:
@@ -46,16 +51,16 @@ class LedChain:
             led = pins.led_index(size, slot) if slot < size * size else slot
             self._led[1 + slot] = led * bpp + lo
         # Which blink phases a code uses (show() ORs these over the frame).
-        self._phase = bytearray(256)
-        for code in range(256):
+        self._phase = bytearray(_CODES)
+        for code in range(_CODES):
             pattern = code & 0xF0
             self._phase[code] = _SLOW if pattern == F.BLINK else _FAST if pattern == F.FAST else 0
-        # RGB per code for each blink phase (4 x 256 x 3) at the brightness
+        # RGB per code for each blink phase (4 x _CODES x 3) at the brightness
         # in use (DIM codes at a quarter of it), laid out in the chain's byte
         # order, so a render only copies bytes; rebuilt from the palette when
         # that brightness changes (_scale).  No full-brightness copy is kept:
         # it cost 3 KB of heap for a rebuild that comes once a game or less.
-        self._scaled = bytearray(4 * 256 * 3)
+        self._scaled = bytearray(4 * _CODES * 3)
         self._scaled_for = -1
         self._last = bytearray(1 + count)
         self._fresh = True  # the chain's content is unknown: write the next frame
@@ -100,7 +105,10 @@ class LedChain:
         uses = 0
         phase = self._phase
         for i in range(1, len(frame)):
-            uses |= phase[frame[i]]
+            c = frame[i]
+            if c >= _CODES:
+                c &= 0x0F
+            uses |= phase[c]
         return uses
 
     def _scale(self, bright):
@@ -111,8 +119,8 @@ class LedChain:
         lit = F.lit
         for key in range(4):
             phase_ms = (500 if key & _SLOW else 0) + (125 if key & _FAST else 0)
-            for code in range(256):
-                t = (key * 256 + code) * 3
+            for code in range(_CODES):
+                t = (key * _CODES + code) * 3
                 if lit(code, phase_ms):
                     r, g, b = palette[code & 0x0F]
                     k = dim if code & 0xF0 == F.DIM else bright
@@ -130,9 +138,9 @@ class LedChain:
         if bright != self._scaled_for:
             self._scale(bright)
         table = self._scaled
-        base = key * 768
+        base = key * _CODES * 3
         led = self._led
-        buf = self.np.buf  # looked up each time: a double-buffered driver swaps it
+        buf = self.np.buf  # looked up each time: the PIO driver hands it out once free
         if self._fast_render is not None:
             total = self._fast_render(self.count, frame, table, base, led, buf)
         else:
@@ -142,7 +150,10 @@ class LedChain:
     def _copy(self, frame, table, base, led, buf):
         total = 0
         for i in range(1, self.count + 1):
-            t = base + frame[i] * 3
+            c = frame[i]
+            if c >= _CODES:
+                c &= 0x0F
+            t = base + c * 3
             o = led[i]
             a = table[t]
             b = table[t + 1]

@@ -82,8 +82,6 @@ def track_look(cal, raw: ptr16, scan: ptr8, todo: ptr16, count: int, every: int)
     held = ptr16(cal.held)
     ctx = ptr16(cal.ctx)
     xt = ptr16(cal.xt)
-    black = ptr16(cal.black)
-    white = ptr16(cal.white)
     saved = ptr16(cal.saved)
     loc = ptr8(cal.loc)
     hic = ptr8(cal.hic)
@@ -185,12 +183,6 @@ def track_look(cal, raw: ptr16, scan: ptr8, todo: ptr16, count: int, every: int)
             base[i] = int(base[i]) + step
             lo[i] = int(lo[i]) + step
             hi[i] = int(hi[i]) + step
-            b = int(black[i])
-            if lim < b and b < top:
-                black[i] = b + step
-            w = int(white[i])
-            if lim < w and w < top:
-                white[i] = w + step
             if held[i]:
                 held[i] = int(held[i]) + step
             dd = int(base[i]) - int(saved[i])
@@ -203,7 +195,10 @@ def uses(frame: ptr8, phase: ptr8, n: int) -> int:
     u = 0
     i = 1
     while i < n:
-        u |= phase[frame[i]]
+        c = frame[i]
+        if c >= 64:  # hw/leds.py's _CODES: any other pattern is steady
+            c &= 0x0F
+        u |= phase[c]
         i += 1
     return u
 
@@ -212,7 +207,10 @@ def render(count: int, frame: ptr8, table: ptr8, base: int, led: ptr16, buf: ptr
     total = 0
     i = 1
     while i <= count:
-        t = base + frame[i] * 3
+        c = frame[i]
+        if c >= 64:  # hw/leds.py's _CODES
+            c &= 0x0F
+        t = base + c * 3
         o = led[i]
         a = table[t]
         b = table[t + 1]

@@ -38,6 +38,7 @@ def check(scanner, samples=8):
                     hi[p] = v
         cal = scanner.calibration
         bad = set(cal.bad)
+        samples = cal.samples() if cal.calibrated else None  # read once, not per place
         for p in range(n):
             if lo[p] < pins.RAIL_LOW:
                 faults.append((p, "stuck low (%d)" % lo[p]))
@@ -48,7 +49,7 @@ def check(scanner, samples=8):
             elif p in bad:
                 faults.append((p, "no magnet step at calibration"))
             elif cal.calibrated:
-                a, b = cal.span(p)
+                a, b = cal.span(p, samples)
                 if lo[p] < a or hi[p] > b:
                     faults.append((p, "out of calibrated range (%d..%d, expected %d..%d)"
                                    % (lo[p], hi[p], a, b)))

@@ -10,11 +10,13 @@ array('I') of GRB << 8 holds): the state machine shifts left and autopulls
 into them (ORDER below); building G<<24 as an int would make a long int on
 the RP2040 (small ints stop at 2**30) and allocate on every write.
 
-Two buffers: DMA reads one while LedChain renders the next frame into the
-other, so a frame never changes under a running transfer.  write() waits
-only when the previous transfer is still running, i.e. when it is called
-again within 11 ms; it always leaves the line low 100 us before the next
-frame so the chain latches the last one.
+One buffer (1.5 KB of heap on 19x19; a second one, rendered into while DMA
+read the first, cost as much again for frames that seldom come 11 ms
+apart): `buf` hands it out only once the last transfer has gone out, so a
+frame never changes under a running transfer.  A frame that comes within
+11 ms of the last waits for it there, before LedChain renders, where two
+buffers made write() wait after the render; write() always leaves the line
+low 100 us before the next frame so the chain latches the last one.
 """
 import time
 
@@ -56,31 +58,35 @@ class PioChain:
 
     def __init__(self, rp2, pin, n, sm_id=0):
         self.n = n
-        self._bufs = (bytearray(n * 4), bytearray(n * 4))
-        self._sending = 1  # index of the buffer DMA read last
-        self.buf = self._bufs[0]
+        self._buf = bytearray(n * 4)
         self.sm = rp2.StateMachine(sm_id, program(rp2), freq=_FREQ, sideset_base=pin)
         self.sm.active(1)
         self.dma = rp2.DMA()
         dreq = (_DREQ_PIO0_TX0 if sm_id < 4 else _DREQ_PIO1_TX0) + (sm_id & 3)
         self._ctrl = self.dma.pack_ctrl(size=2, inc_write=False, treq_sel=dreq)
-        self.waits = 0  # writes that found the previous transfer still running
+        self.waits = 0  # frames that found the previous transfer still running
 
     def busy(self):
         """True while the last frame is still going out."""
         return bool(self.dma.active() or self.sm.tx_fifo())
 
-    def write(self):
+    @property
+    def buf(self):
+        """The words of the next frame, once the last one has gone out."""
+        self._wait()
+        return self._buf
+
+    def _wait(self):
         dma = self.dma
         sm = self.sm
         if dma.active() or sm.tx_fifo():
             self.waits += 1
             while dma.active() or sm.tx_fifo():
                 pass
+
+    def write(self):
+        self._wait()
         if _sleep_us:
             _sleep_us(_LATCH_US)
-        send = 1 - self._sending
-        self._sending = send
-        dma.config(read=self._bufs[send], write=sm, count=self.n,
-                   ctrl=self._ctrl, trigger=True)
-        self.buf = self._bufs[1 - send]
+        self.dma.config(read=self._buf, write=self.sm, count=self.n,
+                        ctrl=self._ctrl, trigger=True)
