@@ -28,6 +28,7 @@ from gogadget.points import BLACK, EMPTY, WHITE
 from host_sim.virtual import LIFT_CODES, PUT_CODES, Simulator, make_config
 
 COLOURS = {"b": BLACK, "w": WHITE}
+NAMES = {BLACK: "Black", WHITE: "White"}
 DEFAULT_PRESET = "japanese"  # the historical records the simulator ships were played so
 
 
@@ -73,6 +74,24 @@ def load_game(data):
     ru = root.get("RU").lower() if root.has_property("RU") else ""
     props = {k: root.get_raw_list(k) for k in root.properties()}
     return Game(size, game.get_komi(), setup, moves, ru, props)
+
+
+def turn_problem(game):
+    """None if the record's colours take turns as the board expects, else why
+    not.  The board alternates colours from Black (White after two or more
+    black set-up stones, a handicap); it cannot be told that White starts a
+    set-up position (no PL), nor that a side passed without a pass in the record."""
+    blacks = all(c == BLACK for c, _ in game.setup)
+    want = WHITE if blacks and 2 <= len(game.setup) <= points.max_handicap(game.size) else BLACK
+    for i, (colour, _) in enumerate(game.moves):
+        if colour != want:
+            if i == 0:
+                return "%s plays first; after this set-up the board expects %s (it cannot be " \
+                       "told who starts)" % (NAMES[colour], NAMES[want])
+            return "move %d is %s's second in a row (no pass recorded between); the board " \
+                   "alternates colours" % (i + 1, NAMES[colour])
+        want = BLACK + WHITE - colour
+    return None
 
 
 def preset_for(game, wanted=None):
@@ -333,6 +352,9 @@ def replay(data, sensors=scan.SENSOR_COLOUR, noise=0.0, seed=0, preset=None, lat
     """Play a game record through the firmware; returns (summary dict, firmware SGF).
     physics: a host_sim.physics setting (or its name) for the sensors."""
     game = load_game(data)
+    problem = turn_problem(game)
+    if problem:
+        raise ValueError("cannot replay: " + problem)
     rng = random.Random(seed)
     handicap = len(game.setup) if all(c == BLACK for c, _ in game.setup) else 0
     fixed = False
