@@ -11,10 +11,15 @@ implementation, reads both.
 
     python -m host_sim replay GAME.sgf [--sensors colour|occupancy] [--noise P]
                                        [--seed N] [--out OUT.sgf] [--json]
-                                       [--physics nominal|worst]
+                                       [--physics nominal|worst] [--game K]
+    python -m host_sim replay --corpus DIR [--corpus DIR2] [--physics nominal|worst]
+                              [--sensors colour|occupancy] [--seed N] [--jobs J]
 
 With --physics the sensors are host_sim.physics's model under the firmware's
 own drivers, calibrated the maker's way first (the flicker is then off).
+--game K replays the K-th game of a file that holds a collection.  --corpus
+replays every game under the folders (host_sim/corpus.py; `make corpus`
+fetches the professional games into build/corpus).
 """
 import argparse
 import json
@@ -394,8 +399,9 @@ def replay(data, sensors=scan.SENSOR_COLOUR, noise=0.0, seed=0, preset=None, lat
 
 def main(argv=None):
     ap = argparse.ArgumentParser(prog="python -m host_sim replay", description=__doc__.split("\n\n")[0])
-    ap.add_argument("game", help="SGF file to replay")
-    ap.add_argument("--sensors", choices=scan.SENSOR_KINDS, default=scan.SENSOR_COLOUR)
+    ap.add_argument("game", nargs="?", help="SGF file to replay")
+    ap.add_argument("--sensors", choices=scan.SENSOR_KINDS, default=None,
+                    help="sensor kind (default colour; --corpus: both)")
     ap.add_argument("--noise", type=float, default=0.0, help="flicker chance per point per scan")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--rules", default=None, help="rules preset (default: the record's RU or japanese)")
@@ -405,12 +411,34 @@ def main(argv=None):
                     help="sensors as physics (host_sim/physics.py), calibrated first")
     ap.add_argument("--out", help="write the firmware's SGF here")
     ap.add_argument("--json", action="store_true", help="print a JSON summary")
+    ap.add_argument("--game", type=int, default=None, metavar="K", dest="index",
+                    help="the K-th game of a file holding a collection (1-based)")
+    ap.add_argument("--corpus", action="append", default=None, metavar="DIR",
+                    help="replay every game under DIR (repeatable) on both sensor kinds and "
+                         "both physics settings unless --sensors / --physics say which")
+    ap.add_argument("--jobs", type=int, default=1, help="--corpus: parallel worker processes")
+    ap.add_argument("--report", help="--corpus: write every replay's result here as JSON")
     args = ap.parse_args(argv)
     if not 0.0 <= args.noise < 1.0:
         ap.error("--noise must be a probability below 1")
+    if args.corpus:
+        if args.game or args.index is not None:
+            ap.error("--corpus replays folders: give no game file")
+        if args.rules or args.out or args.json:
+            ap.error("--corpus takes each record's own rules and prints a report: "
+                     "no --rules, --out or --json (--report FILE keeps the results)")
+        from host_sim import corpus
+        return corpus.main(args)
+    if not args.game:
+        ap.error("give a game file, or --corpus DIR")
+    if args.sensors is None:
+        args.sensors = scan.SENSOR_COLOUR
     try:
         with open(args.game, "rb") as f:
             data = f.read()
+        if args.index is not None:
+            from host_sim import corpus
+            data = corpus.pick(data, args.index)
         summary, fw = replay(data, args.sensors, args.noise, args.seed, args.rules,
                              args.late, args.bump, args.physics)
     except (OSError, ValueError) as exc:
