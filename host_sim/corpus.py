@@ -197,7 +197,8 @@ def report(results, skipped, n_games, wall_s, out=sys.stdout):
     w("%d replays, %d moves, %.0f s of replay CPU, %.0f s wall\n" % (len(results), moves, cpu, wall_s))
     failed = [r for r in results if not r["ok"]]
     if failed:
-        w("FAILED %d:\n" % len(failed))
+        w("FAILED %d (each command repeats its replay; --trace prints every action, light "
+          "and event):\n" % len(failed))
         for r in failed:
             w("  %s %s %s: %s\n    %s\n" % (r["game"], r["sensors"], r["physics"] or "ideal",
                                            r["problem"], r["command"]))

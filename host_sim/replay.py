@@ -296,6 +296,30 @@ class Person:
         return True
 
 
+class TracedPerson(Person):
+    """A Person whose every action goes to the tracer (replay --trace)."""
+
+    def __init__(self, sim, rng, tracer, **habits):
+        super().__init__(sim, rng, **habits)
+        self.tracer = tracer
+
+    def put(self, colour, place):
+        self.tracer("hand: put %s %s" % (NAMES[colour], self.sim.vertex(place)))
+        super().put(colour, place)
+
+    def lift(self, place):
+        self.tracer("hand: lift %s" % self.sim.vertex(place))
+        return super().lift(place)
+
+    def slide(self, src, dst):
+        self.tracer("hand: bump %s to %s" % (self.sim.vertex(src), self.sim.vertex(dst)))
+        return super().slide(src, dst)
+
+    def press_pass(self):
+        self.tracer("hand: press pass")
+        super().press_pass()
+
+
 def load_into(sim, data):
     """Play a game record onto the simulator's board through a tidy hand."""
     game = load_game(data)
@@ -353,9 +377,10 @@ def final_count(referee):
 
 
 def replay(data, sensors=scan.SENSOR_COLOUR, noise=0.0, seed=0, preset=None, late=0.1, bump=0.03,
-           physics=None):
+           physics=None, trace=None):
     """Play a game record through the firmware; returns (summary dict, firmware SGF).
-    physics: a host_sim.physics setting (or its name) for the sensors."""
+    physics: a host_sim.physics setting (or its name) for the sensors; trace:
+    a write function for one line per action, light change and event."""
     game = load_game(data)
     problem = turn_problem(game)
     if problem:
@@ -368,11 +393,23 @@ def replay(data, sensors=scan.SENSOR_COLOUR, noise=0.0, seed=0, preset=None, lat
         fixed = spots == sorted(pl for _, pl in game.setup)
     cfg = make_config(size=game.size, sensors=sensors, preset=preset_for(game, preset),
                       komi=float(game.komi), handicap=handicap if fixed else 0)
-    sim = Simulator(cfg, noise=noise, seed=rng.random(), physics=physics)
+    tracer = None
+    if trace is None:
+        sim = Simulator(cfg, noise=noise, seed=rng.random(), physics=physics)
+    else:
+        # The same run, watched: stress's simulator prints every light change and event.
+        from host_sim.stress import Tracer
+        from host_sim.stress_player import WatchedSim
+        tracer = Tracer(trace)
+        sim = WatchedSim(cfg, noise, rng.random(), tracer, physics=physics)
+        tracer.clock = sim.clock
     try:
         if game.setup and not fixed:
             sim.referee.set_position([(c, points.place_point(game.size, pl)) for c, pl in game.setup])
-        person = Person(sim, random.Random(rng.random()), late=late, bump=bump)
+        if tracer is None:
+            person = Person(sim, random.Random(rng.random()), late=late, bump=bump)
+        else:
+            person = TracedPerson(sim, random.Random(rng.random()), tracer, late=late, bump=bump)
         finished = person.play_game(game)
         fw = sim.referee.sgf()
         problem = compare(game, fw) if finished else "the person got stuck: the lights never cleared"
@@ -411,6 +448,8 @@ def main(argv=None):
                     help="sensors as physics (host_sim/physics.py), calibrated first")
     ap.add_argument("--out", help="write the firmware's SGF here")
     ap.add_argument("--json", action="store_true", help="print a JSON summary")
+    ap.add_argument("--trace", action="store_true",
+                    help="print every action of the hand, light change and event")
     ap.add_argument("--game", type=int, default=None, metavar="K", dest="index",
                     help="the K-th game of a file holding a collection (1-based)")
     ap.add_argument("--corpus", action="append", default=None, metavar="DIR",
@@ -424,9 +463,9 @@ def main(argv=None):
     if args.corpus:
         if args.game or args.index is not None:
             ap.error("--corpus replays folders: give no game file")
-        if args.rules or args.out or args.json:
+        if args.rules or args.out or args.json or args.trace:
             ap.error("--corpus takes each record's own rules and prints a report: "
-                     "no --rules, --out or --json (--report FILE keeps the results)")
+                     "no --rules, --out, --json or --trace (--report FILE keeps the results)")
         from host_sim import corpus
         return corpus.main(args)
     if not args.game:
@@ -440,7 +479,8 @@ def main(argv=None):
             from host_sim import corpus
             data = corpus.pick(data, args.index)
         summary, fw = replay(data, args.sensors, args.noise, args.seed, args.rules,
-                             args.late, args.bump, args.physics)
+                             args.late, args.bump, args.physics,
+                             sys.stdout.write if args.trace else None)
     except (OSError, ValueError) as exc:
         print("replay: %s" % exc, file=sys.stderr)
         return 2

@@ -117,6 +117,18 @@ def test_cli_replays_one_game_of_a_collection(tmp_path):
     assert r.returncode == 2 and "holds 2 game(s)" in r.stderr
 
 
+def test_trace_prints_the_same_replay_action_by_action():
+    data = (ROOT / "host_sim" / "games" / "gnugo-selfplay-9x9-seed3.sgf").read_bytes()
+    plain, _ = replay.replay(data, "occupancy", seed=5)
+    lines = []
+    traced, _ = replay.replay(data, "occupancy", seed=5, trace=lines.append)
+    assert traced == plain  # watching changes nothing
+    text = "".join(lines)
+    assert sum("hand: put" in l for l in lines) == plain["person"]["puts"]
+    assert sum("hand: lift" in l for l in lines) == plain["person"]["lifts"] > 0
+    assert "event move: B" in text and "light " in text
+
+
 def test_report_counts_by_kind_and_physics_and_names_each_failure(tmp_path, monkeypatch):
     (tmp_path / "g.sgf").write_bytes(GAME)
     recs, _ = corpus.records([tmp_path])
@@ -139,7 +151,7 @@ def test_report_counts_by_kind_and_physics_and_names_each_failure(tmp_path, monk
     text = out.getvalue()
     assert "skipped 1, no moves: x.sgf" in text
     assert "colour     worst    0/1" in text and "occupancy  nominal  1/1" in text
-    assert "FAILED 2:" in text and "crashed: RuntimeError: boom" in text and "move 3: made up" in text
+    assert "FAILED 2 (" in text and "crashed: RuntimeError: boom" in text and "move 3: made up" in text
     assert "g.sgf --sensors occupancy --physics worst --seed 4\n" in text
 
 
