@@ -23,18 +23,31 @@ CI_GAMES = ("Gosei-Gos23-T12.sgf", "Gosei-Gos23-T11.sgf")
 GAME = b"(;GM[1]FF[4]SZ[9]PB[Black]PW[White]KM[6.5];B[ee];W[cc];B[gg];W[cg])"
 
 
-def fake_source(tmp_path, members):
-    """A Source pinned to a tarball made here: {member name: bytes}."""
+def tarball(members, mode="w:gz"):
     buf = io.BytesIO()
-    with tarfile.open(fileobj=buf, mode="w:gz") as tar:
+    with tarfile.open(fileobj=buf, mode=mode) as tar:
         for name, data in members.items():
             info = tarfile.TarInfo(name)
             info.size = len(data)
             tar.addfile(info, io.BytesIO(data))
-    archive = buf.getvalue()
+    return buf.getvalue()
+
+
+def fake_source(tmp_path, members, folder="fake-1.0/games/", archive=None):
+    """A Source pinned to an archive made here (a tarball of {member name: bytes})."""
+    archive = tarball(members) if archive is None else archive
     src = corpus_tool.Source("fake", "1.0", "https://example.invalid/fake-1.0.tar.gz",
-                             hashlib.sha256(archive).hexdigest(), "fake-1.0/games/", "test", "test")
+                             hashlib.sha256(archive).hexdigest(), folder, "test", "test")
     return src, archive
+
+
+def ar_archive(members):
+    """A Debian package's outer layer: an ar archive of (name, bytes)."""
+    out = [b"!<arch>\n"]
+    for name, data in members:
+        out.append(("%-16s%-12s%-6s%-6s%-8s%-10d`\n" % (name, 0, 0, 0, 100644, len(data))).encode())
+        out.append(data + (b"\n" if len(data) & 1 else b""))
+    return b"".join(out)
 
 
 def test_fetch_refuses_an_archive_that_is_not_the_pinned_one(tmp_path):
@@ -65,6 +78,18 @@ def test_fetch_unpacks_only_the_records_and_checks_them_again(tmp_path):
     assert not corpus_tool.present(src, tmp_path)
     corpus_tool.fetch(src, tmp_path, io.StringIO(), get=get)
     assert len(calls) == 2 and (where / "a.sgf").read_bytes() == GAME
+
+
+def test_fetch_reads_the_records_out_of_a_debian_package(tmp_path):
+    data = tarball({"./usr/share/game/games/x.sgf": GAME, "./usr/bin/game": b"ELF"}, "w:xz")
+    deb = ar_archive([("debian-binary", b"2.0\n"), ("control.tar.xz", b"odd"),
+                      ("data.tar.xz", data)])
+    src, _ = fake_source(tmp_path, {}, "./usr/share/game/games/", deb)
+    where = corpus_tool.fetch(src, tmp_path, io.StringIO(), get=lambda url: deb)
+    assert (where / "x.sgf").read_bytes() == GAME and corpus_tool.present(src, tmp_path)
+    with pytest.raises(ValueError, match="without data.tar"):
+        corpus_tool.extract(fake_source(tmp_path, {}, "./", ar_archive([("x", b"1")]))[0],
+                            ar_archive([("x", b"1")]))
 
 
 def test_records_split_collections_and_count_every_skip_with_its_reason(tmp_path):

