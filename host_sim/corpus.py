@@ -11,16 +11,14 @@ collection is one game per game tree.  A record that cannot be replayed is
 skipped with its reason and counted (an unsupported board size, stones
 cleared or added mid-game, no moves, no players named: a test position, not
 a game).  The report gives pass counts by kind and physics and, for every
-failure, the one-line command that replays it.
+failure, the one-line command that replays it (add --trace to see every
+action, light change and event).
 """
 import json
 import multiprocessing
-import os
 import sys
 import time
 from pathlib import Path
-
-from sgfmill import sgf_grammar
 
 from gogadget import scan
 from host_sim import replay as replay_mod
@@ -68,25 +66,6 @@ def shown(path):
         return str(path)
 
 
-def game_trees(data):
-    """The SGF bytes of every game tree in a file's bytes (one for most files)."""
-    trees = sgf_grammar.parse_sgf_collection(data)
-    if len(trees) == 1:
-        return [data]
-    return [sgf_grammar.serialise_game_tree(t) for t in trees]
-
-
-def pick(data, index):
-    """Game tree `index` (1-based) of a file's bytes; ValueError if there is none."""
-    try:
-        trees = game_trees(data)
-    except ValueError as exc:
-        raise ValueError("not a readable SGF file: %s" % exc)
-    if not 1 <= index <= len(trees):
-        raise ValueError("the file holds %d game(s), not a game %d" % (len(trees), index))
-    return trees[index - 1]
-
-
 def why_not(game):
     """None if a loaded game is one to replay, else the reason it is skipped."""
     if not game.moves:
@@ -106,7 +85,7 @@ def records(dirs):
             raise ValueError("%s is not a folder (make corpus fetches build/corpus)" % d)
         for path in sorted(p for p in d.rglob("*") if p.suffix.lower() == ".sgf" and p.is_file()):
             try:
-                trees = game_trees(path.read_bytes())
+                trees = replay_mod.game_trees(path.read_bytes())
             except ValueError as exc:
                 skipped.append((shown(path), "not a readable SGF file: %s" % exc))
                 continue

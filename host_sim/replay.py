@@ -26,7 +26,7 @@ import json
 import random
 import sys
 
-from sgfmill import sgf as sgfmill_sgf
+from sgfmill import sgf as sgfmill_sgf, sgf_grammar
 
 from gogadget import frame, points, rules as rules_mod, scan
 from gogadget.points import BLACK, EMPTY, WHITE
@@ -79,6 +79,25 @@ def load_game(data):
     ru = root.get("RU").lower() if root.has_property("RU") else ""
     props = {k: root.get_raw_list(k) for k in root.properties()}
     return Game(size, game.get_komi(), setup, moves, ru, props)
+
+
+def game_trees(data):
+    """The SGF bytes of every game tree in a file's bytes (one for most files)."""
+    trees = sgf_grammar.parse_sgf_collection(data)
+    if len(trees) == 1:
+        return [data]
+    return [sgf_grammar.serialise_game_tree(t) for t in trees]
+
+
+def pick(data, index):
+    """Game tree `index` (1-based) of a file's bytes; ValueError if there is none."""
+    try:
+        trees = game_trees(data)
+    except ValueError as exc:
+        raise ValueError("not a readable SGF file: %s" % exc)
+    if not 1 <= index <= len(trees):
+        raise ValueError("the file holds %d game(s), not a game %d" % (len(trees), index))
+    return trees[index - 1]
 
 
 def turn_problem(game):
@@ -476,8 +495,7 @@ def main(argv=None):
         with open(args.game, "rb") as f:
             data = f.read()
         if args.index is not None:
-            from host_sim import corpus
-            data = corpus.pick(data, args.index)
+            data = pick(data, args.index)
         summary, fw = replay(data, args.sensors, args.noise, args.seed, args.rules,
                              args.late, args.bump, args.physics,
                              sys.stdout.write if args.trace else None)
