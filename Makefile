@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed
 SITE := $(VENV)/site
 PORT ?= /dev/ttyACM0
 
-.PHONY: test sim bench mpy romfs deploy typecheck clean venv gogadget umqtt uf2
+.PHONY: test sim bench mpy romfs deploy typecheck clean venv gogadget umqtt uf2 corpus replay-corpus
 
 venv: $(STAMP) $(SITE)
 
@@ -50,6 +50,17 @@ PHYSICS ?=
 .PHONY: stress
 stress: $(STAMP)
 	$(PY) -m host_sim.stress --games $(GAMES) --jobs $(JOBS) $(if $(PHYSICS),--physics $(PHYSICS)) $(STRESS_ARGS)
+
+# Professional games that are not in this repository (host_sim/tools/corpus.py:
+# pinned registry packages, sha256 checked) into build/corpus.
+corpus: $(STAMP)
+	$(PY) -m host_sim.tools.corpus
+
+# Every game of the corpus (and host_sim/games) replayed by the simulated person
+# on both sensor kinds as physics: make replay-corpus PHYSICS=worst JOBS=2
+CORPUS ?= build/corpus host_sim/games
+replay-corpus: corpus
+	$(PY) -m host_sim.replay $(foreach d,$(CORPUS),--corpus $(d)) --jobs $(JOBS) $(if $(PHYSICS),--physics $(PHYSICS)) $(CORPUS_ARGS)
 
 mpy: $(STAMP) umqtt
 	$(PY) -m host_sim.tools.mpy build

@@ -11,23 +11,29 @@ implementation, reads both.
 
     python -m host_sim replay GAME.sgf [--sensors colour|occupancy] [--noise P]
                                        [--seed N] [--out OUT.sgf] [--json]
-                                       [--physics nominal|worst]
+                                       [--physics nominal|worst] [--game K]
+    python -m host_sim replay --corpus DIR [--corpus DIR2] [--physics nominal|worst]
+                              [--sensors colour|occupancy] [--seed N] [--jobs J]
 
 With --physics the sensors are host_sim.physics's model under the firmware's
 own drivers, calibrated the maker's way first (the flicker is then off).
+--game K replays the K-th game of a file that holds a collection.  --corpus
+replays every game under the folders (host_sim/corpus.py; `make corpus`
+fetches the professional games into build/corpus).
 """
 import argparse
 import json
 import random
 import sys
 
-from sgfmill import sgf as sgfmill_sgf
+from sgfmill import sgf as sgfmill_sgf, sgf_grammar
 
 from gogadget import frame, points, rules as rules_mod, scan
 from gogadget.points import BLACK, EMPTY, WHITE
 from host_sim.virtual import LIFT_CODES, PUT_CODES, Simulator, make_config
 
 COLOURS = {"b": BLACK, "w": WHITE}
+NAMES = {BLACK: "Black", WHITE: "White"}
 DEFAULT_PRESET = "japanese"  # the historical records the simulator ships were played so
 
 
@@ -73,6 +79,43 @@ def load_game(data):
     ru = root.get("RU").lower() if root.has_property("RU") else ""
     props = {k: root.get_raw_list(k) for k in root.properties()}
     return Game(size, game.get_komi(), setup, moves, ru, props)
+
+
+def game_trees(data):
+    """The SGF bytes of every game tree in a file's bytes (one for most files)."""
+    trees = sgf_grammar.parse_sgf_collection(data)
+    if len(trees) == 1:
+        return [data]
+    return [sgf_grammar.serialise_game_tree(t) for t in trees]
+
+
+def pick(data, index):
+    """Game tree `index` (1-based) of a file's bytes; ValueError if there is none."""
+    try:
+        trees = game_trees(data)
+    except ValueError as exc:
+        raise ValueError("not a readable SGF file: %s" % exc)
+    if not 1 <= index <= len(trees):
+        raise ValueError("the file holds %d game(s), not a game %d" % (len(trees), index))
+    return trees[index - 1]
+
+
+def turn_problem(game):
+    """None if the record's colours take turns as the board expects, else why
+    not.  The board alternates colours from Black (White after two or more
+    black set-up stones, a handicap); it cannot be told that White starts a
+    set-up position (no PL), nor that a side passed without a pass in the record."""
+    blacks = all(c == BLACK for c, _ in game.setup)
+    want = WHITE if blacks and 2 <= len(game.setup) <= points.max_handicap(game.size) else BLACK
+    for i, (colour, _) in enumerate(game.moves):
+        if colour != want:
+            if i == 0:
+                return "%s plays first; after this set-up the board expects %s (it cannot be " \
+                       "told who starts)" % (NAMES[colour], NAMES[want])
+            return "move %d is %s's second in a row (no pass recorded between); the board " \
+                   "alternates colours" % (i + 1, NAMES[colour])
+        want = BLACK + WHITE - colour
+    return None
 
 
 def preset_for(game, wanted=None):
@@ -272,6 +315,30 @@ class Person:
         return True
 
 
+class TracedPerson(Person):
+    """A Person whose every action goes to the tracer (replay --trace)."""
+
+    def __init__(self, sim, rng, tracer, **habits):
+        super().__init__(sim, rng, **habits)
+        self.tracer = tracer
+
+    def put(self, colour, place):
+        self.tracer("hand: put %s %s" % (NAMES[colour], self.sim.vertex(place)))
+        super().put(colour, place)
+
+    def lift(self, place):
+        self.tracer("hand: lift %s" % self.sim.vertex(place))
+        return super().lift(place)
+
+    def slide(self, src, dst):
+        self.tracer("hand: bump %s to %s" % (self.sim.vertex(src), self.sim.vertex(dst)))
+        return super().slide(src, dst)
+
+    def press_pass(self):
+        self.tracer("hand: press pass")
+        super().press_pass()
+
+
 def load_into(sim, data):
     """Play a game record onto the simulator's board through a tidy hand."""
     game = load_game(data)
@@ -329,10 +396,14 @@ def final_count(referee):
 
 
 def replay(data, sensors=scan.SENSOR_COLOUR, noise=0.0, seed=0, preset=None, late=0.1, bump=0.03,
-           physics=None):
+           physics=None, trace=None):
     """Play a game record through the firmware; returns (summary dict, firmware SGF).
-    physics: a host_sim.physics setting (or its name) for the sensors."""
+    physics: a host_sim.physics setting (or its name) for the sensors; trace:
+    a write function for one line per action, light change and event."""
     game = load_game(data)
+    problem = turn_problem(game)
+    if problem:
+        raise ValueError("cannot replay: " + problem)
     rng = random.Random(seed)
     handicap = len(game.setup) if all(c == BLACK for c, _ in game.setup) else 0
     fixed = False
@@ -341,11 +412,23 @@ def replay(data, sensors=scan.SENSOR_COLOUR, noise=0.0, seed=0, preset=None, lat
         fixed = spots == sorted(pl for _, pl in game.setup)
     cfg = make_config(size=game.size, sensors=sensors, preset=preset_for(game, preset),
                       komi=float(game.komi), handicap=handicap if fixed else 0)
-    sim = Simulator(cfg, noise=noise, seed=rng.random(), physics=physics)
+    tracer = None
+    if trace is None:
+        sim = Simulator(cfg, noise=noise, seed=rng.random(), physics=physics)
+    else:
+        # The same run, watched: stress's simulator prints every light change and event.
+        from host_sim.stress import Tracer
+        from host_sim.stress_player import WatchedSim
+        tracer = Tracer(trace)
+        sim = WatchedSim(cfg, noise, rng.random(), tracer, physics=physics)
+        tracer.clock = sim.clock
     try:
         if game.setup and not fixed:
             sim.referee.set_position([(c, points.place_point(game.size, pl)) for c, pl in game.setup])
-        person = Person(sim, random.Random(rng.random()), late=late, bump=bump)
+        if tracer is None:
+            person = Person(sim, random.Random(rng.random()), late=late, bump=bump)
+        else:
+            person = TracedPerson(sim, random.Random(rng.random()), tracer, late=late, bump=bump)
         finished = person.play_game(game)
         fw = sim.referee.sgf()
         problem = compare(game, fw) if finished else "the person got stuck: the lights never cleared"
@@ -372,8 +455,9 @@ def replay(data, sensors=scan.SENSOR_COLOUR, noise=0.0, seed=0, preset=None, lat
 
 def main(argv=None):
     ap = argparse.ArgumentParser(prog="python -m host_sim replay", description=__doc__.split("\n\n")[0])
-    ap.add_argument("game", help="SGF file to replay")
-    ap.add_argument("--sensors", choices=scan.SENSOR_KINDS, default=scan.SENSOR_COLOUR)
+    ap.add_argument("game", nargs="?", help="SGF file to replay")
+    ap.add_argument("--sensors", choices=scan.SENSOR_KINDS, default=None,
+                    help="sensor kind (default colour; --corpus: both)")
     ap.add_argument("--noise", type=float, default=0.0, help="flicker chance per point per scan")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--rules", default=None, help="rules preset (default: the record's RU or japanese)")
@@ -383,14 +467,38 @@ def main(argv=None):
                     help="sensors as physics (host_sim/physics.py), calibrated first")
     ap.add_argument("--out", help="write the firmware's SGF here")
     ap.add_argument("--json", action="store_true", help="print a JSON summary")
+    ap.add_argument("--trace", action="store_true",
+                    help="print every action of the hand, light change and event")
+    ap.add_argument("--game", type=int, default=None, metavar="K", dest="index",
+                    help="the K-th game of a file holding a collection (1-based)")
+    ap.add_argument("--corpus", action="append", default=None, metavar="DIR",
+                    help="replay every game under DIR (repeatable) on both sensor kinds and "
+                         "both physics settings unless --sensors / --physics say which")
+    ap.add_argument("--jobs", type=int, default=1, help="--corpus: parallel worker processes")
+    ap.add_argument("--report", help="--corpus: write every replay's result here as JSON")
     args = ap.parse_args(argv)
     if not 0.0 <= args.noise < 1.0:
         ap.error("--noise must be a probability below 1")
+    if args.corpus:
+        if args.game or args.index is not None:
+            ap.error("--corpus replays folders: give no game file")
+        if args.rules or args.out or args.json or args.trace:
+            ap.error("--corpus takes each record's own rules and prints a report: "
+                     "no --rules, --out, --json or --trace (--report FILE keeps the results)")
+        from host_sim import corpus
+        return corpus.main(args)
+    if not args.game:
+        ap.error("give a game file, or --corpus DIR")
+    if args.sensors is None:
+        args.sensors = scan.SENSOR_COLOUR
     try:
         with open(args.game, "rb") as f:
             data = f.read()
+        if args.index is not None:
+            data = pick(data, args.index)
         summary, fw = replay(data, args.sensors, args.noise, args.seed, args.rules,
-                             args.late, args.bump, args.physics)
+                             args.late, args.bump, args.physics,
+                             sys.stdout.write if args.trace else None)
     except (OSError, ValueError) as exc:
         print("replay: %s" % exc, file=sys.stderr)
         return 2
