@@ -355,6 +355,7 @@ def test_stress_on_physics_fixed_seeds(physics):
     (1100173, "nominal"),  # 13x13 colour: a hand's field followed as a neighbour's kept a phantom B E11
     (1400917, "worst"),  # 9x9 colour: after a power cut the white neighbours' field read H7 as black
     (1400078, "worst"),  # 19x19 colour: an offset followed under a stone read its lifted place as black
+    (1500904, "worst"),  # 9x9 colour: a hand's field taken for a neighbour's made a phantom B C6
 ])
 def test_regression_seed_on_physics(seed, physics):
     r = stress.Options(physics=physics).run(seed)

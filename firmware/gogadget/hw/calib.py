@@ -125,6 +125,7 @@ class Calibration:
         self.xshare = 0
         self.xb = 0  # that, in counts, for a black and a white neighbour
         self.xw = 0
+        self.xreach = 0  # how far one neighbour's field may stray from it
         self.near = None  # readings of the empty places beside the black samples
         self.derive()
 
@@ -225,6 +226,7 @@ class Calibration:
             self.near = None
         self.xb = mb * self.xshare // 256 if sampled else 0
         self.xw = -self.xb * abs(mw) // abs(mb) if sampled and mb else 0
+        self.xreach = 3 * max(abs(self.xb), abs(self.xw))
         # Distances of the thresholds from the baseline (uncalibrated: half
         # the default step).
         gap_b = abs(mb) * self.share // 256 if sampled else DEFAULT_STEP // 2
@@ -508,27 +510,34 @@ def _look(cal, raw, scan, todo, count, every):
             d = v - held[i]  # the jump since the last look
             held[i] = v
             own = (was >> 8) & 0xF
-            if was != 0xFFFF and own == S_EMPTY and (near ^ was) & 0xFF:
+            if was != 0xFFFF and own == S_EMPTY and not (near ^ was) & 0xFF:
+                continue  # a stone put here: the offset it had stays
+            # the neighbours' typical field, and how far a real one strays
+            # from it (three times the typical, per stone, and the noise)
+            p = 0
+            c = lim >> 1
+            m = near
+            for _ in range(4):
+                if m & 3 == S_BLACK:
+                    p += cal.xb
+                    c += cal.xreach
+                elif m & 3 == S_WHITE:
+                    p += cal.xw
+                    c += cal.xreach
+                m >>= 2
+            if was != 0xFFFF and own == S_EMPTY:
                 if not -2 * lim < d < 2 * lim:
                     continue  # a stone put here (or a hand): the offset stays
                 # only the neighbours changed: the offset is the reading's
-                # distance from the baseline
+                # distance from the baseline, as far as a neighbour's field
+                # reaches (a hand's may be further: seed 1500904)
                 d = v - base[i]
-                if d > 4 * lim:
-                    d = 4 * lim
-                elif d < -4 * lim:
-                    d = -4 * lim
-            elif was != 0xFFFF and own == S_EMPTY:
-                continue  # a stone put here: the offset it had stays
+                if d > p + c:
+                    d = p + c
+                elif d < p - c:
+                    d = p - c
             else:  # a first look, or a stone's place: the neighbours' typical field
-                d = 0
-                m = near
-                for _ in range(4):
-                    if m & 3 == S_BLACK:
-                        d += cal.xb
-                    elif m & 3 == S_WHITE:
-                        d += cal.xw
-                    m >>= 2
+                d = p
                 if was != 0xFFFF and s == own:
                     own = s  # a stone still there: no need to read it again
                 else:

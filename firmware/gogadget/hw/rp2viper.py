@@ -76,6 +76,7 @@ def track_look(cal, raw: ptr16, scan: ptr8, todo: ptr16, count: int, every: int)
     size = int(cal.size)
     xb = int(cal.xb)
     xw = int(cal.xw)
+    reach = int(cal.xreach)
     base = ptr16(cal.base)
     lo = ptr16(cal.lo)
     hi = ptr16(cal.hi)
@@ -119,27 +120,31 @@ def track_look(cal, raw: ptr16, scan: ptr8, todo: ptr16, count: int, every: int)
             d = v - int(held[i])
             held[i] = v
             own = (was >> 8) & 0xF
-            if was != 0xFFFF and own == 0 and (near ^ was) & 0xFF:
+            if was != 0xFFFF and own == 0 and not ((near ^ was) & 0xFF):
+                continue
+            p = 0
+            c = lim >> 1
+            m = near
+            j = 0
+            while j < 4:
+                if m & 3 == 1:
+                    p += xb
+                    c += reach
+                elif m & 3 == 2:
+                    p += xw
+                    c += reach
+                m >>= 2
+                j += 1
+            if was != 0xFFFF and own == 0:
                 if not (0 - 2 * lim < d and d < 2 * lim):
                     continue
                 d = v - int(base[i])
-                if d > 4 * lim:
-                    d = 4 * lim
-                elif d < 0 - 4 * lim:
-                    d = 0 - 4 * lim
-            elif was != 0xFFFF and own == 0:
-                continue
+                if d > p + c:
+                    d = p + c
+                elif d < p - c:
+                    d = p - c
             else:
-                d = 0
-                m = near
-                j = 0
-                while j < 4:
-                    if m & 3 == 1:
-                        d += xb
-                    elif m & 3 == 2:
-                        d += xw
-                    m >>= 2
-                    j += 1
+                d = p
                 if not (was != 0xFFFF and s == own):
                     own = 0xFF
             d -= x
