@@ -172,7 +172,7 @@ print("WRITE_WAIT", time.ticks_diff(time.ticks_us(), t0) / 2)
 """
 
 # MuxScanner.read's parts on 19x19, as hw/pico.py builds the scanner (viper
-# read_raw and classify, calib.py's track in bytecode), on the physical
+# read_raw, classify and track's look at the places), on the physical
 # model's sensors with the calibration the flash holds: time per scan and
 # bytes allocated per call of each part, track under heap_lock, and
 # save_drift's write (forced: in play it writes when a place's tracked
@@ -197,9 +197,9 @@ for _ in range(N):
     t0 = time.ticks_us()
     sensors.read_raw()
     t1 = time.ticks_us()
-    sensors.classify(scan)
+    c = sensors.classify(scan)
     t2 = time.ticks_us()
-    cal.track(raw, scan)
+    cal.track(raw, scan, c, sensors._fast_look)
     t3 = time.ticks_us()
     tr += time.ticks_diff(t1, t0); tc += time.ticks_diff(t2, t1)
     d = time.ticks_diff(t3, t2); tt += d
@@ -220,12 +220,13 @@ def alloc(f, n):
     gc.enable()
     return a / n
 print("ALLOC", repr((alloc(sensors.read_raw, N), alloc(lambda: sensors.classify(scan), N),
-                     alloc(lambda: cal.track(raw, scan), N), alloc(lambda: sensors.read(scan), N))))
+                     alloc(lambda: cal.track(raw, scan, 0, sensors._fast_look), N),
+                     alloc(lambda: sensors.read(scan), N))))
 locked = "ok"
 micropython.heap_lock()
 try:
     for _ in range(3 * 361 // 16):
-        cal.track(raw, scan)
+        cal.track(raw, scan, 0, sensors._fast_look)
 except MemoryError:
     locked = "MemoryError"
 micropython.heap_unlock()
