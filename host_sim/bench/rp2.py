@@ -92,8 +92,8 @@ now = 0
 for _ in range(4):
     app.step(now); now += 20
 scan = app.scan
-for _ in range(3 * 361 // 16):
-    # calib.track visits 16 places a scan: after a few turns of the board each
+for _ in range(3 * 361 // 8):
+    # calib.track visits 8 places a scan: after a few turns of the board each
     # has its reference, and a scan costs what it costs in play.
     sensors.read(scan)
 alt = bytearray(ref.frame)

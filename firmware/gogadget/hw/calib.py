@@ -54,11 +54,11 @@ RANK_PER = const(64)
 # threshold distance of its baseline moves baseline and thresholds by
 # 1/2**TRACK_SHIFT of the difference; TRACK_PLACES places a scan.
 TRACK_SHIFT = const(4)
-TRACK_PLACES = const(16)
+TRACK_PLACES = const(8)
 # Changed places one call looks at with their neighbours (a capture of
 # more waits for its turn), and the places one call may look at.
 CHANGED = const(24)
-TODO = const(136)  # 5 * CHANGED + TRACK_PLACES
+TODO = const(128)  # 5 * CHANGED + TRACK_PLACES
 HAVE_BLACK = const(1)
 HAVE_WHITE = const(2)
 # Uncalibrated guess: mid-rail baseline, steps of a typical 3 mm N52 magnet
