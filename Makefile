@@ -60,7 +60,7 @@ corpus: $(STAMP)
 # on both sensor kinds as physics: make replay-corpus PHYSICS=worst JOBS=2
 CORPUS ?= build/corpus host_sim/games
 replay-corpus: corpus
-	$(PY) -m host_sim.replay $(foreach d,$(CORPUS),--corpus $(d)) --jobs $(JOBS) $(if $(PHYSICS),--physics $(PHYSICS)) $(CORPUS_ARGS)
+	$(PY) -m host_sim.corpus $(foreach d,$(CORPUS),--corpus $(d)) --jobs $(JOBS) $(if $(PHYSICS),--physics $(PHYSICS)) $(CORPUS_ARGS)
 
 mpy: $(STAMP) umqtt
 	$(PY) -m host_sim.tools.mpy build

@@ -2,7 +2,7 @@
 sensors as physics (host_sim/replay.py, one replay per game, sensor kind
 and physics setting), in parallel worker processes.
 
-    python -m host_sim.replay --corpus DIR [--corpus DIR2] [--sensors colour|occupancy]
+    python -m host_sim.corpus --corpus DIR [--corpus DIR2] [--sensors colour|occupancy]
                               [--physics nominal|worst] [--seed N] [--jobs J] [--report FILE]
 
 Without --sensors / --physics every game is replayed on both sensor kinds at
@@ -183,8 +183,17 @@ def report(results, skipped, n_games, wall_s, out=sys.stdout):
                                            r["problem"], r["command"]))
 
 
-def main(args):
-    """`replay --corpus`: args are replay.main's parsed options."""
+def main(argv=None):
+    """`python -m host_sim.corpus`: replay's options, with --corpus DIR."""
+    ap = replay_mod.parser("python -m host_sim.corpus")
+    args = ap.parse_args(argv)
+    if not args.corpus:
+        ap.error("give --corpus DIR (repeatable)")
+    if args.game or args.index is not None:
+        ap.error("--corpus replays folders: give no game file")
+    if args.rules or args.out or args.json or args.trace:
+        ap.error("--corpus takes each record's own rules and prints a report: "
+                 "no --rules, --out, --json or --trace (--report FILE keeps the results)")
     kinds = [args.sensors] if args.sensors else list(scan.SENSOR_KINDS)
     settings = [args.physics] if args.physics else list(PHYSICS)
     try:
@@ -216,3 +225,7 @@ def main(args):
                        "dirs": [str(d) for d in args.corpus]}, f, indent=1)
     return 0 if all(r["ok"] for r in results) else 1
 
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -12,7 +12,7 @@ implementation, reads both.
     python -m host_sim replay GAME.sgf [--sensors colour|occupancy] [--noise P]
                                        [--seed N] [--out OUT.sgf] [--json]
                                        [--physics nominal|worst] [--game K]
-    python -m host_sim replay --corpus DIR [--corpus DIR2] [--physics nominal|worst]
+    python -m host_sim.corpus --corpus DIR [--corpus DIR2] [--physics nominal|worst]
                               [--sensors colour|occupancy] [--seed N] [--jobs J]
 
 With --physics the sensors are host_sim.physics's model under the firmware's
@@ -417,8 +417,7 @@ def replay(data, sensors=scan.SENSOR_COLOUR, noise=0.0, seed=0, preset=None, lat
         sim = Simulator(cfg, noise=noise, seed=rng.random(), physics=physics)
     else:
         # The same run, watched: stress's simulator prints every light change and event.
-        from host_sim.stress import Tracer
-        from host_sim.stress_player import WatchedSim
+        from host_sim.watch import Tracer, WatchedSim
         tracer = Tracer(trace)
         sim = WatchedSim(cfg, noise, rng.random(), tracer, physics=physics)
         tracer.clock = sim.clock
@@ -453,8 +452,9 @@ def replay(data, sensors=scan.SENSOR_COLOUR, noise=0.0, seed=0, preset=None, lat
         sim.close()
 
 
-def main(argv=None):
-    ap = argparse.ArgumentParser(prog="python -m host_sim replay", description=__doc__.split("\n\n")[0])
+def parser(prog="python -m host_sim replay"):
+    """replay's options (host_sim.corpus reads the same)."""
+    ap = argparse.ArgumentParser(prog=prog, description=__doc__.split("\n\n")[0])
     ap.add_argument("game", nargs="?", help="SGF file to replay")
     ap.add_argument("--sensors", choices=scan.SENSOR_KINDS, default=None,
                     help="sensor kind (default colour; --corpus: both)")
@@ -476,17 +476,16 @@ def main(argv=None):
                          "both physics settings unless --sensors / --physics say which")
     ap.add_argument("--jobs", type=int, default=1, help="--corpus: parallel worker processes")
     ap.add_argument("--report", help="--corpus: write every replay's result here as JSON")
+    return ap
+
+
+def main(argv=None):
+    ap = parser()
     args = ap.parse_args(argv)
     if not 0.0 <= args.noise < 1.0:
         ap.error("--noise must be a probability below 1")
-    if args.corpus:
-        if args.game or args.index is not None:
-            ap.error("--corpus replays folders: give no game file")
-        if args.rules or args.out or args.json or args.trace:
-            ap.error("--corpus takes each record's own rules and prints a report: "
-                     "no --rules, --out, --json or --trace (--report FILE keeps the results)")
-        from host_sim import corpus
-        return corpus.main(args)
+    if args.corpus:  # host_sim.corpus imports this module: it runs the folders itself
+        ap.error("folders of games: python -m host_sim.corpus --corpus DIR [--jobs N]")
     if not args.game:
         ap.error("give a game file, or --corpus DIR")
     if args.sensors is None:

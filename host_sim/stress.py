@@ -50,6 +50,7 @@ import traceback
 from gogadget import points, rules as rules_mod, scan
 from host_sim.stress_player import GAME_HABITS, HABITS, MOVE_HABITS, Failure, Player, WatchedSim
 from host_sim.virtual import make_config
+from host_sim.watch import Tracer
 
 DEFAULT_SIZES = (9, 13, 19)
 DEFAULT_NOISE_MAX = 0.02
@@ -138,18 +139,6 @@ def noise_bucket(noise):
 
 
 # -- running games ----------------------------------------------------------------------
-
-
-class Tracer:
-    """One line per action, light change and event, stamped with virtual time."""
-
-    def __init__(self, write):
-        self.write = write
-        self.clock = None  # the simulator's, once it exists
-
-    def __call__(self, text):
-        now = self.clock.now_ms if self.clock is not None else 0
-        self.write("%9d ms  %s\n" % (now, text))
 
 
 PHYSICS_WARM_MS = 0

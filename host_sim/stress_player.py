@@ -17,6 +17,7 @@ from gogadget.points import BLACK, EMPTY, PASS, WHITE
 from host_sim import replay
 from host_sim.replay import neighbours, slides
 from host_sim.virtual import LIFT_CODES, PUT_CODES, Simulator, code_name
+from host_sim.watch import WatchedSim  # noqa: F401 (stress imports it from here)
 
 CAPTURE_BIAS = 0.6  # chance a player takes a capture when there is one
 CONTACT_BIAS = 0.5  # chance a player plays next to an opponent's stone
@@ -221,53 +222,6 @@ class Intent:
 
 
 # -- the board, watched --------------------------------------------------------------
-
-
-class WatchedSim(Simulator):
-    """The simulator with the record invariant checked after every scan and,
-    when tracing, every light change and event printed."""
-
-    def __init__(self, config, noise, seed, tracer=None, physics=None):
-        self.watcher = None
-        self.tracer = tracer
-        super().__init__(config, noise=noise, seed=seed, physics=physics)
-        self._lights = bytes(self.leds.frame)
-        self._heard = 0
-        self._trace_changes()
-
-    def step(self):
-        super().step()
-        if self.tracer is not None:
-            self._trace_changes()
-        if self.watcher is not None:
-            self.watcher()
-
-    def reboot(self):
-        super().reboot()
-        if self.tracer is not None:
-            self._trace_changes()
-
-    def _trace_changes(self):
-        if self.tracer is None:
-            return
-        while self._heard < len(self.events):
-            _, kind, text = self.events[self._heard]
-            self._heard += 1
-            self.tracer("event %s: %s" % (kind, text))
-        now = bytes(self.leds.frame)
-        if now == self._lights:
-            return
-        n = self.size * self.size
-        if len(now) == len(self._lights):
-            for pl in range(n):
-                if now[1 + pl] != self._lights[1 + pl]:
-                    self.tracer("light %s: %s -> %s" % (self.vertex(pl), code_name(self._lights[1 + pl]),
-                                                        code_name(now[1 + pl])))
-            for i, name in enumerate(("turn", "phase", "alert")):
-                a, b = self._lights[1 + n + i], now[1 + n + i]
-                if a != b:
-                    self.tracer("status %s: %s -> %s" % (name, code_name(a), code_name(b)))
-        self._lights = now
 
 
 # -- the person ------------------------------------------------------------------------
