@@ -406,11 +406,8 @@ class Settler:
             _FAST[1](self, lo, hi)
         self.clean = False
         self._stalled = stalled
-        if stalled:
-            fresh = self.fresh
-            doubt = self._doubt
-            for pl in range(self.n):
-                doubt[pl] = fresh[pl]
+        if stalled:  # (a slice copy: a loop's locals would put this frame on the heap)
+            self._doubt[:] = self.fresh
         return True
 
     def _mark(self, lo, hi):
