@@ -324,6 +324,10 @@ def test_the_relay_command(broker_factory, tmp_path):
         g = SpecGame("b1", game=9, black="Cho Chikun")
         pub.online()
         pub.send("game", g.snapshot())
+        pub.flush()
+        # the relay is subscribed once it shows the game (a message before that is not its)
+        wait_for(lambda: "Cho Chikun" in str(get("http://127.0.0.1:%d/games.json" % port)[2]),
+                 what="the relay showing the game")
         pub.event(g, g.play("ee"))
         pub.send("move", b'{"v":1,"game":9,"seq":"two"}')  # malformed: one log line, no crash
         pub.event(g, g.end("B+R"))
