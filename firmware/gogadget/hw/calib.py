@@ -553,7 +553,12 @@ def _look(cal, raw, scan, todo, count, every):
                 scan[i] = s
                 ctx[i] = (near & 0xFF) | s << 8
             continue
-        if near == 0:  # empty among empties: back to the baseline itself
+        band = lim
+        if near == 0:  # empty among empties: back to the baseline itself,
+            # from anywhere short of a threshold (after a power cut the file's
+            # baseline may lag by a band, and the diagonals' field adds to
+            # it: seed 2100504, an edge point stuck just short of black)
+            band = 2 * lim
             d = v - base[i]
             if xt[i]:  # no neighbour's field left to offset
                 lo[i] -= xt[i]
@@ -564,7 +569,7 @@ def _look(cal, raw, scan, todo, count, every):
             if not -lim < d < lim:
                 held[i] = v
                 d = 0
-        if -lim < d < lim and d:
+        if -band < d < band and d:
             step = d >> TRACK_SHIFT if d > 0 else -((-d) >> TRACK_SHIFT)
             if not step:
                 step = 1 if d > 0 else -1

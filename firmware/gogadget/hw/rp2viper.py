@@ -165,7 +165,9 @@ def track_look(cal, raw: ptr16, scan: ptr8, todo: ptr16, count: int, every: int)
                 scan[i] = s
                 ctx[i] = (near & 0xFF) | (s << 8)
             continue
+        band = lim
         if near == 0:
+            band = 2 * lim
             d = v - int(base[i])
             if x:
                 lo[i] = int(lo[i]) - x
@@ -176,7 +178,7 @@ def track_look(cal, raw: ptr16, scan: ptr8, todo: ptr16, count: int, every: int)
             if not (0 - lim < d and d < lim):
                 held[i] = v
                 d = 0
-        if 0 - lim < d and d < lim and d != 0:
+        if 0 - band < d and d < band and d != 0:
             if d > 0:
                 step = d >> 4
                 if step == 0:
