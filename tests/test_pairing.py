@@ -165,6 +165,60 @@ def test_our_take_back_waits_for_theirs():
     assert f.outcome == pairing.IN_STEP and not f.note
 
 
+def test_our_next_move_before_their_confirmation_arrives():
+    """We take back a move they have, they confirm it, and we play again
+    before their confirmation reaches us (CI under load, seed 18 of
+    test_room_remote: "move 25 differs"): their record still shows the
+    move taken back, so this board waits; it stops only if they play on
+    past it without confirming."""
+    ref, f, g = setup(colour=WHITE)
+    send(f, "move", g.play("cc"))
+    local(ref, "gg")
+    f.poll()
+    send(f, "move", g.play("gg"))
+    assert ref.undo()
+    f.poll()
+    local(ref, "ff")  # played again at once
+    f.poll()
+    assert f.outcome == pairing.WAITING and not f.note
+    send(f, "move", g.undo())  # their confirmation, late
+    assert f.outcome == pairing.WAITING and not f.note
+    send(f, "move", g.play("ff"))
+    assert f.outcome == pairing.IN_STEP and not f.note
+    send(f, "move", g.play("dd"))
+    assert ref.board.last_move() == (BLACK, parse_sgf_coord(9, "dd"))
+    # They never confirm and play on instead: the records part, it stops.
+    ref, f, g = setup(colour=WHITE)
+    send(f, "move", g.play("cc"))
+    local(ref, "gg")
+    send(f, "move", g.play("gg"))
+    assert ref.undo()
+    f.poll()  # (the board polls every scan: a take-back and a new stone are many scans apart)
+    local(ref, "ff")
+    f.poll()
+    assert f.outcome == pairing.WAITING
+    send(f, "move", g.play("dd"))
+    assert "differs" in f.note and ref.board.moves == 2
+
+
+def test_their_next_move_before_the_person_here_confirms():
+    """They take back their move and play another before the person here
+    confirmed the take-back: still asked; Confirm, and the new one is lit."""
+    ref, f, g = setup(colour=WHITE)
+    send(f, "move", g.play("cc"))
+    local(ref, "gg")
+    send(f, "move", g.play("gg"))
+    send(f, "move", g.play("dd"))
+    send(f, "move", g.undo())
+    assert f.outcome == pairing.ASKED and ref.ask_undo == 3
+    send(f, "move", g.play("ee"))
+    assert f.outcome == pairing.ASKED and ref.ask_undo == 3 and not f.note
+    ref.press(BTN_CONFIRM, 1000)
+    f.poll()
+    assert f.outcome == pairing.LIT and not f.note
+    assert ref.board.moves == 3 and ref.board.last_move() == (BLACK, parse_sgf_coord(9, "ee"))
+
+
 def test_a_new_game_here_stops_the_pairing():
     ref, f, g = setup(colour=WHITE)
     send(f, "move", g.play("cc"))

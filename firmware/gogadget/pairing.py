@@ -71,6 +71,7 @@ class Remote:
         self.note = ""  # why the pairing stopped ("" while it goes on)
         self.asked_back = -1  # we took back our move: they may still show this many moves
         self._back_seq = 0  # their record's seq when we took it back
+        self._back_from = 0  # our moves after the take-back (theirs may differ from here on)
         self._asked = 0  # their take-back of move N asked here (Confirm accepts it)
         self.lit = 0  # opponent moves lit (figures for the host and the tests)
         self._seen = -1  # local moves at the last look (a local take-back)
@@ -103,6 +104,7 @@ class Remote:
                 self._asked = 0  # theirs, confirmed here
             elif self.asked_back < 0:
                 self.asked_back = self._seen
+                self._back_from = moves
                 self._back_seq = seq
         self._seen = moves
 
@@ -128,6 +130,17 @@ class Remote:
         while k < top and board.move(k) == move(k):
             k += 1
         if k < count and k < mine:
+            if self.asked_back >= 0 and k >= self._back_from and count <= self.asked_back:
+                # Our take-back, and a move played here since, before their
+                # confirmation arrived: their record still shows the move
+                # taken back.  It goes when they confirm.
+                return WAITING
+            if self._asked == mine and ref.ask_undo == mine and k == mine - 1 \
+                    and count == mine:
+                # Their take-back and their next move, before the person
+                # here confirmed the take-back: still asked; Confirm, and
+                # the new move is lit.
+                return ASKED
             return self.stop("move %d differs: %s here, %s there" % (
                 k + 1, _say(board, board.move(k)), _say(board, move(k))))
         if count < mine:
