@@ -79,6 +79,7 @@ def records(dirs):
     """(records, skipped) of every .sgf under the folders, in a fixed order;
     skipped is [(name, reason)]."""
     found, skipped = [], []
+    first = {}  # a game's moves -> the record that had them first
     for d in dirs:
         d = Path(d)
         if not d.is_dir():
@@ -97,9 +98,13 @@ def records(dirs):
                     skipped.append((rec.name, str(exc)))
                     continue
                 reason = why_not(rec.game)
+                key = (rec.game.size, tuple(rec.game.setup), tuple(rec.game.moves))
+                if not reason and key in first:
+                    reason = "the same game as %s" % first[key]
                 if reason:
                     skipped.append((rec.name, reason))
                 else:
+                    first[key] = rec.name
                     found.append(rec)
     return found, skipped
 

@@ -80,6 +80,21 @@ def test_fetch_unpacks_only_the_records_and_checks_them_again(tmp_path):
     assert len(calls) == 2 and (where / "a.sgf").read_bytes() == GAME
 
 
+def test_a_recursive_source_keeps_its_sub_folders(tmp_path):
+    """GNU Go's regression games live in sub-folders (nngs/, kgs/...)."""
+    members = {"fake-1.0/games/a.sgf": GAME, "fake-1.0/games/nngs/b.sgf": GAME,
+               "fake-1.0/games/kgs/t10/c.sgf": GAME, "fake-1.0/games/../evil.sgf": GAME,
+               "fake-1.0/other/d.sgf": GAME}
+    src, archive = fake_source(tmp_path, members)
+    src.recursive = True
+    where = corpus_tool.fetch(src, tmp_path, io.StringIO(), get=lambda url: archive)
+    got = sorted(str(p.relative_to(where)) for p in where.rglob("*.sgf"))
+    assert got == ["a.sgf", "kgs/t10/c.sgf", "nngs/b.sgf"]
+    assert corpus_tool.present(src, tmp_path)
+    (where / "nngs" / "b.sgf").write_bytes(b"changed")
+    assert not corpus_tool.present(src, tmp_path)
+
+
 def test_fetch_reads_the_records_out_of_a_debian_package(tmp_path):
     data = tarball({"./usr/share/game/games/x.sgf": GAME, "./usr/bin/game": b"ELF"}, "w:xz")
     deb = ar_archive([("debian-binary", b"2.0\n"), ("control.tar.xz", b"odd"),
@@ -104,7 +119,9 @@ def test_records_split_collections_and_count_every_skip_with_its_reason(tmp_path
         "twice.sgf": b"(;GM[1]SZ[9]PB[a]PW[b];B[ee];B[cc])",
         "empty.sgf": b"(;GM[1]SZ[9]PB[a]PW[b])",
         "broken.sgf": b"(;GM[1]SZ[9]PB[a",
+        "z/copy.sgf": b"(;GM[1]SZ[9]PB[c]PW[d]RE[B+R]\n;B[ee];W[cc];B[gg])",  # root-move's game
     }
+    (tmp_path / "z").mkdir()
     for name, data in files.items():
         (tmp_path / name).write_bytes(data)
     recs, skipped = corpus.records([tmp_path])
@@ -112,7 +129,8 @@ def test_records_split_collections_and_count_every_skip_with_its_reason(tmp_path
     assert names == ["collection.sgf#1", "collection.sgf#2", "handicap.sgf", "root-move.sgf"]
     why = {name.rsplit("/", 1)[-1]: reason for name, reason in skipped}
     assert set(why) == {"fixture.sgf", "big.sgf", "cleared.sgf", "white-starts.sgf",
-                        "twice.sgf", "empty.sgf", "broken.sgf"}
+                        "twice.sgf", "empty.sgf", "broken.sgf", "copy.sgf"}
+    assert why["copy.sgf"].startswith("the same game as ") and "root-move.sgf" in why["copy.sgf"]
     assert "no players" in why["fixture.sgf"]
     assert "board size 25" in why["big.sgf"]
     assert "AE" in why["cleared.sgf"]

