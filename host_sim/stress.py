@@ -174,7 +174,7 @@ def run_game(seed, sizes=DEFAULT_SIZES, noise_max=DEFAULT_NOISE_MAX, trace=False
                 "noise": spec.noise, "handicap": spec.handicap, "ok": False,
                 "cause": "calibration", "detail": str(exc), "doing": "calibrating",
                 "habits": [], "moves": 0, "resume_ms": None, "virtual_ms": 0,
-                "wall_s": round(time.time() - started, 2), "misreads": 0}
+                "wall_s": round(time.time() - started, 2), "misreads": 0, "stuck": []}
     if tracer is not None:
         tracer.clock = sim.clock
     person = Player(sim, spec, random.Random(spec.person_seed), tracer, sabotage)
@@ -193,6 +193,7 @@ def run_game(seed, sizes=DEFAULT_SIZES, noise_max=DEFAULT_NOISE_MAX, trace=False
     finally:
         sim.close()
     result.update(misreads=getattr(sim.sensors, "misreads", 0) if physics is not None else 0)
+    result.update(stuck=list(person.stuck_answered))
     result.update(habits=sorted(person.used), moves=len(person.intent.history),
                   resume_ms=max(person.resume_ms, default=None),
                   virtual_ms=sim.clock.now_ms, wall_s=round(time.time() - started, 2))
@@ -313,6 +314,13 @@ def report(results, options=DEFAULTS, elapsed=None):
         mis = sum(r.get("misreads", 0) for r in results)
         lines.append("physics %s: %d misread places in the scans (no hand over the board), "
                      "none of them allowed to become a move" % (options.physics, mis))
+    asked = [r for r in results if r.get("stuck")]
+    if asked:
+        lines.append("the board asked whether a sensor was stuck and the person told it to "
+                     "ignore it (the point showed what the light asked) in %d games: %s" % (
+                         len(asked), ", ".join("%d (%s %s)" % (r["seed"], r["sensors"],
+                                                             " ".join(r["stuck"]))
+                                               for r in asked[:12])))
     resumed = [r for r in results if r.get("resume_ms") is not None]
     if resumed:
         slowest = max(resumed, key=lambda r: r["resume_ms"])

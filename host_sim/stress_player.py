@@ -243,6 +243,12 @@ class Player(replay.Person):
         self.seen_moves = 0
         self.time_limit_ms = GAME_BASE_MS + GAME_MOVE_MS * spec.max_moves
         self.resume_ms = []  # how long the board took to be ready after each clean cut
+        # On physical sensors a real switch can stick (hardware/README, the
+        # occupancy reed): the person answers the board's "sensor stuck?"
+        # question as a person would, after checking the point; on ideal
+        # sensors a light that asks for what the board shows is a bug.
+        self.answers_stuck = hasattr(sim.sensors, "board")
+        self.stuck_answered = []  # vertices the person told the board to ignore
         self.kept = set(self._kept_names())
         self.touched = {}  # place -> virtual ms the hand last touched it
         self.intent = self._new_intent()
@@ -396,12 +402,36 @@ class Player(replay.Person):
                 if stale_since is None:
                     stale_since = now
                 elif now - stale_since >= STALE_MS:
+                    if self.answers_stuck and self.answer_stuck(prompts):
+                        stale_since = None
+                        start = sim.clock.now_ms
+                        continue
                     raise Failure("light asks for what the board shows",
                                   "%d s: %s" % (STALE_MS // 1000, self.describe_lights(prompts)))
                 sim.run(100)
             if now - start > limit_ms:
                 raise Failure("lights never clear", "%d s: %s" % (
                     limit_ms // 1000, self.describe_lights(prompts)))
+
+    def answer_stuck(self, prompts):
+        """Every light asks for what the board already shows: wait for the
+        board's own question (config.stuck_ms after the contradiction
+        began) and, when it names one of those points, press Confirm
+        (ignore that sensor).  False if it never asks about one of them."""
+        sim = self.sim
+        ref = sim.referee
+        limit = sim.clock.now_ms + ref.config.stuck_ms + ANSWER_MS
+        while ref.ask_stuck < 0 and sim.clock.now_ms < limit:
+            sim.run(100)
+        pl = ref.ask_stuck
+        if pl < 0 or pl not in prompts or not self.shows(pl, prompts[pl]):
+            return False
+        self.say("the board asks whether the sensor at %s is stuck: it is, the point shows "
+                 "what the light asks" % self.v(pl))
+        self.press("confirm")
+        self.stuck_answered.append(self.v(pl))
+        sim.settle()
+        return True
 
     def wait_light(self, place, wanted, max_ms=ANSWER_MS):
         """Wait until the light at place has one of the wanted codes (colour nibble)."""

@@ -363,6 +363,20 @@ def test_regression_seed_on_physics(seed, physics):
     assert r["ok"], "%s [%s] %s" % (r["cause"], r["doing"], r["detail"])
 
 
+@pytest.mark.parametrize("seed,stuck", [
+    (2400129, "J10"),  # 19x19 occupancy: a prisoner's reed held closed by its four captors
+    (2400101, "E11"),  # 19x19 occupancy: the same at an illegal point, ignored through the count
+])
+def test_a_reed_held_closed_is_asked_about_and_ignored(seed, stuck):
+    """The sticky reed at nominal (hardware/README: a switch at the
+    sensitive end of its tolerance stays closed among four stones of one
+    colour): the board asks whether the sensor is stuck, the person says
+    it is, and the game goes on to its end with every move right."""
+    r = stress.Options(physics="nominal").run(seed)
+    assert r["ok"], "%s [%s] %s" % (r["cause"], r["doing"], r["detail"])
+    assert r["stuck"] == [stuck]
+
+
 @pytest.mark.parametrize("sensors", scan.SENSOR_KINDS)
 def test_replay_on_physics_worst(sensors):
     # aya-gnugo 9x9 on occupancy at worst lost B F2 (reed pull-in 3.8 mT)

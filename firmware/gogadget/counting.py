@@ -31,7 +31,7 @@ def begin(ref):
     ref.counted = None
     for pl in range(ref.n):
         if ref.want[pl] == EMPTY and ref.stable[pl] not in (S_EMPTY, S_FAULT) \
-                and not ref.mark[pl] & M_REMOVE:
+                and not ref.mark[pl] & M_REMOVE and not ref.fault[pl]:
             ref.mark[pl] |= M_STRAY
     ref.event("count", "two passes: lift dead stones, then Confirm")
 
@@ -61,20 +61,36 @@ def _knocked(ref):
     return gone and came
 
 
+def _unfault(ref):
+    """A sensor the person said was stuck (view.ignore_sensor) stays
+    ignored through the count until it agrees with the game again: a reed
+    held closed by its neighbours' field must neither block the count nor
+    end it as a new stone."""
+    scan = ref.stable
+    want = ref.want
+    fault = ref.fault
+    for pl in range(ref.n):
+        if fault[pl] and scan[pl] != S_FAULT and (scan[pl] == S_EMPTY) == (want[pl] == EMPTY):
+            fault[pl] = 0
+            ref.event("fault", "sensor %s ok" % vertex(ref.size, ref.pt(pl)))
+
+
 def refresh(ref):
     scan = ref.stable
     want = ref.want
     mark = ref.mark
+    fault = ref.fault
     fresh = ref.settler.fresh
     board = ref.board
     colour = board.to_move()
     knocked = _knocked(ref)
+    _unfault(ref)
     ref.has_fault = False
     new = -1
     for pl in range(ref.n):
         m = mark[pl] & ~M_DEAD
         s = scan[pl]
-        if s == S_FAULT:
+        if s == S_FAULT or fault[pl]:
             pass
         elif want[pl] == EMPTY:
             if s == S_EMPTY:
@@ -104,7 +120,8 @@ def refresh(ref):
         return
     # A chain with any stone lifted is dead; put them all back to revive it.
     for pl in range(ref.n):
-        if want[pl] != EMPTY and scan[pl] == S_EMPTY and not mark[pl] & (M_DEAD | M_SLID):
+        if want[pl] != EMPTY and scan[pl] == S_EMPTY and not fault[pl] \
+                and not mark[pl] & (M_DEAD | M_SLID):
             for pt in board.chain(ref.pt(pl)):
                 mark[ref.place(pt)] |= M_DEAD
     c = count_now(ref)
@@ -116,7 +133,7 @@ def refresh(ref):
         terr = owner[ref.pt(pl)]
         t = sg.P_TERRITORY_BLACK if terr == BLACK else sg.P_TERRITORY_WHITE if terr == WHITE \
             else sg.P_NONE
-        if s == S_FAULT:
+        if s == S_FAULT or fault[pl]:
             p = sg.P_FAULT
             ref.has_fault = True
         elif w != EMPTY:

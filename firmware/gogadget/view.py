@@ -117,7 +117,9 @@ def _places(ref):
             p = sg.P_WRONG_COLOUR
             wrong += 1
         prompt[pl] = p
-        if p != sg.P_NONE and not m & M_REMOVE:
+        # A prisoner still down counts too: a switch held closed by the
+        # neighbours' field looks just like one (hardware/README, the reed).
+        if p != sg.P_NONE:
             if not m & M_CONTRA:
                 m |= M_CONTRA
                 since[pl] = now

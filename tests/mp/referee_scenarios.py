@@ -592,6 +592,37 @@ def scenario_stuck_sensor_reported(tmp):
     assert h.ref.board.moves == 3
 
 
+# A prisoner's switch held closed by its captors' field (the occupancy reed
+# at the sensitive end of its tolerance, hardware/README; stress seeds
+# 2400101, 2400129): it reads as a prisoner never lifted.  The board asks
+# after stuck_ms like any other contradiction, Confirm ignores the sensor,
+# and the count neither waits for it nor takes it for a new stone.
+def scenario_stuck_prisoner_is_asked_and_ignored_through_the_count(tmp):
+    h = Hand(9, occupancy=True, stuck_ms=2000)
+    h.settle()
+    h.moves("E5 D5 A1 F5 A2 E4 A3")
+    h.play("E6", tidy=False)  # captures E5; the person lifts it, the switch stays closed
+    assert h.ref.board.prisoners[WHITE] == 1 and h.colour_at("E5") == fr.REMOVE
+    h.wait_ms(2300)
+    asked = [t for k, t in h.events("fault")]
+    assert any(t.startswith("sensor E5 stuck?") for t in asked), asked
+    h.press(BTN_CONFIRM)
+    assert any("E5 stuck: ignored" in t for k, t in h.events("fault"))
+    assert h.colour_at("E5") == fr.FAULT
+    h.moves("A4 G5 pass pass")
+    assert h.ref.phase == "count", h.ref.status()
+    assert h.colour_at("E5") == fr.FAULT and h.ref.unresolved == 0, h.ref.status()
+    h.press(BTN_CONFIRM)
+    assert h.ref.phase == "over" and h.ref.result, h.ref.status()
+    # The board cleared (the switch opens with its captors gone): the next
+    # game starts with every sensor trusted again.
+    for pl in range(81):
+        h.scan[pl] = S_EMPTY
+    h.wait_ms(h.config.hand_settle_ms + 1000)  # many stones at once: a hand, then settled
+    assert h.ref.board.moves == 0 and h.ref.phase != "over", h.ref.status()
+    assert not any(h.ref.fault)
+
+
 # D9: a slow person is never taken for a stuck sensor: the question goes
 # away once the stone is put right, and nothing was ignored.
 def scenario_slow_person_is_not_a_stuck_sensor(tmp):

@@ -460,7 +460,7 @@ def diff_places(ref) -> int:
                 p = 8  # P_WRONG_COLOUR
                 wrong += 1
             prompt[pl] = p
-            if p != 0 and not (m & 1):
+            if p != 0:
                 if not (m & 8):  # M_CONTRA
                     m = m | 8
                     since[pl] = now
