@@ -230,6 +230,7 @@ def _takeback(ref):
         else:
             ref.takeback = TB_RETURNING
     present = returned = 0
+    back = 0
     for pt in caps:
         pl = ref.place(pt)
         s = scan[pl]
@@ -237,8 +238,14 @@ def _takeback(ref):
             present += 1
             if not mark[pl] & M_REMOVE:
                 returned += 1  # lifted as a prisoner, now put back
-    if returned and ref.takeback == TB_LIFTED or returned >= 2:
+                back = pt
+    if returned >= 2:
         ref.takeback = TB_RETURNING  # no single move puts two stones down
+    elif returned and ref.takeback == TB_LIFTED:
+        # One prisoner back after the last stone was lifted: a take-back,
+        # unless a stone there is the opponent's move taking the last stone
+        # (its prisoner lifted first): then it cannot tell, as in one motion.
+        ref.takeback = TB_AMBIGUOUS if _retakes(board, opp, back, last[1]) else TB_RETURNING
     # The position before the last move: its stone off, every prisoner
     # back, nothing else out of place.
     ready = present == len(caps) and ref.missings == 1 and not ref.wrong \
@@ -258,6 +265,16 @@ def _takeback(ref):
     if ref.takeback == TB_RETURNING:
         _takeback_lights(ref, lp, caps, opp)
     return True
+
+
+def _retakes(board, colour, pt, last):
+    """Would colour at pt be a legal move that captures the last move's
+    stone and nothing else?  (Tried on the rules core, then undone.)"""
+    if board.play(colour, pt) != core.OK:
+        return False
+    took = board.last_captures == 1 and board.captured_stones()[0] == last
+    board.undo()
+    return took
 
 
 def _only_prisoners_back(ref, caps, opp):

@@ -623,6 +623,43 @@ def scenario_stuck_prisoner_is_asked_and_ignored_through_the_count(tmp):
     assert not any(h.ref.fault)
 
 
+# Black's E4 took two stones (F4 G4); White takes E4 back at once by playing
+# F4, lifting E4 first (stress seed 3200479, the prisoners_first habit).
+# The stone on F4 is also a prisoner put back after the last stone was
+# lifted: a take-back would look the same.  The board cannot tell, so it
+# asks for the record to be restored (as for one motion); then F4 is played.
+def scenario_retaking_the_last_stone_prisoner_first_is_asked_not_a_takeback(tmp):
+    h = Hand(9)
+    h.settle()
+    h.moves("F3 D4 F5 E3 G3 E5 G5 F4 A1 G4 H4 A9 E4")
+    assert h.ref.board.prisoners[BLACK] == 2 and h.ref.to_move() == WHITE
+    h.events()
+    h.lift("E4")
+    h.settle()
+    h.put("F4", WHITE)
+    h.settle()
+    assert h.ref.board.moves == 13 and not h.ref.tb_ready, h.ref.status()
+    assert not any("take-back ready" in t for k, t in h.events("prompt"))
+    assert h.colour_at("F4") == fr.REMOVE and h.colour_at("E4") == fr.PUT_BLACK
+    assert h.colour_at("G4") != fr.PUT_WHITE  # not lit as a prisoner to put back
+    h.follow()  # the record restored: E4 back, F4 off
+    h.moves("F4")
+    assert h.ref.board.moves == 14 and h.ref.board.prisoners[WHITE] == 1
+    # The same two stones put back as a take-back: F4 first still needs G4.
+    h2 = Hand(9)
+    h2.settle()
+    h2.moves("F3 D4 F5 E3 G3 E5 G5 F4 A1 G4 H4 A9 E4")
+    h2.lift("E4")
+    h2.settle()
+    h2.put("F4", WHITE)
+    h2.settle()
+    h2.put("G4", WHITE)
+    h2.settle()
+    assert h2.ref.tb_ready, h2.ref.status()
+    h2.press(BTN_CONFIRM)
+    assert h2.ref.board.moves == 12 and h2.ref.to_move() == BLACK
+
+
 # D9: a slow person is never taken for a stuck sensor: the question goes
 # away once the stone is put right, and nothing was ignored.
 def scenario_slow_person_is_not_a_stuck_sensor(tmp):
