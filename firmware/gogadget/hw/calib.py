@@ -536,11 +536,20 @@ def _look(cal, raw, scan, todo, count, every):
                     d = p + c
                 elif d < p - c:
                     d = p - c
-            else:  # a first look, or a stone's place: the neighbours' typical field
+            elif was != 0xFFFF and s == own and -2 * lim < d < 2 * lim:
+                # a stone still there, only its neighbours changed: its
+                # reading moved by their field's change, and its offset with
+                # it (the typical field raised a weak black stone's
+                # threshold over it among white stones whose field was
+                # small: seed 3200213), as far as a neighbour's field reaches
+                d += xt[i]
+                if d > p + c:
+                    d = p + c
+                elif d < p - c:
+                    d = p - c
+            else:  # a first look, a stone's place jolted, or lifted: the typical field
                 d = p
-                if was != 0xFFFF and s == own:
-                    own = s  # a stone still there: no need to read it again
-                else:
+                if was == 0xFFFF or s != own:
                     own = 0xFF
             d -= xt[i]
             if lo[i] + d < 0 or hi[i] + d > 65535:

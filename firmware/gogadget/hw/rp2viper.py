@@ -143,9 +143,15 @@ def track_look(cal, raw: ptr16, scan: ptr8, todo: ptr16, count: int, every: int)
                     d = p + c
                 elif d < p - c:
                     d = p - c
+            elif was != 0xFFFF and s == own and 0 - 2 * lim < d and d < 2 * lim:
+                d += x
+                if d > p + c:
+                    d = p + c
+                elif d < p - c:
+                    d = p - c
             else:
                 d = p
-                if not (was != 0xFFFF and s == own):
+                if was == 0xFFFF or s != own:
                     own = 0xFF
             d -= x
             l = int(lo[i]) + d
