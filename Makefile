@@ -51,7 +51,7 @@ PHYSICS ?=
 stress: $(STAMP)
 	$(PY) -m host_sim.stress --games $(GAMES) --jobs $(JOBS) $(if $(PHYSICS),--physics $(PHYSICS)) $(STRESS_ARGS)
 
-# Professional games that are not in this repository (host_sim/tools/corpus.py:
+# Real games (professional, amateur and programs) not in this repository (host_sim/tools/corpus.py:
 # pinned registry packages, sha256 checked) into build/corpus.
 corpus: $(STAMP)
 	$(PY) -m host_sim.tools.corpus

@@ -1,4 +1,4 @@
-"""The professional-game corpus (host_sim/tools/corpus.py fetches it, pinned)
+"""The game corpus (host_sim/tools/corpus.py fetches it, pinned)
 and its replay on the sensors as physics (host_sim/corpus.py, `python -m host_sim.corpus`).
 
 Only two short corpus games run here (both sensor kinds, both physics

@@ -1,4 +1,4 @@
-"""The professional-game corpus for `make replay-corpus`: game records that
+"""The game corpus (professional, amateur and program games) for `make replay-corpus`: game records that
 are not part of this repository, fetched as pinned, sha256-checked packages
 from a registry and unpacked unchanged into build/corpus/NAME-VERSION/.
 
