@@ -573,7 +573,13 @@ def _look(cal, raw, scan, todo, count, every):
                 lo[i] -= xt[i]
                 hi[i] -= xt[i]
                 xt[i] = 0
-        else:  # the same stones as before: only drift moves the reading
+        elif s == S_EMPTY:  # empty among the same stones: the offset holds their
+            # field, the rest is drift (after a power cut the offset is their
+            # typical field, and the real one may differ from it by most of
+            # a threshold: seed 3400616, a black eye read as a black stone)
+            band = 2 * lim
+            d = v - base[i] - xt[i]
+        else:  # a stone among the same stones: only drift moves the reading
             d = v - held[i]
             if not -lim < d < lim:
                 held[i] = v

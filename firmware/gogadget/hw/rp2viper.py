@@ -179,6 +179,9 @@ def track_look(cal, raw: ptr16, scan: ptr8, todo: ptr16, count: int, every: int)
                 lo[i] = int(lo[i]) - x
                 hi[i] = int(hi[i]) - x
                 xt[i] = 0
+        elif s == 0:
+            band = 2 * lim
+            d = v - int(base[i]) - x
         else:
             d = v - int(held[i])
             if not (0 - lim < d and d < lim):
