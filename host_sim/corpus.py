@@ -4,6 +4,7 @@ and physics setting), in parallel worker processes.
 
     python -m host_sim.corpus --corpus DIR [--corpus DIR2] [--sensors colour|occupancy]
                               [--physics nominal|worst] [--seed N] [--jobs J] [--report FILE]
+                              [--sample N]
 
 Without --sensors / --physics every game is replayed on both sensor kinds at
 both settings.  Every .sgf under the folders counts; a file that holds a
@@ -109,6 +110,16 @@ def records(dirs):
     return found, skipped
 
 
+def sample(recs, n, seed):
+    """n of the records, drawn with the seed (all when there are no more),
+    in the corpus's order."""
+    import random
+    if n >= len(recs):
+        return recs
+    keep = set(random.Random(seed).sample(range(len(recs)), n))
+    return [r for i, r in enumerate(recs) if i in keep]
+
+
 def replay_one(task):
     """One replay in a worker: a small dict, never an exception."""
     rec, sensors, physics, seed, habits = task
@@ -209,6 +220,12 @@ def main(argv=None):
     if not recs:
         print("replay: no game to replay under %s" % ", ".join(map(str, args.corpus)), file=sys.stderr)
         return 2
+    if args.sample is not None:
+        if args.sample < 1:
+            ap.error("--sample takes a number of games above 0")
+        total = len(recs)
+        recs = sample(recs, args.sample, args.seed)
+        print("a sample of %d of the %d games, drawn with --seed %d" % (len(recs), total, args.seed))
     start = time.time()
     n = len(recs) * len(kinds) * len(settings)
     print("replaying %d games x %d sensor kinds x %d physics = %d replays on %d jobs"

@@ -476,6 +476,9 @@ def parser(prog="python -m host_sim replay"):
                          "both physics settings unless --sensors / --physics say which")
     ap.add_argument("--jobs", type=int, default=1, help="--corpus: parallel worker processes")
     ap.add_argument("--report", help="--corpus: write every replay's result here as JSON")
+    ap.add_argument("--sample", type=int, default=None, metavar="N",
+                    help="--corpus: only N games, drawn with --seed (the whole corpus on both "
+                         "kinds and settings takes hours on two cores)")
     return ap
 
 
@@ -484,7 +487,7 @@ def main(argv=None):
     args = ap.parse_args(argv)
     if not 0.0 <= args.noise < 1.0:
         ap.error("--noise must be a probability below 1")
-    if args.corpus:  # host_sim.corpus imports this module: it runs the folders itself
+    if args.corpus or args.sample is not None:  # host_sim.corpus runs the folders itself
         ap.error("folders of games: python -m host_sim.corpus --corpus DIR [--jobs N]")
     if not args.game:
         ap.error("give a game file, or --corpus DIR")

@@ -160,6 +160,14 @@ def test_cli_replays_one_game_of_a_collection(tmp_path):
     assert r.returncode == 2 and "holds 2 game(s)" in r.stderr
 
 
+def test_a_sample_is_drawn_by_the_seed_in_the_corpus_order():
+    recs = list(range(50))
+    a = corpus.sample(recs, 7, 3)
+    assert a == corpus.sample(recs, 7, 3) and a == sorted(a) and len(set(a)) == 7
+    assert a != corpus.sample(recs, 7, 4)
+    assert corpus.sample(recs, 80, 3) == recs
+
+
 def test_trace_prints_the_same_replay_action_by_action():
     data = (ROOT / "host_sim" / "games" / "gnugo-selfplay-9x9-seed3.sgf").read_bytes()
     plain, _ = replay.replay(data, "occupancy", seed=5)
