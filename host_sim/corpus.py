@@ -233,6 +233,10 @@ def main(argv=None):
     step = max(1, n // 20)
 
     def progress(done, total):
+        r = done[-1]
+        if not r["ok"]:  # at once: a long run's failures can be looked at while it goes on
+            print("  FAILED %s %s %s: %s\n    %s" % (r["game"], r["sensors"], r["physics"] or "ideal",
+                                                   r["problem"], r["command"]), flush=True)
         if len(done) % step == 0 or len(done) == total:
             bad = sum(1 for r in done if not r["ok"])
             print("  %d/%d replays, %d failed, %.0f s" % (len(done), total, bad, time.time() - start),

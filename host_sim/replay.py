@@ -76,6 +76,10 @@ def load_game(data):
         if colour is None:
             continue
         moves.append((COLOURS[colour], None if move is None else move[0] * size + move[1]))
+    # Passes after the two that end the game (servers such as NNGS record a
+    # third): the board is counting by then, and a pass there is no move.
+    while len(moves) >= 3 and all(pt is None for _, pt in moves[-3:]):
+        moves.pop()
     ru = root.get("RU").lower() if root.has_property("RU") else ""
     props = {k: root.get_raw_list(k) for k in root.properties()}
     return Game(size, game.get_komi(), setup, moves, ru, props)

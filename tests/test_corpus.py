@@ -148,6 +148,17 @@ def test_a_game_the_board_cannot_be_told_about_is_refused_not_misreplayed():
         replay.replay(b"(;GM[1]SZ[9]PB[a]PW[b]AB[ee]AW[cc];W[gg];B[cg])", "occupancy")
 
 
+def test_passes_after_the_two_that_end_the_game_are_not_moves():
+    """NNGS records (GNU Go's incident278, incident59) end with a third
+    pass: the board is counting after two, so the replay stops there."""
+    g = replay.load_game(b"(;GM[1]SZ[9]PB[a]PW[b];B[ee];W[cc];B[];W[];B[])")
+    assert g.moves == [(1, 40), (2, 56), (1, None), (2, None)]
+    summary, _ = replay.replay(b"(;GM[1]SZ[9]PB[a]PW[b];B[ee];W[cc];B[];W[];B[])", "colour")
+    assert summary["match"], summary["problem"]
+    # A pass mid-game is a move, and one pass at the end too.
+    assert len(replay.load_game(b"(;GM[1]SZ[9]PB[a]PW[b];B[ee];W[];B[cc];W[])").moves) == 4
+
+
 def test_cli_replays_one_game_of_a_collection(tmp_path):
     path = tmp_path / "two.sgf"
     path.write_bytes(GAME + GAME.replace(b"B[ee]", b"B[dd]"))
