@@ -94,7 +94,7 @@ def records(dirs):
             for i, data in enumerate(trees, 1):
                 rec = Record(path, i if len(trees) > 1 else None, data, None)
                 try:
-                    rec.game = replay_mod.load_game(data)
+                    rec.game = replay_mod.load_game(data, to_replay=True)
                 except ValueError as exc:
                     skipped.append((rec.name, str(exc)))
                     continue

@@ -49,8 +49,12 @@ class Game:
         self.props = props
 
 
-def load_game(data):
-    """SGF bytes or text -> Game, ValueError with the reason if it cannot be replayed."""
+def load_game(data, to_replay=False):
+    """SGF bytes or text -> Game, ValueError with the reason if it cannot be
+    replayed.  to_replay: a record a person will play on the board, whose
+    passes after the two that end the game are dropped (servers such as
+    NNGS record a third; the board is counting by then, a pass there is no
+    move).  The firmware's own records are read as they are."""
     if isinstance(data, str):
         data = data.encode("utf-8")
     try:
@@ -76,9 +80,7 @@ def load_game(data):
         if colour is None:
             continue
         moves.append((COLOURS[colour], None if move is None else move[0] * size + move[1]))
-    # Passes after the two that end the game (servers such as NNGS record a
-    # third): the board is counting by then, and a pass there is no move.
-    while len(moves) >= 3 and all(pt is None for _, pt in moves[-3:]):
+    while to_replay and len(moves) >= 3 and all(pt is None for _, pt in moves[-3:]):
         moves.pop()
     ru = root.get("RU").lower() if root.has_property("RU") else ""
     props = {k: root.get_raw_list(k) for k in root.properties()}
@@ -345,7 +347,7 @@ class TracedPerson(Person):
 
 def load_into(sim, data):
     """Play a game record onto the simulator's board through a tidy hand."""
-    game = load_game(data)
+    game = load_game(data, to_replay=True)
     if game.size != sim.size:
         raise ValueError("the record is %dx%d, the board %dx%d: start a new game of that size"
                          % (game.size, game.size, sim.size, sim.size))
@@ -404,7 +406,7 @@ def replay(data, sensors=scan.SENSOR_COLOUR, noise=0.0, seed=0, preset=None, lat
     """Play a game record through the firmware; returns (summary dict, firmware SGF).
     physics: a host_sim.physics setting (or its name) for the sensors; trace:
     a write function for one line per action, light change and event."""
-    game = load_game(data)
+    game = load_game(data, to_replay=True)
     problem = turn_problem(game)
     if problem:
         raise ValueError("cannot replay: " + problem)

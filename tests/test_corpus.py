@@ -151,12 +151,14 @@ def test_a_game_the_board_cannot_be_told_about_is_refused_not_misreplayed():
 def test_passes_after_the_two_that_end_the_game_are_not_moves():
     """NNGS records (GNU Go's incident278, incident59) end with a third
     pass: the board is counting after two, so the replay stops there."""
-    g = replay.load_game(b"(;GM[1]SZ[9]PB[a]PW[b];B[ee];W[cc];B[];W[];B[])")
+    g = replay.load_game(b"(;GM[1]SZ[9]PB[a]PW[b];B[ee];W[cc];B[];W[];B[])", to_replay=True)
     assert g.moves == [(1, 40), (2, 56), (1, None), (2, None)]
+    # The firmware's own record is read as it is (a pass can end a count and resume play).
+    assert len(replay.load_game(b"(;GM[1]SZ[9]PB[a]PW[b];B[ee];W[cc];B[];W[];B[])").moves) == 5
     summary, _ = replay.replay(b"(;GM[1]SZ[9]PB[a]PW[b];B[ee];W[cc];B[];W[];B[])", "colour")
     assert summary["match"], summary["problem"]
     # A pass mid-game is a move, and one pass at the end too.
-    assert len(replay.load_game(b"(;GM[1]SZ[9]PB[a]PW[b];B[ee];W[];B[cc];W[])").moves) == 4
+    assert len(replay.load_game(b"(;GM[1]SZ[9]PB[a]PW[b];B[ee];W[];B[cc];W[])", True).moves) == 4
 
 
 def test_cli_replays_one_game_of_a_collection(tmp_path):
