@@ -149,14 +149,21 @@ def test_our_take_back_before_they_had_our_move():
     assert f.outcome == pairing.IN_STEP and not f.note
 
 
-def test_our_take_back_waits_for_theirs():
+def our_move_taken_back():
+    """White here plays gg, their record shows it, and we take it back
+    (not yet confirmed there)."""
     ref, f, g = setup(colour=WHITE)
     send(f, "move", g.play("cc"))
     local(ref, "gg")
     f.poll()
     send(f, "move", g.play("gg"))
     assert ref.undo()
-    f.poll()
+    f.poll()  # (the board polls every scan: a take-back and a new stone are many scans apart)
+    return ref, f, g
+
+
+def test_our_take_back_waits_for_theirs():
+    ref, f, g = our_move_taken_back()
     assert f.outcome == pairing.WAITING and not f.note and ref.board.moves == 1
     send(f, "move", g.undo())  # Confirmed there
     assert f.outcome == pairing.IN_STEP
@@ -171,13 +178,7 @@ def test_our_next_move_before_their_confirmation_arrives():
     test_room_remote: "move 25 differs"): their record still shows the
     move taken back, so this board waits; it stops only if they play on
     past it without confirming."""
-    ref, f, g = setup(colour=WHITE)
-    send(f, "move", g.play("cc"))
-    local(ref, "gg")
-    f.poll()
-    send(f, "move", g.play("gg"))
-    assert ref.undo()
-    f.poll()
+    ref, f, g = our_move_taken_back()
     local(ref, "ff")  # played again at once
     f.poll()
     assert f.outcome == pairing.WAITING and not f.note
@@ -188,12 +189,7 @@ def test_our_next_move_before_their_confirmation_arrives():
     send(f, "move", g.play("dd"))
     assert ref.board.last_move() == (BLACK, parse_sgf_coord(9, "dd"))
     # They never confirm and play on instead: the records part, it stops.
-    ref, f, g = setup(colour=WHITE)
-    send(f, "move", g.play("cc"))
-    local(ref, "gg")
-    send(f, "move", g.play("gg"))
-    assert ref.undo()
-    f.poll()  # (the board polls every scan: a take-back and a new stone are many scans apart)
+    ref, f, g = our_move_taken_back()
     local(ref, "ff")
     f.poll()
     assert f.outcome == pairing.WAITING
