@@ -17,6 +17,7 @@ action, light change and event).
 """
 import json
 import multiprocessing
+import random
 import sys
 import time
 from pathlib import Path
@@ -113,7 +114,6 @@ def records(dirs):
 def sample(recs, n, seed):
     """n of the records, drawn with the seed (all when there are no more),
     in the corpus's order."""
-    import random
     if n >= len(recs):
         return recs
     keep = set(random.Random(seed).sample(range(len(recs)), n))

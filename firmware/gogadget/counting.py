@@ -61,20 +61,6 @@ def _knocked(ref):
     return gone and came
 
 
-def _unfault(ref):
-    """A sensor the person said was stuck (view.ignore_sensor) stays
-    ignored through the count until it agrees with the game again: a reed
-    held closed by its neighbours' field must neither block the count nor
-    end it as a new stone."""
-    scan = ref.stable
-    want = ref.want
-    fault = ref.fault
-    for pl in range(ref.n):
-        if fault[pl] and scan[pl] != S_FAULT and (scan[pl] == S_EMPTY) == (want[pl] == EMPTY):
-            fault[pl] = 0
-            ref.event("fault", "sensor %s ok" % vertex(ref.size, ref.pt(pl)))
-
-
 def refresh(ref):
     scan = ref.stable
     want = ref.want
@@ -84,12 +70,18 @@ def refresh(ref):
     board = ref.board
     colour = board.to_move()
     knocked = _knocked(ref)
-    _unfault(ref)
     ref.has_fault = False
     new = -1
     for pl in range(ref.n):
         m = mark[pl] & ~M_DEAD
         s = scan[pl]
+        if fault[pl] and s != S_FAULT and (s == S_EMPTY) == (want[pl] == EMPTY):
+            # A sensor the person said was stuck (view.ignore_sensor) is
+            # ignored through the count until it agrees with the game: a
+            # reed held closed by its neighbours' field must neither block
+            # the count nor end it as a new stone.
+            fault[pl] = 0
+            ref.event("fault", "sensor %s ok" % vertex(ref.size, ref.pt(pl)))
         if s == S_FAULT or fault[pl]:
             pass
         elif want[pl] == EMPTY:
