@@ -8,7 +8,7 @@ import os
 import select
 import sys
 
-from host_sim.session import open_session
+from host_sim.session import open_session, unfinished_note
 
 
 class IdleInput:
@@ -82,7 +82,7 @@ class _UntilError:
 
 
 def run(choices, noise=0.0, seed=None, tui=False, colour=None, load=None, state_file=None,
-        versus=None, gtp=None, store_dir=None, stdin=None, out=None):
+        versus=None, gtp=None, store_dir=None, stdin=None, out=None, new=False, size=None):
     """The simulator as a window (with a display) or in the terminal.
 
     versus: match options (command, colour, max_moves, out) to play an engine;
@@ -92,7 +92,7 @@ def run(choices, noise=0.0, seed=None, tui=False, colour=None, load=None, state_
         try:
             from host_sim import gui
             return gui.main(choices, noise=noise, seed=seed, state_file=state_file, load=load,
-                            versus=versus, gtp=gtp, store_dir=store_dir)
+                            versus=versus, gtp=gtp, store_dir=store_dir, new=new, size=size)
         except ImportError as exc:
             print("host_sim: no Tk (%s); using the terminal" % exc, file=sys.stderr)
         except Exception as exc:  # noqa: BLE001 - e.g. TclError: display unreachable
@@ -100,11 +100,12 @@ def run(choices, noise=0.0, seed=None, tui=False, colour=None, load=None, state_
                 raise
             print("host_sim: cannot open a window (%s); using the terminal" % exc, file=sys.stderr)
     return run_terminal(choices, noise=noise, seed=seed, colour=colour, load=load, versus=versus,
-                        gtp=gtp, store_dir=store_dir, stdin=stdin, out=out)
+                        gtp=gtp, store_dir=store_dir, stdin=stdin, out=out, new=new,
+                        size=size)
 
 
 def run_terminal(choices, noise=0.0, seed=None, colour=None, load=None, versus=None, gtp=None,
-                 store_dir=None, stdin=None, out=None):
+                 store_dir=None, stdin=None, out=None, new=False, size=None):
     from host_sim import tui
     if gtp is not None and stdin is None:
         # stdin and stdout carry GTP: the person's side is the terminal.
@@ -118,7 +119,7 @@ def run_terminal(choices, noise=0.0, seed=None, colour=None, load=None, versus=N
     stdin = stdin or sys.stdin
     out = out or sys.stdout
     sim, game = open_session(choices, noise=noise, seed=seed, versus=versus, gtp=gtp,
-                             store_dir=store_dir)
+                             store_dir=store_dir, new=new, size=size)
     try:
         if load:
             from host_sim.replay import load_into
@@ -161,4 +162,7 @@ def run_terminal(choices, noise=0.0, seed=None, colour=None, load=None, versus=N
         if game is not None:
             game.close()
             game.save()
+        note = unfinished_note(sim) if store_dir else ""
         sim.close()
+        if note:
+            print("host_sim: " + note, file=sys.stderr)

@@ -1,0 +1,91 @@
+"""The simulator's games outlive it, as a board's outlive a power cut (issue
+27, item 1): `make sim` (python -m host_sim) keeps its games and the journal
+of the game on it in the user's data folder, says the full path of a kept
+game, and resumes an unfinished one at the next start (--new, or another
+--size, starts a new game; the board keeps the unfinished one first).  One
+folder is one simulator's: a second one on it is a clear error."""
+import os
+import re
+import subprocess
+import sys
+
+from sgfmill import sgf as sgfmill_sgf
+
+from conftest import ROOT
+
+
+def make_sim(script, *args):
+    """`make sim SIM_ARGS="--tui ..."`, as the Makefile runs it, with a
+    piped script of the person's actions."""
+    return subprocess.run([sys.executable, "-m", "host_sim", "--tui", "--no-color", *args],
+                          cwd=ROOT, input=script, capture_output=True, text=True, timeout=120)
+
+
+def store():
+    return os.path.join(os.environ["XDG_DATA_HOME"], "gogadget", "sim-store")
+
+
+def moves(path):
+    game = sgfmill_sgf.Sgf_game.from_bytes(open(path, "rb").read())
+    out = []
+    for node in game.get_main_sequence()[1:]:
+        colour, move = node.get_move()
+        out.append((colour, move))
+    return game.get_size(), out
+
+
+def test_a_kept_game_is_found_again_after_quitting_and_an_unfinished_one_resumed():
+    folder = store()
+    # An unfinished game, then Quit: kept, and the person is told where.
+    r = make_sim("put b E5\nput w C3\nquit\n", "--size", "9")
+    assert r.returncode == 0, r.stderr
+    assert "the unfinished game (2 moves) is kept in %s" % folder in r.stderr
+    # The next start resumes it, and says from where; the game goes on to its count.
+    r = make_sim("put b D4\npass\npass\nconfirm\nquit\n")
+    assert r.returncode == 0, r.stderr
+    assert "event resume: resumed 2 moves of a 9x9 game kept in %s" % folder in r.stdout
+    kept = os.path.join(folder, "0001.sgf")
+    assert "event prompt: game kept as %s\n" % kept in r.stdout  # the full path
+    assert "unfinished" not in r.stderr
+    # After quitting, the game the board said it kept is there, whole.
+    size, played = moves(kept)
+    assert size == 9
+    assert played == [("b", (4, 4)), ("w", (2, 2)), ("b", (3, 3)), ("w", None), ("b", None)]
+    # --new: a new game over the finished one (its result shown again
+    # meanwhile), then over an unfinished one, which the board keeps first.
+    r = make_sim("put b E5\nquit\n", "--new")
+    assert r.returncode == 0, r.stderr
+    assert "the unfinished game (1 move) is kept" in r.stderr
+    r = make_sim("show\nquit\n", "--new")
+    assert r.returncode == 0, r.stderr
+    assert "game kept as %s" % os.path.join(folder, "0002.sgf") in r.stdout
+    assert re.search(r"referee: play: move 0\b", r.stdout.split("> show")[1])
+    assert moves(os.path.join(folder, "0002.sgf")) == (9, [("b", (4, 4))])  # the kept size
+    # Another --size than the kept game's: a new game of that size (the other kept).
+    r = make_sim("put b C3\nquit\n", "--size", "9")
+    assert "event resume" not in r.stdout  # the same size as the kept game's: no news
+    r = make_sim("show\nquit\n", "--size", "13")
+    assert r.returncode == 0, r.stderr
+    assert "game kept as %s" % os.path.join(folder, "0003.sgf") in r.stdout
+    assert "new-game: 13x13" in r.stdout
+    assert sorted(n for n in os.listdir(folder) if n.endswith(".sgf")) == \
+        ["0001.sgf", "0002.sgf", "0003.sgf"]
+
+
+def test_a_second_simulator_on_the_same_folder_is_a_clear_error(tmp_path):
+    from host_sim import session
+    from host_sim.virtual import make_config
+    first = session.BoardSim(make_config(size=9), store_dir=store(), live=False)
+    try:
+        r = make_sim("put b E5\nquit\n")
+        assert r.returncode == 2
+        assert "the game folder %s is in use by another simulator (pid %d" \
+            % (store(), os.getpid()) in r.stderr
+        assert "--sim-store DIR" in r.stderr and "Traceback" not in r.stderr
+        # Another folder is another board.
+        r = make_sim("put b E5\nquit\n", "--store", str(tmp_path / "other"))
+        assert r.returncode == 0, r.stderr
+    finally:
+        first.close()
+    r = make_sim("quit\n")  # the folder is free again once the first has quit
+    assert r.returncode == 0, r.stderr
