@@ -23,6 +23,11 @@ class IdleInput:
         self.stop = stop  # returns True when the session is over (the controller quit)
         self.period_s = period_s
         self._fd = stream.fileno()
+        # Lines are read from the descriptor itself: a buffered readline
+        # would take two piped lines at once and leave the second in its
+        # buffer, where select() never sees it.
+        self._buf = b""
+        self._eof = False
 
     def isatty(self):
         return self.stream.isatty()
@@ -45,9 +50,17 @@ class IdleInput:
         while True:
             if self.stop is not None and self.stop():
                 return ""
+            if b"\n" in self._buf or (self._eof and self._buf):
+                line, sep, self._buf = self._buf.partition(b"\n")
+                return (line + sep).decode("utf-8", "replace")
+            if self._eof:
+                return ""
             ready, _, _ = select.select([self._fd], [], [], self.period_s)
             if ready:
-                return self.stream.readline()
+                data = os.read(self._fd, 4096)
+                self._buf += data
+                self._eof = not data
+                continue
             for _ in range(max(1, int(self.period_s * 1000) // sim.period_ms)):
                 sim.step()
             now = self._looks()
@@ -82,17 +95,20 @@ class _UntilError:
 
 
 def run(choices, noise=0.0, seed=None, tui=False, colour=None, load=None, state_file=None,
-        versus=None, gtp=None, store_dir=None, stdin=None, out=None, new=False, size=None):
+        versus=None, gtp=None, store_dir=None, stdin=None, out=None, new=False, size=None,
+        host=None, what="a simulator"):
     """The simulator as a window (with a display) or in the terminal.
 
     versus: match options (command, colour, max_moves, out) to play an engine;
-    gtp: (stdin, stdout) of a GTP controller the board answers.  Returns an
+    gtp: (stdin, stdout) of a GTP controller the board answers; the rest as
+    session.open_session's.  Returns an
     exit code; a controller that fails is a clear error and a non-zero code."""
     if not tui and os.environ.get("DISPLAY"):
         try:
             from host_sim import gui
             return gui.main(choices, noise=noise, seed=seed, state_file=state_file, load=load,
-                            versus=versus, gtp=gtp, store_dir=store_dir, new=new, size=size)
+                            versus=versus, gtp=gtp, store_dir=store_dir, new=new, size=size,
+                            host=host, what=what)
         except ImportError as exc:
             print("host_sim: no Tk (%s); using the terminal" % exc, file=sys.stderr)
         except Exception as exc:  # noqa: BLE001 - e.g. TclError: display unreachable
@@ -101,11 +117,12 @@ def run(choices, noise=0.0, seed=None, tui=False, colour=None, load=None, state_
             print("host_sim: cannot open a window (%s); using the terminal" % exc, file=sys.stderr)
     return run_terminal(choices, noise=noise, seed=seed, colour=colour, load=load, versus=versus,
                         gtp=gtp, store_dir=store_dir, stdin=stdin, out=out, new=new,
-                        size=size)
+                        size=size, host=host, what=what)
 
 
 def run_terminal(choices, noise=0.0, seed=None, colour=None, load=None, versus=None, gtp=None,
-                 store_dir=None, stdin=None, out=None, new=False, size=None):
+                 store_dir=None, stdin=None, out=None, new=False, size=None, host=None,
+                 what="a simulator"):
     from host_sim import tui
     if gtp is not None and stdin is None:
         # stdin and stdout carry GTP: the person's side is the terminal.
@@ -119,7 +136,7 @@ def run_terminal(choices, noise=0.0, seed=None, colour=None, load=None, versus=N
     stdin = stdin or sys.stdin
     out = out or sys.stdout
     sim, game = open_session(choices, noise=noise, seed=seed, versus=versus, gtp=gtp,
-                             store_dir=store_dir, new=new, size=size)
+                             store_dir=store_dir, new=new, size=size, host=host, what=what)
     try:
         if load:
             from host_sim.replay import load_into
@@ -136,7 +153,9 @@ def run_terminal(choices, noise=0.0, seed=None, colour=None, load=None, versus=N
                 print("gogadget: %s" % game.error, file=sys.stderr)
                 return 1
             return code
-        if gtp is not None or stdin.isatty():
+        if gtp is not None or stdin.isatty() or getattr(game, "live", False):
+            # The board moves without the person too (a controller, the
+            # other board of a paired game): it scans while they think.
             def show():
                 out.write(tui.render(sim, colour if colour is not None else
                                      "NO_COLOR" not in os.environ) + "\n")

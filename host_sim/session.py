@@ -1042,15 +1042,22 @@ def _config(choices, engine_side):
 
 
 def open_session(choices, noise=0.0, seed=None, versus=None, gtp=None, store_dir=None, new=False,
-                 size=None):
+                 size=None, host=None, what="a simulator"):
     """(sim, match) for the window or the terminal: an engine game, a GTP
     controller, or the board alone (match None).  The board alone resumes
     the game its folder keeps, whatever its size, unless new (a new game of
     the kept game's size, or of `size`) or `size` is not the kept game's
     (a new game of that size); the board keeps an unfinished game as
-    NNNN.sgf first."""
+    NNNN.sgf first.  host(sim, wire): a host command's controller on the
+    board's GTP link (`gogadget remote --sim`: host_sim/room/atsim.py);
+    what: who holds the folder, for the error another simulator gets."""
     if store_dir:
         os.makedirs(store_dir, exist_ok=True)
+    if host is not None:
+        wire = Wire()
+        sim = BoardSim(_config(choices, False), noise=noise, seed=seed, stream=wire.board,
+                       store_dir=store_dir, what=what)
+        return sim, host(sim, wire)
     if versus is not None:
         return start(_config(choices, True), komi=choices.get("komi"),
                      handicap=choices.get("handicap") or 0, noise=noise, seed=seed,
@@ -1058,7 +1065,7 @@ def open_session(choices, noise=0.0, seed=None, versus=None, gtp=None, store_dir
     if gtp is not None:
         return start_gtp(_config(choices, False), gtp[0], gtp[1], noise=noise, seed=seed,
                          store_dir=store_dir)
-    sim = BoardSim(_config(choices, False), noise=noise, seed=seed, store_dir=store_dir)
+    sim = BoardSim(_config(choices, False), noise=noise, seed=seed, store_dir=store_dir, what=what)
     if new or (size and sim.referee.size != size):
         sim.start_over(size)
     return sim, None

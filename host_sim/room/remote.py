@@ -19,7 +19,7 @@ import sys
 
 from gogadget.board import OK
 from gogadget.pairing import Follower
-from gogadget.points import colour_name, vertex
+from gogadget.points import BLACK, colour_name, vertex
 from host_sim.room.publish import HostPublisher
 from host_sim.serialport import GtpError
 
@@ -64,7 +64,10 @@ class LinkReferee:
 
     def event(self, kind, text):
         self.said.append((kind, text))
-        self.host.log("%s: %s" % (kind, text))
+        # The pairing stopped is always said; its prompts (a take-back to
+        # confirm, the other board's count) with --verbose.
+        say = self.host.notice if kind == "error" else self.host.log
+        say("%s: %s: %s" % (self.host.pub.board_id, kind, text))
 
     # What the Remote does: GTP commands.
     @property
@@ -99,6 +102,7 @@ class LinkReferee:
             if "illegal" in str(e):
                 return 1
             raise ValueError(str(e))
+        self.host.said_in(self.board.moves + 1, colour, pt)
         self.host.look()  # the Mirror holds the move before the Remote looks again
         return OK
 
@@ -132,6 +136,7 @@ class HostRemote(HostPublisher):
 
     def __init__(self, open_link, connect, board_id, opponent, colour, pair, **kw):
         self.follower = Follower(board_id, opponent, colour, pair)
+        self.last_in = None  # (move number, colour, point) of the opponent's last move
         HostPublisher.__init__(self, open_link, connect, board_id, peer=self.follower, **kw)
         self.ref = LinkReferee(self)
         self.follower.attach(self.ref)
@@ -139,6 +144,29 @@ class HostRemote(HostPublisher):
     def look(self):
         self.ref.tell()
         HostPublisher.look(self)
+
+    # The story (--verbose): the opponent's moves come in and are placed
+    # here; this board's go out.
+    def said_in(self, n, colour, pt):
+        self.last_in = (n, colour, pt)
+        self.log("%s: %s in from %s%s" % (
+            self.pub.board_id, self._move_text(n, colour, pt), self.follower.opponent,
+            "" if pt == 0 else ", lit to be placed"))
+
+    def said_move(self, n, colour, pt):
+        if colour == self.follower.remote.colour:
+            if pt:
+                self.log("%s: %s placed" % (self.pub.board_id, self._move_text(n, colour, pt)))
+        else:
+            HostPublisher.said_move(self, n, colour, pt)
+
+    def said_result(self, result, game):
+        # The room archives a paired game once, under Black's board.
+        black = self.follower.remote.colour != BLACK
+        board, number = ((self.pub.board_id, game) if black
+                         else (self.follower.opponent, self.follower.game))
+        self.log("%s: game over, %s; the board keeps it as %04d.sgf, the room's relay "
+                 "archives it as %s-%d.sgf" % (self.pub.board_id, result, game, board, number))
 
     def _lost(self, exc):
         self.ref.told = False
@@ -155,8 +183,9 @@ def add_arguments(p):
                    help="the colour played at this board")
 
 
-def cmd_remote(args, open_link):
-    """open_link(): a new link to the board (the CLI's Connection)."""
+def cmd_remote(args, open_link, **run):
+    """open_link(): a new link to the board (the CLI's Connection); run:
+    publish.run_host's runner and out (host_sim/room/atsim.py)."""
     from host_sim.room import publish
     colour = 1 if args.colour.upper() == "B" else 2
 
@@ -166,4 +195,4 @@ def cmd_remote(args, open_link):
                           log=log, notice=notice)
     return publish.run_host(args, "remote", make_host, "%s plays %s of %s against %s through %s"
                             % (publish.board_name(args), args.colour.upper(), args.game,
-                               args.opponent, args.broker))
+                               args.opponent, args.broker), **run)
