@@ -536,7 +536,7 @@ class LivePort:
         self._fds = [master, slave]
         self.port = os.ttyname(slave)
         self.link = _mirror_link_class()(sim, FdStream(master))
-        self._file = live_file(sim.store_dir)
+        self.file = self._file = live_file(sim.store_dir)
         tmp = self._file + ".%d" % os.getpid()
         with open(tmp, "w") as f:
             json.dump({"port": self.port, "pid": os.getpid(),

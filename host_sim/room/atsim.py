@@ -64,6 +64,7 @@ class AtSim:
         self.wire = None
         self.stopping = threading.Event()
         self.signalled = lambda: False
+        self._claim = None
         self._thread = None
 
     # -- open_session's host hook (again after the window's restart) ------------
@@ -73,6 +74,12 @@ class AtSim:
         menus changed the game (close() ended the loop on the old one)."""
         self.sim, self.wire = sim, wire
         self.rc = self.error = self.host = None
+        if sim.live is not None and self._claim is None:
+            # Driven by this command alone, as a running simulator another
+            # command found would be (session.claim_running).
+            self._claim = session.claim_running(
+                {"file": sim.live.file, "store": sim.store_dir},
+                "gogadget %s as %s" % (self.command, self.args.board_id))
         self.stopping.clear()
         self._thread = threading.Thread(target=self._run, name="gogadget-" + self.command,
                                         daemon=True)
@@ -131,6 +138,8 @@ class AtSim:
         self.stop()
         if self.wire is not None:
             self.wire.close()
+        session.release(self._claim)
+        self._claim = None
 
     def status(self):
         host = self.host
