@@ -7,6 +7,7 @@ import session.py, so nothing imports back up.
 import os
 import select
 import sys
+import time
 
 from host_sim.session import open_session, unfinished_note
 
@@ -16,8 +17,12 @@ class IdleInput:
     the person thinks: between keystrokes the simulator steps, and a change
     the person did not make (a controller's move, a watcher) is drawn."""
 
-    def __init__(self, stream, sim, show, period_s=0.02, stop=None):
+    def __init__(self, stream, sim, show, period_s=0.02, stop=None, hold=False):
         self.stream = stream
+        # hold: the end of the input is not the end of the session (the
+        # board plays on for its other side until stop(): a signal, or a
+        # command that ended); quit still ends it.
+        self.hold = hold
         self.sim = sim
         self.show = show  # called with no arguments when the board changed
         self.stop = stop  # returns True when the session is over (the controller quit)
@@ -45,7 +50,6 @@ class IdleInput:
         return line
 
     def readline(self):
-        sim = self.sim
         seen = self._looks()
         while True:
             if self.stop is not None and self.stop():
@@ -53,20 +57,29 @@ class IdleInput:
             if b"\n" in self._buf or (self._eof and self._buf):
                 line, sep, self._buf = self._buf.partition(b"\n")
                 return (line + sep).decode("utf-8", "replace")
-            if self._eof:
+            if self._eof and not self.hold:
                 return ""
+            if self._eof:
+                time.sleep(self.period_s)
+                seen = self._scan(seen)
+                continue
             ready, _, _ = select.select([self._fd], [], [], self.period_s)
             if ready:
                 data = os.read(self._fd, 4096)
                 self._buf += data
                 self._eof = not data
                 continue
-            for _ in range(max(1, int(self.period_s * 1000) // sim.period_ms)):
-                sim.step()
-            now = self._looks()
-            if now != seen:
-                seen = now
-                self.show()
+            seen = self._scan(seen)
+
+    def _scan(self, seen):
+        """One period of scans; the board drawn again if it looks changed."""
+        sim = self.sim
+        for _ in range(max(1, int(self.period_s * 1000) // sim.period_ms)):
+            sim.step()
+        now = self._looks()
+        if now != seen:
+            self.show()
+        return now
 
     def _looks(self):
         """What the person would notice: the lights under the points and
@@ -163,7 +176,7 @@ def run_terminal(choices, noise=0.0, seed=None, colour=None, load=None, versus=N
                     out.write("game: " + game.status() + "\n")
                 out.write(getattr(tui, "PROMPT", ""))  # the person is still asked
                 out.flush()
-            stream = IdleInput(stdin, sim, show, stop=stop)
+            stream = IdleInput(stdin, sim, show, stop=stop, hold=getattr(game, "live", False))
         elif game is not None:
             stream = _UntilError(stdin, game)
         code = tui.main(sim, stream=stream, colour=colour, match=game, out=out)
