@@ -89,3 +89,43 @@ def test_a_second_simulator_on_the_same_folder_is_a_clear_error(tmp_path):
         first.close()
     r = make_sim("quit\n")  # the folder is free again once the first has quit
     assert r.returncode == 0, r.stderr
+
+
+def test_a_command_reaches_the_simulator_on_its_folder_and_never_another(tmp_path):
+    """Issue 27, item 2: each running simulator is announced with its folder;
+    --sim-store DIR reaches the one on DIR only (with none there, the
+    command's own board, never another's); without --sim-store, the one
+    running, the default folder's among several, else a clear error."""
+    from host_sim import session
+    from host_sim.virtual import make_config
+    a, b = str(tmp_path / "a"), str(tmp_path / "b")
+    sims = [session.BoardSim(make_config(size=9), store_dir=a)]
+    try:
+        assert session.live_port(a) == sims[0].live.port
+        assert session.live_port(b) is None  # another folder: not this simulator
+        assert session.live_port() == sims[0].live.port  # the only one running
+        sims.append(session.BoardSim(make_config(size=9), store_dir=b))
+        assert session.live_port(b) == sims[1].live.port
+        try:
+            session.live_port()
+            raise AssertionError("two simulators, none on the default folder: which?")
+        except session.SimulatorBusy as exc:
+            assert "2 simulators are running (on %s, %s): name one with --sim-store DIR" \
+                % (os.path.realpath(a), os.path.realpath(b)) in str(exc)
+        sims.append(session.BoardSim(make_config(size=9), store_dir=store()))
+        assert session.live_port() == sims[2].live.port  # the default folder's
+        # A command drives a running simulator alone: a second is told who has it.
+        running = session.live_sim(a)
+        claim = session.claim_running(running, "gogadget remote as table-1")
+        try:
+            session.claim_running(running, "gogadget remote as table-2")
+            raise AssertionError("one simulator driven by two commands")
+        except session.SimulatorBusy as exc:
+            assert "already driven by pid %d, gogadget remote as table-1" % os.getpid() \
+                in str(exc)
+        finally:
+            session.release(claim)
+    finally:
+        for sim in sims:
+            sim.close()
+    assert session.live_sims() == []
