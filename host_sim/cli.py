@@ -64,6 +64,13 @@ def _add_board_options(p, person=True):
                        help="--sim window: keep a JSON picture of the board here (for tests)")
 
 
+def _add_own_sim_options(p):
+    """publish and remote: --sim with no simulator running opens one."""
+    p.add_argument("--tui", action="store_true",
+                   help="--sim with no simulator running on the folder: you are at the one it "
+                        "opens in the terminal even with a display")
+
+
 def _store(args):
     return args.sim_store or session.default_store()
 
@@ -480,6 +487,7 @@ def parser():
                         "firmware's own publisher (docs/ROOM.md).  The link or the broker "
                         "lost: it reconnects and resends what the broker lacks.")
     _add_board_options(pb, person=False)
+    _add_own_sim_options(pb)
     room_publish.add_arguments(pb)
     pb.set_defaults(func=cmd_publish)
     from host_sim.room import remote as room_remote
@@ -488,8 +496,11 @@ def parser():
                         "a Pico W) through a room's MQTT broker, via this host: the opponent's "
                         "moves light up to be placed, this board's moves go out with the "
                         "firmware's own publisher (docs/ROOM.md, Pairing).  Both boards need "
-                        "their room users (python -m host_sim.room.broker).")
+                        "their room users (python -m host_sim.room.broker).  --sim drives "
+                        "the simulator running on --sim-store's folder, or opens one of its own "
+                        "there with you at it; two simulators on one machine are two folders.")
     _add_board_options(rm, person=False)
+    _add_own_sim_options(rm)
     room_remote.add_arguments(rm)
     rm.set_defaults(func=cmd_remote)
     r = sub.add_parser("relay", help="serve a tournament room: MQTT -> web page and SGF archive",

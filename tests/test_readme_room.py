@@ -317,7 +317,8 @@ def test_two_simulators_on_one_machine_play_a_game_as_the_readme_says(tmp_path):
         ends = []
         for side in (b, w):
             ends.append(side.wait_line("err", "game over, ", 30))
-        assert all("W+" in e and "archives it as table-1-1.sgf" in e for e in ends), ends
+        assert all("W+" in e and "the board keeps it as 0001.sgf, and the room's relay archives"
+                   in e for e in ends), ends
         for side in (b, w):
             rc, out, err = sh.stop(side)
             assert rc == 0 and "Traceback" not in err, err

@@ -280,9 +280,8 @@ class HostPublisher:
 
     def said_result(self, result, game):
         """The game over: where the board keeps it and the room archives it."""
-        self.log("%s: game over, %s; the board keeps it as %04d.sgf, the room's relay "
-                 "archives it as %s-%d.sgf" % (self.pub.board_id, result, game,
-                                               self.pub.board_id, game))
+        self.log("%s: game over, %s; the board keeps it as %04d.sgf, and the room's relay "
+                 "archives it from the broker" % (self.pub.board_id, result, game))
 
     # -- the loop -------------------------------------------------------------
 
@@ -369,7 +368,9 @@ def add_arguments(p):
     p.add_argument("--white", default="White", help="White's name on the room's page")
     p.add_argument("--interval", type=float, default=LOOK_S,
                    help="seconds between looks at the board (default %s)" % LOOK_S)
-    p.add_argument("--verbose", action="store_true", help="say every link loss and connection")
+    p.add_argument("--verbose", action="store_true",
+                   help="say every connection and link loss, and the game as it goes: each "
+                        "move out (and, for remote, in), take-backs, the result")
 
 
 class BrokerWatch:

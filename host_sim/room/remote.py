@@ -19,7 +19,7 @@ import sys
 
 from gogadget.board import OK
 from gogadget.pairing import Follower
-from gogadget.points import BLACK, colour_name, vertex
+from gogadget.points import colour_name, vertex
 from host_sim.room.publish import HostPublisher
 from host_sim.serialport import GtpError
 
@@ -159,14 +159,6 @@ class HostRemote(HostPublisher):
                 self.log("%s: %s placed" % (self.pub.board_id, self._move_text(n, colour, pt)))
         else:
             HostPublisher.said_move(self, n, colour, pt)
-
-    def said_result(self, result, game):
-        # The room archives a paired game once, under Black's board.
-        black = self.follower.remote.colour != BLACK
-        board, number = ((self.pub.board_id, game) if black
-                         else (self.follower.opponent, self.follower.game))
-        self.log("%s: game over, %s; the board keeps it as %04d.sgf, the room's relay "
-                 "archives it as %s-%d.sgf" % (self.pub.board_id, result, game, board, number))
 
     def _lost(self, exc):
         self.ref.told = False
