@@ -194,7 +194,7 @@ def run_terminal(choices, noise=0.0, seed=None, colour=None, load=None, versus=N
         if game is not None:
             game.close()
             game.save()
-        note = unfinished_note(sim) if store_dir else ""
+        note = unfinished_note(sim, new=not getattr(game, "live", False)) if store_dir else ""
         sim.close()
         if note:
             print("host_sim: " + note, file=sys.stderr)

@@ -1071,11 +1071,13 @@ def open_session(choices, noise=0.0, seed=None, versus=None, gtp=None, store_dir
     return sim, None
 
 
-def unfinished_note(sim):
+def unfinished_note(sim, new=True):
     """What a person quitting should hear of the game left on the board
-    (kept, and where: the next start resumes it), or ""."""
+    (kept, and where: the next start resumes it), or ""; new: the command
+    has --new."""
     ref = sim.referee
     if ref.phase not in ("play", "count", "resume") or not ref.board.moves:
         return ""
-    return ("the unfinished game (%s) is kept in %s: the next start goes on with it "
-            "(--new starts a new game)" % (plural(ref.board.moves, "move"), sim.store_dir))
+    return ("the unfinished game (%s) is kept in %s: the next start goes on with it%s"
+            % (plural(ref.board.moves, "move"), sim.store_dir,
+               " (--new starts a new game)" if new else ""))

@@ -293,7 +293,6 @@ def test_two_simulators_on_one_machine_play_a_game_as_the_readme_says(tmp_path):
             mover.wait_line("err", text + " out")
             other.wait_line("err", text + " in from ")
             other.type("put %s %s" % (colour[0], vertex))  # the lit stone, placed
-            other.wait_line("err", text + " placed")
 
         move(b, w, 1, "black", "E5")
         move(w, b, 2, "white", "C3")

@@ -154,10 +154,7 @@ class HostRemote(HostPublisher):
             "" if pt == 0 else ", lit to be placed"))
 
     def said_move(self, n, colour, pt):
-        if colour == self.follower.remote.colour:
-            if pt:
-                self.log("%s: %s placed" % (self.pub.board_id, self._move_text(n, colour, pt)))
-        else:
+        if colour != self.follower.remote.colour:  # theirs was said as it came in
             HostPublisher.said_move(self, n, colour, pt)
 
     def _lost(self, exc):
