@@ -153,7 +153,8 @@ def main(argv=None):
                           colour=False if args.no_color else None, load=args.load,
                           state_file=args.state_file, versus=versus,
                           store_dir=args.store or session.default_store(),
-                          new=args.new or bool(args.load), size=args.size)
+                          new=args.new or bool(args.load), size=args.size,
+                          what="make sim (python -m host_sim)")
     except session.SimulatorBusy as exc:
         print("host_sim: %s" % exc, file=sys.stderr)
         return 2

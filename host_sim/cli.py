@@ -191,7 +191,8 @@ def cmd_gtp(args):
         # You at a virtual board of our own: the window or the terminal.
         choices = session.choices_from(size=args.sim_size)
         return launch.run(choices, tui=args.tui, gtp=(sys.stdin.buffer, sys.stdout),
-                           store_dir=_store(args), state_file=args.state_file)
+                          store_dir=_store(args), state_file=args.state_file,
+                          what="gogadget gtp --sim")
     conn = Connection(args)
     if conn.note:
         print("gogadget gtp: using %s" % conn.note, file=sys.stderr)
@@ -230,7 +231,7 @@ def cmd_play(args):
                   "max_moves": args.max_moves, "out": args.out, "new": args.new,
                   "player": args.player}
         return launch.run(choices, tui=args.tui, versus=versus, store_dir=_store(args),
-                           state_file=args.state_file)
+                          state_file=args.state_file, what="gogadget play --sim")
     person = parse_colour(args.colour)
     conn = Connection(args, colour=person, size=args.size, use_live=False)
     eng = engine(args.engine)

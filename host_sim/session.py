@@ -999,12 +999,13 @@ class GtpRelay(Match):
 
 
 def start(config, command, colour=BLACK, komi=None, handicap=0, max_moves=0, out=None,
-          noise=0.0, seed=None, store_dir=None, live=True, new=False, player=None):
+          noise=0.0, seed=None, store_dir=None, live=True, new=False, player=None,
+          what="a simulator"):
     """A simulator served on a Wire and a Match relaying it to the engine."""
     wire = Wire()
     size = config.size
     sim = BoardSim(config, noise=noise, seed=seed, stream=wire.board, store_dir=store_dir,
-                   live=live)
+                   live=live, what=what)
     try:
         match = Match(sim, wire, command, colour, komi, handicap, max_moves, out, size=size,
                       new=new, player=player, where=store_dir or "")
@@ -1014,11 +1015,12 @@ def start(config, command, colour=BLACK, komi=None, handicap=0, max_moves=0, out
     return sim, match.start()
 
 
-def start_gtp(config, stdin, stdout, noise=0.0, seed=None, store_dir=None, live=False):
+def start_gtp(config, stdin, stdout, noise=0.0, seed=None, store_dir=None, live=False,
+              what="a simulator"):
     """A simulator served on a Wire and a GtpRelay from stdin/stdout to it."""
     wire = Wire()
     sim = BoardSim(config, noise=noise, seed=seed, stream=wire.board, store_dir=store_dir,
-                   live=live)
+                   live=live, what=what)
     return sim, GtpRelay(sim, wire, stdin, stdout).start()
 
 
@@ -1061,10 +1063,10 @@ def open_session(choices, noise=0.0, seed=None, versus=None, gtp=None, store_dir
     if versus is not None:
         return start(_config(choices, True), komi=choices.get("komi"),
                      handicap=choices.get("handicap") or 0, noise=noise, seed=seed,
-                     store_dir=store_dir, **versus)
+                     store_dir=store_dir, what=what, **versus)
     if gtp is not None:
         return start_gtp(_config(choices, False), gtp[0], gtp[1], noise=noise, seed=seed,
-                         store_dir=store_dir)
+                         store_dir=store_dir, what=what)
     sim = BoardSim(_config(choices, False), noise=noise, seed=seed, store_dir=store_dir, what=what)
     if new or (size and sim.referee.size != size):
         sim.start_over(size)

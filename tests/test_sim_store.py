@@ -8,6 +8,7 @@ import os
 import re
 import subprocess
 import sys
+import time
 
 from sgfmill import sgf as sgfmill_sgf
 
@@ -129,3 +130,26 @@ def test_a_command_reaches_the_simulator_on_its_folder_and_never_another(tmp_pat
         for sim in sims:
             sim.close()
     assert session.live_sims() == []
+
+
+def test_gogadget_on_the_folder_make_sim_holds_is_told_so():
+    """make sim and `gogadget play --sim` keep one folder by default: the one
+    started second is told who holds it and what to do, and loses nothing."""
+    sim = subprocess.Popen([sys.executable, "-m", "host_sim", "--tui", "--size", "9"], cwd=ROOT,
+                           stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
+                           stderr=subprocess.PIPE, text=True)
+    try:
+        lock = os.path.join(store(), "sim.lock")
+        for _ in range(300):
+            if os.path.exists(lock) and open(lock).read():
+                break
+            time.sleep(0.05)
+        r = subprocess.run([sys.executable, "-m", "host_sim.cli", "play", "--sim", "--auto",
+                            "--engine", "cat"], cwd=ROOT, capture_output=True, text=True,
+                           timeout=60)
+        assert r.returncode == 1 and "Traceback" not in r.stderr, r.stderr
+        assert "gogadget play: the game folder %s is in use by another simulator (pid %d, " \
+            "make sim (python -m host_sim))" % (store(), sim.pid) in r.stderr, r.stderr
+    finally:
+        sim.communicate("quit\n", timeout=30)
+    assert sim.returncode == 0, sim.stderr
