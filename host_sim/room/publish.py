@@ -3,7 +3,8 @@ published through the host it is plugged into (docs/ROOM.md).
 
     gogadget publish --port /dev/ttyACM0 --broker mqtt://HOST:PORT --board-id NAME \\
         [--user U] [--password PW | --credentials credentials.csv]
-    gogadget publish --sim --broker ...        # the running simulator (make sim)
+    gogadget publish --sim --broker ...        # the running simulator (make sim),
+                                               # or one of its own with you at it
 
 The host reads the board's game over the GTP link (gogadget-status: phase,
 moves, the game's number and seq, faults; gogadget-sgf: the header and the

@@ -3,7 +3,9 @@ the room's broker, via the host it is plugged into (docs/ROOM.md, Pairing).
 
     gogadget remote --port /dev/ttyACM0 --broker mqtt://HOST:PORT --board-id b1 \\
         --game g1 --opponent b2 --colour B [--password PW | --credentials FILE]
-    gogadget remote --sim ...        # the running simulator (make sim)
+    gogadget remote --sim [--sim-store DIR] ...
+        # the simulator running on DIR (make sim), or one of its own there with
+        # you at it (host_sim/room/atsim.py); two on one machine: two folders
 
 It is `gogadget publish` (host_sim/room/publish.py: the board's game read
 over GTP into a Mirror, published by the firmware's Broadcaster) with the
