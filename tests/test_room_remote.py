@@ -384,7 +384,7 @@ def test_main_pairs_when_the_config_names_an_opponent(tmp_path):
     from test_hw_main import SCRIPT
     from test_room_publisher_mp import Subscriber, need_tools
     need_tools()
-    broker = Broker(str(tmp_path / "broker"), boards=["b1", "b2"]).start()
+    broker = Broker(str(tmp_path / "broker"), boards=["b1", "b2"], readers=["checker", "late"]).start()
     sub = None
     try:
         sub = Subscriber(broker)

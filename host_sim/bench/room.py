@@ -13,7 +13,7 @@ How it is measured (this machine: Mosquitto, the relay and the load share it):
   publish.Mirror: a rules-core Board, game and seq) playing random legal
   moves, one per board every P seconds at random phases.  Not one MQTT
   connection per board: LOADGEN_CLIENTS paho connections carry all the
-  boards, as user "loadgen" whose ACL entry may write every board's topic
+  boards, as users "loadgen-N" whose ACL entry may write every board's topic
   (the room's shipped ACL gives each board only its own); QoS 1, PUBACKs
   counted, not waited for one by one.
 * Latency: from the moment a board's Broadcaster hands its move event to
@@ -208,11 +208,13 @@ def run_step(boards, period, seconds=DURATION_S, browser=False):
     folder = tempfile.mkdtemp(prefix="gogadget-bench-room-")
     broker = Broker(os.path.join(folder, "broker"), boards=[])
     pw = "loadgen-bench"
+    # One user a connection: the broker ties each client id to its user.
+    loadgens = ["loadgen-%d" % i for i in range(LOADGEN_CLIENTS)]
     with open(os.path.join(broker.folder, "passwd"), "a") as f:
-        f.write("loadgen:%s\n" % password_hash(pw))
+        f.writelines("%s:%s\n" % (u, password_hash(pw)) for u in loadgens)
     with open(os.path.join(broker.folder, "acl"), "a") as f:
-        f.write("\n# bench only: one user publishes for every simulated board\n"
-                "user loadgen\ntopic write %s/#\n" % TOPIC_ROOT)
+        f.write("\n# bench only: these users publish for every simulated board\n")
+        f.writelines("user %s\ntopic write %s/#\n" % (u, TOPIC_ROOT) for u in loadgens)
     broker.start()
     http_port = free_port()
     relay = subprocess.Popen(
@@ -238,7 +240,7 @@ def run_step(boards, period, seconds=DURATION_S, browser=False):
         reader = SseReader("127.0.0.1", http_port)
         reader.start()
         reader.ready.wait(10)
-        shareds = [Shared(broker.host, broker.port, "loadgen", pw, i)
+        shareds = [Shared(broker.host, broker.port, "loadgen-%d" % i, pw, i)
                    for i in range(LOADGEN_CLIENTS)]
         rng = random.Random(1)
         room = [LoadBoard("b%05d" % i, shareds[i % len(shareds)], random.Random(rng.random()),

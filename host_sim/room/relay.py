@@ -7,7 +7,9 @@
 * MQTT (paho): subscribes to gogadget/board/# with QoS 1 under a fixed
   client id and a persistent session (clean_session False), so what is
   published while the relay or the broker is away is delivered when both
-  are back; it reconnects by itself.  Every message goes through the strict
+  are back; it reconnects by itself, subscribes again at every connection
+  and catches up from the retained snapshots.  (The room's broker ties a
+  client id to its user: the session is the relay user's.)  Every message goes through the strict
   parser (messages.py) and the ordering rules (games.py).
 * HTTP (stdlib, threaded, read-only: GET only, anything else 405):
     /                  the page (static/)
@@ -337,11 +339,14 @@ class Relay:
                         self.broker_host, self.broker_port, self.user, reason_code)
             return
         self.connects += 1
-        # A session the broker kept has the subscription and delivers what
-        # was queued for it; subscribing again resends every retained
-        # message, which only a relay that starts with an empty room needs.
-        if not flags.session_present or self.connects == 1:
-            client.subscribe(TOPIC_ROOT + "/#", qos=1)
+        # Subscribed at every connection, session kept or not: a session the
+        # broker kept delivers what was queued for it, but it may not be the
+        # session this relay left (another login as the relay's user, or a
+        # broker that lost it, leaves one with no subscription).  Subscribing
+        # again resends every board's retained status, snapshot and pair, so
+        # whatever was missed (a game that ended meanwhile) is caught up from
+        # them; the ordering rules drop what was already applied.
+        client.subscribe(TOPIC_ROOT + "/#", qos=1)
         log.info("connected to %s:%d (session %s)", self.broker_host, self.broker_port,
                  "kept" if flags.session_present else "new")
         self.connected.set()
