@@ -40,6 +40,7 @@ from gogadget.broadcast import TOPIC_ROOT
 from host_sim import data_dir
 from host_sim.room.broker import default_dir, parse_url
 from host_sim.room.games import Room, split_game_id
+from host_sim.room.inbox import Inbox
 from host_sim.stopflag import StopFlag
 
 log = logging.getLogger("gogadget.relay")
@@ -303,6 +304,9 @@ class Relay:
         self.user, self.password = user, password
         self.client_id = client_id
         self.room = Room(archive)
+        # A dropped snapshot may still have moved a game (its moves taken,
+        # its result refused): the page is told either way.
+        self.inbox = Inbox(self.room.handle, on_done=lambda: self.hub.changed())
         self.hub = Hub(self.room, coalesce, client_limit)
         self.static_files = {n: os.path.join(static, n) for n in os.listdir(static)
                              if os.path.isfile(os.path.join(static, n))}
@@ -326,6 +330,7 @@ class Relay:
                        online=sum(1 for b in room.boards.values()
                                   if b.status and b.status["online"]))
         out.update(broker=hub.broker["connected"], broker_connects=self.connects,
+                   inbox=self.inbox.pending(), inbox_dropped=self.inbox.dropped,
                    sse_clients=len(hub.clients), sse_pushes=hub.pushes, sse_dropped=hub.drops)
         return out
 
@@ -367,8 +372,9 @@ class Relay:
                     self.broker_host, self.broker_port)
 
     def _on_message(self, client, userdata, msg):
-        if self.room.handle(msg.topic, msg.payload) == "applied":
-            self.hub.changed()
+        # Filed under its board and taken in turn (inbox.py): one board's
+        # flood never holds up another's moves.
+        self.inbox.put(msg.topic, msg.payload)
 
     def _start_mqtt(self):
         import paho.mqtt.client as mqtt
@@ -393,6 +399,7 @@ class Relay:
         self.httpd = Server(self.http_addr, handler)
         threading.Thread(target=self.httpd.serve_forever, name="relay-http", daemon=True).start()
         self.hub.start()
+        self.inbox.start()
         self._start_mqtt()
         return self
 
@@ -402,6 +409,7 @@ class Relay:
             self.mqtt.disconnect()
             self.mqtt.loop_stop()
             self.mqtt = None
+        self.inbox.stop()
         self.hub.stop()
         if self.httpd is not None:
             self.httpd.shutdown()
