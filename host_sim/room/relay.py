@@ -545,10 +545,13 @@ def add_arguments(p):
                         "by default as %s): the user's password is taken from it"
                         % os.path.join(default_dir(), "credentials.csv"))
     p.add_argument("--client-id", default=CLIENT_ID,
-                   help="MQTT client id: the broker keeps this relay's session under it "
-                        "(default %s)" % CLIENT_ID)
+                   help="MQTT client id (default %s); the room's generated broker replaces "
+                        "it by the user name, so the relay's session is its user's" % CLIENT_ID)
     p.add_argument("--coalesce", type=float, default=COALESCE_S,
                    help="seconds the page's updates are batched (default %s)" % COALESCE_S)
+    p.add_argument("--max-connections", type=int, default=MAX_CONNECTIONS,
+                   help="browsers connected at once; more are closed with a log line "
+                        "(default %d)" % MAX_CONNECTIONS)
     p.add_argument("--verbose", action="store_true", help="log every connection and game")
 
 
@@ -563,7 +566,8 @@ def cmd_relay(args):
                 password = read_credentials(args.credentials, args.user)
             archive = args.archive or data_dir("archive")
             relay = Relay(args.broker, http, archive, args.user, password,
-                          client_id=args.client_id, coalesce=args.coalesce).start()
+                          client_id=args.client_id, coalesce=args.coalesce,
+                          max_connections=args.max_connections).start()
         except (ValueError, OSError) as e:
             print("gogadget relay: %s" % (e.strerror if isinstance(e, OSError) and e.strerror
                                           else e), file=sys.stderr)
