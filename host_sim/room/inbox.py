@@ -13,6 +13,9 @@ than one message of each busy board (docs/ROOM.md, "Limits").
   queued, in turn (round robin), and hands it to handle().  A board's
   message therefore waits for at most one message of every other busy
   board, each at most MAX_MESSAGE bytes to parse and apply.
+* A snapshot with a newer one of the same board queued behind it is
+  skipped (the newer one replaces whatever it would show): a board's
+  backlog costs the relay the parse of its newest snapshot.
 * A board's queue holds at most `limit` bytes: past that its oldest
   `game` and `move` messages are dropped (one log line per burst).  That
   loses nothing a board's later snapshot does not carry again: the
@@ -31,6 +34,7 @@ log = logging.getLogger("gogadget.relay")
 BOARD_QUEUE_BYTES = 256 * 1024  # a board's backlog; 32 full snapshots
 _PREFIX = TOPIC_ROOT + "/"
 _KEPT = ("status", "pair")
+_GAME = "/game"
 
 
 def board_of(topic):
@@ -40,11 +44,12 @@ def board_of(topic):
 
 
 class _Queue:
-    __slots__ = ("items", "size", "dropped", "warned")
+    __slots__ = ("items", "size", "dropped", "warned", "snapshots")
 
     def __init__(self):
         self.items = collections.deque()
         self.size = 0
+        self.snapshots = 0  # `game` messages queued
         self.dropped = 0  # in the current burst (logged when it ends)
         self.warned = False
 
@@ -59,6 +64,7 @@ class Inbox:
         self.running = False
         self.thread = None
         self.dropped = 0  # messages dropped for a full queue (stats)
+        self.skipped = 0  # snapshots a newer one in the queue made needless
         self.order = None  # tests: a list, the boards in the order handled
 
     def put(self, topic, payload):
@@ -70,6 +76,8 @@ class Inbox:
                 q = self.queues[board] = _Queue()
             q.items.append((topic, payload))
             q.size += size
+            if topic.endswith(_GAME):
+                q.snapshots += 1
             if q.size > self.limit:
                 self._shed(board, q)
             self.cond.notify()
@@ -87,6 +95,8 @@ class Inbox:
                 if item is None or (only_bulk and item[0].rsplit("/", 1)[-1] in _KEPT):
                     continue
                 q.size -= len(item[0]) + len(item[1])
+                if item[0].endswith(_GAME):
+                    q.snapshots -= 1
                 items[i] = None
                 q.dropped += 1
                 self.dropped += 1
@@ -105,6 +115,14 @@ class Inbox:
             board, q = self.queues.popitem(last=False)
             topic, payload = q.items.popleft()
             q.size -= len(payload) + len(topic)
+            superseded = False
+            if topic.endswith(_GAME):
+                q.snapshots -= 1
+                # A newer snapshot of this board is queued behind it: that one
+                # replaces whatever this one would show (events in between
+                # that do not fit wait for it: a gap), so a backlog costs the
+                # parse of its newest snapshot only.
+                superseded = q.snapshots > 0
             if q.items:
                 self.queues[board] = q  # to the back of the line
             elif q.dropped:
@@ -112,6 +130,9 @@ class Inbox:
                             q.dropped)
         if self.order is not None:
             self.order.append(board)
+        if superseded:
+            self.skipped += 1
+            return True
         what = self.handle(topic, payload)
         if self.on_done is not None and what in ("applied", "dropped"):
             self.on_done()

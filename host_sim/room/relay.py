@@ -400,6 +400,7 @@ class Relay:
                                   if b.status and b.status["online"]))
         out.update(broker=hub.broker["connected"], broker_connects=self.connects,
                    inbox=self.inbox.pending(), inbox_dropped=self.inbox.dropped,
+                   inbox_skipped=self.inbox.skipped,
                    sse_clients=len(hub.clients), sse_pushes=hub.pushes, sse_dropped=hub.drops)
         return out
 
