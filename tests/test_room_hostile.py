@@ -145,3 +145,33 @@ def test_a_relay_thrown_off_mid_game_catches_up_and_archives(broker, tmp_path):
     finally:
         pub.close()
         relay.stop()
+
+
+def test_a_board_may_write_only_its_four_topics(broker, tmp_path):
+    """Retained junk at any other depth below its topic is refused by the
+    broker's ACL: a reader of gogadget/board/# never gets it."""
+    import paho.mqtt.client as mqtt
+    board, _ = connect(broker, "table-1", "table-1")
+    for t in ("gogadget/board/table-1/x", "gogadget/board/table-1/game/x",
+              "gogadget/board/table-1/a/b/c", "gogadget/board/table-2/game", "gogadget/x"):
+        board.publish(t, b"junk", qos=1, retain=True).wait_for_publish(5)
+    board.publish("gogadget/board/table-1/status", b'{"v":1,"online":true}', qos=1,
+                  retain=True).wait_for_publish(5)
+    got = []
+    done = threading.Event()
+    reader = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id="relay", clean_session=True,
+                         protocol=mqtt.MQTTv311)
+    reader.username_pw_set("relay", broker.creds["relay"])
+    reader.on_connect = lambda c, *a: c.subscribe("#", qos=1)
+    reader.on_message = lambda c, u, m: (got.append(m.topic), done.set())
+    reader.connect(broker.host, broker.port, 30)
+    reader.loop_start()
+    try:
+        assert done.wait(10)
+        time.sleep(0.5)
+    finally:
+        reader.disconnect()
+        reader.loop_stop()
+        board.disconnect()
+        board.loop_stop()
+    assert got == ["gogadget/board/table-1/status"], got

@@ -163,6 +163,13 @@ def test_a_count_the_relay_can_make_is_checked_and_others_are_the_boards_claim(t
     games = {x["id"]: x for x in room.games()}
     assert games["b1-6"]["claim"] is True and games["b1-6"]["archived"] is True
 
+    # A game not started is never written, whatever it claims.
+    room = Room(archive=str(tmp_path / "ahead"))
+    g = SpecGame("b1", game=8)
+    g.phase, g.result = "over", "W+R"
+    assert feed(room, "b1", T_GAME, g.snapshot()) == "applied"
+    assert os.listdir(tmp_path / "ahead") == [] and card(room, "b1")["result"] == "W+R"
+
     # A resignation: nothing on the board says; the board's claim.
     room = Room(archive=str(tmp_path))
     g = start(room, game=7)

@@ -27,7 +27,7 @@ the ordering rules of docs/ROOM.md ("Nothing lost, nothing doubled").
   refused (the game waits, unarchived).  A resignation, time or forfeit is
   the board's claim.  The page and the archived record say which.
 * A game that ends (the `end` event, or a snapshot in phase `over` with a
-  result) is written to ARCHIVE/<board>-<game>.sgf, atomically, under the
+  result) after at least one move is written to ARCHIVE/<board>-<game>.sgf, atomically, under the
   board's own name (a paired game too: each board's record is its own);
   "archived" is said once the file is there.  A file already there with
   another record is kept, and this one written beside it (<name>.2.sgf...).
@@ -472,6 +472,10 @@ class Room:
         if st is not None and st.game is g:
             self._end_pair(st)  # the paired game is over: so is the pairing
         if g.archived or not self.archive:
+            return
+        if not g.moves:
+            # A game not started (a resignation before any move, or a board
+            # announcing results ahead): shown, never written to the archive.
             return
         text = g.sgf()
         base = os.path.join(self.archive, g.name)
