@@ -1,6 +1,6 @@
 """The relay's inbox: every board's messages in a queue of its own, taken
 in turn, so one board's flood never delays another board's update by more
-than one message of each busy board (docs/ROOM.md, "Limits").
+than one message of each busy board (docs/ROOM.md, "Security").
 
     inbox = Inbox(room.handle, on_done=hub.changed)
     inbox.put(topic, payload)     # MQTT's thread: O(1), never parses
