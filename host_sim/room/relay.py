@@ -375,7 +375,8 @@ class Relay:
         self.room = Room(archive)
         # A dropped snapshot may still have moved a game (its moves taken,
         # its result refused): the page is told either way.
-        self.inbox = Inbox(self.room.handle, on_done=lambda: self.hub.changed())
+        self.inbox = Inbox(lambda topic, payload: self.room.handle(topic, payload),
+                           on_done=lambda: self.hub.changed())
         self.hub = Hub(self.room, coalesce, client_limit)
         self.static_files = {n: os.path.join(static, n) for n in os.listdir(static)
                              if os.path.isfile(os.path.join(static, n))}
