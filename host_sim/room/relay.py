@@ -402,6 +402,7 @@ class Relay:
         out.update(broker=hub.broker["connected"], broker_connects=self.connects,
                    inbox=self.inbox.pending(), inbox_dropped=self.inbox.dropped,
                    inbox_skipped=self.inbox.skipped,
+                   messages=out["messages"] + self.inbox.skipped + self.inbox.dropped,
                    sse_clients=len(hub.clients), sse_pushes=hub.pushes, sse_dropped=hub.drops)
         return out
 
