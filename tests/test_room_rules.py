@@ -286,3 +286,17 @@ def test_a_real_pairing_holds_for_its_game_and_ends_with_it(tmp_path):
     for g in (nb, nw):
         feed(room, g.id, T_GAME, g.snapshot())
     assert not card(room, "b2").get("mirror")
+
+
+def test_a_cleared_pair_message_ends_the_pairing():
+    room = Room()
+    b, w = SpecGame("b1", game=4), SpecGame("b2", game=11)
+    for g in (b, w):
+        feed(room, g.id, T_GAME, g.snapshot())
+    pair(room, "b1", "g1", "B", "b2")
+    pair(room, "b2", "g1", "W", "b1")
+    assert card(room, "b2")["mirror"]
+    lines = []
+    room.on_log = lines.append
+    assert room.handle(topic("b1", T_PAIR), b"") == "applied" and lines == []
+    assert not card(room, "b2").get("mirror")

@@ -309,6 +309,9 @@ class Broadcaster:
             self._check_msg(now_ms)
         if self.peer is not None:
             self.peer.poll()
+            if self.peer.hello_changed:
+                self.peer.hello_changed = False
+                self._hello_dirty = self._client is not None  # else at the next connection
 
     @property
     def connected(self):

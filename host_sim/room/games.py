@@ -52,7 +52,8 @@ from gogadget.broadcast import valid_board_id
 from gogadget.board import OK, REASONS, Board
 from gogadget.points import BLACK, EMPTY, PASS, WHITE, parse_sgf_coord
 from gogadget.rules import KO_NONE, PRESETS, SUICIDE_ALLOWED, Rules
-from host_sim.room.messages import parse
+from gogadget.pairing import T_PAIR
+from host_sim.room.messages import parse, parse_topic
 
 log = logging.getLogger("gogadget.relay")
 
@@ -244,6 +245,9 @@ class Room:
         with self.lock:
             self.counts["messages"] += 1
             if msg is None:
+                where = parse_topic(topic) if not payload else None
+                if where is not None and where[1] == T_PAIR:
+                    return self._unpair(where[0])  # a board cleared its pair message
                 return self._drop(topic, reason)
             try:
                 what = self.apply(msg)
@@ -293,6 +297,17 @@ class Room:
             return "applied"
         return self._event(st, m)
 
+    def _unpair(self, board_id):
+        st = self.boards.get(board_id)
+        if st is None or st.pair is None:
+            return "duplicate"
+        other = self.boards.get(st.pair["opponent"])
+        st.pair = None
+        self._touch(st)
+        if other is not None:
+            self._touch(other)
+        return "applied"
+
     def paired(self, st):
         """The opponent's BoardState while the two boards play one game: both
         pair messages agree (the same game id, each naming the other, the
@@ -313,8 +328,9 @@ class Room:
         if p["game"] is not None and (p["game"] != st.game.game or q["game"] != other.game.game):
             return None
         a, b = st.game, other.game
-        if (a.size, a.komi, a.rules, a.setup) != (b.size, b.komi, b.rules, b.setup):
-            return None
+        if (a.size, a.komi, a.rules, a.setup) != (b.size, b.komi, b.rules, b.setup) \
+                or (a.phase == "over" and b.phase == "over"):
+            return None  # two games, or one game over (its pairing with it)
         short, long_ = (a.moves, b.moves) if len(a.moves) <= len(b.moves) else (b.moves, a.moves)
         if long_[:len(short)] != short:
             return None
@@ -323,14 +339,16 @@ class Room:
         return other
 
     def _end_pair(self, st):
-        """st's game is over or replaced: a pairing bound to it ends for both
-        boards, and its id is not taken from them again."""
+        """st's game is over or replaced: its pair message is spent, and so
+        is the opponent's if it named st for the same game; neither id is
+        taken from them again."""
         p = st.pair
-        if p is None or p["game"] is None:
+        if p is None:
             return
         other = self.boards.get(p["opponent"])
         for b in (st, other):
-            if b is not None and b.pair is not None and b.pair["pair"] == p["pair"]:
+            if b is not None and b.pair is not None and b.pair["pair"] == p["pair"] \
+                    and (b is st or b.pair["opponent"] == st.id):
                 b.ended_pairs.add(b.pair["pair"])
                 b.pair = None
                 self._touch(b)
