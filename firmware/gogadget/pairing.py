@@ -24,7 +24,9 @@ Two halves, so that other links (OGS, a server) can reuse the first:
   connection (Broadcaster(..., peer=follower)).
 
 The pairing itself is each board's retained `pair` message:
-{"v":1,"pair":"<game id>","colour":"B","opponent":"<board id>"}.  Moves
+{"v":1,"pair":"<game id>","colour":"B","opponent":"<board id>"}, cleared
+(an empty retained message) once the game is over at both boards or a new
+game starts here, so it names no later game.  Moves
 are taken only once the opponent's pair message names the same game id,
 the other colour and this board.  The pairing comes from the config (or
 the host's command line), so a power cut loses nothing: the record is the
