@@ -2,6 +2,7 @@
 (issue 28): a board cannot take another's client id or the relay's, and a
 relay thrown off mid-game (its session lost or emptied) still archives."""
 import os
+from pathlib import Path
 import threading
 import time
 
@@ -175,3 +176,41 @@ def test_a_board_may_write_only_its_four_topics(broker, tmp_path):
         board.disconnect()
         board.loop_stop()
     assert got == ["gogadget/board/table-1/status"], got
+
+
+def test_a_stale_pair_on_the_broker_hides_no_board(broker, tmp_path):
+    """The issue's reproduction on Mosquitto, with a relay running through
+    it and a relay started afresh after it (retained messages first)."""
+    import json
+    from gogadget.pairing import T_PAIR
+    archive = tmp_path / "archive"
+    relay = start_relay(broker, archive)
+    t1 = Publisher(broker, "table-1", broker.creds["table-1"])
+    t2 = Publisher(broker, "table-2", broker.creds["table-2"])
+    try:
+        t2.send(T_PAIR, {"v": 1, "pair": "round1", "colour": "W", "opponent": "table-1"})
+        g1, g2 = SpecGame("table-1", game=3), SpecGame("table-2", game=8)
+        t1.send("game", g1.snapshot())
+        t2.send("game", g2.snapshot())
+        for p in ("cc", "gg", "ee"):
+            t2.event(g2, g2.play(p))
+        t1.event(g1, g1.play("dd"))
+        t1.send(T_PAIR, {"v": 1, "pair": "round1", "colour": "B", "opponent": "table-2"})
+        t2.event(g2, g2.end("W+R"))
+        t1.flush()
+        t2.flush()
+        path = archive / "table-2-8.sgf"
+        wait_for(lambda: path.exists(), 15, "table-2's game archived")
+        for r in (relay, start_relay(broker, tmp_path / "archive2")):
+            wait_for(lambda: r.room.boards.get("table-2") and r.room.boards["table-2"].game
+                     and r.room.boards["table-2"].game.phase == "over", 15, "table-2 over")
+            card = json.loads(r.room.summary(r.room.boards["table-2"]))
+            assert not card.get("mirror"), card
+            info = {x["id"]: x for x in r.room.games()}["table-2-8"]
+            assert info["archived"] and (Path(r.room.archive) / info["file"]).exists()
+            if r is not relay:
+                r.stop()
+    finally:
+        t1.close()
+        t2.close()
+        relay.stop()
