@@ -10,9 +10,11 @@ import re
 import signal
 import subprocess
 import sys
+import socket
 import threading
 import time
 import urllib.request
+from pathlib import Path
 
 import pytest
 
@@ -415,6 +417,33 @@ def test_relay_with_a_wrong_password_is_an_error_that_ends_it(room):
     r = gogadget("relay", "--broker", room.url, "--http", "127.0.0.1:0", "--password", "wrong")
     assert r.returncode == 1, r.stderr
     assert "refused the login as 'relay'" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_a_password_cut_from_a_crlf_line_is_said(room):
+    """grep '^table-3,' credentials.csv | cut -d, -f2 on a CRLF file gave a
+    password ending in a carriage return: the refusal says so."""
+    csv = (Path(room.folder) / "credentials.csv").read_bytes()
+    assert b"\r" not in csv  # the generator writes LF lines now
+    for command in (["publish", "--sim", "--board-id", "table-3"], ["relay", "--http", "127.0.0.1:0"]):
+        user = "table-3" if command[0] == "publish" else "relay"
+        env = dict(os.environ, GOGADGET_MQTT_PASSWORD=room.creds[user] + "\r",
+                   GOGADGET_RELAY_PASSWORD=room.creds[user] + "\r")
+        r = subprocess.run([sys.executable, "-m", "host_sim.cli", *command, "--broker", room.url],
+                           cwd=ROOT, capture_output=True, text=True, timeout=30, env=env)
+        assert r.returncode == 1, r.stderr
+        assert "ends with white space ('\\r')" in r.stderr and "CRLF" in r.stderr, r.stderr
+
+
+def test_a_second_relay_on_a_busy_port_names_the_address_and_the_option(room, tmp_path):
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen(1)
+        port = busy.getsockname()[1]
+        r = gogadget("relay", "--broker", room.url, "--http", "127.0.0.1:%d" % port,
+                     "--archive", str(tmp_path / "a"))
+    assert r.returncode == 2, r.stderr
+    assert "127.0.0.1:%d" % port in r.stderr and "--http" in r.stderr, r.stderr
+    assert "Traceback" not in r.stderr
 
 
 def _absent_broker_is_said(args, what):

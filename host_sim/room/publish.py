@@ -360,7 +360,9 @@ def add_arguments(p):
                    help="the board's name in the room (1-32 of a-z A-Z 0-9 - _): its topic")
     p.add_argument("--user", default=None, help="MQTT user (default: the board id)")
     p.add_argument("--password", default=None,
-                   help="MQTT password (or GOGADGET_MQTT_PASSWORD, or --credentials)")
+                   help="MQTT password; discouraged: every user of this machine sees it in "
+                        "`ps`. Prefer --credentials or the environment variable "
+                        "GOGADGET_MQTT_PASSWORD")
     p.add_argument("--credentials", default=None,
                    help="the room's credentials.csv (python -m host_sim.room.broker writes it, "
                         "by default as %s): the user's password is taken from it"
@@ -444,7 +446,9 @@ def connect_from_args(args, command="publish"):
     try:
         if args.credentials:
             password = read_credentials(args.credentials, user)
-        return factory(args.broker, user, password)
+        made = factory(args.broker, user, password)
+        made.password = password  # for the refusal's message (white space at an end)
+        return made
     except (OSError, ValueError) as e:
         print("gogadget %s: %s" % (command, e), file=sys.stderr)
         return None
@@ -488,8 +492,10 @@ def run_host(args, command, make_host, banner, runner=None, out=None):
             print("gogadget %s: %s" % (command, banner), flush=True)
             host.run(stop=lambda: stop.is_set() or watch.refused)
     if watch.refused:
+        from host_sim.room.relay import blank_hint
         tell("the broker at %s refused the login as %r: %s; check --user and --password or "
-             "--credentials (the room's credentials.csv)" % (where, user, watch.refused))
+             "--credentials (the room's credentials.csv)%s" % (where, user, watch.refused,
+                                                                 blank_hint(connect.password)))
         return 1
     return 0
 
