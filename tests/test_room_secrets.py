@@ -106,3 +106,15 @@ def test_the_acl_allows_only_the_topics_the_format_defines(tmp_path):
     writes = sorted(line.split()[-1] for line in acl.splitlines() if line.startswith("topic write"))
     assert writes == ["gogadget/board/table-1/%s" % leaf for leaf in ("game", "move", "pair", "status")]
     assert "#" not in "".join(writes) and "+" not in "".join(writes)
+
+
+def test_passwords_are_safe_on_a_command_line(tmp_path):
+    """A generated password never starts with "-" (argparse took one for an
+    option after --password, which made test_readme_room flaky) and needs no
+    quoting: letters and digits only, 130 bits."""
+    folder = tmp_path / "room"
+    folder.mkdir(mode=0o700)
+    creds = room_config(str(folder), ["table-%d" % i for i in range(1, 41)])
+    for user, pw in creds.items():
+        assert pw.isalnum() and pw.isascii(), (user, pw)
+        assert len(pw) == room_broker.PASSWORD_LENGTH

@@ -100,6 +100,17 @@ def conf_text(folder, port, host="127.0.0.1", persistence=True):
     return "\n".join(lines) + "\n"
 
 
+# Letters and digits only: a password pasted after --password on a command
+# line must never start with "-" (token_urlsafe's alphabet has it), and
+# never needs quoting in a shell.  22 of 62 symbols: 130 bits.
+PASSWORD_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+PASSWORD_LENGTH = 22
+
+
+def new_password():
+    return "".join(secrets.choice(PASSWORD_ALPHABET) for _ in range(PASSWORD_LENGTH))
+
+
 def room_config(folder, boards, port=1883, host="127.0.0.1", passwords=None,
                 relay_user=RELAY_USER, readers=()):
     """Write mosquitto.conf, passwd, acl and credentials.csv into folder.
@@ -120,7 +131,7 @@ def room_config(folder, boards, port=1883, host="127.0.0.1", passwords=None,
            "passwords, never committed.\n*\n")
     creds = dict(passwords or {})
     for user in [relay_user] + list(readers) + list(boards):
-        creds.setdefault(user, secrets.token_urlsafe(12))
+        creds.setdefault(user, new_password())
     _write(os.path.join(folder, "passwd"),
            "".join("%s:%s\n" % (u, password_hash(p)) for u, p in creds.items()), 0o600)
     _write(os.path.join(folder, "acl"), acl_text(boards, relay_user, readers))
