@@ -155,6 +155,7 @@ def test_deploy_copies_only_changed_files(fake_board, monkeypatch):
     (call,) = calls()
     assert call[:3] == ["connect", port, "exec"]
     assert "gogadget" in call[3] and "gogadget/hw" in call[3]  # directories made first
+    assert "os.remove('gogadget/stamp.mpy')" in call[3]  # make image's stamp: now a dev build
     assert copied(call) == ["gogadget/__init__.mpy", "gogadget/board.mpy",
                             "gogadget/hw/leds.mpy", "main.py"]
     manifest = json.loads(mpy.manifest_path(port, out).read_text())

@@ -365,3 +365,42 @@ def test_pico_w_image_boots_and_imports_the_app(mpy_build, tmp_path):
     from gogadget import VERSION
     assert "W %s (%s, pico-w image) gogadget.hw.net MQTTClient True" \
         % (VERSION, uf2.commit_id()) in out, out
+
+
+# -- nothing of MicroPython's own in the project --------------------------------
+
+# Spelled apart so that this file does not find itself.
+BUILDS_MICROPYTHON = ("make " + "uf2", "MICROPY" + "_DIR", "LINKER" + "_FIX",
+                      "shared/" + "micropython", "arm-none" + "-eabi", "submodule " + "update",
+                      "git clone " + "--branch", "ports/" + "rp2", "mpy" + "-tool", "make" + "manifest")
+
+
+def test_nothing_builds_patches_or_carries_micropython():
+    files = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, check=True,
+                           capture_output=True).stdout.decode().split("\0")
+    hits = []
+    for name in filter(None, files):
+        path = ROOT / name
+        if path.suffix in (".uf2", ".patch", ".elf", ".bin"):
+            hits.append(name)
+            continue
+        try:
+            text = path.read_text()
+        except (UnicodeDecodeError, OSError):
+            continue
+        for n, line in enumerate(text.splitlines(), 1):
+            low = line.lower()
+            if any(w.lower() in low for w in BUILDS_MICROPYTHON) or \
+                    ("shared/" + "rp2" in low and "uf2" in low):
+                hits.append("%s:%d: %s" % (name, n, line.strip()))
+    assert hits == []
+
+
+def test_the_readme_tells_a_maker_the_three_steps():
+    text = " ".join((ROOT / "README.md").read_text().split())
+    for words in ("https://micropython.org/download/RPI_PICO/",
+                  "https://micropython.org/download/RPI_PICO_W/", "`mpflash`",
+                  "make image FIRMWARE=", "gogadget image --firmware", "BOOTSEL", "RPI-RP2",
+                  "`GOGADGET_UF2`", "`~/.cache/gogadget/firmware/`", "under `CI=true` too"):
+        assert words in text, words
+    assert rp2.ENV == "GOGADGET_UF2"

@@ -184,17 +184,20 @@ def _dirs(paths):
 
 
 # `fs mkdir` fails on a directory that exists, so the directories are made
-# by a line of code on the board that ignores "exists".
-MKDIR = "import os\nfor d in %r:\n    try:\n        os.mkdir(d)\n    except OSError:\n        pass\n"
+# by a line of code on the board that ignores "exists".  The same code drops
+# the stamp `make image` put on the board (STAMP): what a deploy leaves is
+# a dev build, which describe() must not name as the image's commit.
+STAMP = "gogadget/stamp.mpy"
+MKDIR = ("import os\nfor d in %r:\n    try:\n        os.mkdir(d)\n    except OSError:\n"
+         "        pass\ntry:\n    os.remove(" + repr(STAMP) + ")\nexcept OSError:\n    pass\n")
 
 
 def deploy_command(port, copy, remove, out=BUILD, mpremote="mpremote"):
     """One mpremote invocation (commands chained with +) for the whole copy."""
     cmd = [mpremote, "connect", port]
     chain = []
-    dirs = _dirs(copy)
-    if dirs:
-        chain.append(["exec", MKDIR % (dirs,)])
+    if copy or remove:
+        chain.append(["exec", MKDIR % (_dirs(copy),)])
     for rel in copy:
         chain.append(["fs", "cp", str(out / rel), ":" + rel])
     if remove:
