@@ -404,3 +404,21 @@ def test_the_readme_tells_a_maker_the_three_steps():
                   "`GOGADGET_UF2`", "`~/.cache/gogadget/firmware/`", "under `CI=true` too"):
         assert words in text, words
     assert rp2.ENV == "GOGADGET_UF2"
+
+
+def test_the_bench_takes_the_firmware_it_is_given(no_firmware, monkeypatch):
+    from host_sim.bench import rp2 as bench
+    folder = no_firmware / "fw"
+    folder.mkdir()
+    pico = fake_firmware(folder / "RPI_PICO-20260101-v1.29.0.uf2", size=4096)
+    w = fake_firmware(folder / "RPI_PICO_W-20260101-v1.29.0.uf2", "pico-w", size=4096)
+    assert bench.image_arg(["--image", str(pico), "heap"]) == (("heap",), pico, None)
+    assert bench.image_arg(["--image", str(w)])[1] == w  # the board told by content
+    assert bench.image_arg(["rules", "--image", str(folder), "--board", "pico_w"])[:2] == \
+        (("rules",), w)
+    parts, firmware, why = bench.image_arg([])
+    assert parts == bench.PARTS and firmware is None and rp2.ENV in why
+    monkeypatch.setenv(rp2.ENV, str(folder))
+    assert bench.image_arg([])[1] == pico
+    with pytest.raises(SystemExit, match="does not exist"):
+        bench.image_arg(["--image", str(folder / "none.uf2")])
