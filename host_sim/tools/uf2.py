@@ -308,7 +308,8 @@ def make_image(firmware, board=None, build=BUILD, out=None, config=None, commit=
              max(a for a, _p in blocks) + PAYLOAD, len(files), sum(map(len, files.values())),
              layout.fs_blocks * FS_BLOCK // 1024, layout.fs_start), file=stream)
     print("hold BOOTSEL while plugging the %s in, then copy %s onto the RPI-RP2 drive "
-          "(it replaces every file on the board)" % (layout.micropython, out.name), file=stream)
+          "(it replaces every file on the board)"
+          % ("Pico W" if layout.board == "pico-w" else "Pico", out.name), file=stream)
     return out
 
 
