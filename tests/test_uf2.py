@@ -248,6 +248,20 @@ def test_the_command_line_refuses_with_a_message_and_writes_nothing(tmp_path):
     assert res.returncode != 0 and "make image FIRMWARE=" in res.stderr, res.stderr
 
 
+def test_gogadget_image_builds_and_writes_the_file(tmp_path):
+    """The command line's verb, as a maker runs it: make mpy's build into
+    build/, then the file (here to --out)."""
+    fw = fake_firmware(tmp_path / "RPI_PICO-20260101-v1.29.0.uf2")
+    out = tmp_path / "gogadget-pico.uf2"
+    res = subprocess.run([sys.executable, "-m", "host_sim.cli", "image", "--firmware", str(fw),
+                          "--out", str(out)], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert res.returncode == 0, res.stdout + res.stderr
+    assert "hold BOOTSEL while plugging the Pico in" in res.stdout, res.stdout
+    files = read_fs(parse(out.read_bytes()), "pico")
+    built = mpy.file_hashes(mpy.BUILD)
+    assert sorted(files) == sorted(set(built) | {"config.json", "gogadget/stamp.mpy"})
+
+
 # -- where the emulated Pico's firmware comes from ------------------------------
 
 @pytest.fixture
