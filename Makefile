@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed
 SITE := $(VENV)/site
 PORT ?= /dev/ttyACM0
 
-.PHONY: test sim bench mpy romfs deploy typecheck clean venv gogadget umqtt uf2 corpus replay-corpus
+.PHONY: test sim bench mpy romfs deploy image typecheck clean venv gogadget umqtt corpus replay-corpus
 
 venv: $(STAMP) $(SITE)
 
@@ -37,8 +37,10 @@ sim: $(STAMP)
 gogadget: $(STAMP)
 	$(BIN)/gogadget $(ARGS)
 
-# make bench BENCH=rp2 RP2_IMAGE=path/to.uf2: the emulated Pico's figures on that
-# image (a frozen build); the stock UF2 in ../shared/rp2 otherwise.
+# make bench BENCH=rp2 GOGADGET_UF2=path/to/RPI_PICO-....uf2: the emulated Pico's
+# figures on the MicroPython firmware you give it (a UF2 file or a folder of
+# them), else on the newest in ~/.cache/gogadget/firmware/ (README, "The
+# emulated Pico"); without one that section says so and is left out.
 bench: $(STAMP)
 	$(PY) -m host_sim.bench $(BENCH)
 
@@ -68,14 +70,14 @@ mpy: $(STAMP) umqtt
 romfs: $(STAMP)
 	$(PY) -m host_sim.tools.mpy romfs
 
-# The UF2 a maker flashes, per board, into build/uf2 with SHA256SUMS:
-# MicroPython (MICROPY_DIR, else the source kit in ../shared/micropython
-# unpacked into build/) with the firmware frozen in.  Needs the arm-none-eabi
-# toolchain and cmake; BOARDS="pico" builds one; LINKER_FIX=1 applies
-# upstream's f452dabd41 (hardware/README.md, "The firmware image").
-BOARDS ?= pico pico-w
-uf2: $(STAMP)
-	$(PY) -m host_sim.tools.uf2 build --jobs $(JOBS) $(foreach b,$(BOARDS),--board $(b))
+# The one file a maker drags onto the board: the official MicroPython UF2
+# for it (micropython.org/download, or mpflash) with make mpy's files on its
+# filesystem: make image FIRMWARE=RPI_PICO-....uf2 [BOARD=pico|pico-w]
+# writes build/gogadget-BOARD-VERSION.uf2 (host_sim/tools/uf2.py).
+# The firmware is checked before make mpy's build runs.
+image: $(STAMP) umqtt
+	@test -n "$(FIRMWARE)" || { echo "make image FIRMWARE=path/to/the/official.uf2 [BOARD=pico|pico-w]" >&2; exit 2; }
+	$(PY) -m host_sim.tools.uf2 image --firmware "$(FIRMWARE)" $(if $(BOARD),--board $(BOARD))
 
 deploy: mpy
 	$(PY) -m host_sim.tools.mpy deploy --port $(PORT)

@@ -12,6 +12,8 @@
   gogadget relay --broker URL    a tournament room's live web page and archive
   gogadget online [--game ID]    you, at the board, in your own game on online-go.com
   gogadget version               the board's firmware version and build (and the host's)
+  gogadget image --firmware UF2  the one file to drag onto the board: the official
+                                 MicroPython UF2 with this firmware on its flash
 
 Every command but relay (which needs no board) takes --sim instead of
 --port: the simulator's virtual board.  With --sim you are the person at
@@ -311,7 +313,7 @@ def cmd_pull(args):
 
 def cmd_version(args):
     """What a tournament director checks on every board before a round: the
-    firmware's version and the commit its UF2 was built from (GTP version)."""
+    firmware's version and the commit its image was made from (GTP version)."""
     from gogadget import describe
     conn = Connection(args, use_live=True)
     try:
@@ -326,6 +328,12 @@ def cmd_version(args):
     print("board: %s %s (%s)" % (name, board, where))
     print("host:  gogadget %s" % describe())
     return 0
+
+
+def cmd_image(args):
+    """The file a maker flashes (host_sim/tools/uf2.py, `make image`)."""
+    from host_sim.tools import uf2
+    return uf2.cmd_image(args)
 
 
 def cmd_watch(args):
@@ -472,10 +480,21 @@ def parser():
     pu.add_argument("--force", action="store_true", help="overwrite games already downloaded")
     pu.set_defaults(func=cmd_pull)
     v = sub.add_parser("version", help="the board's firmware version and build",
-                       description="The board's firmware version and the git commit its UF2 "
-                       "was built from ('dev' for a .mpy deploy), and the host tools' own.")
+                       description="The board's firmware version and the git commit its image "
+                       "was made from ('dev' for a .mpy deploy), and the host tools' own.")
     _add_board_options(v, person=False)
     v.set_defaults(func=cmd_version)
+    from host_sim.tools import uf2
+    im = sub.add_parser("image", help="the one file to drag onto the board",
+                        description="Write build/gogadget-BOARD-VERSION.uf2: the official "
+                        "MicroPython firmware for the board (downloaded from "
+                        "https://micropython.org/download/RPI_PICO/ or .../RPI_PICO_W/, or with "
+                        "mpflash) with this firmware's .mpy files, main.py and a default "
+                        "config.json on its flash filesystem.  Hold BOOTSEL while plugging the "
+                        "Pico in and copy the file onto the RPI-RP2 drive: it replaces every "
+                        "file on the board.")
+    uf2.add_arguments(im)
+    im.set_defaults(func=cmd_image)
     w = sub.add_parser("watch", help="mirror the board in the terminal")
     _add_board_options(w, person=False)
     w.add_argument("--interval", type=float, default=0.5, help="seconds between refreshes")

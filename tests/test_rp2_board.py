@@ -1,21 +1,23 @@
 """The firmware on an emulated Raspberry Pi Pico (rp2040py's RP2040).
 
-CI's on-board game runs on the project's own UF2 (`make uf2`, built once per
-session by the uf2_images fixture), so what CI plays is what a maker
-flashes: main.py frozen in the image boots as on a board, a short game is
-played through the real scan path (mux select GPIOs -> ADC), the LED chain is
-read back from the pin the PIO + DMA program drives, and GTP goes over the
-emulated USB console.
+The on-board game runs on the file a maker flashes: `make image` of the
+official MicroPython UF2 you supply (GOGADGET_UF2, or the cache folder: see
+conftest.need_emulator) booted alone, its filesystem the only files on flash:
+main.py boots as on a board, a short game is played through the real scan
+path (mux select GPIOs -> ADC), the LED chain is read back from the pin the
+PIO + DMA program drives, and GTP goes over the emulated USB console.
 
 The developer's quick loop stays tested too, but lean: `make deploy` with
-the real mpremote onto the stock MicroPython UF2 from ../shared/rp2, then
-that flash booted and asked its version.
+the real mpremote onto the official UF2 alone, then that flash booted and
+asked its version.
 
 The emulator runs at about 1/14-1/25 of real time, so the board is deployed
-once per session and the game is short.  Without ../shared, the toolchain or
-rp2040py these tests skip; under CI=true they fail instead.
+once per session and the game is short.  Without a UF2 these tests skip,
+under CI=true too (no registry ships one); without rp2040py they skip, and
+fail under CI=true.
 """
 import asyncio
+import io
 import socket
 import subprocess
 import sys
@@ -43,13 +45,14 @@ def deployed(tmp_path_factory):
     """`make deploy PORT=socket://127.0.0.1:N` against an emulated Pico with
     empty flash; the flash it leaves behind (dumped when the emulator stops)
     and mpremote's output."""
-    need_emulator()
+    firmware = need_emulator()
     tmp = tmp_path_factory.mktemp("rp2")
     port = _free_port()
     dump = tmp / "flash.img"
     log = open(tmp / "serve.log", "w+")
     emu = subprocess.Popen([sys.executable, "-m", "host_sim.rp2.serve", "--tcp-port", str(port),
-                            "--dump-fs", str(dump)], cwd=str(ROOT), stdout=log,
+                            "--image", str(firmware), "--dump-fs", str(dump)],
+                           cwd=str(ROOT), stdout=log,
                            stderr=subprocess.STDOUT)
     try:
         deadline = time.time() + 120
@@ -76,7 +79,7 @@ def deployed(tmp_path_factory):
             emu.wait()
         mpy.manifest_path("socket://127.0.0.1:%d" % port).unlink(missing_ok=True)
         log.close()
-    return {"first": first, "again": again, "flash": dump, "port": port,
+    return {"first": first, "again": again, "flash": dump, "port": port, "firmware": firmware,
             "built": built, "rebuilt": rebuilt, "snapshot": snapshot,
             "log": (tmp / "serve.log").read_text()}
 
@@ -102,10 +105,9 @@ def test_make_deploy_with_real_mpremote(deployed):
         assert rel not in on_flash
 
 
-def _game_image(tmp_path, flash=None):
-    """A flash with a config for a 9x9 board: beside the deployed files when
-    given a dumped flash, else alone (the UF2 carries the firmware)."""
-    files = rp2.read_image(flash) if flash else {}
+def _game_image(tmp_path, flash):
+    """The deployed files of a dumped flash, with a config for a 9x9 board."""
+    files = rp2.read_image(flash)
     files["config.json"] = b'{"size": %d}' % SIZE
     dirs = sorted({"/".join(p.split("/")[:k]) for p in files for k in range(1, p.count("/") + 1)},
                   key=lambda d: d.count("/"))
@@ -113,11 +115,12 @@ def _game_image(tmp_path, flash=None):
 
 
 @pytest.mark.timeout(600)
-def test_deployed_mpy_boots_on_the_stock_uf2(deployed, tmp_path):
-    """The .mpy files boot on stock MicroPython and say they are a dev build."""
+def test_deployed_mpy_boots_on_the_official_uf2(deployed, tmp_path):
+    """The .mpy files boot on the official MicroPython and say they are a dev build."""
     assert deployed["first"].returncode == 0
     from gogadget import VERSION
-    pico = rp2.Pico(_game_image(tmp_path, deployed["flash"]), size=SIZE)
+    pico = rp2.Pico(_game_image(tmp_path, deployed["flash"]), size=SIZE,
+                    firmware=deployed["firmware"])
 
     async def run():
         await pico.start()
@@ -182,16 +185,19 @@ def _place(col, row):
 
 
 @pytest.mark.timeout(900)
-def test_game_on_the_frozen_pico_image(uf2_images, tmp_path):
-    """Boot the UF2's frozen main.py, play through sensors, read the LEDs
-    from the pin, talk GTP; the boot line and GTP version name the build."""
-    need_emulator()
+def test_game_on_the_image_a_maker_flashes(mpy_build, tmp_path):
+    """`make image` of the official UF2, booted alone (the flash is the
+    merged file, nothing else): its filesystem mounts, main.py boots, play
+    through sensors, read the LEDs from the pin, talk GTP; the boot line and
+    GTP version name the build."""
+    firmware = need_emulator()
     from gogadget import VERSION
     from gogadget import frame as F
     from gogadget.scan import S_BLACK as B, S_WHITE as W
     from host_sim.tools import uf2
-    image = _game_image(tmp_path)
-    pico = rp2.Pico(image, size=SIZE, firmware=uf2_images["pico"])
+    merged = uf2.make_image(firmware, "pico", mpy_build, tmp_path / "gogadget-pico.uf2",
+                            config=b'{"size": %d}' % SIZE, stream=io.StringIO())
+    pico = rp2.Pico(None, size=SIZE, firmware=merged)
     build = "%s (%s, pico image)" % (VERSION, uf2.commit_id())
 
     async def run():
@@ -202,7 +208,6 @@ def test_game_on_the_frozen_pico_image(uf2_images, tmp_path):
         text = pico.console()
         assert "gogadget: config config.json" in text, text
         assert "gogadget " + build in text, text
-        assert "from the flash" not in text, text  # the frozen main.py ran
         pico.skip_output()
         assert await pico.gtp("version") == "= " + build
         st = await g.status()

@@ -1,9 +1,9 @@
-"""The frozen Pico image against the physical sensor model (issue 17).
+"""The firmware on the emulated Pico against the physical sensor model (issue 17).
 
 host_sim.physics's magnets, Hall parts and analog path feed the emulated
 Pico's ADC (host_sim/rp2/physics_adc.py): the select GPIOs the firmware
 drives decide which sensor's voltage the conversion sees, the LED chain's
-decoded frames set the ground shift.  The image's own MuxScanner (viper
+decoded frames set the ground shift.  The firmware's own MuxScanner (viper
 scan and classify), Calibrator and Calibration run unchanged: the board is
 calibrated the maker's way (hold pass + new, empty board, black on the
 blinking points, white on the others, each step confirmed), then a short
@@ -31,14 +31,15 @@ def _place(col, row):
     return row * SIZE + col
 
 
-def test_calibrate_and_play_on_the_physical_model(uf2_images, tmp_path):
-    need_emulator()
-    calibrate_and_play(uf2_images["pico"], tmp_path, "nominal", SEED)
+def test_calibrate_and_play_on_the_physical_model(mpy_build, tmp_path):
+    firmware = need_emulator()
+    calibrate_and_play(firmware, mpy_build, tmp_path, "nominal", SEED)
 
 
-def calibrate_and_play(firmware, tmp_path, physics_setting, seed):
+def calibrate_and_play(firmware, build, tmp_path, physics_setting, seed):
     """The maker's calibration and a game with a capture on the model's
-    board of that setting and seed, firmware the Pico image."""
+    board of that setting and seed: the official UF2 with `make mpy`'s
+    files (build) on its flash."""
     import sgfmill.sgf
 
     from gogadget.hw import pins
@@ -48,7 +49,7 @@ def calibrate_and_play(firmware, tmp_path, physics_setting, seed):
     from host_sim import physics, virtual
     from host_sim.rp2.physics_adc import PhysicsAdc
 
-    image = rp2.flash_image(tmp_path / "game.img", None, {"config.json": b'{"size": %d}' % SIZE})
+    image = rp2.flash_image(tmp_path / "game.img", build, {"config.json": b'{"size": %d}' % SIZE})
     pico = rp2.Pico(image, size=SIZE, firmware=firmware)
     stones = virtual.Stones(SIZE)
     adc = PhysicsAdc(pico, stones, physics_setting, seed=seed)

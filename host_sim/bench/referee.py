@@ -220,9 +220,7 @@ def main():
     print("  code in a ROMFS image, run in place (%.1fK image not counted)          %4.1fK  %s"
           % (image_kb, need, "met" if need <= 64 else "MISSED"))
     print("      %s" % out.splitlines()[-1])
-    print("      of the code, the interned names (qstr pool): %d bytes; frozen into"
-          % qstr_pool(out))
-    print("      the firmware (firmware/manifest.py) they too stay in flash")
+    print("      of the code, the interned names (qstr pool): %d bytes" % qstr_pool(out))
     print("  (the unix port is 64-bit: its objects are up to twice their size on an RP2040)")
 
 

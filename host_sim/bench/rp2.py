@@ -1,11 +1,12 @@
 """On-target figures: the firmware on the emulated RP2040 (`make bench BENCH=rp2`).
 
-The image is a parameter: `--image UF2` (or `make bench BENCH=rp2
-RP2_IMAGE=UF2`); by default the Pico image `make uf2` built (the file a
-maker flashes, gogadget frozen in), and only without one the stock
-MicroPython UF2 in ../shared/rp2 with the firmware's .mpy files (`make mpy`)
-on its flash.  The bench asks the image first: frozen in, no
-.mpy files go on the flash (imports would take them first); a Pico W build
+The firmware is the official MicroPython UF2 the person supplies: `--image
+PATH` (a UF2 or a folder of them; `--board pico_w` picks the Pico W's in a
+folder), else GOGADGET_UF2 (`make bench BENCH=rp2 GOGADGET_UF2=PATH`), else
+the cache folder (host_sim.rp2.find_firmware); every figure is printed under
+its banner and sha256.  The firmware's .mpy files (`make mpy`) go on its
+flash.  The bench asks the image first: were gogadget frozen in, no .mpy
+files would go on the flash (imports would take them first); a Pico W build
 boots on rp2040py's pico_w board.  It runs on rp2040py's emulated RP2040
 (host_sim/rp2).  Every time here is emulated time: 125 MHz times
 per-instruction Cortex-M0+ cycle counts, flash reads always hitting the XIP
@@ -50,7 +51,6 @@ host (calib.bin on the flash): a board in play is calibrated, and an
 uncalibrated one skips calib.track's drift tracking in every scan.
 """
 import asyncio
-import os
 import sys
 import tempfile
 import time
@@ -615,32 +615,38 @@ PARTS = ("cycle", "latency", "rules", "heap", "scan")
 
 
 def image_arg(argv):
-    """(parts, firmware): `--image PATH` among the arguments, else the
-    RP2_IMAGE environment variable (`make bench BENCH=rp2 RP2_IMAGE=PATH`),
-    else the Pico image `make uf2` built, else None (the stock UF2 in
-    ../shared/rp2)."""
-    from host_sim.tools import uf2
-    argv = list(argv)
-    firmware = os.environ.get("RP2_IMAGE") or uf2.images().get("pico") or None
-    if "--image" in argv:
-        i = argv.index("--image")
-        if i + 1 >= len(argv):
-            raise SystemExit("--image needs a UF2 path")
-        firmware = argv[i + 1]
-        del argv[i:i + 2]
-    if firmware is not None and not Path(firmware).is_file():
-        raise SystemExit("no firmware image at %s" % firmware)
-    return tuple(argv) or PARTS, firmware
-
-
-def main(parts=PARTS, firmware=None):
-    """`make bench BENCH=rp2` runs every part; `python -m host_sim.bench.rp2
-    [--image UF2] rules heap` runs some, on the image given (a frozen build)
-    or the stock UF2."""
+    """(parts, firmware or None, why not): the UF2 of `--image PATH` (a file,
+    or a folder with `--board pico|pico_w`) among the arguments, else of
+    GOGADGET_UF2, else of the cache folder (host_sim.rp2.find_firmware)."""
     from host_sim import rp2
-    if firmware is None and parts == PARTS:
-        parts, firmware = image_arg(())
-    reason = rp2.unavailable()
+    argv = list(argv)
+    given = {"--image": None, "--board": None}
+    for opt in given:
+        if opt in argv:
+            i = argv.index(opt)
+            if i + 1 >= len(argv):
+                raise SystemExit("%s needs a value" % opt)
+            given[opt] = argv[i + 1]
+            del argv[i:i + 2]
+    image, board = given["--image"], given["--board"]
+    if board is None:
+        board = rp2.uf2_board(image) if image and Path(image).is_file() else "pico"
+    if board not in ("pico", "pico_w"):
+        raise SystemExit("--board is pico or pico_w, not %s" % board)
+    firmware, why = rp2.find_firmware(board, image)
+    if image and firmware is None:
+        raise SystemExit(why)
+    return tuple(argv) or PARTS, firmware, why
+
+
+def main(parts=PARTS, firmware=None, why=None):
+    """`make bench BENCH=rp2` runs every part; `python -m host_sim.bench.rp2
+    [--image UF2] rules heap` runs some, on the firmware given, else the one
+    GOGADGET_UF2 or the cache folder holds."""
+    from host_sim import rp2
+    if firmware is None and why is None:
+        parts, firmware, why = image_arg(())
+    reason = rp2.missing_packages() or (why if firmware is None else None)
     if reason:
         print("rp2: not available (%s)" % reason)
         return
@@ -652,10 +658,11 @@ def main(parts=PARTS, firmware=None):
         blocks = rp2.fs_blocks(firmware)
         empty = rp2.flash_image(d / "empty.img", None, {}, dirs=["games"], blocks=blocks)
         frozen, machine, version = asyncio.run(probe(empty, firmware))
-        print("emulated RP2040 at 125 MHz (rp2040py %s; %s; %s on %s, %s;"
+        print("emulated RP2040 at 125 MHz (rp2040py %s; %s on %s, %s;"
               " emulated time, flash always cached: a real chip is likely somewhat slower)"
-              % (_version("rp2040py"), Path(firmware).name if firmware else "stock UF2 from ../shared/rp2",
-                 version, machine, "gogadget frozen in" if frozen else "gogadget as .mpy files on flash"))
+              % (_version("rp2040py"), version, machine,
+                 "gogadget frozen in" if frozen else "gogadget as .mpy files on flash"))
+        print("every figure below measured on the firmware %s" % rp2.describe_firmware(firmware))
         build = rp2.build_mpy(d / "build")
         files = {}
         if not frozen:

@@ -1,10 +1,10 @@
 """The firmware on an emulated Raspberry Pi Pico (RP2040), for tests and `make bench`.
 
-The stock MicroPython UF2 in ../shared/rp2 (relative to the project root)
-runs on `rp2040py`'s emulated RP2040: Cortex-M0+, PIO, DMA, ADC, GPIO,
-timers and USB CDC, with emulated time.  This module puts the firmware on
-its flash, boots it as a board boots, and wires the emulated pins to a
-virtual Go board:
+A MicroPython UF2 the person supplies (the official one for the board, see
+find_firmware) runs on `rp2040py`'s emulated RP2040: Cortex-M0+, PIO, DMA,
+ADC, GPIO, timers and USB CDC, with emulated time.  This module puts the
+firmware on its flash, boots it as a board boots, and wires the emulated
+pins to a virtual Go board:
 
 * sensors: every ADC conversion returns the Hall reading of the sensor that
   the mux select GPIOs the firmware drives (pins.MUX_SELECT, BANK_SELECT)
@@ -18,23 +18,34 @@ virtual Go board:
 
 What the emulator cannot tell (ADC settling, flash write times, a real USB
 host, flash cache misses) is in hardware/README.md.
+
+No package registry ships a MicroPython firmware for the RP2040, so none
+comes with the project: find_firmware looks where the person put one.
 """
 import asyncio
+import hashlib
 import os
+import re
 import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-SHARED = ROOT.parent / "shared" / "rp2"  # ../shared/rp2 from the project root
 FIRMWARE = ROOT / "firmware"
 sys.path.insert(0, str(FIRMWARE)) if str(FIRMWARE) not in sys.path else None
 
 from gogadget.hw import pins  # noqa: E402
+from host_sim.tools import uf2  # noqa: E402
 
-# littlefs as the stock rp2 port formats the Pico's flash (1.4 MB at 4 KB).
-FS_BLOCK = 4096
-FS_BLOCKS = 352
-FS_VERSION = 0x00020000
+# littlefs as the official rp2 firmware formats the Pico's flash (1408 KiB
+# at 4 KB; host_sim/tools/uf2.py's LAYOUTS has both boards).
+FS_BLOCK = uf2.FS_BLOCK
+FS_BLOCKS = uf2.LAYOUTS["pico"].fs_blocks
+FS_VERSION = uf2.FS_VERSION
+
+# Where the emulated Pico's firmware comes from: --image PATH where a tool
+# takes one, else this variable (a UF2 file or a folder of them), else the
+# user's cache folder (cache_dir()).
+ENV = "GOGADGET_UF2"
 
 # Raw 12-bit ADC values of the virtual sensors (read_u16 gives v << 4 | v >> 8):
 # mid-rail when empty, +-500 counts (about 0.4 V) under a stone, which the
@@ -47,40 +58,114 @@ WS2812_ONE_NS = 560  # a high pulse longer than this is a 1 (T0H 250-400 ns, T1H
 WS2812_LATCH_NS = 50000
 
 
-def firmware_path():
-    """The UF2 in ../shared/rp2, or None."""
-    found = sorted(SHARED.glob("RPI_PICO-*.uf2")) if SHARED.is_dir() else []
-    return found[-1] if found else None
+def cache_dir():
+    """${XDG_CACHE_HOME:-~/.cache}/gogadget/firmware: where a person keeps
+    the official UF2s (a relative XDG_CACHE_HOME is ignored, as the XDG
+    spec says)."""
+    base = os.environ.get("XDG_CACHE_HOME", "")
+    if not os.path.isabs(base):
+        base = os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "gogadget" / "firmware"
+
+
+def firmware_source(image=None):
+    """(what to look in, how it was named): image when given, else
+    $GOGADGET_UF2, else the cache folder."""
+    if image:
+        return Path(image).expanduser(), "--image %s" % image
+    given = os.environ.get(ENV, "")
+    if given:
+        return Path(given).expanduser(), "%s=%s" % (ENV, given)
+    return cache_dir(), "the cache folder %s" % cache_dir()
+
+
+def _layout(board):
+    """uf2.LAYOUTS' entry for a board named either way ("pico_w" is rp2040py's)."""
+    return uf2.LAYOUTS[board.replace("_", "-")]
+
+
+def _newest_first(path):
+    # RPI_PICO-20260101-v1.29.0.uf2: the date, then the version, by number
+    return [int(t) if t.isdigit() else t for t in re.split(r"(\d+)", path.name)]
+
+
+def find_firmware(board="pico", image=None, source=None):
+    """(UF2 path, None) for the board ("pico" or "pico_w"), or (None, why
+    not).  Looks in one place (firmware_source): a file is taken when it is
+    MicroPython for that board; in a folder the newest RPI_PICO-*.uf2 (the
+    Pico) or RPI_PICO_W-*.uf2 (the Pico W) that is, by its name's date and
+    version.  Either way the board is told by content too (a Pico W build
+    names its board).  source: firmware_source()'s answer taken earlier
+    (the tests take it before they change XDG_*)."""
+    layout = _layout(board)
+    where, named = source or firmware_source(image)
+    if where.is_dir():
+        candidates = sorted(where.glob(layout.micropython + "-*.uf2"), key=_newest_first,
+                            reverse=True)
+    elif where.is_file():
+        candidates = [where]
+    else:
+        candidates = []
+    refused = []
+    for path in candidates:
+        try:
+            if uf2.board_of(uf2.read_blocks(path)) == layout.board:
+                return path, None
+            refused.append("%s is not for the %s" % (path.name, layout.micropython))
+        except uf2.ImageError as exc:
+            refused.append(str(exc))
+    if where.is_file() or where.is_dir():
+        what = "%s holds no %s firmware" % (named, layout.micropython) if not refused \
+            else "%s: %s" % (named, "; ".join(refused))
+    else:
+        what = "%s does not exist" % named if not named.startswith("the cache") \
+            else "nothing in %s" % where
+    return None, (
+        "no MicroPython UF2 for the %s (%s-*.uf2) at hand (%s): download the official one from "
+        "https://micropython.org/download/%s/ (or with mpflash, PyPI) into %s, or name it "
+        "(a file or its folder) with %s=PATH; no package registry ships one, so the emulated "
+        "Pico's tests skip without it, CI included"
+        % ("Pico W" if layout.board == "pico-w" else "Pico", layout.micropython, what,
+           layout.micropython, cache_dir(), ENV))
+
+
+def firmware_path(board="pico", image=None):
+    """The UF2 find_firmware finds, or None."""
+    return find_firmware(board, image)[0]
 
 
 def uf2_payload(path):
     """The bytes a UF2 file puts in flash, in block order."""
-    data = Path(path).read_bytes()
-    out = bytearray()
-    for at in range(0, len(data) - 511, 512):
-        size = int.from_bytes(data[at + 16:at + 20], "little")
-        out += data[at + 32:at + 32 + size]
-    return bytes(out)
+    return uf2.payload(uf2.read_blocks(path))
 
 
 def uf2_board(path):
     """rp2040py's board for a MicroPython UF2: "pico_w" when the build names
     the Pico W (its radio needs that board's model to boot), else "pico"."""
-    return "pico_w" if path and b"Raspberry Pi Pico W" in uf2_payload(path) else "pico"
+    return uf2.LAYOUTS[uf2.board_of(uf2.read_blocks(path))].emulated if path else "pico"
 
 
-def unavailable():
-    """None when the emulated Pico can run here, else why not (a skip reason)."""
-    if firmware_path() is None:
-        return ("no MicroPython UF2 in ../shared/rp2 (the emulated Pico's firmware): download "
-                "the stock RPI_PICO-*.uf2 for the Raspberry Pi Pico from "
-                "https://micropython.org/download/RPI_PICO/ into ../shared/rp2 beside the project")
+def describe_firmware(path):
+    """The firmware's banner (what its REPL prints first), file name and
+    sha256: what a figure measured on it names."""
+    data = Path(path).read_bytes()
+    name = uf2.banner(uf2.read_blocks(path)) or "MicroPython of unknown version"
+    return "%s (%s, sha256 %s)" % (name, Path(path).name, hashlib.sha256(data).hexdigest())
+
+
+def missing_packages():
+    """None when the emulator's packages are installed, else what to do."""
     for mod, pkg in (("rp2040py", "rp2040py"), ("littlefs", "littlefs-python")):
         try:
             __import__(mod)
         except ImportError:
             return "%s is not installed (make venv)" % pkg
     return None
+
+
+def unavailable(board="pico", image=None):
+    """None when the emulated Pico can run here, else why not (a skip reason)."""
+    return missing_packages() or find_firmware(board, image)[1]
 
 
 def build_mpy(out):
@@ -92,14 +177,11 @@ def build_mpy(out):
     return Path(out)
 
 
-def fs_blocks(firmware=None):
-    """The littlefs blocks MicroPython gives the board of a UF2 (the stock
-    one by default) for its file system, as rp2040py lays it out: 352 on a
-    Pico, fewer on a Pico W, whose radio firmware takes flash."""
-    from rp2040py.boards import BOARDS, resolve_firmware
-    firmware = firmware or firmware_path()
-    spec = resolve_firmware(BOARDS[uf2_board(firmware)], "micropython", str(firmware))
-    return spec.layout.fs_blockcount
+def fs_blocks(firmware):
+    """The littlefs blocks the official firmware of a UF2's board gives its
+    file system: 352 on a Pico, 212 on a Pico W, whose radio firmware takes
+    flash (uf2.LAYOUTS)."""
+    return _layout(uf2_board(firmware)).fs_blocks
 
 
 def flash_image(dest, build_dir=None, files=None, dirs=(), blocks=FS_BLOCKS):
@@ -262,13 +344,23 @@ class Pico:
 
     def __init__(self, image, size=19, hold_confirm=False, usb_patch=True, log=False,
                  firmware=None, board="pico"):
-        """image: the flash's littlefs image (None: erased, the firmware
-        formats it at boot); firmware: the UF2 (default: the stock one in
-        ../shared/rp2; host_sim.tools.uf2.images() has the project's own);
-        board: rp2040py's board, "pico" or "pico_w" (uf2_board() tells)."""
+        """image: the flash's littlefs image (None: the firmware's UF2
+        alone, whatever it puts in the filesystem's blocks, erased flash
+        elsewhere); firmware: the UF2 (default: find_firmware's for the
+        board); board: rp2040py's board, "pico" or "pico_w" (uf2_board()
+        tells)."""
         from rp2040py.boards import BOARDS, resolve_firmware
         from rp2040py.device import MicroPythonDevice
-        spec = resolve_firmware(BOARDS[board], "micropython", str(firmware or firmware_path()))
+        if firmware is None:
+            firmware, why = find_firmware(board)
+            if firmware is None:
+                raise RuntimeError(why)
+        if not Path(firmware).is_file():
+            # rp2040py would take a name that is not a file for a version
+            # tag and download that firmware: only a file is booted here.
+            raise FileNotFoundError("no firmware file %s" % firmware)
+        self.firmware = Path(firmware)
+        spec = resolve_firmware(BOARDS[board], "micropython", str(firmware))
         self.dev = MicroPythonDevice(board=spec, filesystem=str(image) if image else None)
         self.mcu = self.dev.mcu
         self.clock = self.dev.simulator.clock

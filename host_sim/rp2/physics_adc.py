@@ -1,6 +1,6 @@
 """host_sim.physics's sensors on the emulated Pico's ADC inputs.
 
-The frozen image's own scan path (hw/muxscan.py's plan driven through the
+The firmware's own scan path (hw/muxscan.py's plan driven through the
 SIO and ADC registers, the classifier, calib.py's Calibration and its drift
 tracking, the Calibrator) then runs against the physical model instead of
 rp2040py's ideal per-colour values:

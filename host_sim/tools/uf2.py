@@ -1,192 +1,178 @@
-"""The UF2 a maker flashes: MicroPython with the firmware frozen in, per board.
+"""The one file a maker drags onto the board: the official MicroPython UF2
+for the board with the firmware's files on its flash filesystem.
 
-    python -m host_sim.tools.uf2 build [--board pico|pico-w ...]   # `make uf2`
-    python -m host_sim.tools.uf2 check                              # the tree's version only
-    python -m host_sim.tools.uf2 modules pico-w                     # what an image has frozen
+    make image FIRMWARE=RPI_PICO-20260101-v1.29.0.uf2 [BOARD=pico|pico-w]
+    gogadget image --firmware RPI_PICO_W-....uf2 [--board pico-w]
+    python -m host_sim.tools.uf2 image --firmware ... [--board ...] [--out FILE]
 
-Writes build/uf2/gogadget-BOARD-VERSION.uf2 for each board and SHA256SUMS
-beside them.  Each image is MicroPython MICROPYTHON_TAG for the rp2 port with
-the board's own frozen modules, firmware/gogadget (hw/ included), main.py,
-umqtt.simple (from the tree's micropython-lib) and gogadget/stamp.py (the
-git commit, generated into the staging dir, never in the repository)
-frozen into flash: bytecode run in place, not loaded into the RP2040's RAM.
+Writes build/gogadget-BOARD-VERSION.uf2: every block of the firmware as it
+came, then a littlefs filesystem holding what `make mpy` builds (gogadget/
+as .mpy files, main.py, lib/umqtt), a default config.json and
+gogadget/stamp.mpy (the commit it was made from, for `gogadget version`),
+at the address and size where that board's official firmware mounts its
+filesystem (LAYOUTS, the one place they are written).  The firmware is the
+person's: MicroPython's download page for the board, or `mpflash` (PyPI);
+nothing here builds or changes it.
 
-The MicroPython tree is MICROPY_DIR when set (a clone at MICROPYTHON_TAG with
-its submodules), else the source kit beside the project (../shared/micropython
-relative to the project root), sha256-checked and extracted into build/.
-Either way its version is checked first: the kit's MICROPYTHON_COMMIT file,
-or git in a clone.  The cmake build dirs stay in build/uf2/, so a second
-build after a firmware edit only refreezes and relinks.
-
-LINKER_FIX (off by default; LINKER_FIX=1 to apply it): MicroPython's
-upstream fix f452dabd41, "rp2: Run vm/gc/parse from SRAM by fixing linker
-object suffix", which v1.28.0 lacks, applied to a copy of the port's linker
-script in build/uf2/.  Why it is off, and what it would cost:
-hardware/README.md, "The firmware image".
-
-One fix the image cannot do without is made to the tree itself, once:
-micropython-mpy-tool-armv6m-align4.patch beside this file (its text says
-why: frozen viper code must start word aligned, or its first long jump goes
-astray).
+Also the UF2 format itself (read_blocks, write_blocks), which host_sim/rp2
+uses to tell a Pico W's firmware from a Pico's.
 """
 import argparse
-import hashlib
-import os
+import io
+import json
 import re
 import shutil
+import struct
 import subprocess
 import sys
-import tarfile
-import time
+import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 FIRMWARE = ROOT / "firmware"
 BUILD = ROOT / "build"
-OUT = BUILD / "uf2"
-KIT = ROOT.parent / "shared" / "micropython"  # the source kit, for development and CI only
 
-MICROPYTHON_TAG = "v1.28.0"
-MICROPYTHON_COMMIT = "e0e9fbb17ed6fd06bb76e266ae554784c9c80804"
-KIT_TARBALL = "micropython-v1.28.0-rp2.tar.xz"
-KIT_SHA256 = "b8c0e12cbc6650446dd21d56fad3ba242b04003728828433fc43e8b538f1f165"
-KIT_TREE = "micropython-v1.28.0-rp2"  # what the tarball unpacks to
-# The submodules the rp2 port builds with (the Pico W's last three).
-SUBMODULES = ("lib/pico-sdk", "lib/tinyusb", "lib/micropython-lib", "lib/mbedtls",
-              "lib/cyw43-driver", "lib/lwip", "lib/btstack")
+# The UF2 format (https://github.com/microsoft/uf2): 512-byte blocks, each
+# a 32-byte header, its payload (256 bytes in MicroPython's files) in a
+# 476-byte data area, and the end magic.
+BLOCK = 512
+PAYLOAD = 256
+MAGIC0 = 0x0A324655
+MAGIC1 = 0x9E5D5157
+MAGIC_END = 0x0AB16F30
+FLAG_FAMILY = 0x00002000  # the file-size field holds a family id
+FAMILY_RP2040 = 0xE48BFF56
 
-# name in the file (and on the command line) -> MicroPython's board
-BOARDS = {"pico": "RPI_PICO", "pico-w": "RPI_PICO_W"}
+FLASH_BASE = 0x10000000
+FLASH_BYTES = 2 * 1024 * 1024  # both boards
 
-# f452dabd41 for the RP2040: the EXCLUDE_FILE patterns name ".obj" files,
-# CMake writes ".c.o", so vm/gc/parse silently stayed in flash.
-LINKER_SCRIPT = "ports/rp2/memmap_mp_rp2040.ld"
-LINKER_BUG = "*gc.c.obj *vm.c.obj *parse.c.obj"
-LINKER_FIXED = "*py/gc.c.o *py/vm.c.o *py/parse.c.o"
-MPY_TOOL_PATCH = Path(__file__).resolve().parent / "micropython-mpy-tool-armv6m-align4.patch"
-MPY_TOOL_FIXED = "MP_NATIVE_ARCH_ARMV6,\n            MP_NATIVE_ARCH_ARMV6M,"
-UF2_FAMILY = "0xe48bff56"  # RP2040
-FLASH_BASE = "0x10000000"
+# littlefs v2 as MicroPython's rp2 port formats it.
+FS_BLOCK = 4096
+FS_VERSION = 0x00020000
 
 
-class BuildError(SystemExit):
-    """A build that cannot go on, with what to do about it."""
+class Layout:
+    """Where a board's official MicroPython firmware keeps its filesystem:
+    the end of the 2 MiB flash, MICROPY_HW_FLASH_STORAGE_BYTES long."""
+
+    def __init__(self, board, micropython, emulated, fs_start, fs_blocks):
+        self.board = board  # this project's name: gogadget-BOARD-VERSION.uf2
+        self.micropython = micropython  # MicroPython's board: RPI_PICO-*.uf2
+        self.emulated = emulated  # rp2040py's board
+        self.fs_start = fs_start
+        self.fs_blocks = fs_blocks
+
+    @property
+    def fs_end(self):
+        return self.fs_start + self.fs_blocks * FS_BLOCK
 
 
-def version():
-    """The project's version: firmware/gogadget/__init__.py, its one place."""
-    text = (FIRMWARE / "gogadget" / "__init__.py").read_text()
-    return re.search(r'^VERSION = "([^"]+)"', text, re.M).group(1)
+LAYOUTS = {
+    "pico": Layout("pico", "RPI_PICO", "pico", 0x100A0000, 352),  # 1408 KiB
+    "pico-w": Layout("pico-w", "RPI_PICO_W", "pico_w", 0x1012C000, 212),  # 848 KiB
+}
+# The Pico W's build names its board in its banner ("Raspberry Pi Pico W
+# with RP2040"); the Pico's says "Raspberry Pi Pico with RP2040".
+PICO_W_MARK = b"Raspberry Pi Pico W"
 
 
-def image_path(board, out=OUT):
-    return out / ("gogadget-%s-%s.uf2" % (board, version()))
+class ImageError(ValueError):
+    """A firmware or a filesystem `make image` refuses, with why."""
 
 
-def images(out=OUT):
-    """{board: Path of its built UF2, or None}: where the bench and the tests
-    find the images `make uf2` made for the current version."""
-    found = {}
-    for board in BOARDS:
-        path = image_path(board, out)
-        found[board] = path if path.is_file() else None
-    return found
+# -- the format ----------------------------------------------------------------
+
+def read_blocks(path):
+    """[(address, payload)] of a UF2 file for the RP2040, in file order.
+    Refuses (ImageError) anything else: not UF2 blocks, another family, a
+    payload that is not a whole 256-byte page of the flash."""
+    path = Path(path)
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise ImageError("%s: %s" % (path, exc.strerror or exc))
+    if not data or len(data) % BLOCK:
+        raise ImageError("%s is not a UF2 file (%d bytes, not whole %d-byte blocks)"
+                         % (path, len(data), BLOCK))
+    blocks = []
+    seen = set()
+    for at in range(0, len(data), BLOCK):
+        m0, m1, flags, addr, size, _no, _total, family = struct.unpack_from("<8I", data, at)
+        end, = struct.unpack_from("<I", data, at + BLOCK - 4)
+        if (m0, m1, end) != (MAGIC0, MAGIC1, MAGIC_END):
+            raise ImageError("%s is not a UF2 file (block %d has no UF2 magic)"
+                             % (path, at // BLOCK))
+        if not flags & FLAG_FAMILY or family != FAMILY_RP2040:
+            raise ImageError(
+                "%s is not firmware for the RP2040: block %d names %s, not the RP2040's family "
+                "0x%08x (a firmware for another chip, e.g. the Pico 2's RP2350?)"
+                % (path, at // BLOCK, "family 0x%08x" % family if flags & FLAG_FAMILY
+                   else "no family", FAMILY_RP2040))
+        if size != PAYLOAD or addr % PAYLOAD or not \
+                FLASH_BASE <= addr <= FLASH_BASE + FLASH_BYTES - PAYLOAD:
+            raise ImageError("%s: block %d writes %d bytes at 0x%08x: not a 256-byte page of "
+                             "the 2 MiB flash" % (path, at // BLOCK, size, addr))
+        if addr in seen:
+            raise ImageError("%s: block %d writes 0x%08x a second time" % (path, at // BLOCK, addr))
+        seen.add(addr)
+        blocks.append((addr, data[at + 32:at + 32 + PAYLOAD]))
+    return blocks
 
 
-def unavailable(tree=None):
-    """None when `make uf2` can run here, else why not (a skip reason)."""
-    for tool in ("arm-none-eabi-gcc", "arm-none-eabi-objcopy", "cmake", "make", "cc"):
-        if shutil.which(tool) is None:
-            return ("%s is not installed (Debian: gcc-arm-none-eabi libnewlib-arm-none-eabi "
-                    "libstdc++-arm-none-eabi-newlib cmake build-essential)" % tool)
-    if tree is None and not os.environ.get("MICROPY_DIR") and not (KIT / KIT_TARBALL).is_file():
-        return ("no MicroPython tree: set MICROPY_DIR to a clone at %s, or put the source "
-                "kit in ../shared/micropython" % MICROPYTHON_TAG)
-    return None
+def write_blocks(blocks):
+    """The UF2 file of [(address, 256-byte payload)]: numbered 0..n-1 of n,
+    every block with the RP2040's family."""
+    out = bytearray()
+    total = len(blocks)
+    for no, (addr, payload) in enumerate(blocks):
+        if len(payload) != PAYLOAD:
+            raise ValueError("a payload of %d bytes" % len(payload))
+        head = struct.pack("<8I", MAGIC0, MAGIC1, FLAG_FAMILY, addr, PAYLOAD, no, total,
+                           FAMILY_RP2040)
+        out += head + payload + bytes(BLOCK - 32 - PAYLOAD - 4) + struct.pack("<I", MAGIC_END)
+    return bytes(out)
 
 
-# -- the MicroPython tree ----------------------------------------------------
-
-def _sha256(path):
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
+def payload(blocks):
+    """Every payload of the blocks, joined (what searching the firmware reads)."""
+    return b"".join(p for _a, p in blocks)
 
 
-def extract_kit(kit=KIT, dest=BUILD, stream=sys.stdout):
-    """The kit's tarball, sha256-checked, unpacked into dest once; returns the tree."""
-    tree = dest / KIT_TREE
-    done = tree / ".extracted"
-    if done.is_file() and done.read_text().strip() == KIT_SHA256 \
-            and (tree / "py" / "makeversionhdr.py").is_file():  # still whole
-        return tree
-    tarball = kit / KIT_TARBALL
-    if not tarball.is_file():
-        raise BuildError("no MicroPython tree: %s is missing; set MICROPY_DIR to a clone "
-                         "(see README.md, 'Building the UF2')" % tarball)
-    got = _sha256(tarball)
-    if got != KIT_SHA256:
-        raise BuildError("%s: sha256 %s, expected %s; refusing a tarball that is not the "
-                         "pinned MicroPython %s" % (tarball, got, KIT_SHA256, MICROPYTHON_TAG))
-    if tree.exists():
-        shutil.rmtree(tree)
-    print("extracting %s into %s" % (tarball.name, dest), file=stream)
-    dest.mkdir(parents=True, exist_ok=True)
-    with tarfile.open(tarball) as tar:
-        names = tar.getnames()
-        if any(not n.startswith(KIT_TREE) or ".." in n.split("/") for n in names):
-            raise BuildError("%s: unexpected paths in the tarball" % tarball)
-        tar.extractall(dest, filter="tar") if hasattr(tarfile, "data_filter") else tar.extractall(dest)
-    done.write_text(KIT_SHA256 + "\n")
-    return tree
+def board_of(blocks):
+    """'pico-w' when the firmware names the Pico W, else 'pico'."""
+    return "pico-w" if PICO_W_MARK in payload(blocks) else "pico"
 
 
-def tree_version(tree):
-    """(tag or None, commit or None) of a MicroPython tree: the kit's
-    MICROPYTHON_COMMIT file, else git."""
-    marker = tree / "MICROPYTHON_COMMIT"
-    if marker.is_file():
-        words = marker.read_text().split()
-        return (words[0] if words else None), (words[1] if len(words) > 1 else None)
-
-    def git(*args):
-        res = subprocess.run(["git", "-C", str(tree)] + list(args), capture_output=True,
-                             text=True)
-        return res.stdout.strip() if res.returncode == 0 else None
-
-    return git("describe", "--tags", "--exact-match"), git("rev-parse", "HEAD")
+# MicroPython's banner as the firmware holds it: "MicroPython v1.29.0 on
+# 2026-01-01" in one string, "Raspberry Pi Pico with RP2040" in another.
+BANNER = re.compile(rb"MicroPython (v\d+\.\d+\.\d+[\w.+-]*) on (\d{4}-\d{2}-\d{2})")
+MACHINE = re.compile(rb"Raspberry Pi Pico[ \w]* with RP2040")
 
 
-def check_tree(tree):
-    """Refuse a tree that is not MicroPython MICROPYTHON_TAG (with its submodules)."""
-    tree = Path(tree)
-    if not (tree / "ports" / "rp2" / "CMakeLists.txt").is_file():
-        raise BuildError("%s is not a MicroPython source tree (no ports/rp2/CMakeLists.txt)"
-                         % tree)
-    tag, commit = tree_version(tree)
-    if commit != MICROPYTHON_COMMIT:
-        raise BuildError(
-            "%s is MicroPython %s (commit %s); this firmware is built and measured on %s "
-            "(commit %s) only: git -C %s checkout %s && git -C %s submodule update --init %s"
-            % (tree, tag or "of unknown version", commit or "unknown", MICROPYTHON_TAG,
-               MICROPYTHON_COMMIT, tree, MICROPYTHON_TAG, tree, " ".join(SUBMODULES)))
-    missing = [m for m in SUBMODULES[:3] if not any((tree / m).iterdir())] \
-        if all((tree / m).is_dir() for m in SUBMODULES[:3]) else list(SUBMODULES[:3])
-    if missing:
-        raise BuildError("%s lacks the submodules %s: git -C %s submodule update --init %s"
-                         % (tree, ", ".join(missing), tree, " ".join(SUBMODULES)))
-    return tree
+def banner(blocks):
+    """'MicroPython v1.29.0 on 2026-01-01; Raspberry Pi Pico with RP2040'
+    (what the firmware prints at its REPL), or None when it names no
+    version."""
+    data = payload(blocks)
+    m = BANNER.search(data)
+    if m is None:
+        return None
+    machine = MACHINE.search(data)
+    return "MicroPython %s on %s%s" % (m.group(1).decode(), m.group(2).decode(),
+                                       "; " + machine.group(0).decode() if machine else "")
 
 
-def micropython_tree(stream=sys.stdout):
-    given = os.environ.get("MICROPY_DIR")
-    tree = Path(given).resolve() if given else extract_kit(stream=stream)
-    return check_tree(tree)
+# -- the filesystem -----------------------------------------------------------
 
+def default_config():
+    """config.json as the firmware writes its defaults (Config.save: no secrets)."""
+    sys.path.insert(0, str(FIRMWARE)) if str(FIRMWARE) not in sys.path else None
+    from gogadget.config import SECRETS, Config
+    data = Config().validate().as_dict()
+    for name in SECRETS:
+        del data[name]
+    return json.dumps(data).encode()
 
-# -- staging: what is frozen -------------------------------------------------
 
 def commit_id(root=ROOT):
     """The project's git commit (12 hex digits, '+dirty' when firmware/ has
@@ -200,258 +186,183 @@ def commit_id(root=ROOT):
     return res.stdout.strip() + ("+dirty" if dirty else "")
 
 
-def _write_if_changed(path, text):
-    """Leaves an unchanged file alone (its mtime decides what make redoes)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    if not path.is_file() or path.read_text() != text:
-        path.write_text(text)
-
-
-def stage(board, tree, out=OUT, commit=None):
-    """build/uf2/BOARD/stage: the manifest and the generated stamp module;
-    returns the manifest's path."""
-    mboard = BOARDS[board]
-    staging = out / board / "stage"
-    commit = commit or commit_id()
-    _write_if_changed(staging / "gogadget" / "stamp.py",
-                      "# Generated by make uf2 (host_sim/tools/uf2.py): frozen into the image only.\n"
-                      "COMMIT = %r\nIMAGE = %r\nMICROPYTHON = %r\n"
-                      % (commit, board, MICROPYTHON_TAG))
-    board_manifest = tree / "ports" / "rp2" / "boards" / mboard / "manifest.py"
-    base = board_manifest if board_manifest.is_file() else \
-        tree / "ports" / "rp2" / "boards" / "manifest.py"
-    _write_if_changed(staging / "manifest.py",
-                      "# Generated by make uf2 (host_sim/tools/uf2.py) for %s.\n"
-                      "include(%r)  # the board's own frozen modules\n"
-                      "include(%r)  # the project's\n"
-                      "module('gogadget/stamp.py', base_path=%r)\n"
-                      % (mboard, str(base), str(FIRMWARE / "manifest.py"), str(staging)))
-    return staging / "manifest.py"
-
-
-def linker_script(tree, out=OUT):
-    """A copy of the port's RP2040 linker script with f452dabd41 applied."""
-    text = (tree / LINKER_SCRIPT).read_text()
-    if LINKER_FIXED not in text:
-        if text.count(LINKER_BUG) != 1:
-            raise BuildError("%s: the pattern f452dabd41 fixes is not there once; "
-                             "is this MicroPython %s?" % (tree / LINKER_SCRIPT, MICROPYTHON_TAG))
-        text = text.replace(LINKER_BUG, LINKER_FIXED)
-    dest = out / "memmap_mp_rp2040-f452dabd41.ld"
-    _write_if_changed(dest, text)
-    return dest
-
-
-def fix_mpy_tool(tree, stream=sys.stdout):
-    """MPY_TOOL_PATCH applied to the tree's tools/mpy-tool.py, unless it is
-    there already (a tree patched before, or a MicroPython that has it)."""
-    tool = tree / "tools" / "mpy-tool.py"
-    if MPY_TOOL_FIXED in tool.read_text():
-        return
-    _run(["patch", "-p1", "-N", "-d", tree, "-i", MPY_TOOL_PATCH], stream)
-    if MPY_TOOL_FIXED not in tool.read_text():
-        raise BuildError("%s: the alignment fix did not apply; is this MicroPython %s?"
-                         % (tool, MICROPYTHON_TAG))
-
-
-# -- building ----------------------------------------------------------------
-
-def _run(cmd, stream, **kw):
-    print("+ " + " ".join(str(c) for c in cmd), file=stream)
-    stream.flush()
-    # The kit's tree has no .git, so MicroPython's makeversionhdr.py would ask
-    # git and get this project's commit for its banner: name the tree's own.
-    env = dict(os.environ, MICROPY_GIT_TAG=MICROPYTHON_TAG,
-               MICROPY_GIT_HASH=MICROPYTHON_COMMIT[:10])
-    res = subprocess.run([str(c) for c in cmd], env=env, stdout=stream if stream is not sys.stdout
-                         else None, stderr=subprocess.STDOUT if stream is not sys.stdout else None,
-                         **kw)
-    if res.returncode != 0:
-        raise BuildError("failed (exit %d): %s" % (res.returncode, " ".join(str(c) for c in cmd)))
-
-
-def cmake_dir(board, out=OUT):
-    return out / board / "cmake"
-
-
-def build_board(board, tree, linker_fix=False, jobs=2, out=OUT, stream=sys.stdout):
-    """One board's image (incremental); returns its UF2's path."""
-    manifest = stage(board, tree, out)
-    build = cmake_dir(board, out)
-    args = ["-DMICROPY_BOARD=" + BOARDS[board], "-DPICO_NO_PICOTOOL=1",
-            "-DMICROPY_FROZEN_MANIFEST=" + str(manifest)]
-    # Always named, so switching LINKER_FIX reconfigures and relinks only.
-    script = linker_script(tree, out) if linker_fix else tree / LINKER_SCRIPT
-    args.append("-DMICROPY_BOARD_LINKER_SCRIPT=" + str(script))
-    configured = "\n".join([str(tree)] + args) + "\n"
-    record = build / ".configured"
-    before = record.read_text() if record.is_file() else ""
-    if before != configured:
-        if before.split("\n", 1)[0] != str(tree) and build.exists():
-            shutil.rmtree(build)  # another tree: start clean
-        _run(["cmake", "-S", tree / "ports" / "rp2", "-B", build] + args, stream)
-        record.write_text(configured)
-    _run(["make", "-C", build, "-j%d" % jobs], stream)
-    elf = build / "firmware.elf"
-    binary = build / "firmware.bin"
-    _run(["arm-none-eabi-objcopy", "-O", "binary", elf, binary], stream)
-    uf2 = image_path(board, out)
-    _run([sys.executable, tree / "tools" / "uf2conv.py", "-c", "-b", FLASH_BASE, "-f",
-          UF2_FAMILY, "-o", uf2, binary], stream)
-    return uf2
-
-
-def write_sums(out=OUT):
-    """SHA256SUMS for the current version's images (sha256sum -c reads it)."""
-    lines = ["%s  %s\n" % (_sha256(p), p.name) for p in images(out).values() if p]
-    (out / "SHA256SUMS").write_text("".join(lines))
-    return out / "SHA256SUMS"
-
-
-def build(boards=tuple(BOARDS), linker_fix=False, jobs=2, out=OUT, stream=sys.stdout):
-    """`make uf2`: returns {board: UF2 path}."""
-    tree = micropython_tree(stream)  # the wrong MicroPython is refused before anything else
-    why = unavailable(tree)
-    if why:
-        raise BuildError("make uf2: " + why)
-    fix_mpy_tool(tree, stream)
-    _run(["make", "-C", tree / "mpy-cross", "-j%d" % jobs], stream)
-    made = {}
-    for board in boards:
-        start = time.time()
-        made[board] = build_board(board, tree, linker_fix, jobs, out, stream)
-        print("%s: %s, %d bytes, %.0f s" % (board, made[board], made[board].stat().st_size,
-                                            time.time() - start), file=stream)
-    # An older version's images are not what SHA256SUMS vouches for.
-    for old in out.glob("gogadget-*.uf2"):
-        if old not in made.values() and old not in images(out).values():
-            old.unlink()
-    print("%s written" % write_sums(out), file=stream)
-    return made
-
-
-def frozen_modules(board, out=OUT):
-    """The module names frozen into a built image, from the build's
-    frozen_content.c (e.g. 'gogadget/hw/net.py', 'main.py', 'umqtt/simple.py')."""
-    content = cmake_dir(board, out) / "frozen_content.c"
-    text = content.read_text()
-    m = re.search(r"mp_frozen_names\[\]\s*=\s*\{(.*?)\};", text, re.S)
-    if not m:
-        raise ValueError("%s: no mp_frozen_names" % content)
-    names = "".join(re.findall(r'"((?:[^"\\]|\\.)*)"', m.group(1)))
-    return [n for n in names.replace("\\0", "\0").split("\0") if n]
-
-
-# Over the raw REPL of a board booted with CONFIRM held (main.py then stops
-# before its loop): the heap at boot, then main.main() building the App with
-# its real drivers and running a few scan cycles, with a silent console.
-# BOOT_FREE is the heap with what main.py imported before it stopped
-# forgotten again: about what the image leaves before any of the app.
-HEAP_CODE = """
-import sys
-sys.modules.clear()
-g = globals()
-for k in [k for k in g if k[:2] != "__" and k != "g"]:
-    del g[k]
-del g, k
-import gc
-gc.collect()
-print("BOOT_FREE", gc.mem_free())
-class Quiet:
-    closed = False
-    def readinto(self, buf):
-        return 0
-    def write(self, data):
-        pass
-import main
-app = main.main(cycles=%d, stream=Quiet(), watchdog=False)
-gc.collect()
-print("APP_FREE", gc.mem_free(), app is not None)
-"""
-
-
-def heap(firmware, flash=None, board="pico", cycles=3):
-    """(free heap at boot, free heap with the App built and cycles run) on
-    the emulated RP2040 (rp2040py; the emulator's figures)."""
-    import asyncio
-
-    from host_sim import rp2
-    from host_sim.rp2 import pins
-
-    pico = rp2.Pico(flash, size=19, hold_confirm=True, firmware=firmware, board=board)
-
-    async def run():
-        await pico.start()
-        if not await pico.run_until(lambda: "not starting" in pico.console(), 50, 10000):
-            raise RuntimeError("no boot with CONFIRM held: %s" % pico.console()[-800:])
-        pico.press(pins.BUTTON_CONFIRM, False)
-        out, err = await pico.exec(HEAP_CODE % cycles, timeout=900)
-        pico.stop()
-        return out, err
-
-    out, err = asyncio.run(run())
-    words = dict((line.split()[0], line.split()[1:]) for line in out.splitlines()
-                 if line.startswith(("BOOT_FREE", "APP_FREE")))
-    if "APP_FREE" not in words or words["APP_FREE"][1] != "True":
-        raise RuntimeError("the App did not come up: %s %s" % (out[-800:], err[-800:]))
-    return int(words["BOOT_FREE"][0]), int(words["APP_FREE"][0])
-
-
-def report_heap(stream=sys.stdout):
-    """`python -m host_sim.tools.uf2 heap`: each built image, and the stock
-    UF2 (../shared/rp2) with `make mpy`'s files on its flash."""
-    import tempfile
-
-    from host_sim import rp2
-    print("free heap, emulated RP2040 (rp2040py); gc.mem_free() after gc.collect()", file=stream)
-    rows = []
+def stamp(board, commit):
+    """gogadget/stamp.mpy: what gogadget.describe() names the build by."""
+    from host_sim.tools import mpy
     with tempfile.TemporaryDirectory() as tmp:
-        for board, path in images().items():
-            if path is None:
-                print("%-26s not built (make uf2)" % board, file=stream)
-                continue
-            # The Pico W's file system is smaller: its flash is left erased
-            # and MicroPython formats it at boot, as on a new board.
-            flash = None if board == "pico-w" else rp2.flash_image(Path(tmp) / "empty.img")
-            boot, app = heap(path, flash, board="pico_w" if board == "pico-w" else "pico")
-            rows.append((path.name, boot, app))
-        stock = rp2.firmware_path()
-        if stock is not None:
-            built = rp2.build_mpy(Path(tmp) / "mpy")
-            boot, app = heap(stock, rp2.flash_image(Path(tmp) / "mpy.img", built))
-            rows.append((stock.name + " + .mpy", boot, app))
-    for name, boot, app in rows:
-        print("%-44s boot %7d   App built %7d" % (name, boot, app), file=stream)
-    return rows
+        src = Path(tmp) / "stamp.py"
+        src.write_text("COMMIT = %r\nIMAGE = %r\n" % (commit, board))
+        dst = src.with_suffix(".mpy")
+        res = subprocess.run([mpy._tool("mpy-cross"), "-s", "gogadget/stamp.py", "-o", str(dst),
+                              str(src)], capture_output=True, text=True)
+        if res.returncode != 0:
+            raise ImageError("mpy-cross failed on the stamp: %s" % res.stderr.strip())
+        return dst.read_bytes()
+
+
+def board_files(build, board, config=None, commit=None):
+    """{path on the board: bytes}: what `make mpy` built into build (the
+    files `make deploy` sends), config.json and gogadget/stamp.mpy."""
+    from host_sim.tools import mpy
+    files = {rel: (Path(build) / rel).read_bytes() for rel in sorted(mpy.file_hashes(Path(build)))}
+    if "main.py" not in files:
+        raise ImageError("nothing built in %s: run `make mpy` first" % build)
+    files["config.json"] = config if config is not None else default_config()
+    files["gogadget/stamp.mpy"] = stamp(board, commit or commit_id())
+    return files
+
+
+def filesystem(files, layout):
+    """The littlefs image (layout.fs_blocks x FS_BLOCK bytes) holding files;
+    ImageError when they do not fit."""
+    from littlefs import LittleFS, LittleFSError, UserContext
+    ctx = UserContext(buffsize=FS_BLOCK * layout.fs_blocks)
+    fs = LittleFS(context=ctx, block_size=FS_BLOCK, block_count=layout.fs_blocks,
+                  prog_size=256, disk_version=FS_VERSION)
+    made = set()
+    try:
+        for name in sorted(files):
+            parts = name.split("/")
+            for k in range(1, len(parts)):
+                d = "/".join(parts[:k])
+                if d not in made:
+                    fs.mkdir(d)
+                    made.add(d)
+            with fs.open(name, "wb") as f:
+                f.write(files[name])
+        fs.unmount()
+    except LittleFSError as exc:
+        if exc.code != LittleFSError.Error.LFS_ERR_NOSPC:
+            raise
+        need = sum(len(v) for v in files.values())
+        raise ImageError("the files do not fit the %s's filesystem: %d bytes in %d files, "
+                         "%d KiB of flash (%d blocks of %d)"
+                         % (layout.board, need, len(files), layout.fs_blocks * FS_BLOCK // 1024,
+                            layout.fs_blocks, FS_BLOCK))
+    return bytes(ctx.buffer)
+
+
+# -- the image ----------------------------------------------------------------
+
+def version():
+    """The project's version: firmware/gogadget/__init__.py, its one place."""
+    text = (FIRMWARE / "gogadget" / "__init__.py").read_text()
+    return re.search(r'^VERSION = "([^"]+)"', text, re.M).group(1)
+
+
+def image_path(board, out=BUILD):
+    return Path(out) / ("gogadget-%s-%s.uf2" % (board, version()))
+
+
+def check_firmware(firmware, board=None):
+    """(blocks, layout) of an official firmware for board (None: the board
+    the firmware is for), or ImageError with why not."""
+    blocks = read_blocks(firmware)
+    built_for = board_of(blocks)
+    board = board or built_for
+    if board not in LAYOUTS:
+        raise ImageError("no board %r: %s" % (board, " or ".join(sorted(LAYOUTS))))
+    layout = LAYOUTS[board]
+    if built_for != board:
+        raise ImageError(
+            "%s is MicroPython for the %s (%s), not the %s: download %s-*.uf2 for this board, "
+            "or give BOARD=%s" % (firmware, LAYOUTS[built_for].micropython, built_for, board,
+                                  layout.micropython, built_for))
+    last = max(addr for addr, _p in blocks) + PAYLOAD
+    if last > layout.fs_start:
+        raise ImageError(
+            "%s writes flash up to 0x%08x, into the filesystem the %s's firmware mounts at "
+            "0x%08x: not an official %s firmware" % (firmware, last, board, layout.fs_start,
+                                                     layout.micropython))
+    return blocks, layout
+
+
+def merge(blocks, layout, fs):
+    """The firmware's blocks as they came, then the filesystem, page by
+    page.  Every page of the filesystem is written, erased ones too: a board
+    that had files before keeps none of them, so no older littlefs block can
+    outrank the new superblock."""
+    assert len(fs) == layout.fs_blocks * FS_BLOCK
+    pages = [(layout.fs_start + at, fs[at:at + PAYLOAD]) for at in range(0, len(fs), PAYLOAD)]
+    return write_blocks(list(blocks) + pages)
+
+
+def make_image(firmware, board=None, build=BUILD, out=None, config=None, commit=None,
+               stream=sys.stdout):
+    """`make image`: checks the firmware, builds the filesystem, writes the
+    merged UF2 (to out, default build/gogadget-BOARD-VERSION.uf2) only when
+    all is well; returns its path."""
+    blocks, layout = check_firmware(firmware, board)
+    files = board_files(build, layout.board, config, commit)
+    fs = filesystem(files, layout)
+    data = merge(blocks, layout, fs)
+    out = Path(out) if out else image_path(layout.board, build)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = out.with_name(out.name + ".part")
+    tmp.write_bytes(data)
+    tmp.replace(out)
+    name = banner(blocks)
+    print("%s: %s (%s, %d blocks up to 0x%08x) + %d files, %d bytes, on its "
+          "%d KiB filesystem at 0x%08x"
+          % (out, Path(firmware).name, name or "no MicroPython banner found", len(blocks),
+             max(a for a, _p in blocks) + PAYLOAD, len(files), sum(map(len, files.values())),
+             layout.fs_blocks * FS_BLOCK // 1024, layout.fs_start), file=stream)
+    print("hold BOOTSEL while plugging the %s in, then copy %s onto the RPI-RP2 drive "
+          "(it replaces every file on the board)"
+          % ("Pico W" if layout.board == "pico-w" else "Pico", out.name), file=stream)
+    return out
+
+
+def build_mpy(build=BUILD, stream=None):
+    """`make mpy` into build: gogadget/ and main.py, and lib/ with
+    umqtt.simple (fetched into build/lib by host_sim.tools.mqttlib, copied
+    when build is elsewhere)."""
+    from host_sim.tools import mpy, mqttlib
+    stream = stream or io.StringIO()
+    build = Path(build)
+    mqttlib.fetch(stream=stream)
+    if build.resolve() != mqttlib.LIB.parent.resolve():
+        shutil.copytree(mqttlib.LIB, build / mpy.LIB, dirs_exist_ok=True)
+    mpy.build(out=build, stream=stream)
+    mpy.build_lib(out=build, stream=stream)
+    return build
+
+
+def add_arguments(p):
+    p.add_argument("--firmware", required=True,
+                   help="the official MicroPython UF2 for the board (RPI_PICO-*.uf2 or "
+                        "RPI_PICO_W-*.uf2, from https://micropython.org/download/ or mpflash)")
+    p.add_argument("--board", choices=sorted(LAYOUTS), default=None,
+                   help="the board it is for (default: the one the firmware names)")
+    p.add_argument("--out", default=None,
+                   help="where to write it (default build/gogadget-BOARD-VERSION.uf2)")
+    p.add_argument("--no-build", action="store_true",
+                   help="take build/ as `make mpy` left it instead of building it first")
+
+
+def cmd_image(args, stream=sys.stdout):
+    """The `image` verb (make image, gogadget image, this module's main)."""
+    try:
+        if not (FIRMWARE / "main.py").is_file():
+            raise ImageError("the firmware's sources are not here (%s): run this from the "
+                             "project's checkout" % FIRMWARE)
+        check_firmware(args.firmware, args.board)  # refused before anything is built
+        if not args.no_build:
+            build_mpy(BUILD)
+        make_image(args.firmware, args.board, BUILD, args.out, stream=stream)
+    except ImageError as exc:
+        print("image: %s; nothing written" % exc, file=sys.stderr)
+        return 2
+    return 0
 
 
 def main(argv=None):
     ap = argparse.ArgumentParser(prog="python -m host_sim.tools.uf2",
                                  description=__doc__.split("\n\n")[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
-    b = sub.add_parser("build", help="build the UF2 images into build/uf2")
-    b.add_argument("--board", action="append", choices=sorted(BOARDS),
-                   help="only this board (repeatable; default: all)")
-    b.add_argument("--jobs", type=int, default=int(os.environ.get("JOBS", "2")))
-    b.add_argument("--linker-fix", action="store_true",
-                   help="apply upstream's f452dabd41 (vm/gc/parse run from SRAM, 12 KB less heap)")
-    sub.add_parser("check", help="check the MicroPython tree's version, build nothing")
-    sub.add_parser("heap", help="free heap at boot and with the App built, per image "
-                   "(emulated)")
-    m = sub.add_parser("modules", help="list the modules frozen into a built image")
-    m.add_argument("board", choices=sorted(BOARDS))
+    add_arguments(sub.add_parser("image", help="the official firmware + the firmware's files"))
     args = ap.parse_args(argv)
-    if args.cmd == "build":
-        fix = args.linker_fix or os.environ.get("LINKER_FIX", "0") not in ("", "0")
-        build(tuple(args.board or BOARDS), linker_fix=fix, jobs=args.jobs)
-    elif args.cmd == "check":
-        tree = micropython_tree()
-        print("%s: MicroPython %s (%s)" % (tree, MICROPYTHON_TAG, MICROPYTHON_COMMIT))
-    elif args.cmd == "heap":
-        report_heap()
-    else:
-        print("\n".join(frozen_modules(args.board)))
-    return 0
+    return cmd_image(args)
 
 
 if __name__ == "__main__":
