@@ -738,6 +738,14 @@ def scenario_external_move_prompts(tmp):
     h.settle()
     assert h.ref.board.moves == 7
     assert h.code("E4") == fr.PUT_BLACK | fr.BLINK
+    # Waiting for the engine's stone is no alert (and never "remove" orange).
+    assert h.status_pixel(fr.STATUS_ALERT) == fr.OFF
+    h.lift("J9")  # ...but a stone knocked off meanwhile is
+    h.settle()
+    assert h.status_pixel(fr.STATUS_ALERT) == fr.INFO | fr.DIM
+    h.put("J9")
+    h.settle()
+    assert h.status_pixel(fr.STATUS_ALERT) == fr.OFF
     h.press(BTN_CONFIRM)
     assert h.ref.board.moves == 7, "an unplaced engine move was taken back"
     assert h.ref.external_move(WHITE, h.pt("E5")) != OK  # occupied
@@ -751,6 +759,7 @@ def scenario_external_move_prompts(tmp):
     h.settle()
     assert h.code("E3") == fr.PUT_WHITE | fr.BLINK
     assert h.colour_at("E4") == fr.REMOVE and h.colour_at("E5") == fr.REMOVE
+    assert h.status_pixel(fr.STATUS_ALERT) == fr.OFF  # its prisoners wait with it
     h.follow()
     assert h.ref.outstanding() == 0 and h.ref.board.moves == 12
 
