@@ -62,7 +62,7 @@ def legend(codes):
             continue
         seen.add(g)
         name = nextstep.light_name(code).split("/")[0].replace("-", " ")
-        pattern = {frame.BLINK: " (blinks)", frame.FAST: " (fast: wrong)",
+        pattern = {frame.BLINK: " (blinks)", frame.FAST: " (flashes: wrong)",
                    frame.DIM: " (dim)"}.get(code & 0xF0, "")
         out.append((code, "%s %s%s" % (g, name, pattern)))
     return out
