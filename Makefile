@@ -11,10 +11,13 @@ PORT ?= /dev/ttyACM0
 
 venv: $(STAMP) $(SITE)
 
+# setuptools says "Editable installation ... Please be careful with folders
+# ..." for a package_dir layout (firmware/gogadget): information only, kept
+# from a newcomer's first `make sim`.
 $(STAMP): pyproject.toml firmware/gogadget/__init__.py
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[dev]'
+	PYTHONWARNINGS='ignore:Editable installation:UserWarning' $(BIN)/pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
 # pyrightconfig.json finds the MicroPython stubs here, whatever the Python version.

@@ -251,8 +251,7 @@ def cmd_play(args):
             with open(args.out, "w") as f:
                 f.write(record + "\n")
         if outcome.result:
-            how = "" if outcome.result.endswith("+R") else " (the board's count)"
-            text = "result %s%s" % (outcome.result, how)
+            text = "result " + session.result_words(outcome.result)
         else:
             text = "stopped"
         # The record's count: a resumed game's first moves are in it too.
@@ -263,6 +262,8 @@ def cmd_play(args):
                               ", saved " + args.out if args.out else ""), flush=True)
         if outcome.engine_says:
             print("%s's opinion: %s" % (name, outcome.engine_says), flush=True)
+            random_person = args.auto and getattr(args, "person", "random") in (None, "", "random")
+            print(session.opinion_note(name, random_person), flush=True)
     except GtpError as e:
         print("gogadget play: %s" % e, file=sys.stderr)
         return 1

@@ -86,7 +86,8 @@ MEANINGS = {
     "P_KO": "illegal: ko; lift the stone",
     "P_SUPERKO": "illegal: superko (the position repeats); lift the stone",
     "P_WRONG_COLOUR": "a stone of the wrong colour",
-    "P_FAULT": "the sensor under this point is out of range, or ignored (you said it is stuck)",
+    "P_FAULT": "the board cannot see this point: its sensor is out of range, or ignored "
+               "(you said it is stuck)",
     "P_TERRITORY_BLACK": "counting: Black's territory",
     "P_TERRITORY_WHITE": "counting: White's territory",
     "P_DEAD": "counting: a stone marked dead (put it back to revive it)",
@@ -94,8 +95,8 @@ MEANINGS = {
     "P_TAKEBACK": "take-back under way: put back the lit prisoners, then press Confirm",
     "P_PLACED": "a free handicap stone, counted; press Confirm when all are down",
 }
-PATTERNS = {frame.STEADY: "steady", frame.BLINK: "blinks (1 Hz)", frame.FAST: "blinks fast (4 Hz)",
-            frame.DIM: "dim"}
+PATTERNS = {frame.STEADY: "steady", frame.BLINK: "blinks (1 Hz, on half the time)",
+            frame.FAST: "flashes twice a second", frame.DIM: "dim"}
 
 
 def lights_table():

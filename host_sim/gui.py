@@ -10,8 +10,11 @@ Each light is drawn where the real board's LED shines through its hole: up
 and to the right of its point (host_sim/tools/geometry.py, the maker's
 guide's figure).  What a light asks for is also marked on the point, bold
 and steady, so it reads at a glance at 19x19 and in every frame of a blink:
-a cross on a stone to lift, a ring the size of a stone where one is to be
-put, a ring on the last move, digits as blocks above the stones.
+a cross on a stone to lift, a barred circle on a stone that is wrong there
+(illegal, ko, superko, wrong colour: their LED flashes, where a stone to lift
+blinks), a ring the size of a stone where one is to be put, a ring on the
+last move, digits as blocks above the stones.  Shape and motion, not only
+colour, tell the kinds apart.
 
 With an engine (python -m host_sim --engine CMD) the window is the board in
 a game against it (host_sim/session.py): the engine's moves light up as
@@ -35,7 +38,7 @@ WOOD_RGB = (0xdc, 0xb3, 0x5c)
 SHADOW = "#a8843c"  # a stone's shadow on the wood
 LINE = "#3a2a10"
 HAND = "#e8b090"  # a hand over the board (stippled: the board shows through)
-DRAW_MS = 50  # ~20 Hz: fast enough for the 4 Hz "wrong" blink
+DRAW_MS = 50  # ~20 Hz: fast enough for the 125 ms flashes of "wrong" (frame.FLASH_MS)
 HAND_SHOWN_MS = 1000  # a hand held over the board (key h) stays this long
 STATUS_NAMES = ("turn", "phase", "alert")
 MARGIN = 1.3  # board edge to the first line, in cells: room for the coordinates
@@ -48,15 +51,17 @@ GLOW_RINGS = ((0.21, 0.35), (0.16, 0.7), (0.11, 1.0))  # (radius in cells, stren
 DIM_RINGS = ((0.12, 0.6), (0.08, 1.0))
 # The mark on the point for each kind of light (palette index -> shape).
 LIFT = "cross"  # take this stone away: a bold cross on it, in the light's colour
-MARKS = {frame.LAST: "ring", frame.ILLEGAL: LIFT, frame.KO: LIFT, frame.SUPERKO: LIFT,
-         frame.REMOVE: LIFT, frame.WRONG_COLOUR: LIFT, frame.PUT_BLACK: "ghost",
+WRONG = "barred"  # this stone may not stand here: a circle with a bar (no entry)
+MARKS = {frame.LAST: "ring", frame.ILLEGAL: WRONG, frame.KO: WRONG, frame.SUPERKO: WRONG,
+         frame.REMOVE: LIFT, frame.WRONG_COLOUR: WRONG, frame.PUT_BLACK: "ghost",
          frame.PUT_WHITE: "ghost", frame.TERRITORY_BLACK: "square",
          frame.TERRITORY_WHITE: "square", frame.DEAD: "triangle", frame.DIGIT: "block",
          frame.FAULT: "bang", frame.OK_GREEN: "dot", frame.INFO: "dot"}
 OUTLINE = "#1a1008"  # round every mark, so it stands out on wood and on both stones
 HAND_MODES = (("Follow the board", 0), ("Black", BLACK), ("White", WHITE))
-PATTERN_WORDS = {frame.STEADY: "steady", frame.BLINK: "blinks", frame.FAST: "fast blink",
+PATTERN_WORDS = {frame.STEADY: "steady", frame.BLINK: "blinks", frame.FAST: "flashes",
                  frame.DIM: "dim"}
+RING_ON = {BLACK: "#ffffff", WHITE: "#d01010"}  # the last move's ring: it shows on that stone
 
 
 def _hex(rgb):
@@ -75,25 +80,36 @@ def _bright(rgb):
     return tuple(v * 255 // peak for v in rgb)
 
 
+def mark_shape(code):
+    """The mark drawn on a point for a light code (a MARKS shape)."""
+    if code == frame.OK_GREEN | frame.BLINK:
+        return "takeback"
+    return MARKS.get(code & 0x0F)
+
+
 def draw_mark(c, x, y, cell, code, stone, tag):
     """The mark of a light code at a point (x, y) of a canvas, scaled to cell."""
-    shape = MARKS.get(code & 0x0F)
+    shape = mark_shape(code)
     rgb = _bright(frame.PALETTE[code & 0x0F])
     colour = _hex(rgb)
     # Whole-pixel widths: Tk repaints a deleted item's box from them, and a
     # fractional wide outline left slivers on the wood.
     w = max(2, int(round(cell * 0.09)))
     kw = dict(tags=tag) if tag else {}
-    if code == frame.OK_GREEN | frame.BLINK:
-        shape = "takeback"
     if shape == LIFT:
         d = cell * 0.24
         for width, fill in ((int(w * 1.9), OUTLINE), (w, colour)):
             c.create_line(x - d, y - d, x + d, y + d, width=width, fill=fill, capstyle="round", **kw)
             c.create_line(x - d, y + d, x + d, y - d, width=width, fill=fill, capstyle="round", **kw)
+    elif shape == WRONG:
+        r = cell * 0.26
+        d = r * 0.7
+        for width, fill in ((int(w * 1.9), OUTLINE), (w, colour)):
+            c.create_oval(x - r, y - r, x + r, y + r, outline=fill, width=width, **kw)
+            c.create_line(x - d, y - d, x + d, y + d, width=width, fill=fill, **kw)
     elif shape == "ring":  # the last move: a ring in the colour that shows on that stone
         r = cell * 0.2
-        ink = "#ffffff" if stone == BLACK else "#d01010" if stone == WHITE else OUTLINE
+        ink = RING_ON.get(stone, OUTLINE)
         c.create_oval(x - r, y - r, x + r, y + r, outline=ink, width=w, **kw)
     elif shape == "ghost":  # a stone of that colour belongs here: its outline, dashed
         r = cell * STONE_R
@@ -659,19 +675,23 @@ class BoardView:
 
     def _draw_legend(self):
         """What the lit colours on the board mean, as the README's table says."""
-        lit = sorted(set(self.sim.leds.lit().values()), key=lambda c: (c & 0x0F, c))
+        lights = self.sim.leds.lit()
+        stones = self.sim.stones.cells
+        # Each kind shown on the stone it lights now (the last move's ring is
+        # white on a black stone, red on a white one): redrawn when that changes.
+        lit = sorted((code, next(stones[pl] for pl, c in lights.items() if c == code))
+                     for code in set(lights.values()))
+        lit.sort(key=lambda k: (k[0] & 0x0F, k[0]))
         if lit == self._legend_shown:
             return
         self._legend_shown = lit
         lc = self.legend_canvas
         lc.delete("all")
         lc.create_text(4, 8, anchor="w", text="mark on the point, LED up-right")
-        stones = self.sim.stones.cells
-        for i, code in enumerate(lit[:8]):
+        for i, (code, on) in enumerate(lit[:8]):
             y = 34 + 24 * i
-            # The mark as it shows on this kind's usual stone (a cross on a
+            # The mark as it shows on this kind's stone now (a cross on a
             # stone, a ring on the last move) on a patch of wood.
-            on = next((stones[pl] for pl, c in self.sim.leds.lit().items() if c == code), EMPTY)
             lc.create_rectangle(2, y - 11, 48, y + 11, fill=WOOD, outline="")
             if on != EMPTY:
                 fill, edge = ("#141414", "#000000") if on == BLACK else ("#f2f2ec", "#7a7a72")
@@ -704,6 +724,11 @@ class BoardView:
             "in_hand_text": getattr(self, "in_hand_text", ""),
             "led_at": LED_AT,  # the LED's offset up and right, in cells
             "marks_over_stones": self.marks_over_stones(),
+            # The mark drawn on each lit point, and the legend's rows: each
+            # kind of light on the stone it lights (the last move's ring).
+            "marks": {sim.vertex(pl): mark_shape(code) for pl, code in sim.leds.lit().items()},
+            "legend": [[nextstep.light_name(code), points.colour_name(on) if on else ""]
+                       for code, on in self._legend_shown or []],
             "hand_over_board": bool(self._hand_shown),
             "game": self.match.status() if self.match is not None else None,
             "game_log": list(self.match.log[-30:]) if self.match is not None else [],

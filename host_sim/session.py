@@ -355,6 +355,29 @@ def play_game(board, eng, person, size, komi, handicap=0, max_moves=0, log=None,
     return GameOutcome(moves, result, engine_says)
 
 
+_HOW = {"R": "%s resigned", "T": "%s lost on time", "F": "%s forfeited"}
+
+
+def result_words(result):
+    """The board's result as a person reads it: "W+R (Black resigned)",
+    "B+3.5 (the board's count)"."""
+    winner, _, margin = result.partition("+")
+    how = _HOW.get(margin[:1].upper())
+    if how:
+        return "%s (%s)" % (result, how % ("Black" if winner.upper() == "W" else "White"))
+    return "%s (the board's count)" % result
+
+
+def opinion_note(name, random_person=False):
+    """Why an engine's final_score may differ from the board's count; with
+    the scripted random person (--auto), why it differs much."""
+    text = ("%s counts the stones it judges dead, the board only those lifted while "
+            "counting" % name)
+    if random_person:
+        text += "; the scripted random person lifts none, so every stone counted alive"
+    return "(" + text + ")"
+
+
 def plural(n, word):
     """"1 game", "2 games": what a person reads."""
     return "%d %s%s" % (n, word, "" if n == 1 else "s")
@@ -760,12 +783,13 @@ class Match:
             self.result, self.engine_says = outcome.result, outcome.engine_says
             self.history = self._engine_history()
             if self.result:
-                self._say("result %s (the board's count) after %s"
-                          % (self.result, plural(len(outcome.moves), "move")))
+                self._say("result %s after %s"
+                          % (result_words(self.result), plural(len(outcome.moves), "move")))
             else:
                 self._say("stopped after %s" % plural(len(outcome.moves), "move"))
             if self.engine_says:
-                self._say("%s's opinion: %s" % (self.name, self.engine_says))
+                self._say("%s's opinion: %s %s" % (self.name, self.engine_says,
+                                                   opinion_note(self.name)))
             if self.history is not None:
                 self._say("engine history: " + " ".join(
                     "%s %s" % (c, v) for c, v in self.history))

@@ -343,14 +343,21 @@ class Player(replay.Person):
         return bytes(self.sim.stones.cells) == self.intent.expected()
 
     def check_position(self):
-        """The lights are quiet: the stones must be the game's position."""
+        """The lights ask nothing: the stones must be the game's position.
+        A point with a fault light is not quiet (the board says it cannot
+        see there): a wrong stone there is a failure of its own."""
         if self.pending or self.phase_light() != signals.PHASE_CODES["play"]:
             return
         if not self.position_matches():
             want = self.intent.expected()
-            diffs = [self.v(pl) for pl, c in enumerate(self.sim.stones.cells) if c != want[pl]]
-            raise Failure("lights quiet, position wrong", "stones differ from the game at %s"
-                          % " ".join(diffs[:6]))
+            diffs = [pl for pl, c in enumerate(self.sim.stones.cells) if c != want[pl]]
+            code = self.sim.leds.code
+            quiet = [self.v(pl) for pl in diffs if code(pl) & 0x0F != frame.FAULT]
+            if quiet:
+                raise Failure("lights quiet, position wrong", "stones differ from the game at %s"
+                              % " ".join(quiet[:6]))
+            raise Failure("position wrong under a fault light", "stones differ from the game at "
+                          "%s, where the sensor is ignored" % " ".join(self.v(pl) for pl in diffs[:6]))
 
     # -- following the lights --------------------------------------------------------
 

@@ -1,19 +1,7 @@
 """The simulator in a terminal: physical actions from stdin, the board in ANSI colour.
 
-One action per line (a script can be piped in):
-
-    put b D4 | put w D4 | put D4   put down a stone (no colour: the one the light there
-                                   asks for, else the one the turn light asks for)
-    lift D4                        pick a stone up
-    slide D4 E4                    push a stone to another point
-    pass | confirm | new | resign  press a button
-    hand                           hold a hand over the board for a moment
-    wait N                         let N ms pass
-    show                           draw the board again
-    sgf                            print the firmware's SGF record
-    save FILE | load FILE          write the firmware's SGF / play a game record in
-    help                           this list
-    quit
+One action per line (a script can be piped in): HELP below lists them, and
+`help` prints that list.
 
 After every action the simulator scans long enough for the referee's
 stability window, then draws the stones with the light under each point
@@ -26,6 +14,38 @@ from gogadget import frame, points
 from gogadget.points import BLACK, WHITE
 from host_sim import nextstep
 from host_sim.virtual import BUTTONS, PUT_CODES, code_name
+
+# The actions, as `help` lists them: (how it is typed, what it does).
+HELP = (
+    ("put b D4 | put w D4 | put D4", "put down a stone (no colour: the one the light there asks "
+                                     "for, else the one the turn light asks for)"),
+    ("lift D4", "pick a stone up"),
+    ("slide D4 E4", "push a stone to another point"),
+    ("pass | confirm | new | resign", "press a button"),
+    ("hand", "hold a hand over the board for a moment"),
+    ("wait N", "let N ms pass"),
+    ("show", "draw the board again"),
+    ("sgf", "print the firmware's SGF record"),
+    ("save FILE", "write the firmware's SGF record to FILE"),
+    ("load FILE", "play the game record in FILE onto the board"),
+    ("help", "this list"),
+    ("quit", "leave the simulator"),
+)
+
+
+def help_text(width=79):
+    """HELP as text: a table wrapped to width, or (width None) one line per
+    action, for a reader that wraps lines itself (the terminal's side pane)."""
+    if width is None:
+        return "\n".join("%s: %s" % (usage, what) for usage, what in HELP)
+    import textwrap
+    col = max(len(usage) for usage, _ in HELP) + 3
+    lines = []
+    for usage, what in HELP:
+        for i, part in enumerate(textwrap.wrap(what, max(20, width - col - 4))):
+            lines.append("    %-*s%s" % (col, usage if i == 0 else "", part))
+    return "\n".join(lines)
+
 
 STONE_CHARS = {0: ".", BLACK: "X", WHITE: "O"}
 STATUS_NAMES = ("turn", "phase", "alert")
@@ -62,7 +82,7 @@ def legend(codes):
             continue
         seen.add(g)
         name = nextstep.light_name(code).split("/")[0].replace("-", " ")
-        pattern = {frame.BLINK: " (blinks)", frame.FAST: " (fast: wrong)",
+        pattern = {frame.BLINK: " (blinks)", frame.FAST: " (flashes: wrong)",
                    frame.DIM: " (dim)"}.get(code & 0xF0, "")
         out.append((code, "%s %s%s" % (g, name, pattern)))
     return out
@@ -190,6 +210,7 @@ class Console:
         self.interactive = False
         self.match = None  # a host_sim.session.Match when playing an engine
         self._log_seen = 0
+        self.help_width = 79  # None: help one line per action (the reader wraps)
 
     def say(self, text):
         self.out.write(text + "\n")
@@ -232,7 +253,7 @@ class Console:
             if verb in ("quit", "exit", "q"):
                 return False
             if verb in ("help", "?"):
-                self.say("\n".join(__doc__.split("\n\n")[1:3]).rstrip())
+                self.say(help_text(self.help_width))
                 return True
             if verb == "put":
                 if len(args) == 2:

@@ -66,7 +66,9 @@ def screen_lines(sim, cols, rows, colour=True, log=(), game=None, typed="", busy
     bottom = []
     for line in bottom_lines:
         bottom.append(line[:cols - 1])
-    board = tui.board_lines(sim, colour, footer=rows >= size + 2 + len(bottom) + 3)
+    # The board's rows, its coordinates above and (room allowing) below;
+    # under them the bottom lines, the last message and the prompt.
+    board = tui.board_lines(sim, colour, footer=rows >= size + 2 + len(bottom) + 2)
     pane_w = cols - bw - 3  # the last column left empty: some terminals wrap there
     pane = []
     lit = sim.leds.lit()
@@ -101,10 +103,15 @@ def screen_lines(sim, cols, rows, colour=True, log=(), game=None, typed="", busy
         free = max(0, room - len(pane) - 1)
         said = []
         for line in reversed(list(log)):
-            said[:0] = textwrap.wrap(line, pane_w, subsequent_indent="  ")
-            if len(said) >= free:
+            # Whole messages only: the oldest shown starts at its beginning
+            # (one message taller than the room shows its head).
+            part = textwrap.wrap(line, pane_w, subsequent_indent="  ")
+            if len(said) + len(part) > free:
+                if not said:
+                    said = part[:free]
                 break
-        pane += ["-" * min(pane_w, 20)] + said[-free:] if free else []
+            said[:0] = part
+        pane += ["-" * min(pane_w, 20)] + said if free else []
         height = max(len(board), min(len(pane), room))
         top = []
         for i in range(min(height, room)):
@@ -139,6 +146,7 @@ class Screen:
         self.log = Log()
         console.out = self.log
         console.show = self._show
+        console.help_width = None  # the side pane wraps each action's line itself
         self.typed = ""
         self.busy = None  # the action line being done
         self.drawn = []
@@ -153,7 +161,7 @@ class Screen:
         n = sim.size * sim.size
         return (bytes(sim.leds.frame[1:1 + n]), bytes(sim.stones.cells), len(sim.events),
                 len(self.log.lines), self.typed, self.game.status() if self.game else None,
-                sim.referee.phase)
+                sim.referee.phase, self.busy)
 
     def draw(self, force=False):
         try:

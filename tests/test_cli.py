@@ -75,6 +75,18 @@ def test_a_reused_sim_store_resumes_the_stored_game(gnugo_path, tmp_path):
     assert re.search(r"^%d\. (black|white) " % at, second.stdout, re.M)
     game = sgfmill_sgf.Sgf_game.from_string((tmp_path / "g.sgf").read_text())
     assert len(game.get_main_sequence()) > 21 and game.get_root().get("RE")
+    if "GNU Go's opinion:" in second.stdout:
+        # The random person lifts no dead stones: the output says so.
+        assert "the scripted random person lifts none" in second.stdout, second.stdout
+
+
+def test_results_read_as_what_happened():
+    assert session.result_words("W+R") == "W+R (Black resigned)"
+    assert session.result_words("B+R") == "B+R (White resigned)"
+    assert session.result_words("B+T") == "B+T (White lost on time)"
+    assert session.result_words("W+9.5") == "W+9.5 (the board's count)"
+    assert "lifts none" in session.opinion_note("GNU Go", random_person=True)
+    assert "lifts none" not in session.opinion_note("GNU Go")
 
 
 def test_a_dead_simulator_thread_is_a_clear_error_not_a_hang(tmp_path, monkeypatch, capsys):

@@ -112,6 +112,9 @@ def test_gui_hand_places_lifts_slides_and_shows_prompts(display, tmp_path):
         gui.wait(lambda s: s["in_hand"] == "B" and s["hand_mode"] == "chosen", "black chosen")
         gui.click("E5")
         s = gui.wait(lambda s: s["lights"].get("E5", "").startswith("wrong-colour"), "wrong colour at E5")
+        # Wrong (illegal, wrong colour) is a barred circle, a stone to lift a
+        # cross: told apart by shape, not only colour.
+        assert s["marks"]["E5"] == "barred", s["marks"]
         # The message says how to fix it ...
         assert "E5 holds a black stone, but White is to play: lift it and put down a white stone" \
             in s["next"] and "key a" in s["next"], s["next"]
@@ -125,8 +128,11 @@ def test_gui_hand_places_lifts_slides_and_shows_prompts(display, tmp_path):
         gui.wait(lambda s: s["in_hand"] == "W" and s["hand_mode"] == "turn", "white in hand")
         gui.click("E5")
         gui.wait(lambda s: "W E5" in moves(s), "white E5 played")
+        # The legend shows the last move's ring on the stone it is on: red on white.
+        gui.wait(lambda s: ["last", "W"] in s["legend"], "the legend's ring on a white stone")
         gui.click("C6")  # black in hand again without a key: the turn's
         gui.wait(lambda s: "B C6" in moves(s), "black C6 played")
+        gui.wait(lambda s: ["last", "B"] in s["legend"], "the legend's ring on a black stone")
         gui.drag("D4", "D5")  # a sloppy hand slides Black's stone
         s = gui.wait(lambda s: s["lights"].get("D4", "").startswith("put-black")
                      and s["lights"].get("D5", "").startswith("remove"), "slide prompts")
@@ -136,6 +142,7 @@ def test_gui_hand_places_lifts_slides_and_shows_prompts(display, tmp_path):
         s = gui.wait(lambda s: s["in_hand"] == "B", "black in hand, as the lights ask")
         assert s["in_hand_text"] == "Black (the lights ask)", s["in_hand_text"]
         assert s["next"].startswith("put a black stone on D4, and lift the stone on D5")
+        assert s["marks"]["D5"] == "cross", s["marks"]
         # D4's LED shines where the real one does, up and to the right of the
         # point (the maker's guide's 14 mm on a 22 x 23.7 mm grid): blue.
         led = s["led_at"]

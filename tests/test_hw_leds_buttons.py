@@ -41,11 +41,36 @@ def test_every_led_shows_frame_rgb(size):
     frm[0] = 200
     for p in range(size * size + F.STATUS_PIXELS):
         frm[1 + p] = (p * 37) & 0xFF
-    for now in (0, 130, 510, 640):
+    for now in range(0, 2000, 25):  # every phase of both blink rhythms
         leds.show(frm, now)
         for slot in range(size * size + F.STATUS_PIXELS):
             led = pins.led_index(size, slot) if slot < size * size else slot
             assert leds.np.rgb(led) == F.rgb(frm[1 + slot], 200, now), (slot, now)
+
+
+def test_remove_and_illegal_differ_in_rhythm_not_only_colour():
+    """A colour-blind player tells them by their motion: "remove" (and every
+    "do this") blinks once a second, on half the time; "illegal" (and every
+    "this is wrong") flashes twice a second.  The chain shows the rhythms
+    frame.on defines."""
+    from gogadget import signals
+    remove = signals.CODES[signals.P_REMOVE]
+    illegal = signals.CODES[signals.P_ILLEGAL]
+    leds = chain(9, max_brightness=255, budget_ma=100000)
+    frm = F.new_frame(9)
+    frm[1] = remove
+    frm[2] = illegal
+
+    def flashes(led):
+        seen = []
+        for now in range(0, 1000, 5):
+            leds.show(frm, now)
+            seen.append(leds.np.rgb(led) != (0, 0, 0))
+        runs = sum(1 for i, on in enumerate(seen) if on and (i == 0 or not seen[i - 1]))
+        return runs, sum(seen) * 5
+    assert flashes(pins.led_index(9, 0)) == (1, 500)
+    assert flashes(pins.led_index(9, 1)) == (2, 2 * F.FLASH_MS)
+    assert signals.CODES[signals.P_FAULT] & 0xF0 == F.STEADY  # a blind point: nothing to do
 
 
 def test_writes_only_when_visible_state_changes():

@@ -106,3 +106,16 @@ def test_no_import_circle_in_firmware():
     circles = cycles(graph)
     assert circles == [], "import circles in firmware/: " + "; ".join(
         " -> ".join(c) for c in circles)
+
+
+def test_no_import_circle_in_the_drawing_tools():
+    """host_sim/tools (issue 27): wiring, pinouts and layout draw with the
+    primitives of svg.py and import each other one way only."""
+    root = FIRMWARE.parent
+    files = {module_name(root, p): p for p in sorted((root / "host_sim" / "tools").glob("*.py"))}
+    graph = {name: imports_of(ast.parse(p.read_text(), str(p)), name, p.name == "__init__.py",
+                              files) for name, p in files.items()}
+    assert {"host_sim.tools.svg", "host_sim.tools.layout"} <= graph["host_sim.tools.wiring"]
+    circles = cycles(graph)
+    assert circles == [], "import circles in host_sim/tools: " + "; ".join(
+        " -> ".join(c) for c in circles)

@@ -48,3 +48,29 @@ def test_pytest_says_why_a_test_was_skipped(tmp_path):
                         "-c", str(ROOT / "pyproject.toml"), "--rootdir", str(tmp_path), str(test)],
                        capture_output=True, text=True, timeout=60)
     assert "SKIPPED [1]" in r.stdout and "no frobnicator here" in r.stdout, r.stdout
+
+
+def test_the_makefiles_editable_install_says_nothing_and_imports(tmp_path):
+    """`make venv` (the first `make sim`) installs the project editable; the
+    setuptools note "Please be careful with folders ..." is information a
+    newcomer cannot act on: the Makefile's own install line keeps it out,
+    and the install still imports from the tree."""
+    import re
+    recipe = next(line for line in (ROOT / "Makefile").read_text().splitlines()
+                  if "pip install" in line and " -e " in line)
+    env_words = dict(re.findall(r"(\w+)='([^']*)'", recipe.split("$(BIN)/pip")[0]))
+    src = tmp_path / "src"
+    _sources(src)
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=120)
+    import os
+    r = subprocess.run([str(venv / "bin" / "pip"), "install", "--quiet", "--no-deps", "-e", str(src)],
+                       capture_output=True, text=True, timeout=240,
+                       env=dict(os.environ, **env_words))
+    assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
+    said = r.stdout + r.stderr
+    assert "Please be careful" not in said and "Editable installation" not in said, said
+    r = subprocess.run([str(venv / "bin" / "python"), "-c",
+                        "import gogadget, host_sim.tools; print(gogadget.__file__)"],
+                       capture_output=True, text=True, cwd=str(tmp_path), timeout=60)
+    assert r.stdout.strip() == str(src / "firmware" / "gogadget" / "__init__.py"), r.stderr

@@ -161,3 +161,102 @@ def test_the_page_shows_the_room_live(room):
             br.screenshot(str(SHOTS / "room-phone-board.png"))
     finally:
         relay3.stop()
+
+
+def png_pixels(data):
+    """(width, height, rows of (r, g, b)) of an 8-bit RGB or RGBA PNG."""
+    import struct
+    import zlib
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    pos, idat = 8, b""
+    while pos < len(data):
+        n, kind = struct.unpack(">I4s", data[pos:pos + 8])
+        body = data[pos + 8:pos + 8 + n]
+        if kind == b"IHDR":
+            w, h, depth, ctype = struct.unpack(">IIBB", body[:10])
+            assert depth == 8 and ctype in (2, 6), (depth, ctype)
+        elif kind == b"IDAT":
+            idat += body
+        pos += 12 + n
+    bpp = 4 if ctype == 6 else 3
+    raw, stride = zlib.decompress(idat), w * bpp
+    rows, prev = [], bytearray(stride)
+    for y in range(h):
+        f, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        for i in range(stride):
+            a = line[i - bpp] if i >= bpp else 0
+            b, c = prev[i], prev[i - bpp] if i >= bpp else 0
+            if f == 1:
+                line[i] = (line[i] + a) & 255
+            elif f == 2:
+                line[i] = (line[i] + b) & 255
+            elif f == 3:
+                line[i] = (line[i] + (a + b) // 2) & 255
+            elif f == 4:
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+        rows.append([tuple(line[x * bpp:x * bpp + 3]) for x in range(w)])
+        prev = line
+    return w, h, rows
+
+
+def test_a_headless_snapshot_shows_the_boards_and_paired_titles_whole(tmp_path):
+    """What a tournament's streaming overlay takes: `chromium --headless
+    --screenshot` of the room, as it is, shows every card with its board
+    (the page draws them at once, not when the observer first reports).  A
+    paired game's title wraps whole ("table-1 vs table-2"), "game 1" on one line."""
+    import subprocess
+    from gogadget.pairing import T_PAIR
+    require(find_mosquitto() or "mosquitto", "(apt-get install mosquitto; .ci/run does)")
+    chromium = require(find_chromium() or "chromium", "(apt-get install chromium; .ci/run does)")
+    ids = ["table-1", "table-2", "table-3", "table-4"]
+    broker = Broker(str(tmp_path / "broker"), boards=ids).start()
+    relay = Relay(broker.url, ("127.0.0.1", 0), str(tmp_path / "archive"), "relay",
+                  broker.creds["relay"]).start()
+    pubs = {}
+    try:
+        assert relay.connected.wait(20)
+        rng = random.Random(3)
+        for i, b in enumerate(ids):
+            p = pubs[b] = Publisher(broker, b, broker.creds[b])
+            p.online()
+            g = SpecGame(b, game=1, size=19 if i < 2 else 9, black="B%d" % i, white="W%d" % i)
+            p.send("game", g.snapshot())
+            for _ in range(20):
+                p.event(g, g.play(g.random_move(rng)))
+        pubs["table-1"].send(T_PAIR, {"v": 1, "pair": "g1", "colour": "B", "opponent": "table-2"})
+        pubs["table-2"].send(T_PAIR, {"v": 1, "pair": "g1", "colour": "W", "opponent": "table-1"})
+        for p in pubs.values():
+            p.flush()
+        wait_for(lambda: len(relay.room.boards) == 4 and relay.room.paired(relay.room.boards["table-1"]))
+        shot = tmp_path / "snapshot.png"
+        run = subprocess.run([chromium, "--headless", "--no-sandbox", "--disable-gpu",
+                              "--hide-scrollbars", "--window-size=1280,800",
+                              "--screenshot=" + str(shot), relay.url + "/"],
+                             capture_output=True, text=True, timeout=90, cwd=str(tmp_path))
+        assert shot.exists(), run.stderr[-2000:]
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        (SHOTS / "room-headless.png").write_bytes(shot.read_bytes())
+        w, h, rows = png_pixels(shot.read_bytes())
+        # Three cards (the pair shown once), each board a wooden square of
+        # about 200 x 200 px: the page's wood gradient runs #e6bf75..#cf9f52.
+        wood = sum(1 for row in rows[::2] for r, g, b in row[::2]
+                   if 200 <= r <= 240 and 150 <= g <= 200 and 70 <= b <= 130 and r > g > b)
+        assert wood * 4 > 3 * 200 * 200 * 0.5, "cards without their boards: %d wood pixels" % (wood * 4)
+        with Chromium(chromium, width=1280, height=800) as br:
+            br.goto(relay.url + "/")
+            br.wait("document.querySelectorAll('.card:not([hidden]) .board svg').length === 3",
+                    what="three boards")
+            name = "document.querySelector('.card[data-board=\"table-1\"] .name')"
+            assert br.eval(name + ".textContent") == "table-1 vs table-2"
+            assert br.eval(name + ".scrollWidth <= %s.clientWidth" % name)  # not cut
+            lines = br.eval("(() => { const g = document.querySelector('.card[data-board=\"table-1\"]"
+                            " .gameno'); return g.getBoundingClientRect().height /"
+                            " parseFloat(getComputedStyle(g).lineHeight); })()")
+            assert lines < 1.5, lines  # "game 1" on one line
+    finally:
+        for p in pubs.values():
+            p.close()
+        relay.stop()
+        broker.stop()

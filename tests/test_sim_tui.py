@@ -316,6 +316,37 @@ def test_80x24_terminal_shows_the_whole_19x19_board_and_lights_without_scrolling
         term.close()
 
 
+def test_80x24_help_reads_whole_show_redraws_and_the_board_keeps_its_coordinates():
+    """At 80x24 a 19x19 board has its coordinate row below it too; `help`
+    in the side pane gives each action on its own line(s), none cut off at
+    the top; after `show` the prompt comes back (no "(working: show)")."""
+    import os
+    import time
+    from host_sim import tui
+    term = Tmux("gg-help-%d" % os.getpid(), 80, 24, "--size 19")
+    try:
+        text = term.wait(lambda t: t.rstrip().endswith(tui.PROMPT.rstrip()), "the prompt")
+        head = "   " + " ".join("ABCDEFGHJKLMNOPQRST")
+        assert [line[:len(head)] for line in text.split("\n")].count(head) == 2, text
+        term.type("help")
+        text = term.wait(lambda t: "quit: leave the simulator" in t, "the help")
+        pane = [line[tui.board_width(19) + 2:].rstrip() for line in text.split("\n")[:21]]
+        said = pane[pane.index("-" * 20) + 1:]
+        usages = [usage for usage, _ in tui.HELP]
+        assert said and said[0].split(":")[0] in usages, said  # an action's first line
+        for line in said:
+            assert line.startswith("  ") or line.split(":")[0] in usages, said
+        assert any(line.startswith("load FILE: play the game record in") for line in said), said
+        term.type("show")
+        term.wait(lambda t: "> show" in t, "show echoed")
+        time.sleep(1)
+        text = term.screen()
+        assert "(working" not in text, text
+        assert text.rstrip("\n").split("\n")[-1].startswith(tui.PROMPT.rstrip()), text
+    finally:
+        term.close()
+
+
 def test_digits_are_readable_on_the_grid():
     """The result W+7.5 on a 9x9 board spells its characters in the grid's
     '#' strokes: each picture of the scroll is a window onto the firmware's

@@ -19,11 +19,15 @@ STATUS_PHASE = const(1)  # playing, counting, finished, set-up
 STATUS_ALERT = const(2)  # faults, journal recovery, host link activity
 
 # Patterns (high nibble).  Blink phases come from the frame clock, so every
-# light with the same pattern blinks together.
+# light with the same pattern blinks together.  The two blinking patterns
+# differ in rhythm, not only in rate, so a light is told by its motion as
+# well as its colour (a colour-blind player tells "remove" from "illegal"):
+# their timing is defined once, in on(); hw/leds.py asks it.
 STEADY = const(0x00)
-BLINK = const(0x10)  # 1 Hz: "do something here"
-FAST = const(0x20)  # 4 Hz: "this is wrong"
+BLINK = const(0x10)  # 1 Hz, on half the time: "do something here"
+FAST = const(0x20)  # two short flashes a second: "this is wrong"
 DIM = const(0x30)  # quarter brightness: information, no action needed
+FLASH_MS = const(125)  # FAST: on, off, on for FLASH_MS each, then dark to the second
 
 # Palette (low nibble): meaning -> colour.
 OFF = const(0)
@@ -79,16 +83,22 @@ def new_frame(size):
     return f
 
 
+def on(pattern, phase_ms):
+    """Is a light of this pattern on at this moment of the frame clock?
+    (The one definition of the blink rhythms.)"""
+    if pattern == BLINK:
+        return phase_ms % 1000 < 500
+    if pattern == FAST:
+        t = phase_ms % 1000
+        return t < FLASH_MS or 2 * FLASH_MS <= t < 3 * FLASH_MS
+    return True
+
+
 def lit(code, phase_ms):
     """Is a light with this code on at this moment? (blink patterns)"""
-    pattern = code & 0xF0
     if code & 0x0F == OFF:
         return False
-    if pattern == BLINK:
-        return (phase_ms // 500) % 2 == 0
-    if pattern == FAST:
-        return (phase_ms // 125) % 2 == 0
-    return True
+    return on(code & 0xF0, phase_ms)
 
 
 def rgb(code, brightness, phase_ms=0):

@@ -276,7 +276,7 @@ class Referee:
     def paint(self):
         turn = self.winner if self.phase == "over" else self.board.to_move()
         alert = sg.ALERT_NONE
-        if self.unresolved or self._ask_new or self.tb_ready:
+        if self.unresolved and not self._awaits_stone() or self._ask_new or self.tb_ready:
             alert = sg.ALERT_PROMPT
         if self.has_fault or self.ask_stuck >= 0:
             alert = sg.ALERT_FAULT
@@ -285,6 +285,16 @@ class Referee:
         shown = self.shown
         sg.paint(self.frame, self.prompt if shown is None else shown, turn, self.phase, alert,
                  self._brightness)
+
+    def _awaits_stone(self):
+        """Is all that is out of place the move made off the board (an
+        engine's, a remote opponent's) waiting to be placed, with its
+        prisoners?  Waiting for it is no alert."""
+        if self.last_seen or self.extras or self.wrong or self.missings != 1 \
+                or self.phase != "play":
+            return False
+        last = self.board.last_move()
+        return last is not None and last[1] != PASS and self.missing == self.place(last[1])
 
     # -- places and points ----------------------------------------------------
 

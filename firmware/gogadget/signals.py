@@ -28,8 +28,10 @@ P_DIGIT = const(13)
 P_TAKEBACK = const(14)  # the board shows the position before the last move: confirm?
 P_PLACED = const(15)  # a free handicap stone, counted, waiting for confirm
 
-# Prompt -> frame code.  Things to do blink, things that are wrong blink
-# fast, information is steady or dim.
+# Prompt -> frame code.  Things to do blink (1 Hz), things that are wrong
+# flash (two short flashes a second), information is steady or dim: a light
+# is told by its rhythm as well as its colour (frame.on).  A point whose
+# sensor cannot be read (or is ignored) is steady: nothing to do there.
 CODES = (
     fr.OFF,
     fr.LAST,
@@ -40,7 +42,7 @@ CODES = (
     fr.KO | fr.FAST,
     fr.SUPERKO | fr.FAST,
     fr.WRONG_COLOUR | fr.FAST,
-    fr.FAULT | fr.FAST,
+    fr.FAULT,
     fr.TERRITORY_BLACK | fr.DIM,
     fr.TERRITORY_WHITE | fr.DIM,
     fr.DEAD | fr.BLINK,
@@ -62,7 +64,9 @@ ALERT_NONE = const(0)
 ALERT_PROMPT = const(1)  # something on the board is waiting for the person
 ALERT_FAULT = const(2)  # a sensor fault
 ALERT_ERROR = const(3)  # the journal was damaged and recovered
-ALERT_CODES = (fr.OFF, fr.REMOVE | fr.DIM, fr.FAULT | fr.FAST, fr.ILLEGAL | fr.BLINK)
+# A prompt is information (dim, neutral: not the orange of "remove"); a
+# stone the board merely waits for (an engine's move) raises none.
+ALERT_CODES = (fr.OFF, fr.INFO | fr.DIM, fr.FAULT | fr.FAST, fr.ILLEGAL | fr.BLINK)
 
 
 def _worst_ma_x255():

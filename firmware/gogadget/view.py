@@ -12,6 +12,15 @@ goes on asking for the stone to be put right:
 the person answers by putting the stone right, or by pressing Confirm to
 have the sensor ignored until it agrees with the game again.  The board
 never decides that on its own: a slow person is not a broken sensor.
+
+An ignored place is blind: its light shows the fault, and the board takes
+it to hold what the game says.  A stone slid onto it would go unseen, so
+when a stone of the game goes missing beside a blind place that should be
+empty (play phase), the board cannot tell a stone knocked off the board
+from one slid onto the blind place: it stops ignoring that place and asks
+about it at once, naming it ("check F9 ..."); its light asks as any other
+place's does (a stone there is a stray, never a move).  The person lifts
+what is there, or presses Confirm to have the sensor ignored again.
 """
 from gogadget import signals as sg
 from gogadget.compat import const
@@ -53,7 +62,8 @@ def diff(ref):
     """Prompts for every place where the board and the game disagree; sets
     the counts the phases decide on.  Allocates nothing (events aside)."""
     if _FAST[0] is None or _FAST[0](ref) < 0:
-        _places(ref)
+        if _places(ref):
+            _places(ref)  # a blind place beside a stone that went: looked at anew
     asked = ref.ask_stuck
     if asked >= 0 and not ref.mark[asked] & M_CONTRA:
         ref.ask_stuck = -1  # put right (or faulty): the question is answered
@@ -61,7 +71,9 @@ def diff(ref):
 
 def _places(ref):
     """diff's pass over every place (hw/rp2fast.py's diff_places is its
-    viper twin: tests/test_rp2_fast.py)."""
+    viper twin: tests/test_rp2_fast.py).  True when a blind place beside a
+    stone that went is no longer ignored (see the notes): the places before
+    it in this pass need doing again."""
     scan = ref.stable
     want = ref.want
     prompt = ref.prompt
@@ -76,6 +88,7 @@ def _places(ref):
     ref.has_fault = False
     ref.extra = -1
     ref.missing = -1
+    again = False
     for pl in range(ref.n):
         s = scan[pl]
         w = want[pl]
@@ -113,6 +126,8 @@ def _places(ref):
             p = sg.P_PUT_BLACK if w == BLACK else sg.P_PUT_WHITE
             missing += 1
             ref.missing = pl
+            if not m & M_CONTRA and _blind_beside(ref, pl):
+                again = True
         elif s != S_STONE and s != w:
             p = sg.P_WRONG_COLOUR
             wrong += 1
@@ -137,6 +152,34 @@ def _places(ref):
     ref.ncontra = ncontra
     ref.oldest = oldest
     ref.unresolved = extras + missing + wrong + pending
+    return again
+
+
+def _blind_beside(ref, pl):
+    """The stone at pl just went: a blind (ignored) empty place beside it
+    may have got it.  True if one is asked about now (_unblind)."""
+    size = ref.size
+    col = pl % size
+    found = pl >= size and _unblind(ref, pl - size, pl)
+    found = pl + size < ref.n and _unblind(ref, pl + size, pl) or found
+    found = col > 0 and _unblind(ref, pl - 1, pl) or found
+    return col < size - 1 and _unblind(ref, pl + 1, pl) or found
+
+
+def _unblind(ref, nb, pl):
+    """Stop ignoring nb if it is blind and should be empty, and ask about it."""
+    if ref.fault[nb] != F_IGNORED or ref.want[nb] != EMPTY or ref.stable[nb] == S_EMPTY \
+            or ref.phase != "play":
+        return False  # (one that reads empty agrees: the pass clears it)
+    ref.fault[nb] = 0
+    ref.mark[nb] |= M_STRAY  # whatever it reads is not a move
+    ref.ask_stuck = nb
+    size = ref.size
+    there = vertex(size, ref.pt(nb))
+    ref.event("fault", "check %s (its sensor is ignored): the stone at %s went, and one slid "
+              "onto %s is not seen; lift any stone there, or press Confirm to ignore the "
+              "sensor again" % (there, vertex(size, ref.pt(pl)), there))
+    return True
 
 
 def age_ms(now_ms, then):

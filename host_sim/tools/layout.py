@@ -4,6 +4,7 @@ guide and the simulator's window use)."""
 import math
 
 from host_sim.tools import geometry as G
+from host_sim.tools.svg import Svg
 
 SCALE = 12  # px per mm
 DIM = "#b00060"  # dimension lines and their figures
@@ -14,7 +15,6 @@ def _mm(v):
 
 
 def layout_diagram():
-    from host_sim.tools.wiring import Svg
     gx, gy = G.GRID_MM
     # Screen position of the bottom-left point: room for its reed and stone.
     ox, oy = 140 + 20 * SCALE, 80 + 16 * SCALE + 2 * gy * SCALE

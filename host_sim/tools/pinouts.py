@@ -8,6 +8,7 @@ power design (hwdoc), so a pin map change redraws the schematic.
 """
 from gogadget.hw import pins
 from host_sim.tools.hwdoc import PHYSICAL
+from host_sim.tools.svg import ROW_H, Svg
 
 # Datasheet pin tables: pin number -> pin name.
 CD4067 = dict(enumerate(["COM", "I7", "I6", "I5", "I4", "I3", "I2", "I1", "I0", "S0", "S1", "GND",
@@ -87,7 +88,6 @@ def connections():
 def chip(svg, x, y, title, table, to, variant, label_w):
     """A DIP outline, pin 1 top left, counting down the left side and up the
     right, each pin's number and name inside and its connection outside."""
-    from host_sim.tools.wiring import ROW_H
     n = len(table)
     half = n // 2
     w = 150
@@ -113,7 +113,6 @@ def chip(svg, x, y, title, table, to, variant, label_w):
 
 
 def pinouts_diagram():
-    from host_sim.tools.wiring import Svg
     label_w = 300
     col_w = label_w * 2 + 150 + 30
     svg = Svg(2 * col_w + 20, 100, "Go Gadget chips: every pin and what it is soldered to "

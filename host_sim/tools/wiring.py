@@ -22,6 +22,9 @@ from gogadget import frame as F
 from gogadget.hw import pins
 from host_sim.tools import hwdoc
 from host_sim.tools.hwdoc import PHYSICAL
+from host_sim.tools.layout import layout_diagram
+from host_sim.tools.pinouts import pinouts_diagram
+from host_sim.tools.svg import ROW_H, Svg
 
 ROOT = Path(__file__).resolve().parents[2]
 OUT = ROOT / "hardware"
@@ -50,54 +53,6 @@ CHAIN = DATA  # LED data along the chain
 LEGEND = ((SELECT, "select / clock / load"), (ANALOG, "analog sensor signal"),
           (DATA, "serial data"), (BUTTON, "button input"), (V5, "5 V"), (V33, "3.3 V"),
           (GROUND, "GND"))
-ROW_H = 18  # pin rows of the Pico box
-
-
-def _esc(s):
-    return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-
-
-class Svg:
-    def __init__(self, w, h, title):
-        self.w, self.h = w, h
-        self.parts = ['']  # the background, sized by render()
-        self.add_text(20, 30, title, 20, weight="bold")
-
-    def add_text(self, x, y, s, size=12, anchor="start", weight="normal", fill="black"):
-        self.parts.append(
-            '<text x="%d" y="%d" font-family="DejaVu Sans, Arial, sans-serif" font-size="%d" '
-            'text-anchor="%s" font-weight="%s" fill="%s">%s</text>'
-            % (x, y, size, anchor, weight, fill, _esc(s)))
-
-    def box(self, x, y, w, h, title, lines=(), fill="#eef4ff"):
-        """A part; returns the baseline y of each text line (wires enter there)."""
-        self.parts.append('<rect x="%d" y="%d" width="%d" height="%d" rx="6" fill="%s" '
-                          'stroke="black"/>' % (x, y, w, h, fill))
-        self.add_text(x + w // 2, y + 18, title, 13, "middle", "bold")
-        ys = []
-        for i, line in enumerate(lines):
-            self.add_text(x + 8, y + 38 + 16 * i, line, 11)
-            ys.append(y + 38 + 16 * i)
-        return ys
-
-    def wire(self, points, colour=ANALOG, width=2):
-        # One <line> per stretch, grouped per wire: ImageMagick's own SVG
-        # renderer closes thick polylines and paths with a stray diagonal.
-        lines = "".join('<line x1="%d" y1="%d" x2="%d" y2="%d"/>' % (a + b)
-                        for a, b in zip(points, points[1:]))
-        self.parts.append('<g class="wire" stroke="%s" stroke-width="%d" stroke-linecap="square">'
-                          '%s</g>' % (colour, width, lines))
-
-    def dot(self, x, y, colour):
-        self.parts.append('<circle cx="%d" cy="%d" r="3" fill="%s"/>' % (x, y, colour))
-
-    def render(self):
-        self.parts[0] = '<rect x="0" y="0" width="%d" height="%d" fill="white"/>' % (self.w, self.h)
-        return ('<?xml version="1.0" encoding="UTF-8"?>\n'
-                '<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d">\n'
-                % (self.w, self.h, self.w, self.h) + "\n".join(self.parts) + "\n</svg>\n")
-
-
 def entry(y):
     """Where a wire meets a box line whose text baseline is y (mid-height of the text)."""
     return y - 4
@@ -376,18 +331,8 @@ def occupancy_diagram():
     return svg.render()
 
 
-def _pinouts():
-    from host_sim.tools.pinouts import pinouts_diagram
-    return pinouts_diagram()
-
-
-def _layout():
-    from host_sim.tools.layout import layout_diagram
-    return layout_diagram()
-
-
 DIAGRAMS = {"wiring-colour.svg": colour_diagram, "wiring-occupancy.svg": occupancy_diagram,
-            "pinouts.svg": _pinouts, "grid-layout.svg": _layout}
+            "pinouts.svg": pinouts_diagram, "grid-layout.svg": layout_diagram}
 
 
 def find_convert():

@@ -623,6 +623,51 @@ def scenario_stuck_prisoner_is_asked_and_ignored_through_the_count(tmp):
     assert not any(h.ref.fault)
 
 
+# The same ignored E5, then a bump slides E6's stone onto it (stress seed
+# 910200202: F8 onto an ignored F9).  The blind point cannot show the
+# stone that came; the board cannot tell a stone knocked off from one slid
+# onto E5, so it stops ignoring E5 and asks about it at once, by name.
+# What E5 reads is never a move; Confirm ignores the sensor again.
+def scenario_blind_point_beside_a_stone_that_went_is_asked_about(tmp):
+    h = Hand(9, occupancy=True, stuck_ms=2000)
+    h.settle()
+    h.moves("E5 D5 A1 F5 A2 E4 A3")
+    h.play("E6", tidy=False)
+    h.wait_ms(2300)
+    h.press(BTN_CONFIRM)
+    assert h.colour_at("E5") == fr.FAULT and h.ref.fault[h.pl("E5")]
+    h.moves("A4 G5")  # a move beside it, nothing went: still ignored
+    assert h.colour_at("E5") == fr.FAULT and h.ref.ask_stuck < 0
+    h.events()
+    h.lift("E6")  # slid onto E5, whose switch was closed already
+    h.settle()
+    asked = [t for k, t in h.events("fault")]
+    assert any(t.startswith("check E5") and "E6" in t for t in asked), asked
+    assert h.ref.ask_stuck == h.pl("E5") and not h.ref.fault[h.pl("E5")]
+    assert h.colour_at("E5") == fr.REMOVE and h.colour_at("E6") == fr.PUT_WHITE
+    h.put("E6", WHITE)  # a new stone from the bowl; E5 still reads one
+    h.settle()
+    assert h.ref.board.moves == 10, h.ref.status()  # E5 is no move
+    assert h.colour_at("E5") == fr.REMOVE
+    h.press(BTN_CONFIRM)  # "nothing there": ignored again
+    assert h.colour_at("E5") == fr.FAULT and h.ref.ask_stuck < 0
+    h.moves("A5")
+    assert h.ref.board.moves == 11
+    # The stone lifted from E5 instead: the switch opens, the point is trusted.
+    h.lift("G5")
+    h.settle()
+    assert h.ref.ask_stuck < 0  # G5 is beside no blind point
+    h.put("G5", BLACK)
+    h.settle()
+    h.lift("E4")
+    h.settle()
+    assert h.ref.ask_stuck == h.pl("E5")
+    h.lift("E5")
+    h.put("E4", WHITE)
+    h.settle()
+    assert h.ref.ask_stuck < 0 and not h.ref.fault[h.pl("E5")] and h.ref.unresolved == 0
+
+
 # Black's E4 took two stones (F4 G4); White takes E4 back at once by playing
 # F4, lifting E4 first (stress seed 3200479, the prisoners_first habit).
 # The stone on F4 is also a prisoner put back after the last stone was
@@ -693,6 +738,14 @@ def scenario_external_move_prompts(tmp):
     h.settle()
     assert h.ref.board.moves == 7
     assert h.code("E4") == fr.PUT_BLACK | fr.BLINK
+    # Waiting for the engine's stone is no alert (and never "remove" orange).
+    assert h.status_pixel(fr.STATUS_ALERT) == fr.OFF
+    h.lift("J9")  # ...but a stone knocked off meanwhile is
+    h.settle()
+    assert h.status_pixel(fr.STATUS_ALERT) == fr.INFO | fr.DIM
+    h.put("J9")
+    h.settle()
+    assert h.status_pixel(fr.STATUS_ALERT) == fr.OFF
     h.press(BTN_CONFIRM)
     assert h.ref.board.moves == 7, "an unplaced engine move was taken back"
     assert h.ref.external_move(WHITE, h.pt("E5")) != OK  # occupied
@@ -706,6 +759,7 @@ def scenario_external_move_prompts(tmp):
     h.settle()
     assert h.code("E3") == fr.PUT_WHITE | fr.BLINK
     assert h.colour_at("E4") == fr.REMOVE and h.colour_at("E5") == fr.REMOVE
+    assert h.status_pixel(fr.STATUS_ALERT) == fr.OFF  # its prisoners wait with it
     h.follow()
     assert h.ref.outstanding() == 0 and h.ref.board.moves == 12
 

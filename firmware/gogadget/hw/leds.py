@@ -73,10 +73,12 @@ class LedChain:
         self._fast_render = fast["render"] if fast else None
 
     def _visible_key(self, now_ms):
+        # Bits of the blink patterns the frame uses that are off now
+        # (frame.on: the rhythms are defined there only).
         key = 0
-        if self._uses & _SLOW and (now_ms // 500) & 1:
+        if self._uses & _SLOW and not F.on(F.BLINK, now_ms):
             key |= _SLOW
-        if self._uses & _FAST and (now_ms // 125) & 1:
+        if self._uses & _FAST and not F.on(F.FAST, now_ms):
             key |= _FAST
         return key
 
@@ -116,12 +118,10 @@ class LedChain:
         scaled = self._scaled
         p0, p1, p2 = self._pos
         palette = F.PALETTE
-        lit = F.lit
         for key in range(4):
-            phase_ms = (500 if key & _SLOW else 0) + (125 if key & _FAST else 0)
             for code in range(_CODES):
                 t = (key * _CODES + code) * 3
-                if lit(code, phase_ms):
+                if code & 0x0F != F.OFF and not key & self._phase[code]:
                     r, g, b = palette[code & 0x0F]
                     k = dim if code & 0xF0 == F.DIM else bright
                     scaled[t + p0] = r * k // 255

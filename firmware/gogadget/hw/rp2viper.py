@@ -465,6 +465,24 @@ def diff_places(ref) -> int:
                     p = 3  # P_PUT_WHITE
                 missing += 1
                 miss = pl
+                if not (m & 8):
+                    # a stone just went: an ignored place beside it that
+                    # reads a stone where none belongs (view._blind_beside)
+                    # is the plain pass's to ask about
+                    size = int(ref.size)
+                    col = pl % size
+                    q = pl - size
+                    if q >= 0 and fault[q] == 1 and want[q] == 0 and scan[q] != 0:
+                        return -1
+                    q = pl + size
+                    if q < n and fault[q] == 1 and want[q] == 0 and scan[q] != 0:
+                        return -1
+                    q = pl - 1
+                    if col > 0 and fault[q] == 1 and want[q] == 0 and scan[q] != 0:
+                        return -1
+                    q = pl + 1
+                    if col < size - 1 and fault[q] == 1 and want[q] == 0 and scan[q] != 0:
+                        return -1
             elif s != 3 and s != w:  # S_STONE
                 p = 8  # P_WRONG_COLOUR
                 wrong += 1

@@ -209,7 +209,9 @@
     dot.className = "dot " + (b.online ? (b.faults ? "fault" : "on") : "off");
     dot.title = b.online ? (b.faults ? b.faults + " sensor fault(s)" + (b.note ? ": " + b.note : "") : "online") : "offline";
     // Two boards, one game (docs/ROOM.md, Pairing): shown once, on Black's card.
-    el.querySelector(".name").textContent = b.opponent ? b.id + " vs " + b.opponent : b.id;
+    const name = el.querySelector(".name");
+    name.textContent = b.opponent ? b.id + " vs " + b.opponent : b.id;
+    name.title = name.textContent;
     el.querySelector(".gameno").textContent = b.game !== undefined ? "game " + b.game : "";
     const moved = el.dataset.moves !== undefined && el.dataset.moves !== String(b.n);
     el.classList.toggle("offline", !b.online);
@@ -323,6 +325,17 @@
   function draw() {
     frameAsked = false;
     const now = Date.now();
+    // New cards go in first, then where they are is read in one layout: the
+    // boards near the screen are drawn in this very frame, not when the
+    // observer first reports (a headless snapshot, a streaming overlay's,
+    // may be taken before that).
+    const fresh = [];
+    for (const id of pending) if (!cards.has(id)) fresh.push(cardFor(id));
+    const reach = window.innerHeight + 800;  // the observer's rootMargin
+    for (const el of fresh) {
+      const r = el.getBoundingClientRect();
+      el._near = r.bottom > -800 && r.top < reach;
+    }
     for (const id of pending) {
       const b = boards.get(id);
       drawCard(b);
