@@ -69,6 +69,7 @@ class Referee:
         # The colour a remote opponent plays (pairing.Remote sets it; 0: both
         # players are at this board): the local person never moves for it.
         self.remote = 0
+        self.clock = None  # clock.Clock when the config sets a time control
         self.start(config.size, config.komi, config.handicap, config.preset)
         self.refresh()  # until the settled view is taken, the board is taken to be empty
 
@@ -151,9 +152,18 @@ class Referee:
         self.winner = EMPTY
         self.cleared_before = None
         self.last_seen = True  # the last move has been on the board (take-back allowed)
+        self.set_clock()
         self.sync_want()
         self.log.seen(rules)
         self.dirty = True
+
+    def set_clock(self):
+        """The config's time control, full and stopped (a new game, GTP
+        time_settings); the clock module is loaded only for one."""
+        self.clock = None
+        if self.config.time_control != "none":
+            from gogadget.clock import from_config
+            self.clock = from_config(self.config)
 
     def _keep_unsaved(self):
         """The game that could not be kept is still the journal's: try to keep
@@ -222,6 +232,11 @@ class Referee:
     def update(self, scan, now_ms):
         """Feed one scan; allocates nothing while nothing happens."""
         self.now = now_ms
+        clock = self.clock
+        if clock is not None and (clock.running or clock.shown):
+            ch = clock.tick(now_ms)  # allocates nothing
+            if ch:
+                clock.changed(self, ch)
         if self.rules.changes != self.log.changes:
             self.log.rules(self.rules)
         settler = self.settler
@@ -268,6 +283,8 @@ class Referee:
     def refresh(self):
         self.dirty = False
         self.refresh_phase()
+        if self.clock is not None:
+            self.clock.follow(self)
         self.paint()
 
     def refresh_phase(self):
@@ -285,6 +302,8 @@ class Referee:
         shown = self.shown
         sg.paint(self.frame, self.prompt if shown is None else shown, turn, self.phase, alert,
                  self._brightness)
+        if self.clock is not None and self.phase == "play":
+            self.clock.lights(self.frame, 1 + self.n)
 
     # -- places and points ----------------------------------------------------
 
@@ -350,6 +369,8 @@ class Referee:
         colour, pt = self.board.last_move()  # pyright: ignore[reportGeneralTypeIssues]
         self.board.undo()
         self.log.append(self, jn.K_UNDO)
+        if self.clock is not None and self.clock.take_back(colour):
+            self.clock.save(self, colour)
         self.sync_want()
         self.last_seen = True
         self.takeback = play.TB_NONE
@@ -424,6 +445,9 @@ class Referee:
             self.confirm_count()
         elif phase == "setup" and self.free:
             position.confirm_handicap(self)
+        elif phase == "play" and self.clock is not None and self.clock.paused:
+            self.clock.paused = False
+            self.event("clock", "clock restarted")
         else:
             self.event("prompt", "nothing to confirm")
 
@@ -471,6 +495,8 @@ class Referee:
             text += ", sensor fault"
         if self.damage:
             text += ", " + self.damage
+        if self.clock is not None:
+            text += ", " + self.clock.status()
         return text
 
 
