@@ -24,6 +24,8 @@ follow() (the board asking something stops both clocks; docs/CLOCK.md),
 made() (a move or pass), undone() (a take-back gives no time back) and
 tick().  The state is journalled as K_CLOCK records (see record()).
 """
+from array import array
+
 from gogadget import frame as fr
 from gogadget import journal as jn
 from gogadget.compat import const, ticks_diff
@@ -38,6 +40,7 @@ CANADIAN = const(4)
 
 WARN_MS = const(10000)  # the last 10 s of main time or of a period blink the turn light
 SHOWN_MS = const(2000)  # a byo-yomi period used shows this long
+CAP_MS = const(65000000)  # fischer without max_time: config.MAX_TIME_S, so ints stay small
 SAVE_MS = const(10000)  # a running clock is journalled this often (a power cut loses less)
 
 # tick()'s answer, bits
@@ -47,21 +50,25 @@ CH_FLAG = const(4)  # the running player is out of time
 CH_SAVE = const(8)  # time to journal the running clock
 
 
-def from_config(config):
-    """A Clock from the config's time control (None for "none")."""
+UNKNOWN = const(0xFFFF)  # a move's time left not known (the record leaves it out)
+
+
+def from_config(config, moves=0):
+    """A Clock from the config's time control (None for "none"); moves:
+    how many moves' times to keep for the record."""
     system = SYSTEMS.index(config.time_control)
     if system == NONE:
         return None
     return Clock(system, config.main_time * 1000, config.period_time * 1000, config.periods,
                  config.stones_per_period, config.time_increment * 1000,
-                 config.max_time * 1000, config.play_on_time_out)
+                 config.max_time * 1000, config.play_on_time_out, moves)
 
 
 class Clock:
     """Both players' time, indexed by colour (BLACK 1, WHITE 2)."""
 
     def __init__(self, system, main_ms, period_ms=0, periods=0, stones=0, inc_ms=0,
-                 max_ms=0, play_on=False):
+                 max_ms=0, play_on=False, moves=0):
         self.system = system
         self.main_ms = main_ms
         self.period_ms = period_ms if system in (BYOYOMI, CANADIAN) else 0
@@ -74,6 +81,12 @@ class Clock:
         self.period = [0, 0, 0]  # the current period's time left (byoyomi, canadian)
         self.count = [0, 0, 0]  # periods left (byoyomi) / stones left in the period (canadian)
         self._snap = [0, 0, 0, 0, 0, 0, 0, 0, 0]  # before each colour's last move's bonus
+        # Per move, for the record (SGF BL/WL, OB/OW): whole seconds left
+        # after it (config.MAX_TIME_S keeps them in 16 bits) and the
+        # periods/stones left.  Allocated once, with the clock.
+        self.secs = array("H", range(moves))
+        self.counts = bytearray(moves)
+        self.index = -1  # the move the pending completion (moving) belongs to
         self.reset()
 
     def reset(self):
@@ -93,6 +106,8 @@ class Clock:
         self.shown = 0  # the colour whose used period is being shown
         self.shown_ms = 0
         self._undo = 0  # bit per colour: _snap holds its last move's state
+        for i in range(len(self.secs)):
+            self.secs[i] = UNKNOWN
 
     # -- time ----------------------------------------------------------------
 
@@ -188,8 +203,9 @@ class Clock:
         sys_ = self.system
         if sys_ == FISCHER:
             m = self.main[c] + self.inc_ms
-            if self.max_ms and m > self.max_ms:
-                m = max(self.max_ms, self.main[c])
+            cap = self.max_ms or CAP_MS
+            if m > cap:
+                m = max(cap, self.main[c])
             self.main[c] = m
         elif sys_ == BYOYOMI and not self.main[c]:
             self.period[c] = self.period_ms  # a move inside a period keeps it
@@ -242,6 +258,29 @@ class Clock:
             self.flagged = c
         self.started = True
 
+    # -- the record (sgf.emit) -----------------------------------------------------
+
+    def sgf_root(self, put):
+        """TM (main time, s) and OT (the overtime, as CGoban and KGS write it)."""
+        put("TM[%d]" % (self.main_ms // 1000))
+        p = self.period_ms // 1000
+        sys_ = self.system
+        if sys_ == BYOYOMI:
+            put("OT[%dx%d byo-yomi]" % (self.periods, p))
+        elif sys_ == CANADIAN:
+            put("OT[%d/%d Canadian]" % (self.periods, p))
+        elif sys_ == FISCHER:
+            put("OT[%d fischer]" % (self.inc_ms // 1000))
+
+    def sgf_move(self, put, i, c):
+        """BL/WL: the mover's time left after move i; OB/OW: its periods
+        (byoyomi) or stones (canadian) left, in overtime."""
+        if i >= len(self.secs) or self.secs[i] == UNKNOWN:
+            return
+        put(("BL[%d]" if c == BLACK else "WL[%d]") % self.secs[i])
+        if self.period_ms and self.counts[i]:
+            put(("OB[%d]" if c == BLACK else "OW[%d]") % self.counts[i])
+
     # -- words and lights ------------------------------------------------------
 
     def text(self, c):
@@ -288,11 +327,19 @@ class Clock:
         if prev and prev != c:
             self._complete(ref, prev)  # the next move came before the prisoners went
         self.moving = c
+        self.index = i = ref.board.moves - 1
+        if 0 <= i < len(self.secs):
+            self.secs[i] = UNKNOWN  # until the move is complete
         self.run(c if self.started else 0, ref.now)
 
     def _complete(self, ref, c):
         self.moving = 0
         self.moved(c, ref.now)
+        i = self.index
+        if 0 <= i < len(self.secs):
+            s = (self.left(c) + 999) // 1000
+            self.secs[i] = s if s < UNKNOWN else UNKNOWN - 1
+            self.counts[i] = self.overtime(c)
         self.save(ref, c)
 
     def save(self, ref, c):

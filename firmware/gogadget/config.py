@@ -22,7 +22,7 @@ NOISE_MEMORY_MS = 1280  # the flicker rate is measured over about this long
 # scan_hz in the same file or, without one, at the 50/s the board then ran.
 LEGACY_SCAN_HZ = 50
 MAX_SCANS = 250
-MAX_TIME_S = 360000  # a clock setting's longest (100 hours: below 2**30 ms)  # the settler's per-place counters saturate just past this
+MAX_TIME_S = 65000  # a clock setting's longest (18 hours: the record keeps seconds in 16 bits)  # the settler's per-place counters saturate just past this
 
 # At 100 scans/s a stone is first read within 10 ms of landing; 30 ms of
 # equal readings (3 scans) then make it a move on the next scan, and the
@@ -254,7 +254,7 @@ class Config:
         systems = ("none", "absolute", "fischer", "byoyomi", "canadian")
         if self.time_control not in systems:
             raise ValueError("time_control must be one of " + ", ".join(systems))
-        # Every time in ms stays below 2**30 (clock.py's ints): 100 hours at most.
+        # Every time in ms stays far below 2**30 (clock.py's ints).
         for name in ("main_time", "period_time", "max_time"):
             _int_range(name, getattr(self, name), 0, MAX_TIME_S)
         _int_range("time_increment", self.time_increment, 0, 3600)

@@ -709,7 +709,8 @@ class Link(Engine):
             path = self.store + "/%04d.sgf" % ref.log.game
             try:
                 with open(self.store + "/game.tmp", "w") as f:
-                    sgf.write_record(f, ref.board, ref.rules, ref.komi, text, ref.date())
+                    sgf.write_record(f, ref.board, ref.rules, ref.komi, text, ref.date(),
+                                     ref.clock)
                 journal._replace(self.store + "/game.tmp", path)
                 journal._sync()
             finally:

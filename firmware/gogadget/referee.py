@@ -163,7 +163,7 @@ class Referee:
         self.clock = None
         if self.config.time_control != "none":
             from gogadget.clock import from_config
-            self.clock = from_config(self.config)
+            self.clock = from_config(self.config, self.n + self.n // 8)
 
     def _keep_unsaved(self):
         """The game that could not be kept is still the journal's: try to keep
@@ -475,7 +475,7 @@ class Referee:
     def sgf(self):
         from gogadget import sgf
         try:
-            return sgf.record(self.board, self.rules, self.komi, self.result, _date())
+            return sgf.record(self.board, self.rules, self.komi, self.result, _date(), self.clock)
         finally:
             sgf = None
             forget("sgf")  # asked for by the host now and then: not kept on the heap
