@@ -104,3 +104,121 @@ def test_a_journalled_clock_survives_other_colours():
     d = Clock(CANADIAN, 0, 300000, stones=25)
     d.restore(*rec[1:])
     assert d.left(WHITE) == 299000 and d.overtime(WHITE) == 24 and d.left(BLACK) == 300000
+
+
+# -- GTP ------------------------------------------------------------------------
+
+def _link(**tc):
+    from gogadget.link import Link
+    from fake_referee import FakeStream
+    h = Hand(9, **tc)
+    h.settle()
+    return h, Link(h.ref, FakeStream())
+
+
+def _answer(lk, line):
+    text = lk.handle(line)
+    return text[0] == "=", text[1:].strip()
+
+
+def test_gtp_time_settings_set_the_boards_clock():
+    h, lk = _link()
+    assert _answer(lk, "gogadget-clock") == (True, "none")
+    assert _answer(lk, "time_settings 300 30 5")[0]
+    assert h.config.time_control == "canadian" and h.ref.clock.periods == 5
+    assert _answer(lk, "gogadget-clock") == (True, "canadian 300 30 5 - 0 - 300000 0 300000 0")
+    assert _answer(lk, "time_settings 600 0 0")[0]
+    assert h.config.time_control == "absolute" and h.ref.clock.left(BLACK) == 600000
+    assert _answer(lk, "time_settings 600 30 0")[0] and h.ref.clock is None, "no limit"
+    assert _answer(lk, "kgs-time_settings byoyomi 60 10 3")[0]
+    assert (h.config.time_control, h.config.periods, h.config.period_time) == ("byoyomi", 3, 10)
+    assert _answer(lk, "kgs-time_settings none")[0] and h.ref.clock is None
+    assert _answer(lk, "kgs-time_settings canadian 0 300 25")[0]
+    assert h.ref.clock.overtime(WHITE) == 25
+    ok, text = _answer(lk, "kgs-time_settings hourglass 60")
+    assert not ok and "expected none, absolute" in text
+    ok, text = _answer(lk, "time_settings 60 -1 0")
+    assert not ok and h.config.time_control == "canadian", "a refused setting changes nothing"
+
+
+def test_gtp_time_left_sets_one_colour():
+    h, lk = _link(time_control="byoyomi", main_time=60, period_time=30, periods=5)
+    assert _answer(lk, "time_left w 25 3")[0]
+    c = h.ref.clock
+    assert c.left(WHITE) == 25000 and c.overtime(WHITE) == 3 and c.left(BLACK) == 60000
+    assert _answer(lk, "time_left B 42 0")[0] and c.left(BLACK) == 42000
+    assert "byoyomi 60 30 5 - 0 - 42000 0 25000 3" == _answer(lk, "gogadget-clock")[1]
+    assert not _answer(lk, "time_left x 1 0")[0]
+    h2, lk2 = _link()
+    assert _answer(lk2, "time_left b 10 0")[0], "accepted without a clock (nothing to set)"
+
+
+# The same commands to GNU Go and to the board: both take or refuse each.
+# (GNU Go 3.8 has no kgs-time_settings: the test above checks ours; it
+# also ignores words after the third, which the board refuses.)
+GTP_TIME_COMMANDS = [
+    "time_settings 300 30 5", "time_settings 600 0 0", "time_settings 0 0 0",
+    "time_settings 300 30", "time_settings x 1 1",
+    "time_left b 100 0", "time_left w 20 3", "time_left b", "time_left q 10 0",
+    "time_left w x 0",
+]
+
+
+def test_gtp_time_commands_agree_with_gnugo(gnugo_path):
+    from oracle_gtp import GtpProcess
+    gnugo = GtpProcess([gnugo_path, "--mode", "gtp", "--level", "0"])
+    try:
+        theirs = [ok for ok, _ in gnugo.batch(GTP_TIME_COMMANDS)]
+    finally:
+        gnugo.close()
+    h, lk = _link()
+    ours = [_answer(lk, line)[0] for line in GTP_TIME_COMMANDS]
+    assert ours == theirs, [(c, o, t) for c, o, t in zip(GTP_TIME_COMMANDS, ours, theirs) if o != t]
+
+
+def test_gnugo_plays_on_the_boards_clock(gnugo_path, tmp_path):
+    """The host relays a game with GNU Go on a byo-yomi clock: the engine is
+    told the board's time control and, before each genmove, its time left
+    as the board counts it."""
+    import time
+    from host_sim import session
+    from host_sim.virtual import PUT_CODES, make_config
+    log = tmp_path / "gtp.log"
+    cmd = "sh -c 'tee %s | %s --mode gtp --level 0'" % (log, gnugo_path)
+    config = make_config(size=9)
+    config.time_control, config.main_time, config.period_time, config.periods = \
+        "byoyomi", 120, 30, 3
+    sim, match = session.start(config, cmd, colour=BLACK, store_dir=str(tmp_path / "s"),
+                               live=False)
+    try:
+        match.wait(sim.step)
+        for v in ("E5", "C3", "G7"):
+            sim.stones.put(v, BLACK)
+            sim.until_quiet()
+            match.wait(sim.step)
+            sim.run(300)  # the engine's stone waits to be placed: nobody's time
+            for pl, code in sim.leds.prompts().items():
+                colour = PUT_CODES.get(code & 0x0F)
+                if colour and sim.stones.cells[pl] == 0:
+                    sim.stones.put(pl, colour)
+            sim.until_quiet()
+            match.wait(sim.step)
+        end = time.monotonic() + 20
+        while sim.referee.board.moves < 6 and time.monotonic() < end:
+            sim.step()
+        assert match.error is None, match.error
+        sent = log.read_text().splitlines()
+        # GNU Go 3.8 has no kgs-time_settings: byo-yomi as GTP v2's Canadian
+        # with one stone a period, which is the same thing.
+        assert "kgs-time_settings byoyomi 120 30 3" in sent and "time_settings 120 30 1" in sent
+        lefts = [line for line in sent if line.startswith("time_left w ")]
+        assert len(lefts) == 3, sent
+        clock = sim.referee.clock
+        assert lefts[0] in ("time_left w 119 0", "time_left w 120 0"), \
+            "white's clock ran from black's first stone (told in whole seconds, rounded down)"
+        secs = int(lefts[-1].split()[2])
+        assert secs <= 120 and clock.left(WHITE) // 1000 <= secs
+        assert clock.left(BLACK) < 120000
+    finally:
+        match.close()
+        sim.close()
