@@ -656,7 +656,7 @@ class Link(Engine):
         mark = ref.mark
         return self.vertices([ref.pt(pl) for pl in range(ref.n) if mark[pl] & M_DEAD])
 
-    # -- the game clock (clock.py: loaded only for these and a time control) ---
+    # -- the game clock (clockgtp.py, loaded for one command) ------------------
 
     def _time_settings(self, args):
         self._clock_call("gtp_settings", "v2", args)
@@ -673,19 +673,27 @@ class Link(Engine):
         return ""
 
     def _clock(self, args):
-        from gogadget import clock
-        return clock.gtp_clock(self.referee)
+        from gogadget import clockgtp
+        try:
+            return clockgtp.gtp_clock(self.referee)
+        finally:
+            clockgtp = None
+            self._forget_clock()
 
     def _clock_call(self, fn, *args):
-        from gogadget import clock
+        from gogadget import clockgtp
         try:
-            getattr(clock, fn)(self.referee, *args)
+            getattr(clockgtp, fn)(self.referee, *args)
         except ValueError as exc:
             raise GtpError(str(exc))
         finally:
-            clock = None
-            if self.referee.clock is None:
-                forget("clock")
+            clockgtp = None
+            self._forget_clock()
+
+    def _forget_clock(self):
+        forget("clockgtp")
+        if self.referee.clock is None:
+            forget("clock")  # loaded for nothing: no time control
 
     def _result(self, args):
         """gogadget-result RESULT: the game ended off the board -- the opponent
