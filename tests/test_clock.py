@@ -222,3 +222,12 @@ def test_gnugo_plays_on_the_boards_clock(gnugo_path, tmp_path):
     finally:
         match.close()
         sim.close()
+
+
+def test_no_time_control_loads_no_clock_on_micropython(micropython):
+    code = ("import sys\nfrom fakehand import Hand\nh = Hand(9)\nh.settle()\n"
+            "h.moves('E5 C3')\nprint('CLOCK', 'gogadget.clock' in sys.modules)\n"
+            "h2 = Hand(9, time_control='absolute', main_time=60)\nh2.settle()\n"
+            "print('TIMED', 'gogadget.clock' in sys.modules, 'gogadget.clockgtp' in sys.modules)\n")
+    out = micropython(code=code).stdout
+    assert "CLOCK False" in out and "TIMED True False" in out, out
