@@ -231,3 +231,49 @@ def test_no_time_control_loads_no_clock_on_micropython(micropython):
             "print('TIMED', 'gogadget.clock' in sys.modules, 'gogadget.clockgtp' in sys.modules)\n")
     out = micropython(code=code).stdout
     assert "CLOCK False" in out and "TIMED True False" in out, out
+
+
+# -- the room ---------------------------------------------------------------------
+
+def test_room_snapshot_carries_the_clock_and_follows_whose_time_runs(tmp_path):
+    import json
+    from test_broadcast import FakeNet
+    from gogadget.broadcast import Broadcaster
+    from host_sim.room.messages import parse
+    h = _game(tmp_path, time_control="byoyomi", main_time=300, period_time=30, periods=5)
+    net = FakeNet()
+    b = Broadcaster(net.factory, "b1", referee=h.ref)
+
+    def snap():
+        for _ in range(40):  # the clock's state is looked at every few polls
+            b.poll(h.t)
+            h.scans(1)
+        raw = net.retained["gogadget/board/b1/game"]
+        msg, why = parse("gogadget/board/b1/game", raw)
+        assert why is None, why
+        return json.loads(raw)["clock"], msg["clock"]
+
+    clock, parsed = snap()
+    assert clock == ["byoyomi", "", 300000, 0, 300000, 0] == parsed, "stopped before the first move"
+    h.moves("E5")
+    clock, _ = snap()
+    assert clock[:2] == ["byoyomi", "W"] and clock[2] == 300000 and 299000 < clock[4] < 300000
+    h.lift("E5")  # the board asks: nobody's time runs, and the room is told
+    h.settle()
+    clock, _ = snap()
+    assert clock[1] == "", clock
+    h.put("E5")
+    h.settle()
+    clock, _ = snap()
+    assert clock[1] == "W"
+
+
+@pytest.mark.parametrize("bad", [["hourglass", "", 1, 0, 1, 0], ["byoyomi", "X", 1, 0, 1, 0],
+                                 ["byoyomi", "B", -1, 0, 1, 0], ["byoyomi", "B", 1, 0, 1],
+                                 ["byoyomi", "B", 1, 256, 1, 0], "byoyomi"])
+def test_relay_refuses_a_bad_clock(bad):
+    import json
+    from host_sim.room.messages import parse
+    snap = {"v": 1, "game": 1, "seq": 0, "size": 9, "komi": 7.5, "phase": "play", "clock": bad}
+    msg, why = parse("gogadget/board/b1/game", json.dumps(snap).encode())
+    assert msg is None and "clock" in why

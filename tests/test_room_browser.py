@@ -158,3 +158,39 @@ def test_the_page_shows_the_room_live(room):
             br.screenshot(str(SHOTS / "room-phone-board.png"))
     finally:
         relay3.stop()
+
+
+def test_the_page_counts_the_boards_clocks_down(room):
+    """Boards on a clock: the snapshot carries it (docs/ROOM.md); the page shows
+    both players' clocks and counts the running one down between snapshots.
+    Kept as build/screenshots/room-clock.png (and docs/room-clock.png)."""
+    broker, relay, pubs, games, chromium = room
+    clocks = {"table-1": ["byoyomi", "W", 1200000, 0, 65000, 0],
+              "table-2": ["canadian", "B", 184000, 12, 251000, 25],
+              "table-6": ["fischer", "", 1450000, 0, 1312000, 0],
+              "table-5": ["absolute", "W", 1800000, 0, 9500, 0]}
+    for b, clock in clocks.items():
+        snap = games[b].snapshot()
+        snap["clock"] = clock
+        pubs[b].send("game", snap)
+        pubs[b].flush()
+    wait_for(lambda: all(relay.room.boards[b].game.clock == c for b, c in clocks.items()))
+
+    def shown(board, colour):
+        return br.eval("(document.querySelector('.card[data-board=\"%s\"] .clock[data-colour=\"%s\"]')"
+                       " || {}).textContent" % (board, colour))
+
+    with Chromium(chromium, width=1440, height=1000) as br:
+        br.goto(relay.url + "/")
+        br.wait("document.querySelectorAll('.card .clock').length === 8", what="the clocks")
+        assert shown("table-1", "B") == "20:00"
+        assert shown("table-2", "W") == "4:11 /25" and shown("table-6", "B") == "24:10"
+        first = shown("table-1", "W")
+        assert first in ("1:05", "1:04", "1:03"), first
+        br.wait("document.querySelector('.card[data-board=\"table-1\"] .clock.running').textContent"
+                " === '1:02'", timeout=6, what="white's clock counting down")
+        assert shown("table-1", "B") == "20:00", "the waiting clock stands still"
+        assert shown("table-6", "B") == "24:10", "nobody's time runs (the board is asking)"
+        assert br.eval("document.querySelector('.card[data-board=\"table-5\"] .clock.running')"
+                       ".classList.contains('low')")
+        br.screenshot(str(SHOTS / "room-clock.png"))

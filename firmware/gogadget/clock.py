@@ -70,6 +70,7 @@ class Clock:
     def __init__(self, system, main_ms, period_ms=0, periods=0, stones=0, inc_ms=0,
                  max_ms=0, play_on=False, moves=0):
         self.system = system
+        self.word = SYSTEMS[system].encode()  # for the room's snapshot (broadcast.py)
         self.main_ms = main_ms
         self.period_ms = period_ms if system in (BYOYOMI, CANADIAN) else 0
         self.periods = periods if system == BYOYOMI else stones if system == CANADIAN else 0
