@@ -331,7 +331,7 @@ class Clock:
         self.index = i = ref.board.moves - 1
         if 0 <= i < len(self.secs):
             self.secs[i] = UNKNOWN  # until the move is complete
-        self.run(c if self.started else 0, ref.now)
+        self.run(c if self.started and not self.paused else 0, ref.now)
 
     def _complete(self, ref, c):
         self.moving = 0
@@ -361,7 +361,8 @@ class Clock:
             elif m and ref.phase == "play" and ref.unresolved == ref.pending and not (
                     ref.takeback or ref.tb_ready or ref.ask_stuck >= 0 or ref._ask_new
                     or ref.ask_undo):
-                who = m if self.started else 0  # lifting the prisoners is part of the move
+                # lifting the prisoners is part of the move
+                who = m if self.started and not self.paused else 0
             if ref.phase == "play" and not self.moving and not asking and self.started \
                     and not self.paused:
                 who = ref.board.to_move()

@@ -263,8 +263,13 @@ def scenario_clock_power_cut_pauses(tmp):
     assert h2.ref.phase == "play" and clock.running == 0, "paused until Confirm"
     assert h2.status_pixel(fr.STATUS_TURN) == fr.PUT_BLACK | fr.BLINK
     b2 = clock.left(BLACK)
+    w2 = clock.left(WHITE)
     h2.wait_ms(5000)
     assert clock.left(BLACK) == b2
+    h2.moves("D4 F6")  # moves before Confirm: the clock stays paused, nobody is charged
+    assert clock.paused and clock.running == 0 and h2.ref.board.moves == 4
+    assert clock.left(WHITE) == w2
+    b2 = clock.left(BLACK)  # (a move in a period keeps it: black's period is full again)
     h2.press(BTN_CONFIRM)
     assert clock.running == BLACK and not clock.paused
     h2.wait_ms(2000)
