@@ -13,7 +13,7 @@ from fakehand import Hand  # noqa: E402
 from gogadget import journal as jn  # noqa: E402
 from gogadget.config import Config  # noqa: E402
 from gogadget.events import BTN_PASS  # noqa: E402
-from gogadget.points import BLACK, WHITE  # noqa: E402
+from gogadget.points import BLACK, WHITE, parse_vertex  # noqa: E402
 
 
 def _game(tmp_path, **tc):
@@ -192,7 +192,9 @@ def test_gnugo_plays_on_the_boards_clock(gnugo_path, tmp_path):
                                live=False)
     try:
         match.wait(sim.step)
-        for v in ("E5", "C3", "G7"):
+        for _ in range(3):
+            v = next(v for v in ("E5", "C3", "G7", "C7", "G3", "E3", "E7", "C5", "G5")
+                     if sim.stones.cells[sim.referee.place(parse_vertex(9, v))] == 0)
             sim.stones.put(v, BLACK)
             sim.until_quiet()
             match.wait(sim.step)
