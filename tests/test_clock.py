@@ -279,3 +279,56 @@ def test_relay_refuses_a_bad_clock(bad):
     snap = {"v": 1, "game": 1, "seq": 0, "size": 9, "komi": 7.5, "phase": "play", "clock": bad}
     msg, why = parse("gogadget/board/b1/game", json.dumps(snap).encode())
     assert msg is None and "clock" in why
+
+
+# -- two boards, one game (gogadget remote) ----------------------------------------
+
+def test_remote_opponents_clock_is_their_boards_and_a_long_claim_is_shown():
+    from gogadget.pairing import Follower, pair_message
+    from room_boards import SpecGame, encode
+    h = Hand(9, preset="japanese", komi=6.5, time_control="absolute", main_time=600)
+    h.ref.resume([], "", h.t)
+    h.settle()
+    f = Follower("b1", "b2", BLACK, "g1")
+    f.attach(h.ref)
+    g = SpecGame("b2", game=4, size=9, komi=6.5, rules="japanese")
+
+    def send(leaf, msg):
+        f.message(("gogadget/board/b2/%s" % leaf).encode(), encode(msg))
+        f.poll()
+
+    def snap(clock):
+        s = g.snapshot()
+        s["clock"] = clock
+        send("game", s)
+
+    f.message(b"gogadget/board/b2/pair", pair_message("g1", WHITE, "b1"))
+    snap(["absolute", "", 600000, 0, 600000, 0])
+    clock = h.ref.clock
+    h.moves("E5")  # ours
+    f.poll()
+    assert clock.running == 0 and clock.remote_turn, "their clock is not run here"
+    send("move", g.play("ee", "B"))  # their board has our move
+    h.wait_ms(5000)
+    f.poll()
+    assert clock.left(WHITE) == 600000, "never counted down here"
+    b = clock.left(BLACK)
+    send("move", g.play("cc", "W"))  # their move: their board says it took 4 s
+    snap(["absolute", "B", b, 0, 596000, 0])
+    assert clock.left(WHITE) == 596000 and not f.clock_note
+    h.follow()  # the person places their stone
+    assert h.ref.board.moves == 2, (f.outcome, f.note, f.count, h.ref.status())
+    assert clock.running == BLACK
+    h.moves("G7")
+    f.poll()
+    send("move", g.play("gc", "B"))
+    h.wait_ms(1000)
+    send("move", g.play("cg", "W"))
+    snap(["absolute", "B", clock.left(BLACK), 0, 586000, 0])  # 10 s, where 1 s passed here
+    assert "W's board says the move took 10 s; 1 s passed here" in f.clock_note, (
+        f.outcome, f.note, f._turn_at, f._their_ms, h.ref.status())
+    assert clock.left(WHITE) == 586000, "shown, not corrected: their board's figure stands"
+    h.drain()
+    assert any("took 10 s" in text for kind, text in h.events("clock"))
+    snap(["byoyomi", "", 1, 0, 1, 0])
+    assert "time controls differ" in f.clock_note

@@ -103,6 +103,7 @@ class Clock:
         self.paused = False  # after a power cut, until Confirm
         self.flagged = 0  # the colour out of time (0: none)
         self.moving = 0  # the colour whose move waits for its prisoners to be lifted
+        self.remote_turn = False  # a remote player is to move (follow; pairing's stopwatch)
         self.warning = False
         self.shown = 0  # the colour whose used period is being shown
         self.shown_ms = 0
@@ -233,6 +234,18 @@ class Clock:
         self.count[c] = s[k + 2]
         return True
 
+    def set_left(self, c, ms, n):
+        """c's clock as told from elsewhere (GTP time_left, the remote
+        board): n 0 is main time, else the period's ms and periods/stones."""
+        if n and self.period_ms:
+            self.main[c] = 0
+            self.period[c] = ms
+            self.count[c] = n
+        else:
+            self.main[c] = ms
+        if self.flagged == c and ms:
+            self.flagged = 0
+
     # -- the journal ------------------------------------------------------------
 
     def record(self, c):
@@ -335,7 +348,12 @@ class Clock:
 
     def _complete(self, ref, c):
         self.moving = 0
-        self.moved(c, ref.now)
+        if c == ref.remote:
+            # A remote player's clock is their board's (pairing.Follower
+            # sets it from their snapshot): nothing is added here.
+            self.started = True
+        else:
+            self.moved(c, ref.now)
         i = self.index
         if 0 <= i < len(self.secs):
             s = (self.left(c) + 999) // 1000
@@ -366,6 +384,9 @@ class Clock:
             if ref.phase == "play" and not self.moving and not asking and self.started \
                     and not self.paused:
                 who = ref.board.to_move()
+            if who == ref.remote:
+                who = 0  # their board runs their clock and says what it took
+        self.remote_turn = ref.phase == "play" and ref.remote and ref.board.to_move() == ref.remote
         self.run(who, ref.now)
 
     def changed(self, ref, ch):

@@ -64,14 +64,7 @@ def gtp_time_left(ref, colour, secs, count):
     if secs < 0 or count < 0 or secs > 65000 or count > 255:
         raise ValueError("time_left out of range")
     clock.tick(ref.now)
-    if count and clock.period_ms:
-        clock.main[colour] = 0
-        clock.period[colour] = secs * 1000
-        clock.count[colour] = count
-    else:
-        clock.main[colour] = secs * 1000
-    if clock.flagged == colour and secs:
-        clock.flagged = 0
+    clock.set_left(colour, secs * 1000, count)
     ref.dirty = True
 
 
