@@ -194,3 +194,69 @@ def test_the_page_counts_the_boards_clocks_down(room):
         assert br.eval("document.querySelector('.card[data-board=\"table-5\"] .clock.running')"
                        ".classList.contains('low')")
         br.screenshot(str(SHOTS / "room-clock.png"))
+
+
+def test_a_board_on_a_clock_plays_in_the_room(tmp_path):
+    """A whole game from the firmware: a referee on a byo-yomi clock (the
+    scripted hand of tests/mp/fakehand.py), its own Broadcaster, Mosquitto,
+    the relay and the page: both clocks shown, the running one counting
+    down, whose time runs following the board (nobody's while it asks)."""
+    import sys
+    require(find_mosquitto() or "mosquitto", "(apt-get install mosquitto; .ci/run does)")
+    chromium = require(find_chromium() or "chromium", "(apt-get install chromium; .ci/run does)")
+    sys.path.insert(0, str(ROOT / "tests" / "mp"))
+    from fakehand import Hand
+    from gogadget import journal as jn
+    from gogadget.broadcast import Broadcaster
+    from host_sim.room.client import factory
+    broker = Broker(str(tmp_path / "broker"), boards=["clocked"]).start()
+    relay = Relay(broker.url, ("127.0.0.1", 0), str(tmp_path / "archive"), "relay",
+                  broker.creds["relay"]).start()
+    (tmp_path / "store").mkdir()
+    h = Hand(9, journal=jn.Journal(str(tmp_path / "store")), time_control="byoyomi",
+             main_time=90, period_time=30, periods=3)
+    h.ref.resume([], "", h.t)
+    pub = Broadcaster(factory(broker.url, "clocked", broker.creds["clocked"], timeout=2.0),
+                      "clocked", referee=h.ref, black="Kitani Minoru", white="Go Seigen")
+
+    def pump(until, what):
+        end = time.monotonic() + 20
+        while not until():
+            assert time.monotonic() < end, what
+            pub.poll(h.t)
+            h.scans(1)
+            time.sleep(0.002)
+
+    def card(js):
+        return br.eval("(() => { const c = document.querySelector('.card[data-board=\"clocked\"]');"
+                       " return %s; })()" % js)
+
+    try:
+        assert relay.connected.wait(20)
+        h.settle()
+        h.moves("E5 C3")
+        h.wait_ms(12000)  # black thinks 12 s of board time
+        h.moves("G7 C7")
+        pump(lambda: relay.room.boards.get("clocked") and relay.room.boards["clocked"].game
+             and relay.room.boards["clocked"].game.clock
+             and relay.room.boards["clocked"].game.clock[1] == "B"
+             and len(relay.room.boards["clocked"].game.moves) == 4, "the game on the relay")
+        with Chromium(chromium, width=900, height=700) as br:
+            br.goto(relay.url + "/")
+            br.wait("document.querySelectorAll('.card[data-board=\"clocked\"] .clock').length === 2",
+                    what="the board's clocks")
+            assert card("c.querySelector('.clock[data-colour=\"W\"]').textContent") == "1:30"
+            first = card("c.querySelector('.clock.running').textContent")
+            assert card("c.querySelector('.clock.running').dataset.colour") == "B"
+            assert first in ("1:18", "1:17"), first
+            br.wait("document.querySelector('.card[data-board=\"clocked\"] .clock.running')"
+                    ".textContent === '1:15'", timeout=6, what="black's clock counting down")
+            br.screenshot(str(SHOTS / "room-clock-game.png"))
+            h.lift("G7")  # a stone knocked off: the board asks, nobody's time runs
+            pump(lambda: relay.room.boards["clocked"].game.clock[1] == "", "the clock stopped")
+            br.wait("document.querySelectorAll('.card[data-board=\"clocked\"] .clock.running')"
+                    ".length === 0", timeout=6, what="no clock running on the page")
+    finally:
+        pub.close()
+        relay.stop()
+        broker.stop()
