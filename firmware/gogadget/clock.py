@@ -102,6 +102,7 @@ class Clock:
         self.started = False  # the first move starts the clock
         self.paused = False  # after a power cut, until Confirm
         self.flagged = 0  # the colour out of time (0: none)
+        self.told = 0  # the flag the referee has acted on (time_out)
         self.moving = 0  # the colour whose move waits for its prisoners to be lifted
         self.remote_turn = False  # a remote player is to move (follow; pairing's stopwatch)
         self.warning = False
@@ -244,7 +245,7 @@ class Clock:
         else:
             self.main[c] = ms
         if self.flagged == c and ms:
-            self.flagged = 0
+            self.flagged = self.told = 0
 
     # -- the journal ------------------------------------------------------------
 
@@ -269,7 +270,7 @@ class Clock:
             self.main[c] = ms
         self.count[c] = b6
         if not ms and (not self.period_ms or arg & 4):
-            self.flagged = c
+            self.flagged = self.told = c  # (its result, if any, is journalled too)
         self.started = True
 
     # -- the record (sgf.emit) -----------------------------------------------------
@@ -388,6 +389,12 @@ class Clock:
                 who = 0  # their board runs their clock and says what it took
         self.remote_turn = ref.phase == "play" and ref.remote and ref.board.to_move() == ref.remote
         self.run(who, ref.now)
+        self._flag_news(ref)  # (run's charge may have been the last straw)
+
+    def _flag_news(self, ref):
+        if self.flagged and self.told != self.flagged:
+            self.told = self.flagged
+            self.time_out(ref, self.flagged)
 
     def changed(self, ref, ch):
         """tick() said ch (Referee.update): journal, events, the time-out."""
@@ -397,9 +404,9 @@ class Clock:
         if ch & CH_PERIOD:
             ref.event("clock", "%s: byo-yomi period used, %d left" % (
                 colour_name(self.shown), self.count[self.shown]))
-        if ch & CH_FLAG:
-            self.time_out(ref, self.flagged)
         ref.dirty = True
+        if ch & CH_FLAG:
+            self._flag_news(ref)
 
     def time_out(self, ref, c):
         """c is out of time: B+T / W+T, and the game ends unless the config

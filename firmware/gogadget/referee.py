@@ -234,9 +234,7 @@ class Referee:
         self.now = now_ms
         clock = self.clock
         if clock is not None and (clock.running or clock.shown):
-            ch = clock.tick(now_ms)  # allocates nothing
-            if ch:
-                clock.changed(self, ch)
+            self._tick_clock(clock, now_ms)
         if self.rules.changes != self.log.changes:
             self.log.rules(self.rules)
         settler = self.settler
@@ -268,6 +266,11 @@ class Referee:
             self.dirty = True
         if self.dirty:
             self.refresh()
+
+    def _tick_clock(self, clock, now_ms):
+        ch = clock.tick(now_ms)  # allocates nothing
+        if ch:
+            clock.changed(self, ch)  # (a time-out ends the game before anything else)
 
     def _boot_view(self):
         """The first settled view: stones found where the game has none were
@@ -344,6 +347,8 @@ class Referee:
         PASS): checked, recorded at once and prompted on the LEDs until the
         person has placed it (and lifted its prisoners).  Returns the board
         reason code (core.OK when accepted)."""
+        if self.clock is not None and self.clock.running:
+            self._tick_clock(self.clock, self.now)
         if self.phase == "over":
             raise ValueError("game is over")
         if pt == PASS:
@@ -387,6 +392,8 @@ class Referee:
     def press(self, button, now_ms):
         """One button event (events.BTN_*)."""
         self.now = now_ms
+        if self.clock is not None and self.clock.running:
+            self._tick_clock(self.clock, now_ms)  # a flag that fell first ends the game first
         phase = self.phase
         asked = self._ask_new
         self._ask_new = False  # any button but Confirm drops the question

@@ -342,3 +342,14 @@ def scenario_clock_tick_allocates_nothing(tmp):
     micropython.heap_unlock()
     assert res == "ok", "a running clock's scan allocated"
     assert clock.running == WHITE and clock.main[WHITE] == 0
+
+
+def scenario_clock_time_out_found_by_a_button(tmp):
+    # Time runs out between two scans and a button is what looks first.
+    h = _clocked(time_control="absolute", main_time=3)
+    h.moves("E5 C3")
+    h.ref.press(BTN_PASS, h.t + 3500)
+    h.drain()
+    assert h.ref.result == "W+T" and h.events("time") == [("time", "B out of time")], \
+        h.ref.status()
+    assert h.ref.board.moves == 2, "the pass came after the flag fell: not played"
