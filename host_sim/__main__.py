@@ -2,7 +2,7 @@
 
     python -m host_sim [--size 9|13|19] [--sensors colour|occupancy] [--rules PRESET]
                        [--komi K] [--handicap N] [--noise P] [--seed N] [--physics nominal|worst]
-                       [--tui] [--load GAME.sgf]
+                       [--tui] [--load GAME.sgf] [--store DIR] [--new]
                        [--engine CMD [--colour black|white] [--max-moves N] [--out GAME.sgf]]
     python -m host_sim replay GAME.sgf [--sensors ...] [--noise P] [--seed N] [--physics nominal|worst]
                                        [--out OUT.sgf] [--json]
@@ -20,6 +20,11 @@ other command:
 
 The mouse (or the terminal's put/lift/slide) is your hand; the buttons are
 Pass, Confirm, New game and Resign.  The host command line is `gogadget`."""
+
+
+def _default_store():
+    from host_sim.session import default_store
+    return default_store()
 
 
 def parse(argv):
@@ -48,7 +53,13 @@ def parse(argv):
     ap.add_argument("--load", help="play this SGF game onto the board at start")
     ap.add_argument("--state-file", help="window: keep a JSON picture of the board here (for tests)")
     ap.add_argument("--store", default=None,
-                    help="the virtual board's game folder (default: a temporary one)")
+                    help="the virtual board's game folder, kept between runs as a board's flash "
+                         "is: its finished games and the journal of the game on it (default "
+                         "%s, the folder `gogadget ... --sim` uses)" % _default_store())
+    ap.add_argument("--new", action="store_true",
+                    help="start a new game even when the board keeps an unfinished one (the "
+                         "board keeps that one as NNNN.sgf first); without --new it is resumed, "
+                         "unless --size asks for another size than its")
     ap.add_argument("--engine", help='play a GTP engine, e.g. "/usr/games/gnugo --mode gtp --level 1"')
     ap.add_argument("--colour", "--color", default="black", choices=("black", "white", "b", "w"),
                     help="--engine: your colour")
@@ -160,14 +171,21 @@ def main(argv=None):
             print("host_sim: %s" % exc, file=sys.stderr)
             return 2
         versus = {"command": args.engine, "colour": points.parse_colour(args.colour),
-                  "max_moves": args.max_moves, "out": args.out}
+                  "max_moves": args.max_moves, "out": args.out, "new": args.new}
     if args.physics:
         from host_sim import virtual
         virtual.DEFAULT_PHYSICS = args.physics
     from host_sim import launch
-    return launch.run(choices, noise=args.noise, seed=args.seed, tui=args.tui,
-                      colour=False if args.no_color else None, load=args.load,
-                      state_file=args.state_file, versus=versus, store_dir=args.store)
+    try:
+        return launch.run(choices, noise=args.noise, seed=args.seed, tui=args.tui,
+                          colour=False if args.no_color else None, load=args.load,
+                          state_file=args.state_file, versus=versus,
+                          store_dir=args.store or session.default_store(),
+                          new=args.new or bool(args.load), size=args.size,
+                          what="make sim (python -m host_sim)")
+    except session.SimulatorBusy as exc:
+        print("host_sim: %s" % exc, file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":

@@ -13,12 +13,16 @@
   gogadget online [--game ID]    you, at the board, in your own game on online-go.com
   gogadget version               the board's firmware version and build (and the host's)
 
-Every command takes --sim instead of --port: the simulator's virtual board.
-With --sim you are the person at it: the simulator's window when there is
-a display, the terminal mode otherwise (--tui).  `watch --sim`, `pull --sim`
-and `gtp --sim` reach a simulator already running (`make sim`, `gogadget
-play --sim`) when there is one.  --auto puts a scripted person at the
-virtual board instead of you (host_sim/simboard.py).
+Every command but relay (which needs no board) takes --sim instead of
+--port: the simulator's virtual board.  With --sim you are the person at
+it: the simulator's window when there is a display, the terminal mode
+otherwise (--tui).  `watch`, `pull`, `gtp`, `version`, `publish` and
+`remote` with --sim reach a simulator already running (`make sim`,
+`gogadget play --sim`) on --sim-store's folder (without --sim-store, the
+one running); without one, `publish --sim` and `remote --sim` open a
+simulator of their own on that folder, with you at it.  One folder is one
+simulator's: two boards on one machine are two folders.  --auto puts a
+scripted person at the virtual board instead of you (host_sim/simboard.py).
 """
 import argparse
 import errno
@@ -45,7 +49,8 @@ def _add_board_options(p, person=True):
                    help="--sim: size the virtual board starts with (default 9)")
     p.add_argument("--sim-store", default=None,
                    help="--sim: the virtual board's game folder, kept between runs as a board's "
-                        "flash is (default %s)" % session.default_store())
+                        "flash is (default %s); the simulator running on it, if any, and "
+                        "never one on another folder" % session.default_store())
     if person:
         p.add_argument("--tui", action="store_true",
                        help="--sim: you play in the terminal even with a display")
@@ -57,6 +62,13 @@ def _add_board_options(p, person=True):
         p.add_argument("--seed", type=int, default=0, help="--sim --auto: seed of the scripted person")
         p.add_argument("--state-file", default=None,
                        help="--sim window: keep a JSON picture of the board here (for tests)")
+
+
+def _add_own_sim_options(p):
+    """publish and remote: --sim with no simulator running opens one."""
+    p.add_argument("--tui", action="store_true",
+                   help="--sim with no simulator running on the folder: you are at the one it "
+                        "opens in the terminal even with a display")
 
 
 def _store(args):
@@ -79,14 +91,23 @@ class Connection:
     """A GtpClient on the board: a serial port, a running simulator's live
     port, or (--sim without one) a virtual board of our own behind a pty."""
 
-    def __init__(self, args, colour=None, size=None, use_live=True):
+    def __init__(self, args, colour=None, size=None, use_live=True, running=None):
+        """running: the game folder of the running simulator to reach (and
+        no other): the room's commands pin the one they found."""
         self.sim = None
+        self._lock = None
         self.note = ""
         self.timeout = None  # seconds to wait for an answer (None: a board always answers)
         port = args.port or DEFAULT_PORT
         check = None
         if args.sim:
-            live = session.live_port() if use_live and not getattr(args, "auto", False) else None
+            live = None
+            if running is not None:
+                live = session.live_port(running)
+                if live is None:
+                    raise LinkClosed("the simulator on %s is not running" % running)
+            elif use_live and not getattr(args, "auto", False):
+                live = session.live_port(args.sim_store)
             if live:
                 port = live
                 self.note = "the running simulator"
@@ -94,11 +115,15 @@ class Connection:
             else:
                 from host_sim.simboard import SimBoard, policy_from
                 store = _store(args)
-                os.makedirs(store, exist_ok=True)
-                self.sim = SimBoard(size=size or args.sim_size, colour=colour,
-                                    policy=policy_from(getattr(args, "person", "random"),
-                                                       getattr(args, "seed", 0)),
-                                    seed=getattr(args, "seed", 0), store_dir=store).start()
+                self._lock = session.claim_store(store, "gogadget %s" % args.command)
+                try:
+                    self.sim = SimBoard(size=size or args.sim_size, colour=colour,
+                                        policy=policy_from(getattr(args, "person", "random"),
+                                                           getattr(args, "seed", 0)),
+                                        seed=getattr(args, "seed", 0), store_dir=store).start()
+                except BaseException:
+                    session.release(self._lock)
+                    raise
                 port = self.sim.port
                 check = self.sim.check
                 self.note = "a virtual board on " + store
@@ -106,6 +131,7 @@ class Connection:
             transport = SerialTransport(port, check=check)
         except OSError as exc:  # pyserial's SerialException is one
             if args.sim:
+                self._close_sim()
                 raise
             raise LinkClosed(no_board(port, exc))
         self.board = GtpClient(transport)
@@ -122,8 +148,13 @@ class Connection:
         try:
             self.board.transport.close()
         finally:
-            if self.sim is not None:
-                self.sim.close()
+            self._close_sim()
+
+    def _close_sim(self):
+        if self.sim is not None:
+            self.sim.close()
+        session.release(self._lock)
+        self._lock = None
 
 
 def _relay_gtp(transport, stdin, out):
@@ -156,11 +187,12 @@ def _relay_gtp(transport, stdin, out):
 
 
 def cmd_gtp(args):
-    if args.sim and not args.auto and session.live_port() is None:
+    if args.sim and not args.auto and session.live_port(args.sim_store) is None:
         # You at a virtual board of our own: the window or the terminal.
         choices = session.choices_from(size=args.sim_size)
         return launch.run(choices, tui=args.tui, gtp=(sys.stdin.buffer, sys.stdout),
-                           store_dir=_store(args), state_file=args.state_file)
+                          store_dir=_store(args), state_file=args.state_file,
+                          what="gogadget gtp --sim")
     conn = Connection(args)
     if conn.note:
         print("gogadget gtp: using %s" % conn.note, file=sys.stderr)
@@ -199,7 +231,7 @@ def cmd_play(args):
                   "max_moves": args.max_moves, "out": args.out, "new": args.new,
                   "player": args.player}
         return launch.run(choices, tui=args.tui, versus=versus, store_dir=_store(args),
-                           state_file=args.state_file)
+                          state_file=args.state_file, what="gogadget play --sim")
     person = parse_colour(args.colour)
     conn = Connection(args, colour=person, size=args.size, use_live=False)
     eng = engine(args.engine)
@@ -335,35 +367,48 @@ def cmd_watch(args):
     return 0
 
 
-def _board_link(args):
+def _board_link(args, running=None):
     """open_link() for the room's host commands (publish, remote): a new link
-    to the board each time it is called; with --sim, once a running simulator
-    was found, only a running one ever after."""
+    to the board each time it is called; running: the game folder of the
+    running simulator it drives (only that one, ever)."""
     from host_sim.room import publish
-    live = []
 
     def open_link():
-        if live and session.live_port() is None:
-            raise LinkClosed("the simulator is not running")
-        conn = Connection(args)
-        if args.sim and conn.sim is None:
-            live.append(True)
+        conn = Connection(args, running=running)
         conn.timeout = publish.ANSWER_S
         return conn
     return open_link
+
+
+def _room_command(args, command, run_command):
+    """publish or remote on the board: a port; with --sim, the simulator
+    running on --sim-store's folder (any one running without --sim-store),
+    taken for this command alone; with none running there, a simulator of
+    its own with you at it (host_sim/room/atsim.py)."""
+    if not args.sim:
+        return run_command(args, _board_link(args))
+    running = session.live_sim(args.sim_store)
+    if running is None:
+        from host_sim.room import atsim
+        return atsim.run(args, command, run_command)
+    claim = session.claim_running(running, "gogadget %s as %s" % (command, args.board_id))
+    try:
+        return run_command(args, _board_link(args, running["store"]))
+    finally:
+        session.release(claim)
 
 
 def cmd_publish(args):
     """The board's game to the room's broker, through this host (a plain
     Pico has no Wi-Fi): host_sim/room/publish.py."""
     from host_sim.room import publish
-    return publish.cmd_publish(args, _board_link(args))
+    return _room_command(args, "publish", publish.cmd_publish)
 
 
 def cmd_online(args):
     """You at the board in your own OGS game (host_sim/ogs/)."""
     from host_sim.ogs import command
-    problem = command.fair_play(args, session.live_port)
+    problem = command.fair_play(args, lambda: session.live_port(args.sim_store))
     if problem:
         print("gogadget online: %s" % problem, file=sys.stderr)
         return 2
@@ -381,7 +426,7 @@ def cmd_remote(args):
     """Play a board elsewhere through the room's broker, via this host (a
     plain Pico has no Wi-Fi): host_sim/room/remote.py."""
     from host_sim.room import remote
-    return remote.cmd_remote(args, _board_link(args))
+    return _room_command(args, "remote", remote.cmd_remote)
 
 
 def parser():
@@ -443,6 +488,7 @@ def parser():
                         "firmware's own publisher (docs/ROOM.md).  The link or the broker "
                         "lost: it reconnects and resends what the broker lacks.")
     _add_board_options(pb, person=False)
+    _add_own_sim_options(pb)
     room_publish.add_arguments(pb)
     pb.set_defaults(func=cmd_publish)
     from host_sim.room import remote as room_remote
@@ -451,8 +497,11 @@ def parser():
                         "a Pico W) through a room's MQTT broker, via this host: the opponent's "
                         "moves light up to be placed, this board's moves go out with the "
                         "firmware's own publisher (docs/ROOM.md, Pairing).  Both boards need "
-                        "their room users (python -m host_sim.room.broker).")
+                        "their room users (python -m host_sim.room.broker).  --sim drives "
+                        "the simulator running on --sim-store's folder, or opens one of its own "
+                        "there with you at it; two simulators on one machine are two folders.")
     _add_board_options(rm, person=False)
+    _add_own_sim_options(rm)
     room_remote.add_arguments(rm)
     rm.set_defaults(func=cmd_remote)
     r = sub.add_parser("relay", help="serve a tournament room: MQTT -> web page and SGF archive",

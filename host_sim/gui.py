@@ -257,6 +257,10 @@ class BoardView:
             messagebox.showerror("Go Gadget", str(exc), parent=self.root)
             return False
         self.choices = wanted
+        # Other choices from the menus: a new game (the board keeps the unfinished one).
+        self.session_opts.update(new=True, size=wanted.get("size"))
+        if self.versus is not None:
+            self.versus = dict(self.versus, new=True)
         self.new_board()
         return True
 
@@ -266,6 +270,11 @@ class BoardView:
         from host_sim import session
         self.sim, self.match = session.open_session(self.choices, noise=self.noise, seed=self.seed,
                                                     versus=self.versus, **self.session_opts)
+        for _, kind, text in self.sim.events:
+            if kind == "resume" and not text.startswith("resumed 0 "):
+                # A kept game resumed at start: say so, and where.
+                self._last_event_kind = kind
+                self.last_event.set("last event: %s: %s" % (kind, text))
         self._layout()
 
     def close(self):
@@ -274,6 +283,9 @@ class BoardView:
             self.match.save()
             self.match = None
         if self.sim is not None:
+            from host_sim import session
+            self.unfinished = session.unfinished_note(self.sim) \
+                if self.session_opts.get("store_dir") else ""
             self.sim.close()
             self.sim = None
 
@@ -744,6 +756,8 @@ def main(choices, noise=0.0, seed=None, state_file=None, load=None, versus=None,
         root.mainloop()
     finally:
         view.close()  # ends the engine and keeps the last record
+    if getattr(view, "unfinished", ""):
+        print("host_sim: " + view.unfinished, file=sys.stderr)
     if view.failed:
         print("gogadget: %s" % view.failed, file=sys.stderr)
         return 1

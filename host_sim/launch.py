@@ -7,8 +7,9 @@ import session.py, so nothing imports back up.
 import os
 import select
 import sys
+import time
 
-from host_sim.session import open_session
+from host_sim.session import open_session, unfinished_note
 
 
 class IdleInput:
@@ -16,13 +17,22 @@ class IdleInput:
     the person thinks: between keystrokes the simulator steps, and a change
     the person did not make (a controller's move, a watcher) is drawn."""
 
-    def __init__(self, stream, sim, show, period_s=0.02, stop=None):
+    def __init__(self, stream, sim, show, period_s=0.02, stop=None, hold=False):
         self.stream = stream
+        # hold: the end of the input is not the end of the session (the
+        # board plays on for its other side until stop(): a signal, or a
+        # command that ended); quit still ends it.
+        self.hold = hold
         self.sim = sim
         self.show = show  # called with no arguments when the board changed
         self.stop = stop  # returns True when the session is over (the controller quit)
         self.period_s = period_s
         self._fd = stream.fileno()
+        # Lines are read from the descriptor itself: a buffered readline
+        # would take two piped lines at once and leave the second in its
+        # buffer, where select() never sees it.
+        self._buf = b""
+        self._eof = False
 
     def isatty(self):
         return self.stream.isatty()
@@ -40,20 +50,36 @@ class IdleInput:
         return line
 
     def readline(self):
-        sim = self.sim
         seen = self._looks()
         while True:
             if self.stop is not None and self.stop():
                 return ""
+            if b"\n" in self._buf or (self._eof and self._buf):
+                line, sep, self._buf = self._buf.partition(b"\n")
+                return (line + sep).decode("utf-8", "replace")
+            if self._eof and not self.hold:
+                return ""
+            if self._eof:
+                time.sleep(self.period_s)
+                seen = self._scan(seen)
+                continue
             ready, _, _ = select.select([self._fd], [], [], self.period_s)
             if ready:
-                return self.stream.readline()
-            for _ in range(max(1, int(self.period_s * 1000) // sim.period_ms)):
-                sim.step()
-            now = self._looks()
-            if now != seen:
-                seen = now
-                self.show()
+                data = os.read(self._fd, 4096)
+                self._buf += data
+                self._eof = not data
+                continue
+            seen = self._scan(seen)
+
+    def _scan(self, seen):
+        """One period of scans; the board drawn again if it looks changed."""
+        sim = self.sim
+        for _ in range(max(1, int(self.period_s * 1000) // sim.period_ms)):
+            sim.step()
+        now = self._looks()
+        if now != seen:
+            self.show()
+        return now
 
     def _looks(self):
         """What the person would notice: the lights under the points and
@@ -82,17 +108,20 @@ class _UntilError:
 
 
 def run(choices, noise=0.0, seed=None, tui=False, colour=None, load=None, state_file=None,
-        versus=None, gtp=None, store_dir=None, stdin=None, out=None):
+        versus=None, gtp=None, store_dir=None, stdin=None, out=None, new=False, size=None,
+        host=None, what="a simulator"):
     """The simulator as a window (with a display) or in the terminal.
 
     versus: match options (command, colour, max_moves, out) to play an engine;
-    gtp: (stdin, stdout) of a GTP controller the board answers.  Returns an
+    gtp: (stdin, stdout) of a GTP controller the board answers; the rest as
+    session.open_session's.  Returns an
     exit code; a controller that fails is a clear error and a non-zero code."""
     if not tui and os.environ.get("DISPLAY"):
         try:
             from host_sim import gui
             return gui.main(choices, noise=noise, seed=seed, state_file=state_file, load=load,
-                            versus=versus, gtp=gtp, store_dir=store_dir)
+                            versus=versus, gtp=gtp, store_dir=store_dir, new=new, size=size,
+                            host=host, what=what)
         except ImportError as exc:
             print("host_sim: no Tk (%s); using the terminal" % exc, file=sys.stderr)
         except Exception as exc:  # noqa: BLE001 - e.g. TclError: display unreachable
@@ -100,11 +129,13 @@ def run(choices, noise=0.0, seed=None, tui=False, colour=None, load=None, state_
                 raise
             print("host_sim: cannot open a window (%s); using the terminal" % exc, file=sys.stderr)
     return run_terminal(choices, noise=noise, seed=seed, colour=colour, load=load, versus=versus,
-                        gtp=gtp, store_dir=store_dir, stdin=stdin, out=out)
+                        gtp=gtp, store_dir=store_dir, stdin=stdin, out=out, new=new,
+                        size=size, host=host, what=what)
 
 
 def run_terminal(choices, noise=0.0, seed=None, colour=None, load=None, versus=None, gtp=None,
-                 store_dir=None, stdin=None, out=None):
+                 store_dir=None, stdin=None, out=None, new=False, size=None, host=None,
+                 what="a simulator"):
     from host_sim import tui
     if gtp is not None and stdin is None:
         # stdin and stdout carry GTP: the person's side is the terminal.
@@ -118,7 +149,7 @@ def run_terminal(choices, noise=0.0, seed=None, colour=None, load=None, versus=N
     stdin = stdin or sys.stdin
     out = out or sys.stdout
     sim, game = open_session(choices, noise=noise, seed=seed, versus=versus, gtp=gtp,
-                             store_dir=store_dir)
+                             store_dir=store_dir, new=new, size=size, host=host, what=what)
     try:
         if load:
             from host_sim.replay import load_into
@@ -135,7 +166,9 @@ def run_terminal(choices, noise=0.0, seed=None, colour=None, load=None, versus=N
                 print("gogadget: %s" % game.error, file=sys.stderr)
                 return 1
             return code
-        if gtp is not None or stdin.isatty():
+        if gtp is not None or stdin.isatty() or getattr(game, "live", False):
+            # The board moves without the person too (a controller, the
+            # other board of a paired game): it scans while they think.
             def show():
                 out.write(tui.render(sim, colour if colour is not None else
                                      "NO_COLOR" not in os.environ) + "\n")
@@ -143,7 +176,7 @@ def run_terminal(choices, noise=0.0, seed=None, colour=None, load=None, versus=N
                     out.write("game: " + game.status() + "\n")
                 out.write(getattr(tui, "PROMPT", ""))  # the person is still asked
                 out.flush()
-            stream = IdleInput(stdin, sim, show, stop=stop)
+            stream = IdleInput(stdin, sim, show, stop=stop, hold=getattr(game, "live", False))
         elif game is not None:
             stream = _UntilError(stdin, game)
         code = tui.main(sim, stream=stream, colour=colour, match=game, out=out)
@@ -161,4 +194,7 @@ def run_terminal(choices, noise=0.0, seed=None, colour=None, load=None, versus=N
         if game is not None:
             game.close()
             game.save()
+        note = unfinished_note(sim, new=not getattr(game, "live", False)) if store_dir else ""
         sim.close()
+        if note:
+            print("host_sim: " + note, file=sys.stderr)

@@ -16,6 +16,9 @@ terminal mode and the `gogadget` command line all use.
 * open_session() builds the simulator (and Match) the window and the
   terminal mode run; host_sim/launch.py opens one or the other around it.
 """
+import fcntl
+import glob
+import hashlib
 import json
 import os
 import pty
@@ -58,21 +61,117 @@ def default_store():
     return data_dir("sim-store")
 
 
-def live_file():
-    base = os.environ.get("XDG_RUNTIME_DIR") or tempfile.gettempdir()
-    return os.path.join(base, "gogadget-sim-%d.json" % os.getuid())
+class SimulatorBusy(RuntimeError):
+    """A game folder in use by another simulator, or a running simulator
+    another host command already drives: said, never shared by accident."""
 
 
-def live_port():
-    """The pty of a simulator running on this machine for this user, or None."""
+STORE_LOCK = "sim.lock"  # in the game folder: held by the simulator using it
+ANNOUNCE = "gogadget-sim-%d-" % os.getuid()  # + a hash of the folder + ".json"
+
+
+def _runtime_dir():
+    return os.environ.get("XDG_RUNTIME_DIR") or tempfile.gettempdir()
+
+
+def _held_lock(path, what):
+    """An exclusive lock on path for this process (it goes with the
+    process, however it ends), saying who holds it; None when another
+    process holds it (then StoreBusy's text names that one)."""
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
     try:
-        with open(live_file()) as f:
-            info = json.load(f)
-        os.kill(int(info["pid"]), 0)
-    except (OSError, ValueError, KeyError, TypeError):
-        return None
-    port = info.get("port")
-    return port if port and os.path.exists(port) else None
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        try:
+            who = os.read(fd, 300).decode("utf-8", "replace").strip()
+        finally:
+            os.close(fd)
+        return None, who
+    os.ftruncate(fd, 0)
+    os.write(fd, ("pid %d, %s" % (os.getpid(), what)).encode())
+    return fd, ""
+
+
+def release(fd):
+    if fd is not None:
+        try:
+            os.close(fd)  # the lock goes with the descriptor
+        except OSError:
+            pass
+
+
+def claim_store(store, what="a simulator"):
+    """The game folder for this simulator alone (two writing one journal
+    would lose games): returns the lock to release(); SimulatorBusy when
+    another simulator uses it."""
+    os.makedirs(store, exist_ok=True)
+    fd, who = _held_lock(os.path.join(store, STORE_LOCK), what)
+    if fd is None:
+        raise SimulatorBusy(
+            "the game folder %s is in use by another simulator (%s): use that one, quit it, "
+            "or give this one a folder of its own (--sim-store DIR; make sim: "
+            "SIM_ARGS=\"--store DIR\")" % (store, who or "another process"))
+    return fd
+
+
+def claim_running(sim, what):
+    """A host command that drives a running simulator (publish, remote)
+    takes it for itself: a second one finds it taken and is told, instead
+    of both publishing one board."""
+    fd, who = _held_lock(sim["file"][:-len(".json")] + ".driver", what)
+    if fd is None:
+        raise SimulatorBusy(
+            "the simulator running on %s is already driven by %s: give this board a simulator "
+            "of its own with --sim-store DIR" % (sim["store"], who or "another command"))
+    return fd
+
+
+def live_file(store):
+    """Where the simulator on this game folder announces its port: one
+    file per folder, so simulators on two folders never meet."""
+    key = hashlib.sha1(os.path.realpath(store).encode()).hexdigest()[:12]
+    return os.path.join(_runtime_dir(), ANNOUNCE + key + ".json")
+
+
+def live_sims():
+    """The simulators running on this machine for this user: [{port, pid,
+    store, file}], the one on the default folder first."""
+    found = []
+    for path in glob.glob(os.path.join(glob.escape(_runtime_dir()), ANNOUNCE + "*.json")):
+        try:
+            with open(path) as f:
+                info = json.load(f)
+            os.kill(int(info["pid"]), 0)
+        except (OSError, ValueError, KeyError, TypeError):
+            continue
+        port = info.get("port")
+        if port and os.path.exists(port):
+            found.append({"port": port, "pid": int(info["pid"]), "file": path,
+                          "store": info.get("store", "")})
+    default = os.path.realpath(default_store())
+    found.sort(key=lambda s: (s["store"] != default, s["store"]))
+    return found
+
+
+def live_sim(store=None):
+    """The running simulator a --sim command reaches, or None: the one on
+    `store` when a folder is named (never another); else the only one
+    running, or the one on the default folder; SimulatorBusy when several
+    run and none is on the default folder."""
+    sims = live_sims()
+    if store is not None:
+        real = os.path.realpath(store)
+        return next((s for s in sims if s["store"] == real), None)
+    if len(sims) <= 1 or sims[0]["store"] == os.path.realpath(default_store()):
+        return sims[0] if sims else None
+    raise SimulatorBusy("%d simulators are running (on %s): name one with --sim-store DIR"
+                        % (len(sims), ", ".join(s["store"] for s in sims)))
+
+
+def live_port(store=None):
+    """The pty of the running simulator a --sim command reaches, or None."""
+    sim = live_sim(store)
+    return sim["port"] if sim else None
 
 
 # -- the relay ----------------------------------------------------------------
@@ -490,10 +589,11 @@ class LivePort:
         self._fds = [master, slave]
         self.port = os.ttyname(slave)
         self.link = _mirror_link_class()(sim, FdStream(master))
-        self._file = live_file()
+        self.file = self._file = live_file(sim.store_dir)
         tmp = self._file + ".%d" % os.getpid()
         with open(tmp, "w") as f:
-            json.dump({"port": self.port, "pid": os.getpid()}, f)
+            json.dump({"port": self.port, "pid": os.getpid(),
+                       "store": os.path.realpath(sim.store_dir)}, f)
         os.replace(tmp, self._file)
 
     def poll(self, now_ms):
@@ -517,12 +617,25 @@ class LivePort:
         self._fds = []
 
 
-class BoardSim(Simulator):
-    """The Simulator plus what a session needs: the stones of a resumed game
-    put back (they never left the physical board) and a live port."""
+KEPT = re.compile(r"\b(kept as )(\d{4}\.sgf)")
+RESUMED = re.compile(r"^(resumed \d+ moves? of a \S+ game)")
 
-    def __init__(self, config=None, noise=0.0, seed=None, store_dir=None, stream=None, live=True):
-        Simulator.__init__(self, config, noise=noise, seed=seed, store_dir=store_dir, stream=stream)
+
+class BoardSim(Simulator):
+    """The Simulator plus what a session needs: its game folder its own
+    (claim_store), the stones of a resumed game put back (they never left
+    the physical board), a live port, and a kept game named by its full
+    path (the board says only NNNN.sgf: on a computer the folder matters)."""
+
+    def __init__(self, config=None, noise=0.0, seed=None, store_dir=None, stream=None, live=True,
+                 what="a simulator"):
+        self._lock = claim_store(store_dir, what) if store_dir else None
+        try:
+            Simulator.__init__(self, config, noise=noise, seed=seed, store_dir=store_dir,
+                               stream=stream)
+        except BaseException:
+            release(self._lock)
+            raise
         self.live = None
         if live:
             try:
@@ -552,11 +665,48 @@ class BoardSim(Simulator):
         if self.live is not None:
             self.live.poll(self.clock.now_ms)
 
+    def _tap_events(self):
+        Simulator._tap_events(self)
+        take = self.app.referee.poll_event
+        folder = self.store_dir
+
+        def poll_event():
+            ev = take()
+            if ev is not None and (KEPT.search(ev[1]) or RESUMED.search(ev[1])):
+                text = KEPT.sub(lambda m: m.group(1) + os.path.join(folder, m.group(2)), ev[1])
+                ev = (ev[0], RESUMED.sub(lambda m: m.group(1) + " kept in " + folder, text))
+                self.events[-1] = self.events[-1][:2] + (ev[1],)
+            return ev
+
+        self.app.referee.poll_event = poll_event
+
+    def start_over(self, size=None):
+        """A new game (of `size`) instead of the one kept (--new, another
+        size asked): New and Confirm pressed and the stones swept off, as a
+        person does; the board keeps an unfinished game as NNNN.sgf first."""
+        self.press("new")
+        self.until_quiet()
+        ref = self.referee
+        if ref.phase != "setup" and ref.board.moves:
+            self.press("confirm")  # "new game? press Confirm (this game is kept)"
+            self.until_quiet()
+        if size and ref.size != size:
+            # New keeps the size; another is the host's to ask (GTP boardsize does the same).
+            cfg = self.config
+            ref.new_game(size=size, komi=cfg.komi, handicap=cfg.handicap, preset=cfg.preset)
+        for pl in range(len(self.stones.cells)):
+            if self.stones.cells[pl] != EMPTY:
+                self.stones.lift(pl)
+        self.until_quiet()
+        self.fit()
+
     def close(self):
         if self.live is not None:
             self.live.close()
             self.live = None
         Simulator.close(self)
+        release(self._lock)
+        self._lock = None
 
 
 def restore_stones(sim):
@@ -902,12 +1052,13 @@ class GtpRelay(Match):
 
 
 def start(config, command, colour=BLACK, komi=None, handicap=0, max_moves=0, out=None,
-          noise=0.0, seed=None, store_dir=None, live=True, new=False, player=None):
+          noise=0.0, seed=None, store_dir=None, live=True, new=False, player=None,
+          what="a simulator"):
     """A simulator served on a Wire and a Match relaying it to the engine."""
     wire = Wire()
     size = config.size
     sim = BoardSim(config, noise=noise, seed=seed, stream=wire.board, store_dir=store_dir,
-                   live=live)
+                   live=live, what=what)
     try:
         match = Match(sim, wire, command, colour, komi, handicap, max_moves, out, size=size,
                       new=new, player=player, where=store_dir or "")
@@ -917,11 +1068,12 @@ def start(config, command, colour=BLACK, komi=None, handicap=0, max_moves=0, out
     return sim, match.start()
 
 
-def start_gtp(config, stdin, stdout, noise=0.0, seed=None, store_dir=None, live=False):
+def start_gtp(config, stdin, stdout, noise=0.0, seed=None, store_dir=None, live=False,
+              what="a simulator"):
     """A simulator served on a Wire and a GtpRelay from stdin/stdout to it."""
     wire = Wire()
     sim = BoardSim(config, noise=noise, seed=seed, stream=wire.board, store_dir=store_dir,
-                   live=live)
+                   live=live, what=what)
     return sim, GtpRelay(sim, wire, stdin, stdout).start()
 
 
@@ -944,16 +1096,43 @@ def _config(choices, engine_side):
     return make_config(**choices)
 
 
-def open_session(choices, noise=0.0, seed=None, versus=None, gtp=None, store_dir=None):
+def open_session(choices, noise=0.0, seed=None, versus=None, gtp=None, store_dir=None, new=False,
+                 size=None, host=None, what="a simulator"):
     """(sim, match) for the window or the terminal: an engine game, a GTP
-    controller, or the board alone (match None)."""
+    controller, or the board alone (match None).  The board alone resumes
+    the game its folder keeps, whatever its size, unless new (a new game of
+    the kept game's size, or of `size`) or `size` is not the kept game's
+    (a new game of that size); the board keeps an unfinished game as
+    NNNN.sgf first.  host(sim, wire): a host command's controller on the
+    board's GTP link (`gogadget remote --sim`: host_sim/room/atsim.py);
+    what: who holds the folder, for the error another simulator gets."""
     if store_dir:
         os.makedirs(store_dir, exist_ok=True)
+    if host is not None:
+        wire = Wire()
+        sim = BoardSim(_config(choices, False), noise=noise, seed=seed, stream=wire.board,
+                       store_dir=store_dir, what=what)
+        return sim, host(sim, wire)
     if versus is not None:
         return start(_config(choices, True), komi=choices.get("komi"),
                      handicap=choices.get("handicap") or 0, noise=noise, seed=seed,
-                     store_dir=store_dir, **versus)
+                     store_dir=store_dir, what=what, **versus)
     if gtp is not None:
         return start_gtp(_config(choices, False), gtp[0], gtp[1], noise=noise, seed=seed,
-                         store_dir=store_dir)
-    return BoardSim(_config(choices, False), noise=noise, seed=seed, store_dir=store_dir), None
+                         store_dir=store_dir, what=what)
+    sim = BoardSim(_config(choices, False), noise=noise, seed=seed, store_dir=store_dir, what=what)
+    if new or (size and sim.referee.size != size):
+        sim.start_over(size)
+    return sim, None
+
+
+def unfinished_note(sim, new=True):
+    """What a person quitting should hear of the game left on the board
+    (kept, and where: the next start resumes it), or ""; new: the command
+    has --new."""
+    ref = sim.referee
+    if ref.phase not in ("play", "count", "resume") or not ref.board.moves:
+        return ""
+    return ("the unfinished game (%s) is kept in %s: the next start goes on with it%s"
+            % (plural(ref.board.moves, "move"), sim.store_dir,
+               " (--new starts a new game)" if new else ""))

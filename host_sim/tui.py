@@ -182,7 +182,11 @@ class Console:
         self.sim = sim
         self.out = out
         self.colour = colour
-        self.seen = len(sim.events)
+        # Events from before the first picture go unsaid, but a game resumed
+        # at start (its folder named) is news to the person.
+        self.seen = next((i for i, ev in enumerate(sim.events)
+                          if ev[1] == "resume" and not ev[2].startswith("resumed 0 ")),
+                         len(sim.events))
         self.interactive = False
         self.match = None  # a host_sim.session.Match when playing an engine
         self._log_seen = 0

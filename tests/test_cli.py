@@ -319,3 +319,31 @@ def test_version_shows_the_boards_firmware_and_the_hosts(tmp_path, capsys):
     assert re.search(r"^board: GoGadget %s \(dev\) \(a virtual board on " % re.escape(VERSION),
                      out, re.M), out
     assert "host:  gogadget %s (dev)" % VERSION in out, out
+
+
+def _said_to_take_sim(text, commands):
+    """The commands a help text says take --sim ("Every command takes
+    --sim", "Every command but relay ... takes --sim")."""
+    m = re.search(r"Every command(?: but (\w+))?[^.]*? takes --sim", " ".join(text.split()))
+    assert m, text
+    return set(commands) - {m.group(1)}
+
+
+def test_the_help_and_the_readme_say_which_commands_take_sim(capsys):
+    """Issue 27, item 3: `gogadget --help` said every command takes --sim;
+    relay refused it.  What the help and the README say is what the parser
+    takes, and the others refuse --sim with argparse's error."""
+    p = cli.parser()
+    commands = p._subparsers._group_actions[0].choices
+    takes = {name for name, sub in commands.items()
+             if any("--sim" in a.option_strings for a in sub._actions)}
+    assert "play" in takes and "remote" in takes and "relay" not in takes
+    assert _said_to_take_sim(p.format_help(), commands) == takes
+    readme = (ROOT / "README.md").read_text().replace("`", "")
+    assert _said_to_take_sim(readme[readme.index("### The same with the simulator"):],
+                             commands) == takes
+    for name in set(commands) - takes:
+        with pytest.raises(SystemExit) as exc:
+            cli.main([name, "--broker", "mqtt://127.0.0.1:1", "--sim"])
+        assert exc.value.code == 2
+        assert "unrecognized arguments: --sim" in capsys.readouterr().err

@@ -3,6 +3,7 @@ local OGS (host_sim/ogs/server.py) with the simulator's scripted person
 (--sim --auto), the game list, attaching by the board's position, and the
 refusals (bad login, an engine as the person, --auto on a real server)."""
 import os
+import stat
 import subprocess
 import sys
 
@@ -60,6 +61,10 @@ def test_a_whole_game_from_the_command_line(server, tmp_path):
     items = read_trace(trace)
     assert [m[1]["move"] for d, m in items if d == "out" and m[0] == "game/move"] == \
         ["ee", "cg", "gc"]
+    # Made to be shared: no token in it, readable by its owner only, never committed.
+    assert server.jwt not in trace.read_text() and "<redacted>" in trace.read_text()
+    assert stat.S_IMODE(os.stat(trace).st_mode) == 0o600
+    assert "*.jsonl" in (ROOT / ".gitignore").read_text().split()
     ok, output = typecheck.check({"cli": typecheck.typescript(items, "cli")})
     assert ok, output
 
@@ -80,6 +85,12 @@ def test_no_account_no_start(server):
 def test_credentials_from_a_file(server, tmp_path):
     creds = tmp_path / "ogs.txt"
     creds.write_text("person\nsecret\n")
+    for mode in (0o666, 0o644, 0o640):
+        os.chmod(creds, mode)
+        r = gogadget(["--server", server.url, "--list", "--sim", "--auto", "--credentials",
+                      str(creds)], {"OGS_USERNAME": "", "OGS_PASSWORD": ""})
+        assert r.returncode == 1 and "chmod 600" in r.stderr, (oct(mode), r.stderr)
+    os.chmod(creds, 0o600)
     r = gogadget(["--server", server.url, "--list", "--sim", "--auto", "--credentials",
                   str(creds)], {"OGS_USERNAME": "", "OGS_PASSWORD": ""})
     assert r.returncode == 0, r.stderr

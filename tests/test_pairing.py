@@ -260,7 +260,7 @@ def test_their_count_waits_for_the_same_count_here():
     assert ref.result == ours and "results differ" in f.note
 
 
-def test_the_relay_shows_and_archives_an_agreed_pair_once(tmp_path):
+def test_the_relay_shows_an_agreed_pair_once_and_files_each_boards_record(tmp_path):
     import json
     from host_sim.room.games import Room
     room = Room(str(tmp_path))
@@ -269,23 +269,30 @@ def test_the_relay_shows_and_archives_an_agreed_pair_once(tmp_path):
     for p in ("cc", "gg", "", ""):
         for g in (b1, b2):
             g.play(p)
-    for g in (b1, b2):
-        g.end("W+6.5")
     for bid in ("b1", "b2"):
         assert room.handle("gogadget/board/%s/pair" % bid, pairs[bid]) == "applied"
-    for g in (b2, b1):  # White's end first: still archived once, as Black's board's game
+    for g in (b2, b1):  # the game under way: one card, Black's
         assert room.handle("gogadget/board/%s/game" % g.id, encode(g.snapshot())) == "applied"
     cards = {c["id"]: c for c in map(json.loads, room.full_state())}
     assert cards["b1"]["opponent"] == "b2" and not cards["b1"]["mirror"]
     assert cards["b2"]["mirror"] and cards["b2"]["opponent"] == "b1"
-    assert [p.name for p in tmp_path.glob("*.sgf")] == ["b1-3.sgf"]  # once
+    for g in (b1, b2):
+        g.end("W+6.5")
+    for g in (b2, b1):  # White's end first
+        assert room.handle("gogadget/board/%s/game" % g.id, encode(g.snapshot())) == "applied"
+    # Over: the pairing ended with its game, and each board's record is filed
+    # under its own name (no board can hide another's archive).
+    cards = {c["id"]: c for c in map(json.loads, room.full_state())}
+    assert not cards["b2"].get("mirror") and not cards["b1"].get("pair")
+    assert sorted(p.name for p in tmp_path.glob("*.sgf")) == ["b1-3.sgf", "b2-8.sgf"]
     # The relay restarted: the retained messages come again, White's game first.
     again = Room(str(tmp_path))
     for bid in ("b1", "b2"):
         again.handle("gogadget/board/%s/pair" % bid, pairs[bid])
     for g in (b2, b1):
         again.handle("gogadget/board/%s/game" % g.id, encode(g.snapshot()))
-    assert [p.name for p in tmp_path.glob("*.sgf")] == ["b1-3.sgf"]
+    assert sorted(p.name for p in tmp_path.glob("*.sgf")) == ["b1-3.sgf", "b2-8.sgf"]
+    assert not any(json.loads(c).get("mirror") for c in again.full_state())
     # A pair message that does not agree (a third board claims b1): two games, two cards.
     room2 = Room(str(tmp_path / "other"))
     room2.handle("gogadget/board/b1/pair", pairs["b1"])

@@ -10,9 +10,11 @@ import re
 import signal
 import subprocess
 import sys
+import socket
 import threading
 import time
 import urllib.request
+from pathlib import Path
 
 import pytest
 
@@ -90,8 +92,10 @@ class Child:
     output is there at the end."""
 
     def __init__(self, argv, **kw):
-        self.proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                     text=True, **kw)
+        # stdin a pipe kept open: a simulator with a person at it reads them
+        # there (and would take an inherited terminal's, or end at /dev/null's end).
+        self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=subprocess.PIPE, text=True, **kw)
         self.lines = {"out": [], "err": []}
         self.seen = {"out": 0, "err": 0}
         self.pumps = [threading.Thread(target=self._pump, args=(s, self.lines[k]), daemon=True)
@@ -120,6 +124,11 @@ class Child:
         raise AssertionError("no line with %r in %g s: %s" % (word, timeout,
                                                                "".join(self.lines["err"])))
 
+    def type(self, line):
+        """What the person types at the simulator's terminal."""
+        self.proc.stdin.write(line + "\n")
+        self.proc.stdin.flush()
+
     def signal(self, signum):
         self.proc.send_signal(signum)
 
@@ -143,7 +152,7 @@ class Child:
 def test_the_readme_room_commands_run_as_written(tmp_path):
     require(find_mosquitto() or "mosquitto", "(apt-get install mosquitto; .ci/run does)")
     (generator, broker, relay, flash, publish_port, publish_sim,
-     remote_port, remote_sim) = commands()  # in README order
+     remote_port, remote_sim) = [c for c in commands() if "--sim-store" not in c]  # README order
     clone = tmp_path / "clone"
     clone.mkdir()
     (clone / ".venv").symlink_to(ROOT / ".venv")
@@ -228,6 +237,113 @@ def test_the_readme_room_commands_run_as_written(tmp_path):
         sh.close()
 
 
+def fake_clone(tmp_path):
+    """A clone holding only .venv, a home of its own, one runtime folder
+    (one machine, one user): (clone, home, env)."""
+    clone = tmp_path / "clone"
+    clone.mkdir()
+    (clone / ".venv").symlink_to(ROOT / ".venv")
+    home = tmp_path / "home"
+    home.mkdir()
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("XDG_DATA_HOME", "PYTHONPATH", "DISPLAY")}
+    env.update(HOME=str(home), XDG_RUNTIME_DIR=str(tmp_path))
+    return clone, home, env
+
+
+def test_two_simulators_on_one_machine_play_a_game_as_the_readme_says(tmp_path):
+    """Issue 27, item 2: the README's two `remote --sim --sim-store` lines, as
+    written, with `make sim` already running on the same machine: each opens
+    a simulator of its own (neither attaches to make sim's), the person at
+    each types the moves, --verbose tells the game (connected, moves out and
+    in, a take-back, the result and where it is kept), both folders keep the
+    same game; the same line again while the first runs is refused."""
+    require(find_mosquitto() or "mosquitto", "(apt-get install mosquitto; .ci/run does)")
+    generator, broker = commands()[:2]
+    first, second = [c for c in commands() if "--sim-store" in c]
+    assert first.startswith(".venv/bin/gogadget remote --sim --sim-store ")
+    assert "--colour B" in first and "--colour W" in second and "--verbose" in first
+    clone, home, env = fake_clone(tmp_path)
+    bport = free_port()
+
+    def as_run(line):
+        return line.replace("1883", str(bport))
+
+    sh = Shell(clone, env)
+    try:
+        r = sh.run(as_run(generator))
+        assert r.returncode == 0, r.stderr
+        mosquitto = sh.start(as_run(broker))
+        wait_port("127.0.0.1", bport, proc=mosquitto.proc)
+        # make sim, running on the default folder, with its person at it.
+        sim = sh.start(".venv/bin/python -m host_sim --tui --size 9")
+        data = home / ".local" / "share" / "gogadget"
+        wait_for(lambda: (data / "sim-store" / "sim.lock").exists(), 30, "make sim")
+        b, w = sh.start(as_run(first)), sh.start(as_run(second))
+        for side, name in ((b, "table-1"), (w, "table-2")):
+            side.wait_line("err", "connected to the broker at 127.0.0.1:%d as %s" % (bport, name),
+                           60)
+        # The same board again, while it runs: refused, with what to do instead.
+        again = sh.run(as_run(first), timeout=60)
+        assert again.returncode == 1, again.stderr
+        assert "already driven by pid %d, gogadget remote as table-1" % b.proc.pid \
+            in again.stderr and "--sim-store DIR" in again.stderr
+
+        def move(mover, other, n, colour, vertex):
+            mover.type("put %s %s" % (colour[0], vertex))
+            text = "move %d, %s %s" % (n, colour, vertex)
+            mover.wait_line("err", text + " out")
+            other.wait_line("err", text + " in from ")
+            other.type("put %s %s" % (colour[0], vertex))  # the lit stone, placed
+
+        move(b, w, 1, "black", "E5")
+        move(w, b, 2, "white", "C3")
+        move(b, w, 3, "black", "G7")
+        # Black takes G7 back (lift, Confirm); White's board asks, White confirms.
+        b.type("lift G7")
+        b.type("confirm")
+        b.wait_line("err", "move 3, black G7 taken back at the board")
+        w.wait_line("err", "opponent takes back move 3: press Confirm")
+        w.type("confirm")
+        w.wait_line("err", "move 3, black G7 taken back at the board")
+        w.type("lift G7")
+        move(b, w, 3, "black", "D4")
+        w.type("pass")
+        w.wait_line("err", "move 4, white pass out")
+        b.wait_line("err", "move 4, white pass in from table-2")
+        b.type("pass")
+        b.wait_line("err", "move 5, black pass out")
+        w.wait_line("err", "move 5, black pass in from table-1")
+        b.type("confirm")  # the count, confirmed at Black's board, taken at White's
+        ends = []
+        for side in (b, w):
+            ends.append(side.wait_line("err", "game over, ", 30))
+        assert all("W+" in e and "the board keeps it as 0001.sgf, and the room's relay archives"
+                   in e for e in ends), ends
+        for side in (b, w):
+            rc, out, err = sh.stop(side)
+            assert rc == 0 and "Traceback" not in err, err
+            assert "gogadget remote: table-" in err and "link to the board open" in err
+        kept = []
+        for name in ("table-1", "table-2"):
+            text = (data / name / "0001.sgf").read_text()
+            kept.append(re.findall(r";([BW])\[(\w*)\]", text))
+        # One game in both folders: E5 C3 D4 (G7 taken back), two passes.
+        assert kept[0] == kept[1] == [("B", "ee"), ("W", "cg"), ("B", "df"), ("W", ""),
+                                      ("B", "")], kept
+        # make sim's board was never touched: nothing played, nothing kept.
+        sim.type("show")
+        sim.wait_line("out", "referee: play: move 0,")
+        sim.type("quit")
+        rc, out, err = sim.finish(30)
+        assert rc == 0, err
+        assert not any(n.endswith(".sgf") for n in os.listdir(data / "sim-store"))
+        sh.procs.remove(sim)
+        sh.stop(mosquitto)
+    finally:
+        sh.close()
+
+
 def test_every_readme_room_line_is_a_command_this_test_runs_or_text():
     # A command added to the room section must be added to the test above.
     others = [line for line in code_lines(room_section()) if line not in commands()]
@@ -301,6 +417,33 @@ def test_relay_with_a_wrong_password_is_an_error_that_ends_it(room):
     r = gogadget("relay", "--broker", room.url, "--http", "127.0.0.1:0", "--password", "wrong")
     assert r.returncode == 1, r.stderr
     assert "refused the login as 'relay'" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_a_password_cut_from_a_crlf_line_is_said(room):
+    """grep '^table-3,' credentials.csv | cut -d, -f2 on a CRLF file gave a
+    password ending in a carriage return: the refusal says so."""
+    csv = (Path(room.folder) / "credentials.csv").read_bytes()
+    assert b"\r" not in csv  # the generator writes LF lines now
+    for command in (["publish", "--sim", "--board-id", "table-3"], ["relay", "--http", "127.0.0.1:0"]):
+        user = "table-3" if command[0] == "publish" else "relay"
+        env = dict(os.environ, GOGADGET_MQTT_PASSWORD=room.creds[user] + "\r",
+                   GOGADGET_RELAY_PASSWORD=room.creds[user] + "\r")
+        r = subprocess.run([sys.executable, "-m", "host_sim.cli", *command, "--broker", room.url],
+                           cwd=ROOT, capture_output=True, text=True, timeout=30, env=env)
+        assert r.returncode == 1, r.stderr
+        assert "ends with white space ('\\r')" in r.stderr and "CRLF" in r.stderr, r.stderr
+
+
+def test_a_second_relay_on_a_busy_port_names_the_address_and_the_option(room, tmp_path):
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen(1)
+        port = busy.getsockname()[1]
+        r = gogadget("relay", "--broker", room.url, "--http", "127.0.0.1:%d" % port,
+                     "--archive", str(tmp_path / "a"))
+    assert r.returncode == 2, r.stderr
+    assert "127.0.0.1:%d" % port in r.stderr and "--http" in r.stderr, r.stderr
+    assert "Traceback" not in r.stderr
 
 
 def _absent_broker_is_said(args, what):

@@ -21,7 +21,7 @@ from test_room_publisher_mp import Subscriber, need_tools
 def broker(tmp_path):
     need_tools()
     from host_sim.room.broker import Broker
-    b = Broker(str(tmp_path / "broker"), boards=["b1"])
+    b = Broker(str(tmp_path / "broker"), boards=["b1"], readers=["checker"])
     b.start()
     yield b
     b.stop()

@@ -215,7 +215,8 @@ def test_http_is_read_only_and_sse_starts_with_the_full_state(broker_factory, tm
         pub.send("game", g.snapshot())
         pub.event(g, g.play("ee"))
         pub.flush()
-        wait_for(lambda: shown(relay, "b1") and shown(relay, "b1").seq == 1)
+        wait_for(lambda: shown(relay, "b1") and shown(relay, "b1").seq == 1
+                 and relay.stats()["messages"] >= 4)
 
         def never(*args, **kw):
             raise AssertionError("the relay published %r" % (args,))

@@ -38,7 +38,7 @@ def mp_env():
 def broker(tmp_path):
     need_tools()
     from host_sim.room.broker import Broker
-    b = Broker(str(tmp_path / "broker"), boards=["b1", "b2"])
+    b = Broker(str(tmp_path / "broker"), boards=["b1", "b2"], readers=["checker", "late", "late2"])
     b.start()
     yield b
     b.stop()
@@ -55,7 +55,8 @@ class Subscriber:
         self.subscribed = threading.Event()
         c = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=client_id,
                         clean_session=clean, protocol=mqtt.MQTTv311)
-        c.username_pw_set("relay", broker.creds["relay"])
+        # One reader user a subscriber: the broker ties client ids to users.
+        c.username_pw_set(client_id, broker.creds[client_id])
         c.reconnect_delay_set(0.1, 0.5)
         c.on_connect = self._on_connect
         c.on_message = self._on_message

@@ -452,6 +452,7 @@ def test_a_failed_archive_leaves_no_temporary_file_and_is_tried_again(tmp_path, 
 
     monkeypatch.setattr(os, "replace", full_disk)
     g = SpecGame(B)
+    g.play("ee")  # a game with a move (one not started is never filed)
     g.end("B+R")
     assert feed(room, T_GAME, g.snapshot()) == "applied"
     assert room.counts["archived"] == 0 and not list(tmp_path.iterdir())

@@ -40,7 +40,7 @@ def sgf_game(data):
 
 def start_room(tmp_path, boards=("b1", "b2", "b3")):
     require(find_mosquitto() or "mosquitto", "(apt-get install mosquitto; .ci/run does)")
-    broker = Broker(str(tmp_path / "broker"), boards=list(boards)).start()
+    broker = Broker(str(tmp_path / "broker"), boards=list(boards), readers=["checker"]).start()
     relay = Relay(broker.url, ("127.0.0.1", 0), str(tmp_path / "archive"), "relay",
                   broker.creds["relay"]).start()
     assert relay.connected.wait(20)
@@ -52,6 +52,27 @@ def stop_room(sides, relay, broker):
         s.pub.close()
     relay.stop()
     broker.stop()
+
+
+def retained_pairs(broker):
+    """The pair messages the broker keeps (a fresh reader's view)."""
+    import threading
+    import paho.mqtt.client as mqtt
+    got, subscribed = [], threading.Event()
+    c = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id="checker", protocol=mqtt.MQTTv311)
+    c.username_pw_set("checker", broker.creds["checker"])
+    c.on_connect = lambda cl, *a: cl.subscribe("gogadget/board/+/pair", qos=1)
+    c.on_subscribe = lambda *a: subscribed.set()
+    c.on_message = lambda cl, u, m: got.append((m.topic, bytes(m.payload)))
+    c.connect(broker.host, broker.port, 30)
+    c.loop_start()
+    try:
+        assert subscribed.wait(10)
+        time.sleep(1.0)
+    finally:
+        c.disconnect()
+        c.loop_stop()
+    return got
 
 
 @pytest.mark.parametrize("seed,ending", [(SEED, "count"), (7, "resign")])
@@ -108,6 +129,10 @@ def test_two_boards_play_a_game_through_faults(tmp_path, seed, ending):
         pump(sides, lambda: black.ref.result and white.ref.result, 30, "the result at both")
         pump(sides, lambda: all(s.idle() for s in sides), 30, "everything published")
         assert black.ref.result == white.ref.result
+        # Over at both boards: each clears its retained pair message.
+        pump(sides, lambda: all(s.follower.done for s in sides) and all(s.idle() for s in sides),
+             30, "the pair messages cleared")
+        assert retained_pairs(sides[0].broker) == []
         mine, theirs = kept(black), kept(white)
         assert mine == theirs and mine[1] == black.ref.result
         assert len(mine[0]) >= MOVES
@@ -117,12 +142,13 @@ def test_two_boards_play_a_game_through_faults(tmp_path, seed, ending):
             for b, g in relay.room.boards.items() if g.game is not None])
         time.sleep(0.5)
         files = sorted(archive.glob("*.sgf"))
-        assert len(files) == 1, files  # the pair's game is archived once
-        assert sgf_game(files[0].read_bytes()) == mine
+        # Each board's record under its own name: one game, two witnesses.
+        assert [f.name.split("-")[0] for f in files] == ["b1", "b2"], files
+        assert all(sgf_game(f.read_bytes()) == mine for f in files)
         assert all(s.follower.note == "" for s in sides)
         cards = {s.id: json.loads(relay.room.summary(relay.room.boards[s.id])) for s in sides}
-        assert cards["b1"]["opponent"] == "b2" and not cards["b1"]["mirror"]  # one card
-        assert cards["b2"]["mirror"]
+        # The pairing ended with its game: both cards show again.
+        assert not any(c.get("mirror") for c in cards.values()), cards
         latencies.sort()
         print("moves %d, faults: broker restart 1, power cut 1, take-back 1, habits %s; "
               "move -> other board's light p50 %.0f ms, max %.0f ms" % (
@@ -384,7 +410,7 @@ def test_main_pairs_when_the_config_names_an_opponent(tmp_path):
     from test_hw_main import SCRIPT
     from test_room_publisher_mp import Subscriber, need_tools
     need_tools()
-    broker = Broker(str(tmp_path / "broker"), boards=["b1", "b2"]).start()
+    broker = Broker(str(tmp_path / "broker"), boards=["b1", "b2"], readers=["checker", "late"]).start()
     sub = None
     try:
         sub = Subscriber(broker)

@@ -65,9 +65,10 @@ tries again later; it never reaches the scan loop.
 A peer (Broadcaster(..., peer=p), gogadget.pairing.Follower for a game
 against another board) rides on the same connection: on every connection
 the client is given p.message as its callback, subscribes p.topics (QoS 1)
-and publishes p.hello, (topic, message), retained, after the status; a
-poll with nothing to publish takes one waiting message (check_msg), and
-every poll calls p.poll().  The client then needs umqtt.simple's
+and publishes p.hello, (topic, message), retained, after the status (and
+again when p.hello_changed says the peer replaced it: an empty message
+clears the pairing once its game is over); a poll with nothing to publish
+takes one waiting message (check_msg), and every poll calls p.poll().  The client then needs umqtt.simple's
 set_callback, subscribe and check_msg too.
 """
 from gogadget.compat import const, ticks_add, ticks_diff
@@ -319,6 +320,9 @@ class Broadcaster:
             self._check_msg(now_ms)
         if self.peer is not None:
             self.peer.poll()
+            if self.peer.hello_changed:
+                self.peer.hello_changed = False
+                self._hello_dirty = self._client is not None  # else at the next connection
 
     @property
     def connected(self):

@@ -24,7 +24,9 @@ Two halves, so that other links (OGS, a server) can reuse the first:
   connection (Broadcaster(..., peer=follower)).
 
 The pairing itself is each board's retained `pair` message:
-{"v":1,"pair":"<game id>","colour":"B","opponent":"<board id>"}.  Moves
+{"v":1,"pair":"<game id>","colour":"B","opponent":"<board id>"}, cleared
+(an empty retained message) once the game is over at both boards or a new
+game starts here, so it names no later game.  Moves
 are taken only once the opponent's pair message names the same game id,
 the other colour and this board.  The pairing comes from the config (or
 the host's command line), so a power cut loses nothing: the record is the
@@ -242,6 +244,12 @@ class Follower:
         self.topics = (topic(opponent, T_PAIR).encode(), topic(opponent, T_GAME).encode(),
                        topic(opponent, T_MOVE).encode())
         self.hello = (topic(board_id, T_PAIR).encode(), pair_message(pair_id, colour, opponent))
+        # Set once the paired game is over at both boards (or a new game was
+        # started here): the retained pair message is then cleared, so it
+        # names no later game of this board's (the Broadcaster publishes the
+        # new, empty hello and resets the flag).
+        self.hello_changed = False
+        self.done = False
         self.agreed = False  # their pair message names this game, the other colour, us
         self.game = -1  # the opponent board's game number (-1: no snapshot yet)
         self.seq = 0  # the last event or snapshot applied
@@ -294,10 +302,12 @@ class Follower:
         if ref is None:
             return
         seq = ref.log.seq
+        look = False
         if seq != self._local:
             self._local = seq
             self.remote.local_changed(self.seq)
             self._changed = True
+            look = True
         if self.outcome == COUNTING:
             # Dead stones marked here change no seq: look again now and then.
             self._recount += 1
@@ -306,13 +316,26 @@ class Follower:
                 self._changed = True
         if self._changed and self.agreed and self.game >= 0:
             self._changed = False
+            look = True
             try:
                 self._sync(ref)
             except OSError:
                 self.outcome = BUSY
                 self._changed = True
+        if look and not self.done and self._over(ref):
+            self.done = True
+            self.hello = (self.hello[0], b"")
+            self.hello_changed = True
         if ref.clock is not None:
             self._follow_clock(ref)  # (after the sync: their move is in the game)
+
+    def _over(self, ref):
+        """Is the paired game over at both boards (the same result), or
+        replaced here by a new game?"""
+        remote = self.remote
+        if remote.game >= 0 and ref.log.game != remote.game:
+            return True
+        return ref.phase == "over" and ref.result != "" and ref.result == self.result
 
     def _sync(self, ref):
         if self.size != ref.board.size or self.komi != ref.komi \

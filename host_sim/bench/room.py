@@ -13,7 +13,7 @@ How it is measured (this machine: Mosquitto, the relay and the load share it):
   publish.Mirror: a rules-core Board, game and seq) playing random legal
   moves, one per board every P seconds at random phases.  Not one MQTT
   connection per board: LOADGEN_CLIENTS paho connections carry all the
-  boards, as user "loadgen" whose ACL entry may write every board's topic
+  boards, as users "loadgen-N" whose ACL entry may write every board's topic
   (the room's shipped ACL gives each board only its own); QoS 1, PUBACKs
   counted, not waited for one by one.
 * Latency: from the moment a board's Broadcaster hands its move event to
@@ -97,8 +97,9 @@ class LoadBoard:
         m.rules.name = "japanese"
         m.log.game = 1
         from gogadget.board import Board
-        from gogadget.rules import KO_NONE, SUICIDE_ALLOWED
-        m.board = Board(19, ko=KO_NONE, suicide=SUICIDE_ALLOWED, capacity=800)
+        from gogadget.rules import KO_SIMPLE, SUICIDE_FORBIDDEN
+        # The relay checks every move by the game's rules: these are Japanese.
+        m.board = Board(19, ko=KO_SIMPLE, suicide=SUICIDE_FORBIDDEN, capacity=800)
         self.pub = Broadcaster(shared.client, board_id, referee=m)
         self.rng = rng
         self.period = period
@@ -208,11 +209,13 @@ def run_step(boards, period, seconds=DURATION_S, browser=False):
     folder = tempfile.mkdtemp(prefix="gogadget-bench-room-")
     broker = Broker(os.path.join(folder, "broker"), boards=[])
     pw = "loadgen-bench"
+    # One user a connection: the broker ties each client id to its user.
+    loadgens = ["loadgen-%d" % i for i in range(LOADGEN_CLIENTS)]
     with open(os.path.join(broker.folder, "passwd"), "a") as f:
-        f.write("loadgen:%s\n" % password_hash(pw))
+        f.writelines("%s:%s\n" % (u, password_hash(pw)) for u in loadgens)
     with open(os.path.join(broker.folder, "acl"), "a") as f:
-        f.write("\n# bench only: one user publishes for every simulated board\n"
-                "user loadgen\ntopic write %s/#\n" % TOPIC_ROOT)
+        f.write("\n# bench only: these users publish for every simulated board\n")
+        f.writelines("user %s\ntopic write %s/#\n" % (u, TOPIC_ROOT) for u in loadgens)
     broker.start()
     http_port = free_port()
     relay = subprocess.Popen(
@@ -238,7 +241,7 @@ def run_step(boards, period, seconds=DURATION_S, browser=False):
         reader = SseReader("127.0.0.1", http_port)
         reader.start()
         reader.ready.wait(10)
-        shareds = [Shared(broker.host, broker.port, "loadgen", pw, i)
+        shareds = [Shared(broker.host, broker.port, "loadgen-%d" % i, pw, i)
                    for i in range(LOADGEN_CLIENTS)]
         rng = random.Random(1)
         room = [LoadBoard("b%05d" % i, shareds[i % len(shareds)], random.Random(rng.random()),
@@ -321,6 +324,127 @@ def run_step(boards, period, seconds=DURATION_S, browser=False):
         shutil.rmtree(folder, ignore_errors=True)
 
 
+def flood(count=2000, quiet_moves=40):
+    """One board floods the relay with `count` valid ~8 KB snapshots as fast
+    as its connection goes, while another board plays a move every 0.1 s:
+    the quiet board's move -> SSE latency, against the same without the
+    flood.  Returns (p50, p99, max) in ms for both, and the flood's rate."""
+    import paho.mqtt.client as mqtt
+    from host_sim.room.broker import Broker, free_port
+    from gogadget.broadcast import T_GAME, T_MOVE, topic
+    folder = tempfile.mkdtemp(prefix="gogadget-bench-flood-")
+    broker = Broker(os.path.join(folder, "broker"), boards=["loud", "quiet"]).start()
+    http_port = free_port()
+    relay = subprocess.Popen(
+        [sys.executable, "-m", "host_sim.room.relay", "--broker", broker.url,
+         "--http", "127.0.0.1:%d" % http_port, "--archive", os.path.join(folder, "archive")],
+        env=dict(os.environ, GOGADGET_RELAY_PASSWORD=broker.creds["relay"]),
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    clients = []
+    reader = None
+
+    def client(user):
+        c = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=user, protocol=mqtt.MQTTv311)
+        c.username_pw_set(user, broker.creds[user])
+        c.max_inflight_messages_set(1000)
+        c.max_queued_messages_set(0)
+        c.connect(broker.host, broker.port, 60)
+        c.loop_start()
+        clients.append(c)
+        return c
+
+    def snapshot(board, seq, moves):
+        return json.dumps({"v": 1, "game": 1, "seq": seq, "size": 19, "komi": 6.5,
+                           "rules": "japanese", "moves": moves, "phase": "play"},
+                          separators=(",", ":")).encode()
+
+    try:
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                c = http.client.HTTPConnection("127.0.0.1", http_port, timeout=2)
+                c.request("GET", "/stats.json")
+                if json.loads(c.getresponse().read()).get("broker"):
+                    break
+            except OSError:
+                pass
+            if time.monotonic() > deadline:
+                raise RuntimeError("the relay did not start")
+            time.sleep(0.1)
+        reader = SseReader("127.0.0.1", http_port)
+        reader.start()
+        reader.ready.wait(10)
+        loud, quiet = client("loud"), client("quiet")
+        time.sleep(0.5)
+        # The loud board's game: 60 moves, then passes up to ~8 KB.
+        from gogadget.board import Board
+        bd = Board(19)
+        rng = random.Random(7)
+        text = []
+        pts = bd.points()
+        while len(text) < 60:
+            pt = rng.choice(pts)
+            col = bd.to_move()
+            if bd.play(col, pt) == OK:
+                text.append(";%s[%s]" % ("BW"[col - 1], "%s%s" % (
+                    chr(97 + pt % 20), chr(97 + 19 - pt // 20))))
+        while len(snapshot("loud", 1, "".join(text))) < 8000:
+            text.append(";%s[]" % "BW"[len(text) % 2])
+        moves = "".join(text)
+        quiet.publish(topic("quiet", T_GAME), snapshot("quiet", 0, ""), 1, True)
+        time.sleep(0.5)
+        results = {}
+        for phase in ("alone", "flooded"):
+            sent = {}
+            stop = threading.Event()
+            flood_rate = [0.0]
+
+            def pour():
+                t0 = time.monotonic()
+                for i in range(count):
+                    loud.publish(topic("loud", T_GAME), snapshot("loud", i, moves), 1, True)
+                flood_rate[0] = count / (time.monotonic() - t0)
+            th = threading.Thread(target=pour, daemon=True)
+            if phase == "flooded":
+                th.start()
+            base = reader.seen.get("quiet", 0)
+            for k in range(quiet_moves):
+                seq = base + k + 1
+                col = "BW"[(seq - 1) % 2]
+                p = chr(97 + (seq - 1) % 19) + chr(97 + (seq - 1) // 19)
+                sent[seq] = time.monotonic()
+                quiet.publish(topic("quiet", T_MOVE), json.dumps(
+                    {"v": 1, "game": 1, "seq": seq, "t": "move", "n": seq, "c": col, "p": p}), 1)
+                time.sleep(0.1)
+            stop.set()
+            th.join(120) if phase == "flooded" else None
+            wait_end = time.monotonic() + 30
+            while reader.seen.get("quiet", 0) < base + quiet_moves and time.monotonic() < wait_end:
+                time.sleep(0.05)
+            lat = [(reader.arrived[("quiet", s)] - t) * 1000 for s, t in sent.items()
+                   if ("quiet", s) in reader.arrived]
+            results[phase] = (_pct(lat, 50), _pct(lat, 99), max(lat) if lat else float("nan"),
+                              len(sent) - len(lat), flood_rate[0])
+        c = http.client.HTTPConnection("127.0.0.1", http_port, timeout=5)
+        c.request("GET", "/stats.json")
+        results["stats"] = json.loads(c.getresponse().read())
+        return results
+    finally:
+        if reader is not None:
+            reader.stop = True
+        for c in clients:
+            c.disconnect()
+            c.loop_stop()
+        relay.terminate()
+        try:
+            relay.wait(10)
+        except subprocess.TimeoutExpired:
+            relay.kill()
+        broker.stop()
+        import shutil
+        shutil.rmtree(folder, ignore_errors=True)
+
+
 def main():
     from host_sim.room.broker import find_mosquitto
     if find_mosquitto() is None:
@@ -350,6 +474,18 @@ def main():
     if ceiling is not None:
         print("ceiling here: %d boards at a move every %g s (%.0f moves/s) with p99 %.0f ms"
               % (ceiling["boards"], ceiling["period"], ceiling["rate"], ceiling["p99"]))
+    if os.environ.get("ROOM_FLOOD", "1") != "0":
+        r = flood()
+        for phase in ("alone", "flooded"):
+            p50, p99, mx, lost, rate = r[phase]
+            print("flood: a quiet board's move -> SSE %s: p50 %.0f ms, p99 %.0f ms, max %.0f ms, "
+                  "lost %d%s" % ("alone" if phase == "alone" else
+                                 "while another board sends 2000 8 KB snapshots", p50, p99, mx,
+                                 lost, "" if phase == "alone" else
+                                 " (the flood at %.0f snapshots/s; the relay shed %d of them and "
+                                 "skipped %d superseded)" % (rate, r["stats"].get("inbox_dropped", 0),
+                                                             r["stats"].get("inbox_skipped", 0))),
+                  flush=True)
 
 
 if __name__ == "__main__":

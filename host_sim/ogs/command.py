@@ -19,8 +19,9 @@ def add_arguments(p):
     p.add_argument("--ws-url", default=os.environ.get("OGS_WS_URL"),
                    help="the real-time websocket (default: the site's host, wss://HOST/)")
     p.add_argument("--credentials", default=None,
-                   help="a file with your OGS username on one line and password on the next "
-                        "(default $OGS_CREDENTIALS, else $OGS_USERNAME and $OGS_PASSWORD)")
+                   help="a file with your OGS username on one line and password on the next, "
+                        "readable by you only (chmod 600; default $OGS_CREDENTIALS, else "
+                        "$OGS_USERNAME and $OGS_PASSWORD)")
     p.add_argument("--game", type=int, default=None,
                    help="the game to play (its number in the game's web address); default: "
                         "the game whose position is on the board")
@@ -30,7 +31,8 @@ def add_arguments(p):
                    help="at the start of each of your turns show your time left as digits on "
                         "the board for this many seconds (default 0: only on the host)")
     p.add_argument("--trace", default=None,
-                   help="append every message to and from the server to this file (JSON lines)")
+                   help="append every message to and from the server to this file (JSON "
+                        "lines, mode 0600, the account's tokens redacted; *.jsonl is git-ignored)")
 
 
 def local(url):

@@ -4,6 +4,8 @@ the goban package's types, tests/ogs/)."""
 import http.cookiejar
 import json
 import os
+import re
+import stat
 import threading
 import time
 import urllib.error
@@ -21,9 +23,30 @@ class OgsError(Exception):
     """The server refused (bad login, no such game) or cannot be reached."""
 
 
+# What a trace file never holds: the account's tokens (the authenticate
+# message's JWT, chat and notification auth) and any JWT-shaped string.
+_SECRET_KEY = re.compile(r"jwt|auth|token|password|secret", re.I)
+_JWT = re.compile(r"eyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*")
+REDACTED = "<redacted>"
+
+
+def redact(value, key=""):
+    """A copy of a message with every secret replaced by REDACTED."""
+    if isinstance(value, dict):
+        return {k: redact(v, k) for k, v in value.items()}
+    if isinstance(value, list):
+        return [redact(v, key) for v in value]
+    if isinstance(value, str):
+        if key and _SECRET_KEY.search(key) and value:
+            return REDACTED
+        return _JWT.sub(REDACTED, value)
+    return value
+
+
 class Trace:
     """Every message both ways, as (direction, message): "out" what we send,
-    "in" what arrives; a JSON-lines file too when given a path."""
+    "in" what arrives; a JSON-lines file too when given a path, written
+    0600 with the tokens redacted (it is made to be shared in a report)."""
 
     def __init__(self, path=None):
         self.items = []
@@ -35,8 +58,12 @@ class Trace:
         with self.lock:
             self.items.append((direction, message))
             if self.path:
-                with open(self.path, "a") as f:
-                    f.write(json.dumps([direction, message]) + "\n")
+                fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT
+                             | getattr(os, "O_NOFOLLOW", 0), 0o600)
+                with os.fdopen(fd, "a") as f:
+                    if stat.S_IMODE(os.fstat(fd).st_mode) & 0o077:
+                        os.fchmod(fd, 0o600)  # an older trace of ours, made 0644
+                    f.write(json.dumps([direction, redact(message)]) + "\n")
 
 
 def credentials(env=None, path=None):
@@ -46,6 +73,13 @@ def credentials(env=None, path=None):
     env = os.environ if env is None else env
     path = path or env.get("OGS_CREDENTIALS")
     if path:
+        try:
+            mode = stat.S_IMODE(os.stat(path).st_mode)
+        except OSError as e:
+            raise OgsError("%s: %s" % (path, e.strerror or e))
+        if mode & 0o077:
+            # As ssh does with a key: a password others may read is refused.
+            raise OgsError("%s is open to other users (mode %03o): chmod 600 %s" % (path, mode, path))
         with open(path) as f:
             lines = [line.strip() for line in f.read().splitlines() if line.strip()]
         if len(lines) < 2:

@@ -13,12 +13,28 @@ the ordering rules of docs/ROOM.md ("Nothing lost, nothing doubled").
   lower, or a newer game.  The usual case (the snapshot that follows an
   event just applied) costs one list comparison.
 * Positions, captures and prisoners come from the firmware's rules core
-  (gogadget.board.Board); the host never re-implements a rule.  The board
-  already judged every move, so the relay's Board allows what any rule set
-  allows (no ko check, suicide allowed): it never refuses a move a board
-  accepted, and computes the captures the same way.
+  (gogadget.board.Board); the host never re-implements a rule.  Every move
+  is checked against the game's own rules (its preset's ko and suicide
+  rules, the players' turns): a move no board of that rule set would
+  accept is refused.  A game under rules the relay cannot name ("custom",
+  options changed one by one) is checked for turns and occupied points
+  only, and its result is the board's claim.
+* A result is checked where the relay can: a count needs the game over by
+  its rules (two passes) and a margin that some choice of dead stones on
+  the relay's own position gives, with that game's komi and rules; it is
+  "checked" when the count without dead stones gives it exactly, else the
+  board's claim (the dead stones are the players'); an impossible one is
+  refused (the game waits, unarchived).  A resignation, time or forfeit is
+  the board's claim.  The page and the archived record say which.
 * A game that ends (the `end` event, or a snapshot in phase `over` with a
-  result) is written once to ARCHIVE/<board>-<game>.sgf, atomically.
+  result) after at least one move is written to ARCHIVE/<board>-<game>.sgf, atomically, under the
+  board's own name (a paired game too: each board's record is its own);
+  "archived" is said once the file is there.  A file already there with
+  another record is kept, and this one written beside it (<name>.2.sgf...).
+* A board's game number may move on by at most MAX_GAME_JUMP at a time (a
+  board numbers its kept games one by one); a bigger jump is refused with a
+  log line, so a board (or whoever has its password) cannot hide its next
+  games behind a huge number.
 
 Games are named `<board>-<game>` (board id, then the board's game number;
 the number is the part after the last "-", so ids with dashes are fine).
@@ -31,16 +47,19 @@ import threading
 import time
 from collections import OrderedDict
 
-from gogadget import sgf
+from gogadget import score, sgf
 from gogadget.broadcast import valid_board_id
 from gogadget.board import OK, REASONS, Board
 from gogadget.points import BLACK, EMPTY, PASS, WHITE, parse_sgf_coord
-from gogadget.rules import KO_NONE, SUICIDE_ALLOWED
-from host_sim.room.messages import parse
+from gogadget.rules import KO_NONE, PRESETS, SUICIDE_ALLOWED, Rules
+from gogadget.pairing import T_PAIR
+from host_sim.room.messages import parse, parse_topic
 
 log = logging.getLogger("gogadget.relay")
 
 KEEP_PAST = 20  # finished or abandoned games kept in memory per board
+MAX_GAME_JUMP = 1000  # how far a board's game number may move on at once
+_COUNTED = re.compile(r"([BW])\+(\d+(?:\.\d+)?)|0|Draw")
 _COLOUR = {"B": BLACK, "W": WHITE}
 _STONES = bytes.maketrans(bytes([EMPTY, BLACK, WHITE]), b".bw")
 _GAME_ID = re.compile(r"(.+)-(\d{1,10})")
@@ -63,12 +82,14 @@ class Game:
 
     __slots__ = ("board", "game", "seq", "size", "komi", "rules", "handicap", "black", "white",
                  "setup", "moves", "phase", "result", "bd", "waiting", "archived", "changed",
-                 "clock", "clock_at")
+                 "verdict", "archive_name", "clock", "clock_at")
 
     def __init__(self, board, m):
         self.board = board
         self.bd = None
         self.archived = False
+        self.archive_name = None
+        self.verdict = ""  # the result: "" (none yet), "checked" or "claim"
         self.waiting = False  # a gap or an event that did not fit: the snapshot will say
         self.moves = []
         self.header(m)
@@ -95,27 +116,48 @@ class Game:
         if self.handicap and len(setup) == self.handicap and all(c == BLACK for c, _ in setup):
             handicap, setup = [pt for _, pt in setup], ()
         moves = [(_COLOUR[c], parse_sgf_coord(size, p)) for c, p in self.moves]
+        note = VERDICTS.get(self.verdict, "") if self.result else ""
         return sgf.write(size, moves, self.komi, handicap=handicap,
                          rules=sgf.rules_to_ru(self.rules), result=self.result,
-                         black=self.black, white=self.white, setup=setup)
+                         black=self.black, white=self.white, setup=setup, comment=note)
 
     def info(self, status):
         """The /games.json entry."""
         return {"id": self.name, "board": self.board, "game": self.game, "black": self.black,
                 "white": self.white, "size": self.size, "komi": self.komi, "rules": self.rules,
                 "handicap": self.handicap, "moves": len(self.moves), "seq": self.seq,
-                "phase": self.phase, "result": self.result,
+                "phase": self.phase, "result": self.result, "claim": self.verdict == "claim",
                 "online": bool(status["online"]) if status else False,
                 "current": self.bd is not None, "archived": self.archived,
+                "file": self.archive_name,
                 "sgf": "/game/%s.sgf" % self.name}
 
 
-def build_board(size, setup, moves):
-    """A rules-core Board after setup and moves; ValueError naming the first
-    move it refuses."""
-    bd = Board(size, ko=KO_NONE, suicide=SUICIDE_ALLOWED, capacity=max(64, 2 * len(moves)))
+VERDICTS = {"checked": "Result checked by the room's relay: its own count of this position.",
+            "claim": "Result as the board claimed it: the room's relay could not check it "
+                     "(a resignation, time, dead stones it cannot see, or rules it cannot name)."}
+
+
+def game_rules(name):
+    """The firmware's Rules for a snapshot's `rules` (a preset's name), or
+    None when the relay cannot name them ("custom", unknown)."""
+    return Rules(name) if name in PRESETS else None
+
+
+def build_board(size, setup, moves, rules="", handicap=0):
+    """A rules-core Board after setup and moves, with the game's own ko and
+    suicide rules (anything goes under rules it cannot name); ValueError
+    naming the first move it refuses."""
+    r = game_rules(rules)
+    bd = Board(size, ko=r.ko if r else KO_NONE, suicide=r.suicide if r else SUICIDE_ALLOWED,
+               capacity=max(64, 2 * len(moves)))
     for c, p in setup:
         bd.setup(_COLOUR[c], parse_sgf_coord(size, p))
+    if handicap and len(setup) == handicap and all(c == "B" for c, _ in setup):
+        bd.handicap = handicap
+        bd.first = WHITE
+    elif setup:
+        bd.first = EMPTY  # a set-up position: either side may begin
     for i, (c, p) in enumerate(moves):
         _play(bd, c, p, i + 1)
     return bd
@@ -123,16 +165,58 @@ def build_board(size, setup, moves):
 
 def _play(bd, c, p, n):
     pt = parse_sgf_coord(bd.size, p)  # ValueError if off this board
+    colour = _COLOUR[c]
+    turn = bd.to_move()
+    if turn == EMPTY and bd.moves == 0:
+        bd.first = colour  # a set-up position: the first move says who began
+    elif colour != turn:
+        raise ValueError("move %d %s[%s] is out of turn (%s to play)" % (n, c, p, "?BW"[turn]))
     if pt == PASS:
-        bd.pass_move(_COLOUR[c])
+        bd.pass_move(colour)
         return
-    why = bd.play(_COLOUR[c], pt)
+    why = bd.play(colour, pt)
     if why != OK:
         raise ValueError("move %d %s[%s] is %s" % (n, c, p, REASONS[why]))
 
 
+def check_result(g):
+    """The verdict on g's result: "checked" or "claim"; ValueError when no
+    position and rules could give it (see the module notes)."""
+    m = _COUNTED.fullmatch(g.result)
+    if m is None:
+        return "claim"  # R, T, F, Void, ?: nothing on the board says
+    rules = game_rules(g.rules)
+    if rules is None:
+        return "claim"
+    bd = g.bd
+    if not score.game_over(bd, rules):
+        raise ValueError("a count (%s) before the game is over by its rules (two passes)"
+                         % g.result)
+    claimed = 0.0 if m.group(1) is None else float(m.group(2)) * (1 if m.group(1) == "B" else -1)
+    own = score.count(bd, rules, None, g.komi)
+    if own.result == g.result or (claimed == 0 and own.black == own.white):
+        return "checked"
+    # Dead stones (the players') move the margin between these two ends.
+    stones = [[], [], []]
+    for pt in bd.points():
+        if bd.cells[pt] in (BLACK, WHITE):
+            stones[bd.cells[pt]].append(pt)
+    best = score.count(bd, rules, stones[WHITE], g.komi)
+    worst = score.count(bd, rules, stones[BLACK], g.komi)
+    lo, hi = worst.black - worst.white, best.black - best.white
+    frac = (own.black - own.white) % 1
+    if not lo - 1e-9 <= claimed <= hi + 1e-9 or abs((claimed - frac) % 1) > 1e-9:
+        raise ValueError("%s is not a count of this position with komi %s (between %s and %s)"
+                         % (g.result, g.komi, _margin(lo), _margin(hi)))
+    return "claim"
+
+
+def _margin(v):
+    return "B+%g" % v if v > 0 else "W+%g" % -v if v < 0 else "0"
+
+
 class BoardState:
-    __slots__ = ("id", "status", "game", "past", "json", "pair")
+    __slots__ = ("id", "status", "game", "past", "json", "pair", "ended_pairs")
 
     def __init__(self, board_id):
         self.id = board_id
@@ -141,6 +225,7 @@ class BoardState:
         self.past = OrderedDict()  # game number -> Game (no Board kept)
         self.json = None  # cached summary text; None when it must be rebuilt
         self.pair = None  # its pair message (two boards, one game), or None
+        self.ended_pairs = set()  # pair ids whose game is over: never counted again
 
 
 class Room:
@@ -164,6 +249,9 @@ class Room:
         with self.lock:
             self.counts["messages"] += 1
             if msg is None:
+                where = parse_topic(topic) if not payload else None
+                if where is not None and where[1] == T_PAIR:
+                    return self._unpair(where[0])  # a board cleared its pair message
                 return self._drop(topic, reason)
             try:
                 what = self.apply(msg)
@@ -201,26 +289,73 @@ class Room:
         if kind == "game":
             return self._snapshot(st, m)
         if kind == "pair":
-            st.pair = {"pair": m["pair"], "opponent": m["opponent"], "colour": m["colour"]}
+            if m["pair"] in st.ended_pairs:
+                return "stale"  # that paired game is over: its retained message stays behind
+            old = self.boards.get(st.pair["opponent"]) if st.pair else None
+            st.pair = {"pair": m["pair"], "opponent": m["opponent"], "colour": m["colour"],
+                       "game": None}
             self._touch(st)
-            other = self.boards.get(m["opponent"])
-            if other is not None:
-                self._touch(other)
+            for other in (old, self.boards.get(m["opponent"])):
+                if other is not None:
+                    self._touch(other)
             return "applied"
         return self._event(st, m)
 
+    def _unpair(self, board_id):
+        st = self.boards.get(board_id)
+        if st is None or st.pair is None:
+            return "duplicate"
+        other = self.boards.get(st.pair["opponent"])
+        st.pair = None
+        self._touch(st)
+        if other is not None:
+            self._touch(other)
+        return "applied"
+
     def paired(self, st):
-        """The opponent's BoardState when both pair messages agree (the same
-        game id, each naming the other, the two colours), else None."""
+        """The opponent's BoardState while the two boards play one game: both
+        pair messages agree (the same game id, each naming the other, the
+        two colours) and both boards show the same game (size, komi, rules,
+        set-up, one's moves the start of the other's).  The pairing belongs
+        to the two games it was first seen on, and ends with either (see
+        _end_pair); else None.  So no board can hide another's card by
+        naming it, and a pair message left from an earlier game counts for
+        nothing."""
         p = st.pair
-        if p is None:
+        if p is None or st.game is None:
             return None
         other = self.boards.get(p["opponent"])
         q = other.pair if other is not None else None
         if q is None or q["pair"] != p["pair"] or q["opponent"] != st.id \
-                or q["colour"] == p["colour"]:
+                or q["colour"] == p["colour"] or other.game is None:
             return None
+        if p["game"] is not None and (p["game"] != st.game.game or q["game"] != other.game.game):
+            return None
+        a, b = st.game, other.game
+        if (a.size, a.komi, a.rules, a.setup) != (b.size, b.komi, b.rules, b.setup) \
+                or (a.phase == "over" and b.phase == "over"):
+            return None  # two games, or one game over (its pairing with it)
+        short, long_ = (a.moves, b.moves) if len(a.moves) <= len(b.moves) else (b.moves, a.moves)
+        if long_[:len(short)] != short:
+            return None
+        if p["game"] is None:
+            p["game"], q["game"] = a.game, b.game  # bound to these two games
         return other
+
+    def _end_pair(self, st):
+        """st's game is over or replaced: its pair message is spent, and so
+        is the opponent's if it named st for the same game; neither id is
+        taken from them again."""
+        p = st.pair
+        if p is None:
+            return
+        other = self.boards.get(p["opponent"])
+        for b in (st, other):
+            if b is not None and b.pair is not None and b.pair["pair"] == p["pair"] \
+                    and (b is st or b.pair["opponent"] == st.id):
+                b.ended_pairs.add(b.pair["pair"])
+                b.pair = None
+                self._touch(b)
 
     def _event(self, st, m):
         g = st.game
@@ -248,10 +383,18 @@ class Room:
                 raise ValueError("take-back of move %d after %d moves" % (m["n"], len(g.moves)))
             g.moves.pop()
             if g.phase == "over":
-                g.phase, g.result = "play", ""
+                g.phase, g.result, g.verdict = "play", "", ""
         else:  # end
-            g.result = m["result"]
-            g.phase = "over"
+            result = m["result"]
+            g.result, g.phase = result, "over"
+            try:
+                verdict = check_result(g)
+            except ValueError as e:
+                g.result, g.phase = "", "count"
+                g.seq = m["seq"]  # taken in order; only its result refused
+                self._touch(st)
+                raise ValueError("%s: result %s refused: %s" % (g.name, result, e))
+            g.verdict = verdict
         g.seq = m["seq"]
         g.changed = time.time()
         self._touch(st)
@@ -263,8 +406,12 @@ class Room:
         if g is not None and (m["game"] < g.game or (m["game"] == g.game and m["seq"] < g.seq)):
             return "stale"
         if g is None or m["game"] != g.game:
+            if g is not None and m["game"] > g.game + MAX_GAME_JUMP:
+                raise ValueError("game number jumps from %d to %d (at most %d at once): refused"
+                                 % (g.game, m["game"], MAX_GAME_JUMP))
             new = Game(st.id, m)
-            new.bd = build_board(m["size"], m["setup"], m["moves"])  # ValueError: dropped
+            new.bd = build_board(m["size"], m["setup"], m["moves"], m["rules"],
+                                 m["handicap"])  # ValueError: dropped
             new.moves = m["moves"]
             if g is not None:
                 self._retire(st, g)
@@ -272,18 +419,36 @@ class Room:
             g = new
         else:
             self._adopt(g, m)
+        refused = self._judge(g)
         g.waiting = False
         g.changed = time.time()
         self._touch(st)
         self._maybe_archive(g)
+        if refused:
+            raise ValueError(refused)  # logged; the game is shown, without the result
         return "applied"
+
+    def _judge(self, g):
+        """A snapshot's result checked (check_result); a refused one is taken
+        off the game, and the reason returned."""
+        if g.phase != "over" or not g.result:
+            g.verdict = ""
+            return None
+        try:
+            g.verdict = check_result(g)
+        except ValueError as e:
+            why = "%s: result %s refused: %s" % (g.name, g.result, e)
+            g.result, g.phase, g.verdict = "", "count", ""
+            return why
+        return None
 
     def _adopt(self, g, m):
         """The same game's snapshot, seq not lower: bring the Board to it with
         as few undos and plays as the common start of the two move lists allows."""
         new = m["moves"]
-        if m["size"] != g.size or m["setup"] != g.setup:
-            bd = build_board(m["size"], m["setup"], new)
+        if m["size"] != g.size or m["setup"] != g.setup or m["rules"] != g.rules \
+                or m["handicap"] != g.handicap:
+            bd = build_board(m["size"], m["setup"], new, m["rules"], m["handicap"])
         else:
             old = g.moves
             if new == old:
@@ -304,7 +469,7 @@ class Room:
                     c, p = new[i]
                     _play(bd, c, p, i + 1)
             except ValueError:
-                g.bd = build_board(g.size, g.setup, g.moves[:k])
+                g.bd = build_board(g.size, g.setup, g.moves[:k], g.rules, g.handicap)
                 g.moves = g.moves[:k]
                 g.waiting = True
                 self._touch(self.boards[g.board])
@@ -314,6 +479,7 @@ class Room:
         g.header(m)
 
     def _retire(self, st, g):
+        self._end_pair(st)
         g.bd = None
         st.past[g.game] = g
         while len(st.past) > self.keep_past:
@@ -322,35 +488,62 @@ class Room:
     # -- archive --------------------------------------------------------------
 
     def _maybe_archive(self, g):
-        if g.archived or g.phase != "over" or not g.result or not self.archive:
+        if g.phase != "over" or not g.result:
             return
-        g.archived = True
         st = self.boards.get(g.board)
-        other = self.paired(st) if st is not None else None
-        if other is not None and st.pair["colour"] == "W":
-            # Two boards, one game: both publish the same record; it is
-            # archived as Black's board's game (whatever order the two come
-            # in, a relay restarted included), White's is the same game.
+        if st is not None and st.game is g:
+            self._end_pair(st)  # the paired game is over: so is the pairing
+        if g.archived or not self.archive:
             return
-        path = os.path.join(self.archive, g.name + ".sgf")
-        if os.path.exists(path):
-            return  # written before (a relay restarted): once is enough
-        tmp = path + ".tmp"
+        if not g.moves:
+            # A game not started (a resignation before any move, or a board
+            # announcing results ahead): shown, never written to the archive.
+            return
+        text = g.sgf()
+        base = os.path.join(self.archive, g.name)
         try:
-            with open(tmp, "w", encoding="utf-8") as f:
-                f.write(g.sgf())
-                f.flush()
-                os.fsync(f.fileno())
-            os.replace(tmp, path)
-            self.counts["archived"] += 1
-            log.info("archived %s (%s)", path, g.result)
+            path = self._write_new(base, text)
         except OSError as e:
-            g.archived = False  # the game's next message tries again
-            log.error("cannot archive %s: %s", path, e)
+            log.error("cannot archive %s: %s", base + ".sgf", e)
+            return  # the game's next message tries again
+        g.archived = True  # said only now: the file is there
+        g.archive_name = os.path.basename(path)
+        if st is not None:
+            self._touch(st)
+
+    def _write_new(self, base, text):
+        """base.sgf holding text: written atomically, unless it holds it
+        already (a relay restarted).  A base.sgf with another record is
+        kept, and text goes beside it (base.2.sgf, ...): a file written
+        ahead for a game number cannot take the real game's place."""
+        for k in range(1, 100):
+            path = base + (".sgf" if k == 1 else ".%d.sgf" % k)
             try:
-                os.remove(tmp)
-            except OSError:
+                with open(path, encoding="utf-8") as f:
+                    if f.read() == text:
+                        return path
+                continue
+            except FileNotFoundError:
                 pass
+            if k > 1:
+                log.warning("%s.sgf holds another record: this one is %s", base, path)
+            tmp = path + ".tmp"
+            try:
+                with open(tmp, "w", encoding="utf-8") as f:
+                    f.write(text)
+                    f.flush()
+                    os.fsync(f.fileno())
+                os.replace(tmp, path)
+            except OSError:
+                try:
+                    os.remove(tmp)
+                except OSError:
+                    pass
+                raise
+            self.counts["archived"] += 1
+            log.info("archived %s", path)
+            return path
+        raise OSError("%s.sgf: too many different records" % base)
 
     # -- what the web side reads -----------------------------------------------
 
@@ -377,7 +570,7 @@ class Room:
             last = g.moves[-1] if g.moves else None
             d.update(game=g.game, seq=g.seq, size=size, komi=g.komi, rules=g.rules,
                      handicap=g.handicap, black=g.black, white=g.white, phase=g.phase,
-                     result=g.result, n=len(g.moves),
+                     result=g.result, claim=g.verdict == "claim", n=len(g.moves),
                      moves=",".join(c + p for c, p in g.moves),
                      stones=stones.decode("ascii"),
                      last=(last[0] + last[1]) if last else "",

@@ -3,7 +3,8 @@ published through the host it is plugged into (docs/ROOM.md).
 
     gogadget publish --port /dev/ttyACM0 --broker mqtt://HOST:PORT --board-id NAME \\
         [--user U] [--password PW | --credentials credentials.csv]
-    gogadget publish --sim --broker ...        # the running simulator (make sim)
+    gogadget publish --sim --broker ...        # the running simulator (make sim),
+                                               # or one of its own with you at it
 
 The host reads the board's game over the GTP link (gogadget-status: phase,
 moves, the game's number and seq, faults; gogadget-sgf: the header and the
@@ -36,7 +37,7 @@ import time
 from gogadget.board import Board
 from gogadget.broadcast import Broadcaster, valid_board_id
 from gogadget.compat import ticks_ms
-from gogadget.points import BLACK, WHITE, parse_sgf_coord
+from gogadget.points import BLACK, WHITE, parse_sgf_coord, vertex
 from gogadget.rules import KO_NONE, SUICIDE_ALLOWED
 from host_sim.room.broker import default_dir
 from host_sim.serialport import status_words
@@ -226,6 +227,7 @@ class HostPublisher:
             if seq - m.log.seq == steps:
                 # One event at a time, as the board made them.
                 for _ in range(len(old) - k):
+                    self.said_takeback(m.board.moves, m.board.move(m.board.moves - 1))
                     m.board.undo()
                     m.result = ""
                     m.phase = "play"
@@ -233,8 +235,11 @@ class HostPublisher:
                     self._poll()
                 for colour, pt in new[k:]:
                     m.play(colour, pt)
+                    self.said_move(m.board.moves, colour, pt)
                     m.log.seq += 1
                     self._poll()
+                if rec["result"] and not m.result:
+                    self.said_result(rec["result"], game)
                 m.result = rec["result"]
                 self._set_phase(phase)
                 m.log.seq = seq
@@ -259,6 +264,26 @@ class HostPublisher:
         self._set_phase(phase)
         m.known = True
         self._poll()
+
+    # -- the story (--verbose) ---------------------------------------------------
+
+    def _move_text(self, n, colour, pt):
+        size = self.mirror.board.size
+        return "move %d, %s %s" % (n, "black" if colour == BLACK else "white",
+                                   "pass" if pt == 0 else vertex(size, pt))
+
+    def said_move(self, n, colour, pt):
+        """A move the board made, on its way to the broker."""
+        self.log("%s: %s out" % (self.pub.board_id, self._move_text(n, colour, pt)))
+
+    def said_takeback(self, n, move):
+        self.log("%s: %s taken back at the board" % (self.pub.board_id,
+                                                     self._move_text(n, *move)))
+
+    def said_result(self, result, game):
+        """The game over: where the board keeps it and the room archives it."""
+        self.log("%s: game over, %s; the board keeps it as %04d.sgf, and the room's relay "
+                 "archives it from the broker" % (self.pub.board_id, result, game))
 
     # -- the loop -------------------------------------------------------------
 
@@ -336,7 +361,9 @@ def add_arguments(p):
                    help="the board's name in the room (1-32 of a-z A-Z 0-9 - _): its topic")
     p.add_argument("--user", default=None, help="MQTT user (default: the board id)")
     p.add_argument("--password", default=None,
-                   help="MQTT password (or GOGADGET_MQTT_PASSWORD, or --credentials)")
+                   help="MQTT password; discouraged: every user of this machine sees it in "
+                        "`ps`. Prefer --credentials or the environment variable "
+                        "GOGADGET_MQTT_PASSWORD")
     p.add_argument("--credentials", default=None,
                    help="the room's credentials.csv (python -m host_sim.room.broker writes it, "
                         "by default as %s): the user's password is taken from it"
@@ -345,7 +372,9 @@ def add_arguments(p):
     p.add_argument("--white", default="White", help="White's name on the room's page")
     p.add_argument("--interval", type=float, default=LOOK_S,
                    help="seconds between looks at the board (default %s)" % LOOK_S)
-    p.add_argument("--verbose", action="store_true", help="say every link loss and connection")
+    p.add_argument("--verbose", action="store_true",
+                   help="say every connection and link loss, and the game as it goes: each "
+                        "move out (and, for remote, in), take-backs, the result")
 
 
 class BrokerWatch:
@@ -353,11 +382,12 @@ class BrokerWatch:
     about the broker: an absent one at every try, a refused login (which
     another try cannot mend) as `refused`, which ends the command."""
 
-    def __init__(self, factory, where, user, say):
+    def __init__(self, factory, where, user, say, log=None):
         self.factory = factory
         self.where = where
         self.user = user
         self.say = say
+        self.log = log or (lambda text: None)  # --verbose: every connection
         self.refused = None
         self.down = False
 
@@ -393,6 +423,8 @@ class _Watched:
         if w.down:
             w.say("connected to the broker at %s" % w.where)
             w.down = False
+        else:
+            w.log("connected to the broker at %s as %s" % (w.where, w.user))
         return answer
 
 
@@ -415,41 +447,56 @@ def connect_from_args(args, command="publish"):
     try:
         if args.credentials:
             password = read_credentials(args.credentials, user)
-        return factory(args.broker, user, password)
+        made = factory(args.broker, user, password)
+        made.password = password  # for the refusal's message (white space at an end)
+        return made
     except (OSError, ValueError) as e:
         print("gogadget %s: %s" % (command, e), file=sys.stderr)
         return None
 
-def run_host(args, command, make_host, banner):
+def run_host(args, command, make_host, banner, runner=None, out=None):
     """The host side of `publish` and `remote`: make_host(connect, log,
     notice) builds the HostPublisher on the watched client factory; it runs
     until SIGINT or SIGTERM (then the board is said offline), or until the
-    broker refuses the login, which another try cannot mend (exit 1)."""
+    broker refuses the login, which another try cannot mend (exit 1).
+    runner(host, refused): runs the loop instead (a simulator of our own
+    on the main thread: host_sim/cli.py) until it stops or refused() is
+    true; out(line): where what the person hears goes (default stderr)."""
     connect = connect_from_args(args, command)
     if connect is None:
         return 2
     user = args.user or args.board_id
 
     def tell(text):
-        print("gogadget %s: %s" % (command, text), file=sys.stderr, flush=True)
+        line = "gogadget %s: %s" % (command, text)
+        if out is not None:
+            out(line)
+        else:
+            print(line, file=sys.stderr, flush=True)
 
     def say(text):
         if args.verbose:
             tell(text)
 
     where = args.broker.split("//", 1)[-1].rstrip("/")
-    watch = BrokerWatch(connect, where, user, tell)
+    watch = BrokerWatch(connect, where, user, tell, log=say)
     try:
         host = make_host(watch, say, tell)
     except ValueError as e:
         tell(str(e))
         return 2
-    with StopFlag() as stop:
-        print("gogadget %s: %s" % (command, banner), flush=True)
-        host.run(stop=lambda: stop.is_set() or watch.refused)
+    if runner is not None:
+        tell(banner)
+        runner(host, lambda: watch.refused)
+    else:
+        with StopFlag() as stop:
+            print("gogadget %s: %s" % (command, banner), flush=True)
+            host.run(stop=lambda: stop.is_set() or watch.refused)
     if watch.refused:
+        from host_sim.room.relay import blank_hint
         tell("the broker at %s refused the login as %r: %s; check --user and --password or "
-             "--credentials (the room's credentials.csv)" % (where, user, watch.refused))
+             "--credentials (the room's credentials.csv)%s" % (where, user, watch.refused,
+                                                                 blank_hint(connect.password)))
         return 1
     return 0
 
@@ -458,10 +505,11 @@ def board_name(args):
     return args.port or ("the simulator" if args.sim else "/dev/ttyACM0")
 
 
-def cmd_publish(args, open_link):
-    """open_link(): a new link to the board (the CLI's Connection)."""
+def cmd_publish(args, open_link, **run):
+    """open_link(): a new link to the board (the CLI's Connection); run:
+    run_host's runner and out (host_sim/room/atsim.py)."""
     def make_host(connect, log, notice):
         return HostPublisher(open_link, connect, args.board_id, args.black, args.white,
                              look_s=args.interval, log=log, notice=notice)
     return run_host(args, "publish", make_host,
-                    "%s -> %s as %s" % (board_name(args), args.broker, args.board_id))
+                    "%s -> %s as %s" % (board_name(args), args.broker, args.board_id), **run)

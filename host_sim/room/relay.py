@@ -7,7 +7,9 @@
 * MQTT (paho): subscribes to gogadget/board/# with QoS 1 under a fixed
   client id and a persistent session (clean_session False), so what is
   published while the relay or the broker is away is delivered when both
-  are back; it reconnects by itself.  Every message goes through the strict
+  are back; it reconnects by itself, subscribes again at every connection
+  and catches up from the retained snapshots.  (The room's broker ties a
+  client id to its user: the session is the relay user's.)  Every message goes through the strict
   parser (messages.py) and the ordering rules (games.py).
 * HTTP (stdlib, threaded, read-only: GET only, anything else 405):
     /                  the page (static/)
@@ -38,6 +40,7 @@ from gogadget.broadcast import TOPIC_ROOT
 from host_sim import data_dir
 from host_sim.room.broker import default_dir, parse_url
 from host_sim.room.games import Room, split_game_id
+from host_sim.room.inbox import Inbox
 from host_sim.stopflag import StopFlag
 
 log = logging.getLogger("gogadget.relay")
@@ -47,6 +50,8 @@ CLIENT_ID = "gogadget-relay"
 COALESCE_S = 0.05  # SSE pushes are batched this long: one write per client per batch
 CLIENT_QUEUE_BYTES = 4 << 20  # a browser further behind than this is dropped
 KEEPALIVE_S = 15.0
+IDLE_S = 30.0  # a connection that sends nothing this long is closed
+MAX_CONNECTIONS = 400  # browsers at once (each holds a socket and a thread)
 # CONNACK refusals that another try cannot mend (paho's MQTT 5 reason codes
 # for 3.1.1's 2, 4, 5): the client id, the user or password, the ACL.
 REFUSED = (133, 134, 135)
@@ -191,8 +196,26 @@ class Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
     relay = None  # set on the subclass the Relay makes
 
+    timeout = IDLE_S  # socketserver: every read waits at most this long (idle keep-alive)
+
     def log_message(self, fmt, *args):
         log.debug("http %s " + fmt, self.client_address[0], *args)
+
+    def parse_request(self):
+        """The request line and headers; a request that carries a body (no
+        GET needs one) is answered and its connection closed, so no request
+        hidden in a body is ever read as the next one."""
+        if not super().parse_request():
+            return False
+        if self.headers.get("Content-Length", "0").strip() not in ("", "0") \
+                or "Transfer-Encoding" in self.headers:
+            self.close_connection = True
+        return True
+
+    def end_headers(self):
+        if self.close_connection:
+            self.send_header("Connection", "close")
+        super().end_headers()
 
     def __getattr__(self, name):
         # Every method but GET: 405 (BaseHTTPRequestHandler would say 501).
@@ -280,9 +303,56 @@ class Handler(BaseHTTPRequestHandler):
 
 
 class Server(ThreadingHTTPServer):
+    """The threaded server, with a cap on connections (each holds a thread
+    and a descriptor: unbounded, idle sockets exhaust the process's files
+    and accept() spins) and one log line for a request that breaks off."""
     daemon_threads = True
     allow_reuse_address = True
     request_queue_size = 128
+    max_connections = MAX_CONNECTIONS
+
+    def __init__(self, *args, **kw):
+        self.open = 0
+        self.refused = 0
+        self.count_lock = threading.Lock()
+        super().__init__(*args, **kw)
+
+    def process_request(self, request, client_address):
+        with self.count_lock:
+            full = self.open >= self.max_connections
+            if not full:
+                self.open += 1
+            else:
+                self.refused += 1
+                first = self.refused == 1 or self.refused % 1000 == 0
+        if full:
+            if first:
+                log.warning("http: %d connections open, the cap (--max-connections): new ones are "
+                            "closed at once (%d so far)", self.max_connections, self.refused)
+            self.shutdown_request(request)
+            return
+        try:
+            super().process_request(request, client_address)
+        except BaseException:
+            self._closed()
+            raise
+
+    def process_request_thread(self, request, client_address):
+        try:
+            super().process_request_thread(request, client_address)
+        finally:
+            self._closed()
+
+    def _closed(self):
+        with self.count_lock:
+            self.open -= 1
+            if self.open < self.max_connections * 3 // 4:
+                self.refused = 0
+
+    def handle_error(self, request, client_address):
+        exc = sys.exc_info()[1]
+        log.warning("http %s: request broken off (%s: %s)", client_address[0],
+                 type(exc).__name__, exc)
 
 
 class Relay:
@@ -295,12 +365,18 @@ class Relay:
 
     def __init__(self, broker, http=("127.0.0.1", 8080), archive=None, user=None, password=None,
                  client_id=CLIENT_ID, coalesce=COALESCE_S, client_limit=CLIENT_QUEUE_BYTES,
-                 static=STATIC):
+                 static=STATIC, max_connections=MAX_CONNECTIONS, idle_s=IDLE_S):
         self.broker_host, self.broker_port = parse_url(broker)
         self.http_addr = http
+        self.max_connections = max_connections
+        self.idle_s = idle_s
         self.user, self.password = user, password
         self.client_id = client_id
         self.room = Room(archive)
+        # A dropped snapshot may still have moved a game (its moves taken,
+        # its result refused): the page is told either way.
+        self.inbox = Inbox(lambda topic, payload: self.room.handle(topic, payload),
+                           on_done=lambda: self.hub.changed())
         self.hub = Hub(self.room, coalesce, client_limit)
         self.static_files = {n: os.path.join(static, n) for n in os.listdir(static)
                              if os.path.isfile(os.path.join(static, n))}
@@ -324,6 +400,9 @@ class Relay:
                        online=sum(1 for b in room.boards.values()
                                   if b.status and b.status["online"]))
         out.update(broker=hub.broker["connected"], broker_connects=self.connects,
+                   inbox=self.inbox.pending(), inbox_dropped=self.inbox.dropped,
+                   inbox_skipped=self.inbox.skipped,
+                   messages=out["messages"] + self.inbox.skipped + self.inbox.dropped,
                    sse_clients=len(hub.clients), sse_pushes=hub.pushes, sse_dropped=hub.drops)
         return out
 
@@ -337,11 +416,14 @@ class Relay:
                         self.broker_host, self.broker_port, self.user, reason_code)
             return
         self.connects += 1
-        # A session the broker kept has the subscription and delivers what
-        # was queued for it; subscribing again resends every retained
-        # message, which only a relay that starts with an empty room needs.
-        if not flags.session_present or self.connects == 1:
-            client.subscribe(TOPIC_ROOT + "/#", qos=1)
+        # Subscribed at every connection, session kept or not: a session the
+        # broker kept delivers what was queued for it, but it may not be the
+        # session this relay left (another login as the relay's user, or a
+        # broker that lost it, leaves one with no subscription).  Subscribing
+        # again resends every board's retained status, snapshot and pair, so
+        # whatever was missed (a game that ended meanwhile) is caught up from
+        # them; the ordering rules drop what was already applied.
+        client.subscribe(TOPIC_ROOT + "/#", qos=1)
         log.info("connected to %s:%d (session %s)", self.broker_host, self.broker_port,
                  "kept" if flags.session_present else "new")
         self.connected.set()
@@ -362,8 +444,9 @@ class Relay:
                     self.broker_host, self.broker_port)
 
     def _on_message(self, client, userdata, msg):
-        if self.room.handle(msg.topic, msg.payload) == "applied":
-            self.hub.changed()
+        # Filed under its board and taken in turn (inbox.py): one board's
+        # flood never holds up another's moves.
+        self.inbox.put(msg.topic, msg.payload)
 
     def _start_mqtt(self):
         import paho.mqtt.client as mqtt
@@ -384,10 +467,17 @@ class Relay:
     # -- life -------------------------------------------------------------------
 
     def start(self):
-        handler = type("RelayHandler", (Handler,), {"relay": self})
-        self.httpd = Server(self.http_addr, handler)
+        handler = type("RelayHandler", (Handler,), {"relay": self, "timeout": self.idle_s})
+        try:
+            self.httpd = Server(self.http_addr, handler)
+        except OSError as e:
+            raise OSError(e.errno, "cannot serve the page on %s:%d: %s (another relay? --http "
+                          "HOST:PORT picks another address)" % (self.http_addr[0], self.http_addr[1],
+                                                                e.strerror or e))
+        self.httpd.max_connections = self.max_connections
         threading.Thread(target=self.httpd.serve_forever, name="relay-http", daemon=True).start()
         self.hub.start()
+        self.inbox.start()
         self._start_mqtt()
         return self
 
@@ -397,6 +487,7 @@ class Relay:
             self.mqtt.disconnect()
             self.mqtt.loop_stop()
             self.mqtt = None
+        self.inbox.stop()
         self.hub.stop()
         if self.httpd is not None:
             self.httpd.shutdown()
@@ -430,6 +521,17 @@ def read_credentials(path, user):
     raise ValueError("no user %r in %s" % (user, path))
 
 
+def blank_hint(password):
+    """What to add to a refused login's message when the password carries
+    white space at an end (a CRLF file cut with `cut`, a pasted space)."""
+    if password and password != password.strip():
+        end = "ends" if password[-1:].isspace() else "starts"
+        return ("; the password %s with white space (%r): a line cut from a file with CRLF "
+                "endings, or a pasted space?" % (end, password[-1:] if end == "ends"
+                                                   else password[:1]))
+    return ""
+
+
 def add_arguments(p):
     p.add_argument("--broker", required=True, help="the room's broker, mqtt://HOST:PORT")
     p.add_argument("--http", default="127.0.0.1:8080",
@@ -438,16 +540,21 @@ def add_arguments(p):
                    help="folder for the finished games' SGF (default %s)" % data_dir("archive"))
     p.add_argument("--user", default="relay", help="MQTT user (default relay)")
     p.add_argument("--password", default=None,
-                   help="MQTT password (or GOGADGET_RELAY_PASSWORD, or --credentials)")
+                   help="MQTT password; discouraged: every user of this machine sees it in "
+                        "`ps`. Prefer --credentials or the environment variable "
+                        "GOGADGET_RELAY_PASSWORD")
     p.add_argument("--credentials", default=None,
                    help="the room's credentials.csv (python -m host_sim.room.broker writes it, "
                         "by default as %s): the user's password is taken from it"
                         % os.path.join(default_dir(), "credentials.csv"))
     p.add_argument("--client-id", default=CLIENT_ID,
-                   help="MQTT client id: the broker keeps this relay's session under it "
-                        "(default %s)" % CLIENT_ID)
+                   help="MQTT client id (default %s); the room's generated broker replaces "
+                        "it by the user name, so the relay's session is its user's" % CLIENT_ID)
     p.add_argument("--coalesce", type=float, default=COALESCE_S,
                    help="seconds the page's updates are batched (default %s)" % COALESCE_S)
+    p.add_argument("--max-connections", type=int, default=MAX_CONNECTIONS,
+                   help="browsers connected at once; more are closed with a log line "
+                        "(default %d)" % MAX_CONNECTIONS)
     p.add_argument("--verbose", action="store_true", help="log every connection and game")
 
 
@@ -462,9 +569,11 @@ def cmd_relay(args):
                 password = read_credentials(args.credentials, args.user)
             archive = args.archive or data_dir("archive")
             relay = Relay(args.broker, http, archive, args.user, password,
-                          client_id=args.client_id, coalesce=args.coalesce).start()
-        except ValueError as e:
-            print("gogadget relay: %s" % e, file=sys.stderr)
+                          client_id=args.client_id, coalesce=args.coalesce,
+                          max_connections=args.max_connections).start()
+        except (ValueError, OSError) as e:
+            print("gogadget relay: %s" % (e.strerror if isinstance(e, OSError) and e.strerror
+                                          else e), file=sys.stderr)
             return 2
         try:
             print("gogadget relay: %s -> %s (archive %s)" % (args.broker, relay.url,
@@ -475,8 +584,8 @@ def cmd_relay(args):
             relay.stop()
     if relay.refused is not None:
         print("gogadget relay: the broker refused the login as %r (%s): check --user and "
-              "--password or --credentials (the room's credentials.csv)" % (args.user, relay.refused),
-              file=sys.stderr)
+              "--credentials (the room's credentials.csv) or GOGADGET_RELAY_PASSWORD%s"
+              % (args.user, relay.refused, blank_hint(password)), file=sys.stderr)
         return 1
     return 0
 

@@ -3,7 +3,9 @@ the room's broker, via the host it is plugged into (docs/ROOM.md, Pairing).
 
     gogadget remote --port /dev/ttyACM0 --broker mqtt://HOST:PORT --board-id b1 \\
         --game g1 --opponent b2 --colour B [--password PW | --credentials FILE]
-    gogadget remote --sim ...        # the running simulator (make sim)
+    gogadget remote --sim [--sim-store DIR] ...
+        # the simulator running on DIR (make sim), or one of its own there with
+        # you at it (host_sim/room/atsim.py); two on one machine: two folders
 
 It is `gogadget publish` (host_sim/room/publish.py: the board's game read
 over GTP into a Mirror, published by the firmware's Broadcaster) with the
@@ -65,7 +67,10 @@ class LinkReferee:
 
     def event(self, kind, text):
         self.said.append((kind, text))
-        self.host.log("%s: %s" % (kind, text))
+        # The pairing stopped is always said; its prompts (a take-back to
+        # confirm, the other board's count) with --verbose.
+        say = self.host.notice if kind == "error" else self.host.log
+        say("%s: %s: %s" % (self.host.pub.board_id, kind, text))
 
     # What the Remote does: GTP commands.
     @property
@@ -100,6 +105,7 @@ class LinkReferee:
             if "illegal" in str(e):
                 return 1
             raise ValueError(str(e))
+        self.host.said_in(self.board.moves + 1, colour, pt)
         self.host.look()  # the Mirror holds the move before the Remote looks again
         return OK
 
@@ -133,6 +139,7 @@ class HostRemote(HostPublisher):
 
     def __init__(self, open_link, connect, board_id, opponent, colour, pair, **kw):
         self.follower = Follower(board_id, opponent, colour, pair)
+        self.last_in = None  # (move number, colour, point) of the opponent's last move
         HostPublisher.__init__(self, open_link, connect, board_id, peer=self.follower, **kw)
         self.ref = LinkReferee(self)
         self.follower.attach(self.ref)
@@ -140,6 +147,18 @@ class HostRemote(HostPublisher):
     def look(self):
         self.ref.tell()
         HostPublisher.look(self)
+
+    # The story (--verbose): the opponent's moves come in and are placed
+    # here; this board's go out.
+    def said_in(self, n, colour, pt):
+        self.last_in = (n, colour, pt)
+        self.log("%s: %s in from %s%s" % (
+            self.pub.board_id, self._move_text(n, colour, pt), self.follower.opponent,
+            "" if pt == 0 else ", lit to be placed"))
+
+    def said_move(self, n, colour, pt):
+        if colour != self.follower.remote.colour:  # theirs was said as it came in
+            HostPublisher.said_move(self, n, colour, pt)
 
     def _lost(self, exc):
         self.ref.told = False
@@ -156,8 +175,9 @@ def add_arguments(p):
                    help="the colour played at this board")
 
 
-def cmd_remote(args, open_link):
-    """open_link(): a new link to the board (the CLI's Connection)."""
+def cmd_remote(args, open_link, **run):
+    """open_link(): a new link to the board (the CLI's Connection); run:
+    publish.run_host's runner and out (host_sim/room/atsim.py)."""
     from host_sim.room import publish
     colour = 1 if args.colour.upper() == "B" else 2
 
@@ -167,4 +187,4 @@ def cmd_remote(args, open_link):
                           log=log, notice=notice)
     return publish.run_host(args, "remote", make_host, "%s plays %s of %s against %s through %s"
                             % (publish.board_name(args), args.colour.upper(), args.game,
-                               args.opponent, args.broker))
+                               args.opponent, args.broker), **run)

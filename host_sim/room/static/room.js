@@ -198,7 +198,7 @@
   function pill(b) {
     if (b.game === undefined) return ["", "No game yet"];
     if (b.waiting) return ["wait", "Catching up"];
-    if (b.phase === "over") return ["over", b.result || "Ended"];
+    if (b.phase === "over") return ["over", (b.result || "Ended") + (b.claim ? " (the board's claim)" : "")];
     if (b.phase === "count") return ["count", "Counting"];
     if (b.phase === "setup") return ["", "Setting up"];
     return ["play", "Live"];

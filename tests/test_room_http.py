@@ -1,0 +1,105 @@
+"""The relay's HTTP side against a hostile browser (issue 28): a request
+hidden in a body is never served, an idle socket is closed, a request
+broken off logs one line, and connections are capped with a log line.
+No broker is needed: the relay serves its page while it looks for one."""
+import logging
+import socket
+import struct
+import time
+
+import pytest
+
+from host_sim.room.broker import free_port
+from host_sim.room.relay import Relay
+
+
+@pytest.fixture
+def relay(tmp_path):
+    r = Relay("mqtt://127.0.0.1:%d" % free_port(), ("127.0.0.1", 0), str(tmp_path / "a"),
+              max_connections=6, idle_s=0.5).start()
+    yield r
+    r.stop()
+
+
+def addr(relay):
+    return relay.httpd.server_address[:2]
+
+
+def read_all(s, timeout=5):
+    s.settimeout(timeout)
+    out = b""
+    while True:
+        try:
+            chunk = s.recv(65536)
+        except socket.timeout:
+            return out, False
+        if not chunk:
+            return out, True
+        out += chunk
+
+
+def test_a_request_hidden_in_a_body_is_never_served(relay):
+    hidden = b"GET /stats.json HTTP/1.1\r\nHost: x\r\n\r\n"
+    for method in (b"POST", b"GET"):
+        s = socket.create_connection(addr(relay))
+        s.sendall(method + b" /games.json HTTP/1.1\r\nHost: x\r\nContent-Length: %d\r\n\r\n"
+                  % len(hidden) + hidden)
+        data, closed = read_all(s)
+        s.close()
+        assert data.count(b"HTTP/1.1 ") == 1 and b'"messages"' not in data, (method, data)
+        assert closed and b"Connection: close" in data, method
+    s = socket.create_connection(addr(relay))
+    s.sendall(b"POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n"
+              b"%x\r\n" % len(hidden) + hidden + b"\r\n0\r\n\r\n")
+    data, closed = read_all(s)
+    s.close()
+    assert data.count(b"HTTP/1.1 ") == 1 and closed
+
+
+def test_an_idle_socket_is_closed(relay):
+    s = socket.create_connection(addr(relay))
+    start = time.monotonic()
+    data, closed = read_all(s, timeout=10)
+    assert closed and data == b"" and time.monotonic() - start < 5
+    s.close()
+    # Keep-alive: after an answer, idle again, closed again.
+    s = socket.create_connection(addr(relay))
+    s.sendall(b"GET /stats.json HTTP/1.1\r\nHost: x\r\n\r\n")
+    data, closed = read_all(s, timeout=10)
+    assert closed and data.startswith(b"HTTP/1.1 200")
+    s.close()
+
+
+def test_a_broken_off_request_logs_one_line(relay, caplog):
+    caplog.set_level(logging.DEBUG, logger="gogadget.relay")
+    s = socket.create_connection(addr(relay))
+    s.sendall(b"GET /games.json HTT")
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+    s.close()  # a reset mid-request
+    end = time.monotonic() + 5
+    while time.monotonic() < end and not [r for r in caplog.records if "broken off" in r.message]:
+        time.sleep(0.05)
+    lines = [r for r in caplog.records if "broken off" in r.getMessage()]
+    assert len(lines) == 1 and lines[0].exc_info is None, [r.getMessage() for r in caplog.records]
+    assert "\n" not in lines[0].getMessage()
+
+
+def test_connections_are_capped_with_a_log_line(relay, caplog):
+    caplog.set_level(logging.WARNING, logger="gogadget.relay")
+    relay.idle_s = 30
+    relay.httpd.RequestHandlerClass.timeout = 30
+    idle = [socket.create_connection(addr(relay)) for _ in range(6)]
+    time.sleep(0.3)
+    extra = socket.create_connection(addr(relay))
+    data, closed = read_all(extra, timeout=5)
+    assert closed and data == b""
+    assert any("the cap" in r.getMessage() for r in caplog.records)
+    for s in idle:
+        s.close()
+    time.sleep(0.3)
+    s = socket.create_connection(addr(relay))
+    s.sendall(b"GET /stats.json HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+    data, _ = read_all(s)
+    assert data.startswith(b"HTTP/1.1 200")
+    s.close()
+    extra.close()
