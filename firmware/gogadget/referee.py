@@ -98,6 +98,9 @@ class Referee:
         rules = Rules(preset)  # ValueError for an unknown preset
         if handicap and not 2 <= handicap <= max_handicap(size):
             raise ValueError("invalid handicap")
+        # Before the game's big buffers: the clock's module and arrays are
+        # small pieces that would otherwise split the heap they leave.
+        self.set_clock(size)
         if self.size != size:
             self._alloc(size)
         self.rules = rules
@@ -152,18 +155,18 @@ class Referee:
         self.winner = EMPTY
         self.cleared_before = None
         self.last_seen = True  # the last move has been on the board (take-back allowed)
-        self.set_clock()
         self.sync_want()
         self.log.seen(rules)
         self.dirty = True
 
-    def set_clock(self):
+    def set_clock(self, size=0):
         """The config's time control, full and stopped (a new game, GTP
         time_settings); the clock module is loaded only for one."""
         self.clock = None
         if self.config.time_control != "none":
             from gogadget.clock import from_config
-            self.clock = from_config(self.config, self.n + self.n // 8)
+            n = (size or self.size) ** 2
+            self.clock = from_config(self.config, n + n // 8)
 
     def _keep_unsaved(self):
         """The game that could not be kept is still the journal's: try to keep
