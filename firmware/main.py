@@ -165,6 +165,7 @@ def main(cycles=None, stream=None, watchdog=True):
     leds = pico.make_leds(config)
     buttons = pico.make_buttons(config)
     beat = pico.make_heartbeat()
+    display = pico.make_clock_display(config)  # None without a clock or a module
     if buttons.down_now(CONFIRM):
         print("gogadget: confirm held at power-up, not starting")
         return None
@@ -192,6 +193,8 @@ def main(cycles=None, stream=None, watchdog=True):
             print("gogadget: out of memory in a scan cycle; %d bytes free after collecting"
                   % gc.mem_free())
         beat.tick(now)
+        if display is not None:
+            display.show(app.referee)
         if wdt:
             wdt.feed()
         if guard.wanted:

@@ -212,4 +212,29 @@ def detail(sim):
                                                   b.prisoners[WHITE])
     if ref.result:
         text += ", result " + ref.result
+    clock = clock_words(ref)
+    if clock:
+        text += "\n" + clock
+    return text
+
+
+def clock_words(ref):
+    """Both clocks, the running one marked ("clock: B 4:59 <  W 5:00 x3"),
+    "" without a time control (docs/CLOCK.md)."""
+    clock = getattr(ref, "clock", None)
+    if clock is None:
+        return ""
+    parts = []
+    for colour, name in ((BLACK, "B"), (WHITE, "W")):
+        text = "%s %s" % (name, clock.text(colour))
+        if clock.running == colour:
+            text += " <"
+        elif clock.flagged == colour:
+            text += " out of time"
+        parts.append(text)
+    text = "clock: " + "   ".join(parts)
+    if clock.paused:
+        text += "   (paused: press Confirm)"
+    elif not clock.started:
+        text += "   (starts with the first move)"
     return text

@@ -259,6 +259,55 @@ def wait_for_count(board, log=None, waiting=None):
             waiting(False)
 
 
+def board_clock(board):
+    """The board's clock (gogadget-clock) as a dict, or None without one
+    (or from a board too old to have one)."""
+    try:
+        words = board.send("gogadget-clock").split()
+    except GtpError:
+        return None
+    if len(words) != 11:
+        return None
+    system, main, period, n, running, paused, flagged = words[:7]
+    return {"system": system, "main": int(main), "period": int(period), "n": int(n),
+            "running": running, "paused": paused == "1", "flagged": flagged,
+            "B": (int(words[7]), int(words[8])), "W": (int(words[9]), int(words[10]))}
+
+
+def tell_engine_time_settings(eng, clock):
+    """The board's time control to the engine: kgs-time_settings, or GTP
+    v2's time_settings for an engine without it (byo-yomi as Canadian with
+    one stone a period, which is the same; fischer as absolute time, told
+    again by every time_left).  An engine that knows neither plays without."""
+    system, main, period, n = clock["system"], clock["main"], clock["period"], clock["n"]
+    if system in ("byoyomi", "canadian"):
+        kgs = "kgs-time_settings %s %d %d %d" % (system, main, period, n)
+        v2 = "time_settings %d %d %d" % (main, period, n if system == "canadian" else 1)
+    else:
+        kgs = "kgs-time_settings absolute %d" % main
+        v2 = "time_settings %d 0 0" % main
+    for command in (kgs, v2):
+        try:
+            eng.send(command)
+            return True
+        except GtpError:
+            pass
+    return False
+
+
+def tell_engine_time_left(board, eng, colour):
+    """time_left for the engine's colour, from the board's clock, before
+    its genmove: the engine plays on the board's clock."""
+    clock = board_clock(board)
+    if clock is None:
+        return
+    ms, n = clock["B" if colour == BLACK else "W"]
+    try:
+        eng.send("time_left %s %d %d" % ("b" if colour == BLACK else "w", ms // 1000, n))
+    except GtpError:
+        pass
+
+
 def play_game(board, eng, person, size, komi, handicap=0, max_moves=0, log=None,
               count=True, resume=True, waiting=None, where=""):
     """Relay a game between the board (the person plays `person`) and a GTP
@@ -291,6 +340,8 @@ def play_game(board, eng, person, size, komi, handicap=0, max_moves=0, log=None,
             stones = board.send("fixed_handicap %d" % handicap)
             eng.send("set_free_handicap " + stones)
             turn = WHITE
+    clock = board_clock(board)
+    timed = clock is not None and tell_engine_time_settings(eng, clock)
     result = ""
     while True:
         if passes < 2:
@@ -309,6 +360,8 @@ def play_game(board, eng, person, size, komi, handicap=0, max_moves=0, log=None,
                 if mv.lower() != "resign":
                     eng.send("play %s %s" % (c, mv))
             else:
+                if timed:
+                    tell_engine_time_left(board, eng, turn)
                 mv = eng.send("genmove " + c)
                 if mv.lower() != "resign":
                     board.send("play %s %s" % (c, mv))

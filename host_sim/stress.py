@@ -61,6 +61,17 @@ LONG_SHARE = 0.08  # games played until the board is nearly full (a move per poi
 QUIET_SHARE = 0.25  # games with no flicker at all
 MOVE_HABIT_SHARE = 0.35  # chance a game has a given move habit
 GAME_HABIT_SHARE = 0.2
+# Games on the board's clock (docs/CLOCK.md), drawn from a generator of
+# their own so that every seed's game is the one it was without a clock:
+# times long enough that nobody loses on time; the games check that the
+# clock changes no move (the record is the intended one) and charges no
+# more than the virtual time that passed.
+CLOCK_SHARE = 0.3
+CLOCKS = ({"time_control": "absolute", "main_time": 36000},
+          {"time_control": "byoyomi", "main_time": 36000, "period_time": 30, "periods": 5},
+          {"time_control": "canadian", "main_time": 36000, "period_time": 300,
+           "stones_per_period": 25},
+          {"time_control": "fischer", "main_time": 36000, "time_increment": 10})
 NOISE_BUCKETS = ((0.0, "0"), (0.005, "<=0.5%"), (0.01, "<=1%"), (0.02, "<=2%"), (1.0, ">2%"))
 
 # -- the game a seed stands for ---------------------------------------------------
@@ -95,6 +106,8 @@ class Spec:
         self.sim_seed = rng.random()
         # When the once-a-game habits between moves happen (share of the game).
         shares = {h: rng.random() for h in ("cut_clean", "cut_record", "new_mid_game")}
+        timing = random.Random("clock %d" % seed)
+        self.clock = timing.choice(CLOCKS) if timing.random() < CLOCK_SHARE else None
         for name, value in fixed.items():
             if not hasattr(self, name):
                 raise ValueError("no game choice %r" % name)
@@ -126,9 +139,10 @@ class Spec:
         hc = ""
         if self.handicap:
             hc = " handicap %d%s" % (self.handicap, " free" if self.free else "")
-        return "%dx%d %s %s noise %.4f%s, %d moves, habits %s" % (
-            self.size, self.size, self.sensors, self.preset, self.noise, hc, self.max_moves,
-            ",".join(sorted(self.habits)) or "-")
+        clock = " clock %s" % self.clock["time_control"] if self.clock else ""
+        return "%dx%d %s %s noise %.4f%s%s, %d moves, habits %s" % (
+            self.size, self.size, self.sensors, self.preset, self.noise, hc, clock,
+            self.max_moves, ",".join(sorted(self.habits)) or "-")
 
 
 def noise_bucket(noise):
@@ -165,7 +179,7 @@ def run_game(seed, sizes=DEFAULT_SIZES, noise_max=DEFAULT_NOISE_MAX, trace=False
         tracer = Tracer(out or sys.stdout.write)
         tracer("game %d: %s" % (seed, spec.describe()))
     cfg = make_config(size=spec.size, sensors=spec.sensors, preset=spec.preset,
-                      handicap=spec.handicap)
+                      handicap=spec.handicap, **(spec.clock or {}))
     try:
         sim = WatchedSim(cfg, spec.noise, spec.sim_seed, tracer,
                          stress_physics(physics) if physics is not None else None)
@@ -183,6 +197,8 @@ def run_game(seed, sizes=DEFAULT_SIZES, noise_max=DEFAULT_NOISE_MAX, trace=False
               "detail": "", "doing": ""}
     try:
         person.play_game()
+        if spec.clock:
+            check_clock(sim, spec.clock)
     except Failure as exc:
         result.update(ok=False, cause=exc.cause, detail=exc.detail, doing=person.doing)
     except Exception as exc:  # the firmware (or the harness) raised: a failure, with its place
@@ -192,6 +208,7 @@ def run_game(seed, sizes=DEFAULT_SIZES, noise_max=DEFAULT_NOISE_MAX, trace=False
                                                    where.lineno, where.name))
     finally:
         sim.close()
+    result.update(clock=spec.clock["time_control"] if spec.clock else "")
     result.update(misreads=getattr(sim.sensors, "misreads", 0) if physics is not None else 0)
     result.update(stuck=list(person.stuck_answered))
     result.update(habits=sorted(person.used), moves=len(person.intent.history),
@@ -201,6 +218,21 @@ def run_game(seed, sizes=DEFAULT_SIZES, noise_max=DEFAULT_NOISE_MAX, trace=False
         tracer("%s" % ("game passed" if result["ok"] else "FAILED: %s [%s] %s" % (
             result["cause"], result["doing"], result["detail"])))
     return result
+
+
+def check_clock(sim, clock):
+    """The clock charged nobody more than the virtual time there was, and
+    nobody ran out of it (the stress's times are long)."""
+    c = sim.referee.clock
+    if c is None:
+        raise Failure("clock", "the board has no clock: %s" % clock)
+    if c.flagged:
+        raise Failure("clock", "a player ran out of 10 hours: %s" % sim.referee.status())
+    if clock["time_control"] == "fischer":
+        return  # increments: the time left says nothing of the time used
+    used = sum(c.main_ms - c.main[colour] for colour in (1, 2))
+    if not 0 <= used <= sim.clock.now_ms:
+        raise Failure("clock", "%d ms charged in %d ms of play" % (used, sim.clock.now_ms))
 
 
 class Options:
@@ -310,6 +342,7 @@ def report(results, options=DEFAULTS, elapsed=None):
     table("sensors", tally(results, lambda r: r["sensors"]))
     table("preset", tally(results, lambda r: r["preset"]))
     table("handicap", tally(results, lambda r: "handicap" if r["handicap"] else "even"))
+    table("clock", tally(results, lambda r: r.get("clock") or "none"))
     if options.physics is not None:
         mis = sum(r.get("misreads", 0) for r in results)
         lines.append("physics %s: %d misread places in the scans (no hand over the board), "

@@ -88,7 +88,7 @@ def screen_lines(sim, cols, rows, colour=True, log=(), game=None, typed="", busy
     if sim.referee.phase == "over" and sim.referee.result:
         pane.append("result: %s (%s)" % (nextstep.result_words(sim.referee.result),
                                           sim.referee.result))
-    pane.append(nextstep.detail(sim))
+    pane += nextstep.detail(sim).split("\n")
     wrapped = []
     width = pane_w if pane_w >= PANE_MIN else cols - 1
     for line in pane:
@@ -161,7 +161,7 @@ class Screen:
         n = sim.size * sim.size
         return (bytes(sim.leds.frame[1:1 + n]), bytes(sim.stones.cells), len(sim.events),
                 len(self.log.lines), self.typed, self.game.status() if self.game else None,
-                sim.referee.phase, self.busy)
+                sim.referee.phase, self.busy, nextstep.clock_words(sim.referee))
 
     def draw(self, force=False):
         try:

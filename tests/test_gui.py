@@ -355,3 +355,21 @@ def test_gui_is_the_board_in_a_game_against_gnugo(display, tmp_path, gnugo_path)
     got = [n.get_move() for n in game.get_main_sequence()[1:]]
     col = "ABCDEFGHJ".index(reply[0])
     assert got == [("b", (4, 4)), ("w", (int(reply[1:]) - 1, col))]
+
+
+def test_gui_shows_both_clocks_running(display, tmp_path):
+    """--time: the window's status shows both clocks, the running one marked
+    and counting down (docs/CLOCK.md)."""
+    gui = Gui(display, tmp_path, "--size", "9", "--time", "absolute:300")
+    try:
+        s = gui.wait(lambda s: s.get("mapped") and s["size"] == 9, "the board")
+        assert "clock: B 5:00   W 5:00   (starts with the first move)" in s["status"], s["status"]
+        time.sleep(0.5)
+        gui.click("E5")
+        s = gui.wait(lambda s: "B E5" in moves(s), "black E5 played")
+        s = gui.wait(lambda s: "W 4:58 <" in s["status"], "white's clock counting down")
+        assert "B 5:00" in s["status"]
+        gui.click("C3")
+        gui.wait(lambda s: "B 4:58 <" in s["status"], "black's clock counting down")
+    finally:
+        gui.close()

@@ -1,5 +1,6 @@
 """The physical scenarios of tests/mp/referee_scenarios.py and the defect
-regressions of tests/mp/defect_scenarios.py under CPython (one case each)
+regressions of tests/mp/defect_scenarios.py and the game clock of
+tests/mp/clock_scenarios.py under CPython (one case each)
 and all of them under the MicroPython unix port.
 
 Each defect scenario (D1-D13, issue 10) was run against the referee as it
@@ -16,10 +17,12 @@ import pytest
 from conftest import ROOT
 
 sys.path.insert(0, str(ROOT / "tests" / "mp"))
+import clock_scenarios  # noqa: E402
 import defect_scenarios  # noqa: E402
 import referee_scenarios  # noqa: E402
 
-MODULES = {"referee_scenarios": referee_scenarios, "defect_scenarios": defect_scenarios}
+MODULES = {"referee_scenarios": referee_scenarios, "defect_scenarios": defect_scenarios,
+           "clock_scenarios": clock_scenarios}
 CASES = [(mod, name) for mod, m in MODULES.items() for name, _ in
          referee_scenarios.scenarios(vars(m))]
 

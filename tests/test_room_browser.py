@@ -260,3 +260,108 @@ def test_a_headless_snapshot_shows_the_boards_and_paired_titles_whole(tmp_path):
             p.close()
         relay.stop()
         broker.stop()
+
+
+def test_the_page_counts_the_boards_clocks_down(room):
+    """Boards on a clock: the snapshot carries it (docs/ROOM.md); the page shows
+    both players' clocks and counts the running one down between snapshots.
+    Kept as build/screenshots/room-clock.png (and docs/room-clock.png)."""
+    broker, relay, pubs, games, chromium = room
+    clocks = {"table-1": ["byoyomi", "W", 1200000, 0, 65000, 0],
+              "table-2": ["canadian", "B", 184000, 12, 251000, 25],
+              "table-6": ["fischer", "", 1450000, 0, 1312000, 0],
+              "table-5": ["absolute", "W", 1800000, 0, 9500, 0]}
+    for b, clock in clocks.items():
+        snap = games[b].snapshot()
+        snap["clock"] = clock
+        pubs[b].send("game", snap)
+        pubs[b].flush()
+    wait_for(lambda: all(relay.room.boards[b].game.clock == c for b, c in clocks.items()))
+
+    def shown(board, colour):
+        return br.eval("(document.querySelector('.card[data-board=\"%s\"] .clock[data-colour=\"%s\"]')"
+                       " || {}).textContent" % (board, colour))
+
+    with Chromium(chromium, width=1440, height=1000) as br:
+        br.goto(relay.url + "/")
+        br.wait("document.querySelectorAll('.card .clock').length === 8", what="the clocks")
+        assert shown("table-1", "B") == "20:00"
+        assert shown("table-2", "W") == "4:11 /25" and shown("table-6", "B") == "24:10"
+        first = shown("table-1", "W")
+        secs = int(first[0]) * 60 + int(first[2:])
+        assert 50 <= secs <= 65, first
+        br.wait("document.querySelector('.card[data-board=\"table-1\"] .clock.running').textContent"
+                " === '%d:%02d'" % divmod(secs - 2, 60), timeout=6, what="white's clock counting down")
+        assert shown("table-1", "B") == "20:00", "the waiting clock stands still"
+        assert shown("table-6", "B") == "24:10", "nobody's time runs (the board is asking)"
+        assert br.eval("document.querySelector('.card[data-board=\"table-5\"] .clock.running')"
+                       ".classList.contains('low')")
+        br.screenshot(str(SHOTS / "room-clock.png"))
+
+
+def test_a_board_on_a_clock_plays_in_the_room(tmp_path):
+    """A whole game from the firmware: a referee on a byo-yomi clock (the
+    scripted hand of tests/mp/fakehand.py), its own Broadcaster, Mosquitto,
+    the relay and the page: both clocks shown, the running one counting
+    down, whose time runs following the board (nobody's while it asks)."""
+    import sys
+    require(find_mosquitto() or "mosquitto", "(apt-get install mosquitto; .ci/run does)")
+    chromium = require(find_chromium() or "chromium", "(apt-get install chromium; .ci/run does)")
+    sys.path.insert(0, str(ROOT / "tests" / "mp"))
+    from fakehand import Hand
+    from gogadget import journal as jn
+    from gogadget.broadcast import Broadcaster
+    from host_sim.room.client import factory
+    broker = Broker(str(tmp_path / "broker"), boards=["clocked"]).start()
+    relay = Relay(broker.url, ("127.0.0.1", 0), str(tmp_path / "archive"), "relay",
+                  broker.creds["relay"]).start()
+    (tmp_path / "store").mkdir()
+    h = Hand(9, journal=jn.Journal(str(tmp_path / "store")), time_control="byoyomi",
+             main_time=90, period_time=30, periods=3)
+    h.ref.resume([], "", h.t)
+    pub = Broadcaster(factory(broker.url, "clocked", broker.creds["clocked"], timeout=2.0),
+                      "clocked", referee=h.ref, black="Kitani Minoru", white="Go Seigen")
+
+    def pump(until, what):
+        end = time.monotonic() + 20
+        while not until():
+            assert time.monotonic() < end, what
+            pub.poll(h.t)
+            h.scans(1)
+            time.sleep(0.002)
+
+    def card(js):
+        return br.eval("(() => { const c = document.querySelector('.card[data-board=\"clocked\"]');"
+                       " return %s; })()" % js)
+
+    try:
+        assert relay.connected.wait(20)
+        h.settle()
+        h.moves("E5 C3")
+        h.wait_ms(12000)  # black thinks 12 s of board time
+        h.moves("G7 C7")
+        pump(lambda: relay.room.boards.get("clocked") and relay.room.boards["clocked"].game
+             and relay.room.boards["clocked"].game.clock
+             and relay.room.boards["clocked"].game.clock[1] == "B"
+             and len(relay.room.boards["clocked"].game.moves) == 4, "the game on the relay")
+        with Chromium(chromium, width=900, height=700) as br:
+            br.goto(relay.url + "/")
+            br.wait("document.querySelectorAll('.card[data-board=\"clocked\"] .clock').length === 2",
+                    what="the board's clocks")
+            assert card("c.querySelector('.clock[data-colour=\"W\"]').textContent") == "1:30"
+            first = card("c.querySelector('.clock.running').textContent")
+            assert card("c.querySelector('.clock.running').dataset.colour") == "B"
+            secs = int(first[0]) * 60 + int(first[2:])
+            assert 60 <= secs <= 78, first  # 90 s, 12 of them thought, then the page's wait
+            later = "%d:%02d" % divmod(secs - 2, 60)
+            br.wait("document.querySelector('.card[data-board=\"clocked\"] .clock.running')"
+                    ".textContent === '%s'" % later, timeout=6, what="black's clock counting down")
+            br.screenshot(str(SHOTS / "room-clock-game.png"))
+            h.lift("G7")  # a stone knocked off: the board asks, nobody's time runs
+            pump(lambda: relay.room.boards["clocked"].game.clock[1] == "", "the clock stopped")
+            br.wait("document.querySelectorAll('.card[data-board=\"clocked\"] .clock.running')"
+                    ".length === 0", timeout=6, what="no clock running on the page")
+    finally:
+        pub.close()
+        relay.stop()
+        broker.stop()

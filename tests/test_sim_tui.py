@@ -385,3 +385,21 @@ def test_digits_are_readable_on_the_grid():
             assert p in windows, "\n".join("".join("#" if c else "." for c in row) for row in p)
     finally:
         term.close()
+
+
+def test_terminal_shows_both_clocks_and_a_loss_on_time():
+    r = run("put e5\nwait 3000\nput w c3\nwait 7000\nshow\nwait 4000\nshow\nquit\n",
+            "--time", "byoyomi:5:3:2", "--no-color")
+    out = r.stdout
+    assert r.returncode == 0, r.stderr
+    assert "clock: B 0:05   W 0:05   (starts with the first move)" in out
+    assert "clock: B 0:05   W 0:05 <" in out  # black's first stone started white's clock
+    assert "clock: B 0:05 <   W 0:02" in out
+    assert "clock: B 0:01 x2 <" in out  # black in main time's last second, two periods to come
+    assert "event time: B out of time" in out and "White wins on time (W+T)" in out
+
+
+def test_bad_time_control_is_a_clear_error():
+    r = subprocess.run([sys.executable, "-m", "host_sim", "--tui", "--time", "byoyomi:600"],
+                       cwd=ROOT, input="quit\n", capture_output=True, text=True, timeout=60)
+    assert r.returncode == 2 and "--time byoyomi takes MAIN_TIME:PERIOD_TIME:PERIODS" in r.stderr

@@ -242,3 +242,33 @@ REGRESSIONS = [
 def test_regression_seed(seed, fixed):
     r = stress.run_game(seed, **fixed)
     assert r["ok"], "seed %d: %s [%s] %s" % (seed, r["cause"], r["doing"], r["detail"])
+
+
+def test_the_clock_changes_no_move():
+    """A game on the board's clock is the same game as without one: the
+    person does the same, the record is the intended one, and the clock
+    charged no more than the virtual time (stress.check_clock)."""
+    for i, clock in enumerate(stress.CLOCKS):
+        fixed = dict(PLAIN, habits={"bump", "late", "cut_clean"}, max_moves=24)
+        timed = stress.run_game(40 + i, clock=clock, **fixed)
+        plain = stress.run_game(40 + i, clock=None, **fixed)
+        assert timed["ok"], timed
+        assert timed["clock"] == clock["time_control"] and plain["clock"] == ""
+        for key in ("moves", "virtual_ms", "habits"):
+            assert timed[key] == plain[key], (key, timed, plain)
+
+
+def test_a_clock_that_overcharges_is_caught(monkeypatch):
+    from gogadget import clock as clockmod
+    charge = clockmod.Clock._charge
+    monkeypatch.setattr(clockmod.Clock, "_charge",
+                        lambda self, c, ms, now: charge(self, c, 3 * ms, now))
+    r = stress.run_game(5, clock=stress.CLOCKS[0], **PLAIN)
+    assert not r["ok"] and r["cause"] == "clock", r
+
+
+def test_some_stress_games_are_on_a_clock():
+    specs = [stress.Spec(s) for s in stress.game_seeds(200, 4200)]
+    kinds = {s.clock["time_control"] for s in specs if s.clock}
+    assert kinds == {"absolute", "byoyomi", "canadian", "fischer"}
+    assert 0.15 < sum(1 for s in specs if s.clock) / len(specs) < 0.45

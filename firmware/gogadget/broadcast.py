@@ -27,6 +27,7 @@ host-side stand-in needs the same attributes):
     ref.komi, ref.rules.name, ref.rules.changes, ref.handicap, ref.result
     ref.has_fault, ref.fault    (bytes, nonzero: a place whose sensor is out)
     ref.damage                  "" or what boot found wrong with the journal
+    ref.clock                   None, or the clock.Clock (the snapshot's "clock")
 
 `connect` is a factory: connect() returns a new, unconnected client with
 umqtt.simple's API -- set_last_will(topic, msg, retain, qos),
@@ -98,7 +99,9 @@ E_END = const(3)
 _KIND = (b"", b"move", b"undo", b"end")
 _COLOUR = b"?BW"
 _NODE = const(6)  # ;B[pd]
-_TAIL = const(96)  # ","phase":"count","result":"W+1000.5","prisoners":[361,361]}
+# ","phase":"count","result":"W+1000.5","prisoners":[361,361],
+# "clock":["canadian","B",65000000,255,65000000,255],"seq":65535}
+_TAIL = const(160)
 _HEAD = const(176)  # the snapshot's keys and numbers before "setup", names apart
 _SLOW = const(10)  # polls between two looks at what changes rarely
 
@@ -136,6 +139,11 @@ def status_message(online, faults=0, note=""):
         return WILL
     return b'{"v":1,"online":true,"faults":%s,"note":%s}' % (
         str(faults).encode(), json_string(note[:200]))
+
+
+def _clock_state(clock):
+    """What the room's snapshot must follow: whose time runs, who is out of it."""
+    return clock.running | clock.flagged << 2
 
 
 # -- writing into a bytearray (no strings built) -------------------------------
@@ -264,6 +272,7 @@ class Broadcaster:
         self._ended = False
         self._fault = None
         self._damage = None
+        self._clock = -1  # the clock's running colour, flag and pause, as last published
 
     def attach(self, referee):
         """Publish this referee's game (from the next poll on)."""
@@ -290,8 +299,9 @@ class Broadcaster:
             board = ref.board
             if board.moves != self._moves or ref.komi != self._komi \
                     or ref.rules.changes != self._rules \
-                    or len(board.setup_stones) != self._setups:
-                self._observe(now_ms)
+                    or len(board.setup_stones) != self._setups \
+                    or ref.clock is not None and _clock_state(ref.clock) != self._clock:
+                self._observe(now_ms)  # (the clock: a snapshot when whose time runs changes)
             if ref.has_fault != self._fault or ref.damage is not self._damage \
                     or self.peer is not None and self.peer.note is not self._peer_note:
                 self._observe_status()
@@ -396,6 +406,7 @@ class Broadcaster:
         self._komi = ref.komi
         self._rules = ref.rules.changes
         self._setups = len(board.setup_stones)
+        self._clock = -1 if ref.clock is None else _clock_state(ref.clock)
 
     def _events(self, d, dm):
         """The referee's seq went up by d and its moves by dm since the last
@@ -576,6 +587,23 @@ class Broadcaster:
         q = _int(buf, q, board.prisoners[1])
         buf[q] = 44  # ,
         q = _int(buf, q + 1, board.prisoners[2])
+        clock = ref.clock
+        if clock is not None:
+            # docs/ROOM.md: the clock as it stands now; the page counts the
+            # running one down from the moment the relay got it.
+            q = _put(buf, q, b'],"clock":["')
+            q = _put(buf, q, clock.word)
+            q = _put(buf, q, b'","')
+            if clock.running:
+                buf[q] = 66 if clock.running == 1 else 87  # B W
+                q += 1
+            buf[q] = 34  # "
+            q += 1
+            for c in (1, 2):
+                buf[q] = 44  # ,
+                q = _int(buf, q + 1, clock.left(c))
+                buf[q] = 44
+                q = _int(buf, q + 1, clock.overtime(c))
         q = _put(buf, q, b'],"seq":')
         q = _int(buf, q, self._seq)
         buf[q] = 125  # }

@@ -21,7 +21,8 @@ NOISE_MEMORY_MS = 1280  # the flicker rate is measured over about this long
 # A config.json from before stable_ms says stable_scans, counted at the
 # scan_hz in the same file or, without one, at the 50/s the board then ran.
 LEGACY_SCAN_HZ = 50
-MAX_SCANS = 250  # the settler's per-place counters saturate just past this
+MAX_SCANS = 250
+MAX_TIME_S = 65000  # a clock setting's longest (18 hours: the record keeps seconds in 16 bits)  # the settler's per-place counters saturate just past this
 
 # At 100 scans/s a stone is first read within 10 ms of landing; 30 ms of
 # equal readings (3 scans) then make it a move on the next scan, and the
@@ -80,6 +81,21 @@ DEFAULTS = (
     ("opponent", ""),
     ("pair", ""),
     ("pair_colour", "B"),
+    # The game clock (clock.py, docs/CLOCK.md): time_control is one of
+    # clock.SYSTEMS, named as OGS names its time controls; times in
+    # seconds.  main_time is OGS's main_time, fischer's initial_time and
+    # absolute's total_time; periods (byoyomi) and stones_per_period
+    # (canadian) follow period_time; time_increment and max_time (0: no
+    # cap) are fischer's.  A player out of time loses (B+T / W+T) unless
+    # play_on_time_out (casual games: the flag shows, play goes on).
+    ("time_control", "none"),
+    ("main_time", 0),
+    ("period_time", 0),
+    ("periods", 0),
+    ("stones_per_period", 0),
+    ("time_increment", 0),
+    ("max_time", 0),
+    ("play_on_time_out", False),
 )
 _NAMES = tuple(name for name, _ in DEFAULTS)
 # Settings kept in a file of their own (SECRETS_FILE) beside config.json, so
@@ -123,6 +139,14 @@ class Config:
     opponent: str
     pair: str
     pair_colour: str
+    time_control: str
+    main_time: int
+    period_time: int
+    periods: int
+    stones_per_period: int
+    time_increment: int
+    max_time: int
+    play_on_time_out: bool
 
     def __init__(self, **values):
         for name, default in DEFAULTS:
@@ -221,7 +245,31 @@ class Config:
                 raise ValueError("pair must name the game (1-32 of a-z A-Z 0-9 - _)")
             if self.pair_colour not in ("B", "W"):
                 raise ValueError("pair_colour must be B or W, not %s" % self.pair_colour)
+        self._validate_clock()
         return self
+
+    def _validate_clock(self):
+        # The names are clock.SYSTEMS (not imported: the clock module is
+        # loaded only when a time control is set).
+        systems = ("none", "absolute", "fischer", "byoyomi", "canadian")
+        if self.time_control not in systems:
+            raise ValueError("time_control must be one of " + ", ".join(systems))
+        # Every time in ms stays far below 2**30 (clock.py's ints).
+        for name in ("main_time", "period_time", "max_time"):
+            _int_range(name, getattr(self, name), 0, MAX_TIME_S)
+        _int_range("time_increment", self.time_increment, 0, 3600)
+        # Journalled in a byte (clock.record).
+        _int_range("periods", self.periods, 0, 255)
+        _int_range("stones_per_period", self.stones_per_period, 0, 255)
+        if not isinstance(self.play_on_time_out, bool):
+            raise ValueError("play_on_time_out must be true or false")
+        tc = self.time_control
+        if tc in ("absolute", "fischer") and self.main_time <= 0:
+            raise ValueError("%s needs a main_time" % tc)
+        if tc == "byoyomi" and (self.periods <= 0 or self.period_time <= 0):
+            raise ValueError("byoyomi needs periods and a period_time")
+        if tc == "canadian" and (self.stones_per_period <= 0 or self.period_time <= 0):
+            raise ValueError("canadian needs stones_per_period and a period_time")
 
     @classmethod
     def load(cls, path):

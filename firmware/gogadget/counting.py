@@ -177,7 +177,7 @@ def keep(ref, how):
     try:
         from gogadget import sgf
         name = sgf.save_game(ref.journal.dir, ref.board, ref.rules, ref.komi, ref.result,
-                             ref.date())
+                             ref.date(), ref.clock)
         ref.event("prompt", ("%s game kept as %s" % (how, name)).strip())
         ok = True
     except (OSError, MemoryError) as exc:

@@ -183,6 +183,9 @@ def replay(ref, records):
             over = (arg, text)
         elif kind == jn.K_KOMI:
             ref.komi = (value - 32768) / 2
+        elif kind == jn.K_CLOCK:
+            if ref.clock is not None:  # (a clock set off since is ignored)
+                ref.clock.restore(arg, value, b4, b5, b6)
         else:
             problem = "journal record %d is of an unknown kind %d" % (i, kind)
             break

@@ -141,7 +141,9 @@ class Link(Engine):
                 ("gogadget-setup", "_setup"),
                 ("gogadget-replay", "_replay"), ("gogadget-frame", "_frame"),
                 ("gogadget-marked", "_marked"), ("gogadget-result", "_result"),
-                ("gogadget-show", "_show"), ("gogadget-remote", "_remote")):
+                ("gogadget-show", "_show"), ("gogadget-remote", "_remote"),
+                ("time_settings", "_time_settings"), ("kgs-time_settings", "_kgs_time"),
+                ("time_left", "_time_left"), ("gogadget-clock", "_clock")):
             self.commands[name] = fn
 
     # The base engine's queries (showboard, final_score, ...) must see the
@@ -654,6 +656,45 @@ class Link(Engine):
         mark = ref.mark
         return self.vertices([ref.pt(pl) for pl in range(ref.n) if mark[pl] & M_DEAD])
 
+    # -- the game clock (clockgtp.py, loaded for one command) ------------------
+
+    def _time_settings(self, args):
+        self._clock_call("gtp_settings", "v2", args)
+        return ""
+
+    def _kgs_time(self, args):
+        self._clock_call("gtp_settings", "kgs", args)
+        return ""
+
+    def _time_left(self, args):
+        self._args(args, 3)
+        colour = self._colour(args[0])
+        self._clock_call("gtp_time_left", colour, _int(args[1]), _int(args[2]))
+        return ""
+
+    def _clock(self, args):
+        from gogadget import clockgtp
+        try:
+            return clockgtp.gtp_clock(self.referee)
+        finally:
+            clockgtp = None
+            self._forget_clock()
+
+    def _clock_call(self, fn, *args):
+        from gogadget import clockgtp
+        try:
+            getattr(clockgtp, fn)(self.referee, *args)
+        except ValueError as exc:
+            raise GtpError(str(exc))
+        finally:
+            clockgtp = None
+            self._forget_clock()
+
+    def _forget_clock(self):
+        forget("clockgtp")
+        if self.referee.clock is None:
+            forget("clock")  # loaded for nothing: no time control
+
     def _result(self, args):
         """gogadget-result RESULT: the game ended off the board -- the opponent
         resigned or a clock ran out on an online server, or the server's agreed
@@ -709,7 +750,8 @@ class Link(Engine):
             path = self.store + "/%04d.sgf" % ref.log.game
             try:
                 with open(self.store + "/game.tmp", "w") as f:
-                    sgf.write_record(f, ref.board, ref.rules, ref.komi, text, ref.date())
+                    sgf.write_record(f, ref.board, ref.rules, ref.komi, text, ref.date(),
+                                     ref.clock)
                 journal._replace(self.store + "/game.tmp", path)
                 journal._sync()
             finally:

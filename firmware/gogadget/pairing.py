@@ -35,6 +35,7 @@ journal's, the opponent's is their retained snapshot.
 import json
 
 from gogadget.board import OK
+from gogadget.compat import ticks_diff
 from gogadget.broadcast import T_GAME, T_MOVE, topic, valid_board_id
 from gogadget.points import BLACK, PASS, WHITE, parse_sgf_coord
 
@@ -51,6 +52,11 @@ STOPPED = 5  # the records disagree: the pairing waits for a person
 BUSY = 6  # the board could not be told (a host's link is away): tried again
 COUNTING = 7  # their count is in; this board's count does not give it yet
 RECOUNT_POLLS = 50  # while COUNTING, this board's count is looked at again this often
+# The game clock (docs/CLOCK.md, remote play): each board runs its own
+# player's clock and takes the opponent's from their snapshot.  A move their
+# board says took longer than this board saw pass between the two moves
+# (plus this much for the network) is shown, never corrected.
+CLOCK_TOLERANCE_MS = 2000
 
 
 def pair_message(pair_id, colour, opponent):
@@ -258,6 +264,10 @@ class Follower:
         self._changed = False
         self._recount = 0
         self._local = -1  # the local seq at the last sync
+        self.clock = None  # their snapshot's clock (docs/ROOM.md), not yet taken
+        self._turn_at = -1  # when their turn began here (ref.now), -1: not their turn
+        self._their_ms = -1  # their player's ms left when their turn began
+        self.clock_note = ""  # the last disagreement of the two boards' clocks
 
     def attach(self, referee):
         self.remote.attach(referee)
@@ -316,6 +326,8 @@ class Follower:
             self.done = True
             self.hello = (self.hello[0], b"")
             self.hello_changed = True
+        if ref.clock is not None:
+            self._follow_clock(ref)  # (after the sync: their move is in the game)
 
     def _over(self, ref):
         """Is the paired game over at both boards (the same result), or
@@ -373,7 +385,41 @@ class Follower:
             self._put(c, pt)
         self.result = m["result"]
         self.seq = seq
+        self.clock = m.get("clock")
         self._changed = True
+
+    def _follow_clock(self, ref):
+        """Their player's clock from their snapshot; a move that took longer
+        there than could have passed here is shown (an event, clock_note)."""
+        clock = ref.clock
+        c = self.remote.colour
+        if clock.remote_turn and self._turn_at < 0:
+            self._turn_at = ref.now
+            self._their_ms = clock.left(c) if not clock.overtime(c) else -1
+        rep = self.clock
+        if rep is None:
+            return
+        self.clock = None
+        i = 2 if c == BLACK else 4
+        ms, n = rep[i], rep[i + 1]
+        if rep[0].encode() != clock.word:
+            self.clock_note = "the boards' time controls differ: %s there" % rep[0]
+            ref.event("clock", self.clock_note)
+            return
+        if self._turn_at >= 0 and not clock.remote_turn:
+            # Their move is here: what their board says it took, against
+            # what this board saw pass (main time only: periods and
+            # increments make "took" another sum).
+            seen = ticks_diff(ref.now, self._turn_at)
+            if self._their_ms >= 0 and not n and not clock.inc_ms:
+                took = self._their_ms - ms
+                if took > seen + CLOCK_TOLERANCE_MS:
+                    self.clock_note = "%s's board says the move took %d s; %d s passed here" % (
+                        COLOURS[c], took // 1000, seen // 1000)
+                    ref.event("clock", self.clock_note)
+            self._turn_at = -1
+        clock.set_left(c, ms, n)
+        ref.dirty = True
 
     def _event(self, m):
         if m["game"] != self.game:

@@ -126,6 +126,8 @@ def _try_move(ref, resumed):
 def accept(ref, colour, pt):
     """A move is in the rules core: journal it, then show it."""
     ref.log.append(ref, jn.K_MOVE, colour, pt)
+    if ref.clock is not None:
+        ref.clock.made(ref, colour)
     ref.sync_want()
     if ref.board.cells[pt] == EMPTY:
         # It took itself off (suicide allowed): it must be lifted too.
@@ -142,6 +144,8 @@ def pass_move(ref, colour):
     from gogadget import counting, score
     ref.board.pass_move(colour)
     ref.log.append(ref, jn.K_MOVE, colour, PASS)
+    if ref.clock is not None:
+        ref.clock.made(ref, colour)
     ref.event("pass", colour_name(colour))
     if score.game_over(ref.board, ref.rules):
         counting.begin(ref)

@@ -106,6 +106,9 @@ def resume(ref, records, report, now_ms):
     for i in range(ref.n):
         ref.mark[i] &= ~M_REMOVE  # what was lifted before the cut need not be again
     moves = ref.board.moves
+    if ref.clock is not None and (ref.clock.started or moves):
+        # Back at the times journalled, paused until Confirm (docs/CLOCK.md).
+        ref.clock.started = ref.clock.paused = True
     if problem:
         ref.damage = (report + "; " if report else "") + problem
         ref.alarm = True

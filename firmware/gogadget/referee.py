@@ -69,6 +69,7 @@ class Referee:
         # The colour a remote opponent plays (pairing.Remote sets it; 0: both
         # players are at this board): the local person never moves for it.
         self.remote = 0
+        self.clock = None  # clock.Clock when the config sets a time control
         self.start(config.size, config.komi, config.handicap, config.preset)
         self.refresh()  # until the settled view is taken, the board is taken to be empty
 
@@ -97,6 +98,9 @@ class Referee:
         rules = Rules(preset)  # ValueError for an unknown preset
         if handicap and not 2 <= handicap <= max_handicap(size):
             raise ValueError("invalid handicap")
+        # Before the game's big buffers: the clock's module and arrays are
+        # small pieces that would otherwise split the heap they leave.
+        self.set_clock(size)
         if self.size != size:
             self._alloc(size)
         self.rules = rules
@@ -154,6 +158,15 @@ class Referee:
         self.sync_want()
         self.log.seen(rules)
         self.dirty = True
+
+    def set_clock(self, size=0):
+        """The config's time control, full and stopped (a new game, GTP
+        time_settings); the clock module is loaded only for one."""
+        self.clock = None
+        if self.config.time_control != "none":
+            from gogadget.clock import from_config
+            n = (size or self.size) ** 2
+            self.clock = from_config(self.config, n + n // 8)
 
     def _keep_unsaved(self):
         """The game that could not be kept is still the journal's: try to keep
@@ -222,6 +235,9 @@ class Referee:
     def update(self, scan, now_ms):
         """Feed one scan; allocates nothing while nothing happens."""
         self.now = now_ms
+        clock = self.clock
+        if clock is not None and (clock.running or clock.shown):
+            self._tick_clock(clock, now_ms)
         if self.rules.changes != self.log.changes:
             self.log.rules(self.rules)
         settler = self.settler
@@ -254,6 +270,11 @@ class Referee:
         if self.dirty:
             self.refresh()
 
+    def _tick_clock(self, clock, now_ms):
+        ch = clock.tick(now_ms)  # allocates nothing
+        if ch:
+            clock.changed(self, ch)  # (a time-out ends the game before anything else)
+
     def _boot_view(self):
         """The first settled view: stones found where the game has none were
         there before it (or came with a cut short record): never moves.
@@ -268,6 +289,8 @@ class Referee:
     def refresh(self):
         self.dirty = False
         self.refresh_phase()
+        if self.clock is not None:
+            self.clock.follow(self)
         self.paint()
 
     def refresh_phase(self):
@@ -285,6 +308,8 @@ class Referee:
         shown = self.shown
         sg.paint(self.frame, self.prompt if shown is None else shown, turn, self.phase, alert,
                  self._brightness)
+        if self.clock is not None and self.phase == "play":
+            self.clock.lights(self.frame, 1 + self.n)
 
     def _awaits_stone(self):
         """Is all that is out of place the move made off the board (an
@@ -335,6 +360,8 @@ class Referee:
         PASS): checked, recorded at once and prompted on the LEDs until the
         person has placed it (and lifted its prisoners).  Returns the board
         reason code (core.OK when accepted)."""
+        if self.clock is not None and self.clock.running:
+            self._tick_clock(self.clock, self.now)
         if self.phase == "over":
             raise ValueError("game is over")
         if pt == PASS:
@@ -360,6 +387,8 @@ class Referee:
         colour, pt = self.board.last_move()  # pyright: ignore[reportGeneralTypeIssues]
         self.board.undo()
         self.log.append(self, jn.K_UNDO)
+        if self.clock is not None and self.clock.take_back(colour):
+            self.clock.save(self, colour)
         self.sync_want()
         self.last_seen = True
         self.takeback = play.TB_NONE
@@ -376,6 +405,8 @@ class Referee:
     def press(self, button, now_ms):
         """One button event (events.BTN_*)."""
         self.now = now_ms
+        if self.clock is not None and self.clock.running:
+            self._tick_clock(self.clock, now_ms)  # a flag that fell first ends the game first
         phase = self.phase
         asked = self._ask_new
         self._ask_new = False  # any button but Confirm drops the question
@@ -434,6 +465,9 @@ class Referee:
             self.confirm_count()
         elif phase == "setup" and self.free:
             position.confirm_handicap(self)
+        elif phase == "play" and self.clock is not None and self.clock.paused:
+            self.clock.paused = False
+            self.event("clock", "clock restarted")
         else:
             self.event("prompt", "nothing to confirm")
 
@@ -461,7 +495,7 @@ class Referee:
     def sgf(self):
         from gogadget import sgf
         try:
-            return sgf.record(self.board, self.rules, self.komi, self.result, _date())
+            return sgf.record(self.board, self.rules, self.komi, self.result, _date(), self.clock)
         finally:
             sgf = None
             forget("sgf")  # asked for by the host now and then: not kept on the heap
@@ -481,6 +515,8 @@ class Referee:
             text += ", sensor fault"
         if self.damage:
             text += ", " + self.damage
+        if self.clock is not None:
+            text += ", " + self.clock.status()
         return text
 
 

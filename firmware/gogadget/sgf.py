@@ -49,9 +49,10 @@ def write(size, moves, komi=0, handicap=(), rules="", result="", date="",
 
 
 def emit(put, size, moves, komi=0, handicap=(), rules="", result="", date="",
-         black="", white="", comment="", setup=()):
+         black="", white="", comment="", setup=(), clock=None):
     """The SGF of write(), handed to put(text) a few bytes at a time: a
-    writer to a file never holds the record in memory."""
+    writer to a file never holds the record in memory.  clock: a
+    clock.Clock, for TM/OT in the root and BL/WL, OB/OW after each move."""
     put("(;GM[1]FF[4]CA[UTF-8]AP[GoGadget:" + VERSION + "]SZ[" + str(size) + "]")
     put("KM[" + format_points(komi) + "]")
     handicap = list(handicap)
@@ -63,6 +64,8 @@ def emit(put, size, moves, komi=0, handicap=(), rules="", result="", date="",
     _prop(put, "PB", black)
     _prop(put, "PW", white)
     _prop(put, "C", comment)
+    if clock is not None:
+        clock.sgf_root(put)
     for colour, name in ((BLACK, "AB"), (WHITE, "AW")):
         first = True
         if colour == BLACK:
@@ -84,6 +87,8 @@ def emit(put, size, moves, komi=0, handicap=(), rules="", result="", date="",
         put(";B[" if colour == BLACK else ";W[")  # constants: nothing allocated
         put(sgf_coord(size, pt))
         put("]")
+        if clock is not None:
+            clock.sgf_move(put, n, colour)
         n += 1
     put(")\n")
 
@@ -121,7 +126,7 @@ class _Moves:
             yield board.move(i)
 
 
-def _record_args(board, rules, komi, result, date):
+def _record_args(board, rules, komi, result, date, clock=None):
     name = getattr(rules, "name", rules) or ""
     if komi is None:
         komi = getattr(rules, "komi", 0)
@@ -132,26 +137,26 @@ def _record_args(board, rules, komi, result, date):
         handicap = [pt for _, pt in stones]
         setup = ()
     return (board.size, _Moves(board), komi, handicap, rules_to_ru(name), result, date, "", "",
-            "", setup)
+            "", setup, clock)
 
 
-def record(board, rules, komi=None, result="", date=""):
+def record(board, rules, komi=None, result="", date="", clock=None):
     """The game on `board` as SGF text.  rules: a rules.Rules (or a preset
     name); komi None means the rules' komi.  A long game's text is tens of KB:
     on the board, save it with save_game(), which streams it to flash."""
     import io
     out = io.StringIO()  # one buffer that grows, not a list of every piece
-    emit(out.write, *_record_args(board, rules, komi, result, date))  # pyright: ignore[reportAttributeAccessIssue]  (the stubs' StringIO lacks it)
+    emit(out.write, *_record_args(board, rules, komi, result, date, clock))  # pyright: ignore[reportAttributeAccessIssue]  (the stubs' StringIO lacks it)
     return out.getvalue()  # pyright: ignore[reportAttributeAccessIssue]
 
 
-def write_record(f, board, rules, komi=None, result="", date=""):
+def write_record(f, board, rules, komi=None, result="", date="", clock=None):
     """record() written to an open text file piece by piece; the heap only
     ever holds a few bytes of it."""
-    emit(f.write, *_record_args(board, rules, komi, result, date))
+    emit(f.write, *_record_args(board, rules, komi, result, date, clock))
 
 
-def save_game(store_dir, board, rules, komi=None, result="", date=""):
+def save_game(store_dir, board, rules, komi=None, result="", date="", clock=None):
     """Keep the finished game on `board` as the store's next NNNN.sgf, as
     journal.save_game does with a text, but streamed (write_record): written
     to game.tmp, then renamed, so a power cut leaves no half game under a
@@ -163,7 +168,7 @@ def save_game(store_dir, board, rules, komi=None, result="", date=""):
     name = "%04d.sgf" % n
     tmp = store_dir + "/game.tmp"
     with open(tmp, "w") as f:
-        write_record(f, board, rules, komi, result, date)
+        write_record(f, board, rules, komi, result, date, clock)
         f.flush()
     journal._sync()
     journal._replace(tmp, store_dir + "/" + name)

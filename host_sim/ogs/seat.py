@@ -326,6 +326,12 @@ class Seat:
         command), else start it afresh there."""
         self.log("game %d: you play %s, %dx%d, komi %s" % (
             self.game_id, proto.colour_word(self.me), self.size, self.size, self.game.get("komi")))
+        try:
+            # OGS keeps the time (docs/CLOCK.md): the board's own clock, if its
+            # config has one, must not end an online game on time.
+            self.send_board("kgs-time_settings none")
+        except GtpError:
+            pass  # a board from before the clock
         if not self._board_is_this_game():
             komi = self.game.get("komi", 6.5)
             preset = proto.RULES.get(self.game.get("rules"), "chinese")

@@ -82,7 +82,7 @@ class Game:
 
     __slots__ = ("board", "game", "seq", "size", "komi", "rules", "handicap", "black", "white",
                  "setup", "moves", "phase", "result", "bd", "waiting", "archived", "changed",
-                 "verdict", "archive_name")
+                 "verdict", "archive_name", "clock", "clock_at")
 
     def __init__(self, board, m):
         self.board = board
@@ -99,6 +99,10 @@ class Game:
         for key in ("game", "seq", "size", "komi", "rules", "handicap", "black", "white", "setup",
                     "phase", "result"):
             setattr(self, key, m[key])
+        # The clock as it stood in the snapshot, and when the relay had it:
+        # the page counts the running one down from then (docs/ROOM.md).
+        self.clock = m.get("clock")
+        self.clock_at = time.time()
 
     @property
     def name(self):
@@ -574,6 +578,8 @@ class Room:
                      captures=[bd.prisoners[BLACK], bd.prisoners[WHITE]],
                      waiting=g.waiting, sgf="/game/%s.sgf" % g.name,
                      at=int(g.changed * 1000))
+            if g.clock is not None:
+                d.update(clock=g.clock, clock_at=int(g.clock_at * 1000))
         st.json = json.dumps(d, separators=(",", ":"))
         return st.json
 

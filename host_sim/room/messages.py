@@ -167,7 +167,23 @@ def _snapshot(d):
          "moves": parse_moves(d.get("moves", ""), size),
          "phase": phase, "result": _result(d, "result") if "result" in d else "",
          "prisoners": list(prisoners)}
+    if "clock" in d:
+        m["clock"] = _clock(d["clock"])
     return m
+
+
+CLOCK_SYSTEMS = ("absolute", "fischer", "byoyomi", "canadian")  # gogadget.clock.SYSTEMS but none
+
+
+def _clock(c):
+    """["byoyomi", "B", 598000, 0, 600000, 0]: the time control, whose time
+    runs ("" nobody's), each player's ms left and periods/stones left."""
+    if (type(c) is not list or len(c) != 6 or c[0] not in CLOCK_SYSTEMS
+            or c[1] not in ("", "B", "W") or type(c[0]) is not str or type(c[1]) is not str
+            or any(type(v) is not int or not 0 <= v < 1 << 31 for v in c[2:])
+            or c[3] > 255 or c[5] > 255):
+        raise ValueError("clock is not [system, running, ms, n, ms, n]")
+    return list(c)
 
 
 def _event(d):

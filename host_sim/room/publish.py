@@ -102,6 +102,7 @@ class Mirror:
         self.has_fault = False
         self.fault = b""
         self.damage = ""  # the Broadcaster compares it by identity: replaced only on change
+        self.clock = None  # the board's clock is not read over the link (docs/CLOCK.md)
         self.known = False  # has read the board at least once
 
     def new_board(self, rec):

@@ -35,6 +35,7 @@ class LinkReferee:
         self.told = False  # the board knows the remote colour (told again after every reopen)
         self._ask = 0
         self.said = []  # the Remote's events (the host's log)
+        self.clock = None  # the board's clock is not mirrored over the link (docs/CLOCK.md)
 
     # What the Remote reads: the Mirror.
     @property

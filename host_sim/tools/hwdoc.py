@@ -282,7 +282,26 @@ def bom_csv():
     return out.getvalue()
 
 
+# The optional clock display (hw/tm1637.py): not in the BOM totals.
+DISPLAY_PART = ("4-digit 7-segment display module with colon, TM1637 (0.36\" clock type, "
+                "pull-ups on the module)", "TM1637 module (e.g. Grove 4-Digit Display)", 1.50)
+
+
+def display_table():
+    """The optional clock display: its BOM line and its wiring, from pins.py."""
+    what, number, price = DISPLAY_PART
+    return "\n".join([
+        "| part | part number | unit USD | quantity |", "|---|---|---|---|",
+        "| %s | %s | %.2f | 1 |" % (what, number, price), "",
+        "| module pin | connect to |", "|---|---|",
+        "| CLK | GP%d (Pico pin %d) |" % (pins.DISPLAY_CLK, PHYSICAL[pins.DISPLAY_CLK]),
+        "| DIO | GP%d (Pico pin %d) |" % (pins.DISPLAY_DIO, PHYSICAL[pins.DISPLAY_DIO]),
+        "| VCC | 3V3(OUT) (Pico pin 36): the module then drives no line above 3.3 V |",
+        "| GND | GND (Pico pin 38) |"])
+
+
 SECTIONS = (
+    ("display", display_table),
     ("pins", pin_table),
     ("bom-colour", lambda: bom_table("colour")),
     ("bom-occupancy", lambda: bom_table("occupancy")),

@@ -10,6 +10,7 @@ from gogadget import sgf
 class FakeReferee:
     def __init__(self, size=9):
         self.events = []
+        self.clock = None  # no time control
         self.new_game(size=size)
 
     def new_game(self, size=None, komi=None, handicap=None, preset=None):

@@ -81,6 +81,21 @@ def make_buttons(config, machine=None):
                    m.Pin(pins.BUTTON_NEW, m.Pin.IN, up), config.long_press_ms)
 
 
+def make_clock_display(config, machine=None):
+    """The optional clock display (hw/tm1637.py) when a time control is set
+    and a module answers on its pins; else None (and nothing is loaded)."""
+    if config.time_control == "none":
+        return None
+    m = _machine(machine)
+    from gogadget.hw.tm1637 import TM1637, ClockDisplay
+    # The internal pull-ups keep unconnected pins high: no module, no ACK.
+    chip = TM1637(m.Pin(pins.DISPLAY_CLK, m.Pin.OPEN_DRAIN, m.Pin.PULL_UP, value=1),
+                  m.Pin(pins.DISPLAY_DIO, m.Pin.OPEN_DRAIN, m.Pin.PULL_UP, value=1))
+    if not chip.probe():
+        return None
+    return ClockDisplay(chip)
+
+
 def make_heartbeat(machine=None):
     m = _machine(machine)
     from gogadget.hw.heartbeat import Heartbeat

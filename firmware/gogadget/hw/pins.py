@@ -42,6 +42,11 @@ BUTTON_PASS = const(10)  # buttons switch to GND, internal pull-ups
 BUTTON_CONFIRM = const(11)
 BUTTON_NEW = const(12)
 STATUS_LED = "LED"  # the Pico's own LED (GP25; the CYW43 pin on a Pico W)
+# Optional: a TM1637 4-digit display module shows the game clock
+# (hw/tm1637.py; hardware/README.md, "Clock display").  Both lines
+# open-drain, pulled up on the module; without one the board runs as ever.
+DISPLAY_CLK = const(13)
+DISPLAY_DIO = const(14)
 
 # The analog node behind two mux levels holds the last sensor's voltage for
 # a moment; one conversion is thrown away after every switch (section

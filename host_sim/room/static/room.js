@@ -154,8 +154,46 @@
     const caps = (b.captures || [0, 0])[colour === "B" ? 0 : 1];
     el.querySelector(".caps").textContent = big ? caps + (caps === 1 ? " prisoner" : " prisoners") : (caps ? "+" + caps : "");
     el.querySelector(".caps").title = "stones captured";
+    if (b.clock) {
+      const c = document.createElement("span");
+      c.className = "clock" + (b.clock[1] === colour ? " running" : "");
+      c.dataset.board = b.id;
+      c.dataset.colour = colour;
+      c.title = b.clock[0] + " time" + (b.clock[1] === colour ? ", running" : "");
+      showClock(c, b);
+      el.append(c);
+    }
     return el;
   }
+
+  // The board's clock (docs/ROOM.md): [system, running colour or "", black ms,
+  // black periods/stones, white ms, white periods/stones] as the relay had it
+  // at clock_at; the running one is counted down here, between snapshots.
+  function clockLeft(b, colour) {
+    const c = b.clock;
+    const i = colour === "B" ? 2 : 4;
+    let ms = c[i];
+    if (c[1] === colour) ms = Math.max(0, ms - (Date.now() - b.clock_at));
+    return [ms, c[i + 1]];
+  }
+
+  function showClock(el, b) {
+    const [ms, n] = clockLeft(b, el.dataset.colour);
+    const s = Math.ceil(ms / 1000);
+    const two = (v) => String(v).padStart(2, "0");
+    let t = s >= 3600 ? Math.floor(s / 3600) + ":" + two(Math.floor(s / 60) % 60) + ":" + two(s % 60)
+      : Math.floor(s / 60) + ":" + two(s % 60);
+    if (n) t += b.clock[0] === "byoyomi" ? " \u00d7" + n : " /" + n;
+    el.textContent = t;
+    el.classList.toggle("low", ms <= 10000);
+  }
+
+  setInterval(() => {
+    for (const el of document.querySelectorAll(".clock.running")) {
+      const b = boards.get(el.dataset.board);
+      if (b && b.clock) showClock(el, b);
+    }
+  }, 250);
 
   function pill(b) {
     if (b.game === undefined) return ["", "No game yet"];

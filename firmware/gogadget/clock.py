@@ -1,0 +1,422 @@
+"""The game clock: the board is the clock, and the move is the button.
+
+Loaded only when the config names a time control (referee.start); with
+"none" this module never comes onto the heap.
+
+Time systems, named as OGS names its time controls (config.py holds the
+parameters, docs/CLOCK.md says how each maps to OGS, GTP and SGF):
+
+    absolute   main_time for the whole game
+    fischer    main_time, time_increment added after each move, capped at
+               max_time (0: no cap)
+    byoyomi    main_time, then `periods` periods of period_time each; a move
+               made inside a period keeps it, a period that runs out is used
+    canadian   main_time, then stones_per_period stones in period_time; the
+               period starts again full when its stones are played
+
+Everything is whole milliseconds, below 2**30 (config.validate bounds the
+settings), measured with ticks_diff on an injected ms clock (the referee's
+`now`), so a wrapped tick counter never charges anyone.  tick() allocates
+nothing: it is called on every scan while a clock runs.
+
+The clock decides nothing about who runs: the referee does, through
+follow() (the board asking something stops both clocks; docs/CLOCK.md),
+made() (a move or pass), undone() (a take-back gives no time back) and
+tick().  The state is journalled as K_CLOCK records (see record()).
+"""
+from array import array
+
+from gogadget import frame as fr
+from gogadget import journal as jn
+from gogadget.compat import const, ticks_diff
+from gogadget.points import BLACK, colour_name
+
+SYSTEMS = ("none", "absolute", "fischer", "byoyomi", "canadian")
+NONE = const(0)
+ABSOLUTE = const(1)
+FISCHER = const(2)
+BYOYOMI = const(3)
+CANADIAN = const(4)
+
+WARN_MS = const(10000)  # the last 10 s of main time or of a period blink the turn light
+SHOWN_MS = const(2000)  # a byo-yomi period used shows this long
+CAP_MS = const(65000000)  # fischer without max_time: config.MAX_TIME_S, so ints stay small
+SAVE_MS = const(10000)  # a running clock is journalled this often (a power cut loses less)
+
+# tick()'s answer, bits
+CH_LIGHTS = const(1)  # the warning or a period shown began or ended
+CH_PERIOD = const(2)  # a byo-yomi period was used up
+CH_FLAG = const(4)  # the running player is out of time
+CH_SAVE = const(8)  # time to journal the running clock
+
+
+UNKNOWN = const(0xFFFF)  # a move's time left not known (the record leaves it out)
+
+
+def from_config(config, moves=0):
+    """A Clock from the config's time control (None for "none"); moves:
+    how many moves' times to keep for the record."""
+    system = SYSTEMS.index(config.time_control)
+    if system == NONE:
+        return None
+    return Clock(system, config.main_time * 1000, config.period_time * 1000, config.periods,
+                 config.stones_per_period, config.time_increment * 1000,
+                 config.max_time * 1000, config.play_on_time_out, moves)
+
+
+class Clock:
+    """Both players' time, indexed by colour (BLACK 1, WHITE 2)."""
+
+    def __init__(self, system, main_ms, period_ms=0, periods=0, stones=0, inc_ms=0,
+                 max_ms=0, play_on=False, moves=0):
+        self.system = system
+        self.word = SYSTEMS[system].encode()  # for the room's snapshot (broadcast.py)
+        self.main_ms = main_ms
+        self.period_ms = period_ms if system in (BYOYOMI, CANADIAN) else 0
+        self.periods = periods if system == BYOYOMI else stones if system == CANADIAN else 0
+        self.inc_ms = inc_ms if system == FISCHER else 0
+        self.max_ms = max_ms if system == FISCHER else 0
+        self.play_on = play_on
+        # Preallocated, changed in place: [unused, black, white].
+        self.main = [0, 0, 0]  # main time left
+        self.period = [0, 0, 0]  # the current period's time left (byoyomi, canadian)
+        self.count = [0, 0, 0]  # periods left (byoyomi) / stones left in the period (canadian)
+        self._snap = [0, 0, 0, 0, 0, 0, 0, 0, 0]  # before each colour's last move's bonus
+        # Per move, for the record (SGF BL/WL, OB/OW): whole seconds left
+        # after it (config.MAX_TIME_S keeps them in 16 bits) and the
+        # periods/stones left.  Allocated once, with the clock.
+        self.secs = array("H", range(moves))
+        self.counts = bytearray(moves)
+        self.index = -1  # the move the pending completion (moving) belongs to
+        self.reset()
+
+    def reset(self):
+        """A new game: full time, stopped until its first move."""
+        for c in (1, 2):
+            self.main[c] = self.main_ms
+            self.period[c] = self.period_ms
+            self.count[c] = self.periods
+        self.running = 0  # the colour whose time runs now (0: nobody)
+        self.since = 0  # the tick up to which the running player was charged
+        self.saved = 0  # running time not yet journalled
+        self.started = False  # the first move starts the clock
+        self.paused = False  # after a power cut, until Confirm
+        self.flagged = 0  # the colour out of time (0: none)
+        self.told = 0  # the flag the referee has acted on (time_out)
+        self.moving = 0  # the colour whose move waits for its prisoners to be lifted
+        self.remote_turn = False  # a remote player is to move (follow; pairing's stopwatch)
+        self.warning = False
+        self.shown = 0  # the colour whose used period is being shown
+        self.shown_ms = 0
+        self._undo = 0  # bit per colour: _snap holds its last move's state
+        for i in range(len(self.secs)):
+            self.secs[i] = UNKNOWN
+
+    # -- time ----------------------------------------------------------------
+
+    def left(self, c):
+        """What the player's display shows: main time, then the period's."""
+        return self.main[c] if self.main[c] or not self.period_ms else self.period[c]
+
+    def overtime(self, c):
+        """Periods (byoyomi) or stones (canadian) left once main time is
+        over; 0 while in main time and for absolute and fischer."""
+        return self.count[c] if self.period_ms and not self.main[c] else 0
+
+    def run(self, c, now):
+        """From now on c's time runs (0: nobody's)."""
+        self.tick(now)
+        if c and c == self.flagged:
+            c = 0
+        if c != self.running:
+            self.running = c
+            self._undo &= ~(1 << c)  # its time ran again: a take-back gives none back
+        self.since = now
+
+    def tick(self, now):
+        """Charge the running player up to now; CH_* bits of what changed
+        (allocates nothing)."""
+        ch = 0
+        if self.shown and ticks_diff(now, self.shown_ms) >= SHOWN_MS:
+            self.shown = 0
+            ch = CH_LIGHTS
+        c = self.running
+        if not c:
+            return ch
+        ms = ticks_diff(now, self.since)
+        self.since = now
+        if ms <= 0:
+            return ch
+        self.saved += ms
+        if self.saved >= SAVE_MS:
+            self.saved = 0
+            ch |= CH_SAVE
+        ch |= self._charge(c, ms, now)
+        warn = self.left(c) <= WARN_MS
+        if warn != self.warning:
+            self.warning = warn
+            ch |= CH_LIGHTS
+        return ch
+
+    def _charge(self, c, ms, now):
+        m = self.main[c]
+        if m > ms:
+            self.main[c] = m - ms
+            return 0
+        ms -= m
+        self.main[c] = 0
+        if self.system == BYOYOMI:
+            ch = 0
+            while self.count[c] > 0:
+                p = self.period[c]
+                if p > ms:
+                    self.period[c] = p - ms
+                    return ch
+                ms -= p
+                self.count[c] -= 1
+                if self.count[c] == 0:
+                    break
+                self.period[c] = self.period_ms
+                self.shown = c
+                self.shown_ms = now
+                ch |= CH_PERIOD | CH_LIGHTS
+            self.period[c] = 0
+        elif self.system == CANADIAN and self.count[c] > 0:
+            p = self.period[c]
+            if p > ms:
+                self.period[c] = p - ms
+                return 0
+            self.period[c] = 0
+        self.flagged = c
+        self.running = 0
+        return CH_FLAG | CH_LIGHTS
+
+    def moved(self, c, now):
+        """c's move is complete: charge it, then add what the move earns."""
+        self.tick(now)
+        self.started = True
+        if c == self.flagged:
+            return
+        s = self._snap
+        k = 3 * c
+        s[k] = self.main[c]
+        s[k + 1] = self.period[c]
+        s[k + 2] = self.count[c]
+        self._undo |= 1 << c
+        sys_ = self.system
+        if sys_ == FISCHER:
+            m = self.main[c] + self.inc_ms
+            cap = self.max_ms or CAP_MS
+            if m > cap:
+                m = max(cap, self.main[c])
+            self.main[c] = m
+        elif sys_ == BYOYOMI and not self.main[c]:
+            self.period[c] = self.period_ms  # a move inside a period keeps it
+        elif sys_ == CANADIAN and not self.main[c]:
+            self.count[c] -= 1
+            if self.count[c] <= 0:
+                self.count[c] = self.periods
+                self.period[c] = self.period_ms
+
+    def take_back(self, c):
+        """c's last move was taken back: what it earned (an increment, a
+        period restored, a stone counted) goes too; the time it took does
+        not come back.  True if c's clock changed."""
+        if self.moving == c:
+            self.moving = 0  # taken back before it was complete: it earned nothing
+            return False
+        if not self._undo & (1 << c):
+            return False
+        self._undo &= ~(1 << c)
+        s = self._snap
+        k = 3 * c
+        self.main[c] = s[k]
+        self.period[c] = s[k + 1]
+        self.count[c] = s[k + 2]
+        return True
+
+    def set_left(self, c, ms, n):
+        """c's clock as told from elsewhere (GTP time_left, the remote
+        board): n 0 is main time, else the period's ms and periods/stones."""
+        if n and self.period_ms:
+            self.main[c] = 0
+            self.period[c] = ms
+            self.count[c] = n
+        else:
+            self.main[c] = ms
+        if self.flagged == c and ms:
+            self.flagged = self.told = 0
+
+    # -- the journal ------------------------------------------------------------
+
+    def record(self, c):
+        """c's clock as a K_CLOCK record: arg colour (+4 in overtime), value
+        and b4, b5 the milliseconds left, b6 the periods/stones left."""
+        ms = self.left(c)
+        over = 4 if self.period_ms and not self.main[c] else 0
+        return jn.encode(jn.K_CLOCK, c | over, ms & 0xFFFF, (ms >> 16) & 0xFF,
+                         (ms >> 24) & 0xFF, self.count[c] & 0xFF)
+
+    def restore(self, arg, value, b4, b5, b6):
+        """A K_CLOCK record read back (gamelog.replay)."""
+        c = arg & 3
+        if c not in (1, 2):
+            return
+        ms = value | b4 << 16 | b5 << 24
+        if arg & 4:
+            self.main[c] = 0
+            self.period[c] = ms
+        else:
+            self.main[c] = ms
+        self.count[c] = b6
+        if not ms and (not self.period_ms or arg & 4):
+            self.flagged = self.told = c  # (its result, if any, is journalled too)
+        self.started = True
+
+    # -- the record (sgf.emit) -----------------------------------------------------
+
+    def sgf_root(self, put):
+        """TM (main time, s) and OT (the overtime, as CGoban and KGS write it)."""
+        put("TM[%d]" % (self.main_ms // 1000))
+        p = self.period_ms // 1000
+        sys_ = self.system
+        if sys_ == BYOYOMI:
+            put("OT[%dx%d byo-yomi]" % (self.periods, p))
+        elif sys_ == CANADIAN:
+            put("OT[%d/%d Canadian]" % (self.periods, p))
+        elif sys_ == FISCHER:
+            put("OT[%d fischer]" % (self.inc_ms // 1000))
+
+    def sgf_move(self, put, i, c):
+        """BL/WL: the mover's time left after move i; OB/OW: its periods
+        (byoyomi) or stones (canadian) left, in overtime."""
+        if i >= len(self.secs) or self.secs[i] == UNKNOWN:
+            return
+        put(("BL[%d]" if c == BLACK else "WL[%d]") % self.secs[i])
+        if self.period_ms and self.counts[i]:
+            put(("OB[%d]" if c == BLACK else "OW[%d]") % self.counts[i])
+
+    # -- words and lights ------------------------------------------------------
+
+    def text(self, c):
+        """"5:00", "0:25 x3" (periods), "4:10 /7" (stones), "1:02:03"."""
+        s = (self.left(c) + 999) // 1000
+        if s >= 3600:
+            t = "%d:%02d:%02d" % (s // 3600, s // 60 % 60, s % 60)
+        else:
+            t = "%d:%02d" % (s // 60, s % 60)
+        n = self.overtime(c)
+        if n:
+            t += (" x%d" if self.system == BYOYOMI else " /%d") % n
+        return t
+
+    def status(self):
+        t = "clock %s B %s W %s" % (SYSTEMS[self.system], self.text(1), self.text(2))
+        if self.flagged:
+            t += ", %s out of time" % colour_name(self.flagged)
+        elif self.paused:
+            t += ", paused: Confirm restarts it"
+        return t
+
+    def lights(self, frame, base):
+        """The status lights: the turn light blinks fast in the last 10 s,
+        the phase light flashes the colour of a byo-yomi period just used,
+        the alert light blinks while a player is out of time (play on)
+        and the turn light blinks slowly while paused after a power cut."""
+        if self.warning and self.running:
+            frame[base + fr.STATUS_TURN] = (frame[base + fr.STATUS_TURN] & 0x0F) | fr.FAST
+        elif self.paused:
+            frame[base + fr.STATUS_TURN] = (frame[base + fr.STATUS_TURN] & 0x0F) | fr.BLINK
+        if self.shown:
+            frame[base + fr.STATUS_PHASE] = (fr.PUT_BLACK if self.shown == BLACK
+                                             else fr.PUT_WHITE) | fr.FAST
+        if self.flagged and self.play_on:
+            frame[base + fr.STATUS_ALERT] = fr.ILLEGAL | fr.FAST
+
+    # -- the referee's side -------------------------------------------------------
+
+    def made(self, ref, c):
+        """A move or pass by c is in the game (play.accept, play.pass_move):
+        it is complete once its prisoners are off (follow)."""
+        prev = self.moving
+        if prev and prev != c:
+            self._complete(ref, prev)  # the next move came before the prisoners went
+        self.moving = c
+        self.index = i = ref.board.moves - 1
+        if 0 <= i < len(self.secs):
+            self.secs[i] = UNKNOWN  # until the move is complete
+        self.run(c if self.started and not self.paused else 0, ref.now)
+
+    def _complete(self, ref, c):
+        self.moving = 0
+        if c == ref.remote:
+            # A remote player's clock is their board's (pairing.Follower
+            # sets it from their snapshot): nothing is added here.
+            self.started = True
+        else:
+            self.moved(c, ref.now)
+        i = self.index
+        if 0 <= i < len(self.secs):
+            s = (self.left(c) + 999) // 1000
+            self.secs[i] = s if s < UNKNOWN else UNKNOWN - 1
+            self.counts[i] = self.overtime(c)
+        self.save(ref, c)
+
+    def save(self, ref, c):
+        if ref.log.started and ref.journal is not None:
+            ref.journal.append(self.record(c))
+
+    def follow(self, ref):
+        """Whose time runs, from the referee's state (Referee.refresh).
+        Nobody's while the board asks something; the mover's while only the
+        prisoners of its move remain to be lifted; then the player to move."""
+        asking = ref.unresolved or ref.takeback or ref.tb_ready or ref.ask_stuck >= 0 \
+            or ref._ask_new or ref.ask_undo
+        who = 0
+        if ref.phase == "play" or self.moving:
+            m = self.moving
+            if m and not asking:
+                self._complete(ref, m)
+            elif m and ref.phase == "play" and ref.unresolved == ref.pending and not (
+                    ref.takeback or ref.tb_ready or ref.ask_stuck >= 0 or ref._ask_new
+                    or ref.ask_undo):
+                # lifting the prisoners is part of the move
+                who = m if self.started and not self.paused else 0
+            if ref.phase == "play" and not self.moving and not asking and self.started \
+                    and not self.paused:
+                who = ref.board.to_move()
+            if who == ref.remote:
+                who = 0  # their board runs their clock and says what it took
+        self.remote_turn = ref.phase == "play" and ref.remote and ref.board.to_move() == ref.remote
+        self.run(who, ref.now)
+        self._flag_news(ref)  # (run's charge may have been the last straw)
+
+    def _flag_news(self, ref):
+        if self.flagged and self.told != self.flagged:
+            self.told = self.flagged
+            self.time_out(ref, self.flagged)
+
+    def changed(self, ref, ch):
+        """tick() said ch (Referee.update): journal, events, the time-out."""
+        c = self.running or self.flagged
+        if ch & (CH_SAVE | CH_PERIOD) and c:
+            self.save(ref, c)  # (a period used is journalled at once)
+        if ch & CH_PERIOD:
+            ref.event("clock", "%s: byo-yomi period used, %d left" % (
+                colour_name(self.shown), self.count[self.shown]))
+        ref.dirty = True
+        if ch & CH_FLAG:
+            self._flag_news(ref)
+
+    def time_out(self, ref, c):
+        """c is out of time: B+T / W+T, and the game ends unless the config
+        lets play go on (casual games)."""
+        self.save(ref, c)
+        ref.event("time", "%s out of time" % colour_name(c))
+        if self.play_on or ref.phase not in ("play", "count"):
+            return
+        from gogadget import counting
+        winner = 3 - c
+        ref.log.append(ref, jn.K_RESULT, winner, 0xFFFF)  # gamelog.RESULT_WORDS: T
+        counting.finish(ref, winner, colour_name(winner) + "+T")
+
