@@ -115,7 +115,7 @@ def parts(n, change, stone=-1):
         else:
             leds.show(ref.frame, now)
         t3 = time.ticks_us()
-        app.link.poll(now)
+        app.poll_host(now)
         t4 = time.ticks_us()
         tr += time.ticks_diff(t1, t0); tu += time.ticks_diff(t2, t1)
         tl += time.ticks_diff(t3, t2); tk += time.ticks_diff(t4, t3)
@@ -158,7 +158,7 @@ for pl in (15 * 19 + 15, 3 * 19 + 15):
         t2 = time.ticks_us()
         leds.show(ref.frame, now)
         t3 = time.ticks_us()
-        app.link.poll(now)
+        app.poll_host(now)
         now += period
     if ref.board.moves == m0:
         raise SystemExit("the stone at %d was never taken: %s" % (pl, ref.status()))
