@@ -21,7 +21,7 @@ the unfinished game is kept), a take-back, whether a sensor is stuck, the
 count, the free handicap.  New with no move played starts over at once.
 """
 from gogadget import board as core
-from gogadget import counting, play, position, view
+from gogadget import play, view
 from gogadget import journal as jn
 from gogadget import signals as sg
 from gogadget.compat import forget, ticks_diff, zeros
@@ -45,8 +45,32 @@ def use_fast(sync_want):
     _FAST[0] = sync_want
 
 
-_REFRESH = {"play": play.refresh, "count": counting.refresh, "over": counting.refresh_over,
-            "setup": position.refresh, "resume": position.refresh}
+# The phase modules other than play's are loaded when their phase comes
+# and let go of when play resumes (on MicroPython a module's bytecode is
+# heap): a game in progress holds neither the set-up and resume code nor
+# the count's.  _LOADED keeps them while in use (no import per scan).
+_LOADED = [None, None]  # counting, position
+
+
+def _counting():
+    m = _LOADED[0]
+    if m is None:
+        from gogadget import counting as m
+        _LOADED[0] = m
+    return m
+
+
+def _position():
+    m = _LOADED[1]
+    if m is None:
+        from gogadget import position as m
+        _LOADED[1] = m
+    return m
+
+
+def _let_go():
+    _LOADED[0] = _LOADED[1] = None
+    forget("counting", "position", "score")
 
 
 class Referee:
@@ -58,6 +82,7 @@ class Referee:
         self.journal = journal
         self.log = GameLog(journal)
         self._events = []
+        self._held = False  # a phase module other than play's may be loaded
         self.damage = ""  # what boot found wrong with the journal
         self.alarm = False  # the damage alert shows until the board is ready
         self.size = 0
@@ -160,7 +185,7 @@ class Referee:
         it again before a new game replaces the journal; if that fails too,
         move the journal aside whole.  Nothing is lost either way."""
         how = self.unsaved
-        if counting.keep(self, how):
+        if _counting().keep(self, how):
             return
         self.unsaved = ""
         if self.journal is not None:
@@ -210,12 +235,12 @@ class Referee:
 
     def set_position(self, stones):
         """A given position: the LEDs guide the person to set it up."""
-        position.set_position(self, stones)
+        _position().set_position(self, stones)
 
     def resume(self, records, report="", now_ms=0):
         """Rebuild the game from journal records (journal.Journal.load) and
         prompt the person to put the position back."""
-        return position.resume(self, records, report, now_ms)
+        return _position().resume(self, records, report, now_ms)
 
     # -- scans -------------------------------------------------------------
 
@@ -247,7 +272,7 @@ class Referee:
             self.event("prompt", "new game not confirmed: play on")
             self.dirty = True
         if self.phase == "over":
-            counting.scroll(self, now_ms)
+            _counting().scroll(self, now_ms)
         if self.shown is not None and (self.dirty or ticks_diff(now_ms, self.shown_until) >= 0):
             self.shown = None
             self.dirty = True
@@ -271,7 +296,20 @@ class Referee:
         self.paint()
 
     def refresh_phase(self):
-        _REFRESH[self.phase](self)
+        phase = self.phase
+        if phase == "play":
+            if self._held or _LOADED[0] is not None or _LOADED[1] is not None:
+                self._held = False
+                _let_go()
+            play.refresh(self)
+            return
+        self._held = True  # another phase's module: let go of when play resumes
+        if phase == "count":
+            _counting().refresh(self)
+        elif phase == "over":
+            _counting().refresh_over(self)
+        else:  # "setup", "resume"
+            _position().refresh(self)
 
     def paint(self):
         turn = self.winner if self.phase == "over" else self.board.to_move()
@@ -389,15 +427,15 @@ class Referee:
     def resign(self, colour):
         self.log.append(self, jn.K_RESIGN, colour)
         self.event("resign", colour_name(colour) + " resigns")
-        counting.finish(self, 3 - colour, colour_name(3 - colour) + "+R")
+        _counting().finish(self, 3 - colour, colour_name(3 - colour) + "+R")
 
     def count_result(self):
         """The result the count would give now (the dead stones marked)."""
-        return counting.count_now(self).result
+        return _counting().count_now(self).result
 
     def confirm_count(self):
-        c = counting.count_now(self)
-        counting.finish(self, c.winner, c.result, c)
+        c = _counting().count_now(self)
+        _counting().finish(self, c.winner, c.result, c)
 
     def _new_pressed(self, now_ms, asked):
         if self.phase in ("over", "setup") or (self.board.moves == 0 and not self.setups) \
@@ -411,7 +449,7 @@ class Referee:
     def _confirm(self, asked):
         phase = self.phase
         if asked:
-            counting.keep(self, "unfinished")
+            _counting().keep(self, "unfinished")
             self.new_game(handicap=self.config.handicap)
         elif self.ask_undo and self.ask_undo == self.board.moves and phase != "over":
             self.ask_undo = 0
@@ -423,7 +461,7 @@ class Referee:
         elif phase == "count":
             self.confirm_count()
         elif phase == "setup" and self.free:
-            position.confirm_handicap(self)
+            _position().confirm_handicap(self)
         else:
             self.event("prompt", "nothing to confirm")
 
