@@ -568,7 +568,7 @@ class Link(Engine):
             raise GtpError("cannot load " + args[0] + ": " + str(e))
         finally:
             text = sgf = None
-            forget("sgf")  # rare: on the .mpy path its bytecode need not stay on the heap
+            forget("sgf", "sgfread")  # rare: on the .mpy path its bytecode need not stay on the heap
         self._new_game(size=game.size, komi=game.komi)
         if game.setup:
             self._set_position(game.setup)
