@@ -21,7 +21,7 @@ the unfinished game is kept), a take-back, whether a sensor is stuck, the
 count, the free handicap.  New with no move played starts over at once.
 """
 from gogadget import board as core
-from gogadget import play, view
+from gogadget import view
 from gogadget import journal as jn
 from gogadget import signals as sg
 from gogadget.compat import forget, ticks_diff, zeros
@@ -49,7 +49,8 @@ def use_fast(sync_want):
 # and let go of when play resumes (on MicroPython a module's bytecode is
 # heap): a game in progress holds neither the set-up and resume code nor
 # the count's.  _LOADED keeps them while in use (no import per scan).
-_LOADED = [None, None]  # counting, position
+_LOADED = [None, None, None]  # counting, position, play
+_TB_NONE = 0  # play.TB_NONE: no take-back under way
 
 
 def _counting():
@@ -65,6 +66,14 @@ def _position():
     if m is None:
         from gogadget import position as m
         _LOADED[1] = m
+    return m
+
+
+def _play():
+    m = _LOADED[2]
+    if m is None:
+        from gogadget import play as m
+        _LOADED[2] = m
     return m
 
 
@@ -154,7 +163,7 @@ class Referee:
         self._stuck_next = 0
         self._ask_new = False  # New pressed: waiting for Confirm
         self._ask_new_ms = 0
-        self.takeback = play.TB_NONE
+        self.takeback = _TB_NONE
         self.tb_ready = False
         self.ask_undo = 0  # the remote opponent took back move N: Confirm takes it back here
         self.tb_confirmed = False  # Confirm pressed before the take-back was ready
@@ -301,9 +310,13 @@ class Referee:
             if self._held or _LOADED[0] is not None or _LOADED[1] is not None:
                 self._held = False
                 _let_go()
-            play.refresh(self)
+            _play().refresh(self)
             return
         self._held = True  # another phase's module: let go of when play resumes
+        if phase == "count" or phase == "over":
+            if _LOADED[2] is not None:  # the game is over: play's module goes until the next
+                _LOADED[2] = None
+                forget("play")
         if phase == "count":
             _counting().refresh(self)
         elif phase == "over":
@@ -366,7 +379,7 @@ class Referee:
         if self.phase == "over":
             raise ValueError("game is over")
         if pt == PASS:
-            play.pass_move(self, colour)
+            _play().pass_move(self, colour)
             self.last_seen = False
             return core.OK
         code = self.board.play(colour, pt)
@@ -374,7 +387,7 @@ class Referee:
             return code
         if self.phase == "count":
             self.phase = "play"
-        play.accept(self, colour, pt)
+        _play().accept(self, colour, pt)
         self.last_seen = False
         self.dirty = True
         self.refresh()
@@ -390,7 +403,7 @@ class Referee:
         self.log.append(self, jn.K_UNDO)
         self.sync_want()
         self.last_seen = True
-        self.takeback = play.TB_NONE
+        self.takeback = _TB_NONE
         self.tb_ready = self.tb_confirmed = False
         self.result = ""
         self.phase = "play"
@@ -413,7 +426,7 @@ class Referee:
             if phase == "play" and self.board.to_move() == self.remote:
                 self.event("prompt", "the opponent's turn")
             elif phase == "play":
-                play.pass_move(self, self.board.to_move())
+                _play().pass_move(self, self.board.to_move())
                 self.last_seen = True
         elif button == BTN_RESIGN:
             if phase in ("play", "count"):
@@ -455,7 +468,7 @@ class Referee:
             self.ask_undo = 0
             self.undo()  # the remote opponent's take-back, accepted here
         elif phase == "play" and self.takeback:
-            play.take_back(self)
+            _play().take_back(self)
         elif self.ask_stuck >= 0:
             view.ignore_sensor(self, self.ask_stuck)
         elif phase == "count":
