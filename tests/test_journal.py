@@ -214,7 +214,8 @@ import gc
 from gogadget import journal as jn
 gc.collect()
 hold = [None] * 600
-n = k = 0  # every global made before the heap is full (a new one grows the dict)
+big = [None] * 40
+n = k = b = 0  # every global made before the heap is full (a new one grows the dict)
 try:
     while n < len(hold):
         hold[n] = bytearray(160)
@@ -225,6 +226,12 @@ while k < n:  # every other block free (no allocation): plenty free, no large pi
     hold[k] = None
     k += 2
 gc.collect()
+while b < len(big):  # and any piece of 512 bytes left is taken too
+    try:
+        big[b] = bytearray(512)
+    except MemoryError:
+        break
+    b += 1
 try:
     bytearray(512)
     print("a 512-byte block is free")

@@ -140,7 +140,8 @@ from gogadget.hw.calib import Calibration
 cal = Calibration.load(%r, 19)  # at boot, before the game fragments the heap
 gc.collect()
 hold = [None] * 400
-n = k = 0  # every global made before the heap is full (a new one grows the dict)
+big = [None] * 40
+n = k = b = 0  # every global made before the heap is full (a new one grows the dict)
 try:
     while n < len(hold):
         hold[n] = bytearray(1100)
@@ -151,6 +152,12 @@ while k < n:  # every other block free (no allocation): no piece of 2 KB
     hold[k] = None
     k += 2
 gc.collect()
+while b < len(big):  # and any piece of 2 KB left is taken too
+    try:
+        big[b] = bytearray(2048)
+    except MemoryError:
+        break
+    b += 1
 try:
     bytearray(2048)
     print("a 2 KB block is free")

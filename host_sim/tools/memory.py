@@ -50,8 +50,10 @@ PHASES = {
 }
 # Under the unix port the fakes stand in for what only the RP2040 loads:
 # its viper loops (rp2fast loads them there) and its PIO LED driver (the
-# unix port has no rp2 module, so hw/pico.py falls back to neopixel).
+# unix port has no rp2 module, so hw/pico.py falls back to neopixel); and
+# the plain loops the viper code replaces there are not loaded on the board.
 ON_THE_BOARD = {"gogadget.hw.rp2fast": "gogadget.hw.rp2viper", "neopixel": "gogadget.hw.ws2812pio"}
+NOT_ON_THE_BOARD = ("neopixel", "gogadget.hw.calibplain")
 
 
 def allowed(phase):
@@ -68,7 +70,8 @@ def as_on_the_board(modules):
     for seen, board in ON_THE_BOARD.items():
         if seen in out:
             out.add(board)
-    out.discard("neopixel")
+    for m in NOT_ON_THE_BOARD:
+        out.discard(m)
     return out
 
 
