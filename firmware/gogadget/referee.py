@@ -49,7 +49,7 @@ def use_fast(sync_want):
 # and let go of when play resumes (on MicroPython a module's bytecode is
 # heap): a game in progress holds neither the set-up and resume code nor
 # the count's.  _LOADED keeps them while in use (no import per scan).
-_LOADED = [None, None, None]  # counting, position, play
+_LOADED = [None, None, None]  # type: list  # counting, position, play
 _TB_NONE = 0  # play.TB_NONE: no take-back under way
 
 

@@ -444,7 +444,7 @@ class Calibration:
             out.write(bytes((self.size,)))
             out.write(self.base)  # little-endian u16, as the RP2040 keeps them
             if self.flags is None and self.file is not None:
-                self._copy_samples(out)  # the file's, moved by the drift
+                self._copy_samples(out, self.file)  # the file's, moved by the drift
             else:  # a calibration just taken (or the defaults)
                 black, white, flags = self.samples()
                 out.write(black)
@@ -464,11 +464,11 @@ class Calibration:
             self.saved[i] = self.base[i]
         self.black = self.white = self.flags = None  # the file holds them
 
-    def _copy_samples(self, out):
+    def _copy_samples(self, out, path):
         n = len(self.base)
-        _check(self.file, self.size)
+        _check(path, self.size)
         piece = array("H", [0] * _PIECE)
-        with open(self.file, "rb") as f:
+        with open(path, "rb") as f:
             for k in (1, 2):
                 done = 0
                 while done < n:
@@ -484,7 +484,7 @@ class Calibration:
             while done < n:
                 c = f.readinto(memoryview(flags)[:min(len(flags), n - done)])
                 if not c:
-                    raise CalibrationError("calibration file %s is damaged" % self.file)
+                    raise CalibrationError("calibration file %s is damaged" % path)
                 out.write(memoryview(flags)[:c])
                 done += c
 
