@@ -322,6 +322,7 @@ class Referee:
         elif phase == "over":
             _counting().refresh_over(self)
         else:  # "setup", "resume"
+            _play()  # loaded before play starts, not in the first move's cycle
             _position().refresh(self)
 
     def paint(self):
