@@ -28,7 +28,6 @@ from gogadget.config import SECRETS_FILE, Config
 from gogadget.events import BTN_CALIBRATE, BTN_NONE
 from gogadget.frame import new_frame
 from gogadget.compat import forget
-from gogadget.hw import pico
 from gogadget.hw.buttons import CONFIRM
 
 CONFIG_FILE = "config.json"
@@ -120,11 +119,14 @@ def self_test(sensors, size=0, leds=None, brightness=0):
     return bool(faults)
 
 
-def calibrate(sensors, leds, buttons, wdt, path=pico.CALIBRATION_FILE):
+def calibrate(sensors, leds, buttons, wdt, path=None):
+    """path: hw/pico.py's CALIBRATION_FILE unless given."""
+    if path is None:
+        from gogadget.hw.pico import CALIBRATION_FILE as path
     try:
         return _calibrate(sensors, leds, buttons, wdt, path)
     finally:
-        forget("hw.calibrate")  # rare: its bytecode leaves the heap again
+        forget("hw.calibrate", "hw.pico")  # rare: their bytecode leaves the heap again
 
 
 def _calibrate(sensors, leds, buttons, wdt, path):
@@ -157,6 +159,7 @@ def main(cycles=None, stream=None, watchdog=True):
     rp2fast.install()  # viper scan, LED and rules loops on the RP2040
     config, how = load_config()
     print("gogadget: " + how)
+    from gogadget.hw import pico
     calibration = None
     if config.sensors == "colour":
         calibration, how = pico.load_calibration(config.size)
@@ -166,12 +169,14 @@ def main(cycles=None, stream=None, watchdog=True):
     buttons = pico.make_buttons(config)
     beat = pico.make_heartbeat()
     display = pico.make_clock_display(config)  # None without a clock or a module
+    pico = None
+    forget("hw.pico")  # the drivers are built: their factories leave the heap
     if buttons.down_now(CONFIRM):
         print("gogadget: confirm held at power-up, not starting")
         return None
     beat.fault = self_test(sensors, config.size, leds, config.max_brightness)
     if stream is None:
-        from gogadget.link import StdioStream
+        from gogadget.hw.usb import StdioStream
         stream = StdioStream()
     wdt = machine.WDT(timeout=WATCHDOG_MS) if watchdog else None
     guard = CalibrateButton(buttons)

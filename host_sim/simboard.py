@@ -253,7 +253,6 @@ class SimBoard:
     def __init__(self, size=9, preset=None, komi=None, sensors=None, policy=None, colour=None,
                  store_dir=None, seed=0, stream=None, speed=20.0):
         from gogadget.app import App
-        from gogadget.link import Link
 
         self.config = virtual.make_config(size=size, preset=preset, komi=komi, sensors=sensors)
         self.clock = virtual.Clock()
@@ -274,10 +273,10 @@ class SimBoard:
         self.stream = stream
         self.app = App(self.config, self.sensors, self.leds, self.buttons, self.store_dir,
                        stream=stream)
-        self.link = getattr(self.app, "link", None)
-        self._own_link = self.link is None
-        if self._own_link:
-            self.link = Link(self.app, stream, store=self.store_dir)
+        # The App's own link (the board loads it at the host's first byte;
+        # here it is there from the start).
+        self.link = self.app.open_link()
+        self._own_link = False
         self.person = Person(self, policy or RandomPolicy(seed), colour)
         self.period_ms = self.config.scan_period_ms()
         self.speed = speed  # virtual ms per real ms

@@ -302,6 +302,10 @@ class Simulator:
         self.buttons = Buttons()
         self.app = App(self.config, self.sensors, self.leds, self.buttons, self.store_dir,
                        stream=stream)
+        if stream is not None:
+            # The board loads its link at the host's first byte; the desktop
+            # has it from boot, so gogadget-events hears every event.
+            self.app.open_link()
         self._tap_events()
         self.period_ms = self.config.scan_period_ms()
         self.steps = 0
@@ -336,8 +340,9 @@ class Simulator:
 
     @property
     def link(self):
-        """The firmware's GTP link (None without a stream)."""
-        return self.app.link
+        """The firmware's GTP link (None without a stream; made now if no
+        host has spoken yet: the board loads it at the first byte)."""
+        return self.app.open_link() if self.app.stream is not None else None
 
     def _tap_events(self):
         # With a stream the Link collects the referee's events first (for

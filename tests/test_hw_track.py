@@ -87,3 +87,10 @@ def test_track_allocates_nothing_under_heap_lock(micropython, size, tmp_path):
     # the drift was followed at most places, far enough to ask for a save
     assert moved > size * size // 2, out
     assert "dirty True" in out, out
+
+
+def test_the_plain_look_shifts_as_calib_does():
+    # calibplain.py keeps its own copy of the constant (it may not import
+    # calib: calib loads it), which must be calib's.
+    from gogadget.hw import calib, calibplain
+    assert calibplain.TRACK_SHIFT == calib.TRACK_SHIFT

@@ -207,3 +207,57 @@ print("MOVES", r2.board.moves, "PHASE", r2.phase, "REPORT", report)
     out = proc.stdout + proc.stderr
     assert "MOVES 3 PHASE resume REPORT journal damaged" in out, out
     assert (tmp_path / "journal-1.bad").exists()
+
+
+FRAGMENTED = r"""
+import gc
+from gogadget import journal as jn
+gc.collect()
+hold = [None] * 600
+big = [None] * 40
+n = k = b = 0  # every global made before the heap is full (a new one grows the dict)
+try:
+    while n < len(hold):
+        hold[n] = bytearray(160)
+        n += 1
+except MemoryError:
+    pass
+while k < n:  # every other block free (no allocation): plenty free, no large piece
+    hold[k] = None
+    k += 2
+gc.collect()
+while b < len(big):  # and any piece of 512 bytes left is taken too
+    try:
+        big[b] = bytearray(512)
+    except MemoryError:
+        break
+    b += 1
+try:
+    bytearray(512)
+    print("a 512-byte block is free")
+except MemoryError:
+    print("free %%d bytes, no 512-byte block" %% gc.mem_free())
+records, report = jn.Journal(%r).load()
+print("records", len(records), sum(1 for r in records if r[0] == jn.K_MOVE), repr(report))
+"""
+
+
+def test_a_long_journal_loads_in_a_fragmented_heap(tmp_path, micropython):
+    # The Pico W once stopped at boot: 29 KB free, no 1.8 KB block for the
+    # whole journal.  It is read a record at a time, so 700 moves (5.6 KB)
+    # load where no piece of the heap holds even 512 bytes.
+    store = str(tmp_path / "g")
+    j = jn.Journal(store)
+    j.start([jn.encode(jn.K_NEW, 19, 6 * 2 + 32768)])
+    for i in range(700):
+        j.append(jn.encode(jn.K_MOVE, 1 + i % 2, 1 + i % 361))
+    j.close()
+    with open(store + "/" + jn.NAME, "ab") as f:
+        f.write(b"\xa4\x01\x02")  # a record cut short by a power cut
+    res = micropython(code=FRAGMENTED % store, heapsize="64k")
+    out = res.stdout + res.stderr
+    assert "no 512-byte block" in out, out
+    assert "records 701 700 'journal damaged at byte 5608 of 5611: kept as journal-1.bad, " \
+           "701 records recovered'" in out, out
+    assert open(store + "/journal-1.bad", "rb").read()[-3:] == b"\xa4\x01\x02"
+    assert len(open(store + "/" + jn.NAME, "rb").read()) == 5608

@@ -156,7 +156,8 @@ def test_stdio_stream_on_micropython(micropython):
 import sys
 sys.path.append('tests/mp')
 from fake_referee import FakeReferee
-from gogadget.link import Link, StdioStream
+from gogadget.link import Link
+from gogadget.hw.usb import StdioStream
 lk = Link(FakeReferee(9), StdioStream())
 for _ in range(200):
     lk.poll(0)

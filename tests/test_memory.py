@@ -132,3 +132,55 @@ def test_rare_modules_leave_the_heap_on_micropython(tmp_path):
     assert "over over ['0001.sgf']" in out
     assert "loaded []" in out
     assert "sgf True False" in out
+
+
+DRIFT_IN_A_FRAGMENTED_HEAP = r"""
+import gc
+from gogadget.hw.calib import Calibration
+cal = Calibration.load(%r, 19)  # at boot, before the game fragments the heap
+gc.collect()
+hold = [None] * 400
+big = [None] * 40
+n = k = b = 0  # every global made before the heap is full (a new one grows the dict)
+try:
+    while n < len(hold):
+        hold[n] = bytearray(1100)
+        n += 1
+except MemoryError:
+    pass
+while k < n:  # every other block free (no allocation): no piece of 2 KB
+    hold[k] = None
+    k += 2
+gc.collect()
+while b < len(big):  # and any piece of 2 KB left is taken too
+    try:
+        big[b] = bytearray(2048)
+    except MemoryError:
+        break
+    b += 1
+try:
+    bytearray(2048)
+    print("a 2 KB block is free")
+except MemoryError:
+    print("no 2 KB block")
+for i in range(361):
+    cal.base[i] += 300  # the sensors drifted a tracking band and more
+cal.dirty = True
+cal.save_drift()
+print("saved", cal.dirty, cal.path)
+"""
+
+
+def test_a_calibration_drift_is_written_back_in_a_fragmented_heap(tmp_path, micropython):
+    # The file (2.5 KB on 19x19) is copied a few places at a time, never
+    # read whole: mid-game, a fragmented heap may have no block that big.
+    from gogadget.hw.calib import Calibration
+    path = str(tmp_path / "calib.bin")
+    Calibration(19).save(path)
+    before = open(path, "rb").read()
+    res = micropython(code=DRIFT_IN_A_FRAGMENTED_HEAP % path, heapsize="96k")
+    out = res.stdout + res.stderr
+    assert "no 2 KB block" in out and "saved False " + path in out, out
+    back = Calibration.load(path, 19)
+    assert [back.base[i] for i in range(3)] == [32768 + 300] * 3
+    assert open(path, "rb").read() != before

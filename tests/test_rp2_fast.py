@@ -335,7 +335,7 @@ def test_rp2viper_compiles_to_thumb_code_for_the_rp2040(tmp_path):
     from test_hw_mpy import mpy_cross
     from host_sim.tools import mpy
     rel = "gogadget/hw/rp2viper.py"
-    assert mpy.cross_args(rel) == ["-march=armv6m"]
+    assert "-march=armv6m" in mpy.cross_args(rel)
     out = tmp_path / "rp2viper.mpy"
     res = subprocess.run([mpy_cross(), *mpy.cross_args(rel), "-o", str(out),
                           str(FIRMWARE / rel)], capture_output=True, text=True, timeout=60)

@@ -7,6 +7,9 @@ desktop, fakes in tests):
   "occupancy";
 * leds.show(frame, now_ms) displays a frame;
 * buttons.poll(now_ms) returns a BTN_* code (BTN_NONE when nothing happened);
+* stream (optional): the host's serial line (readinto, write); the GTP
+  link (link.py, with gtp.py 19 KB of bytecode) is loaded when its first
+  byte arrives: a board with no host attached never holds it;
 * broadcast (optional): a broadcast.Broadcaster, polled once per step
   after the host link (it publishes the game over MQTT, docs/ROOM.md).
 """
@@ -29,10 +32,11 @@ class App:
         self.journal = Journal(store_dir) if store_dir else None
         self.referee = Referee(config, self.journal)
         self.scan = new_scan(self.referee.size)
-        self.link = None
-        if stream is not None:
-            from gogadget.link import Link
-            self.link = Link(self, stream)
+        self.stream = stream
+        self.link = None  # the GTP link, from the host's first byte on
+        self._knock = bytearray(1)
+        if stream is not None and getattr(stream, "readinto", None) is None:
+            self.open_link()  # a stream that only read()s (desktop tools): no knock
         self.broadcast = broadcast
         if broadcast is not None:
             broadcast.attach(self.referee)
@@ -68,7 +72,25 @@ class App:
         if button != BTN_NONE:
             ref.press(button, now_ms)
         self.leds.show(ref.frame, now_ms)
-        if self.link is not None:
-            self.link.poll(now_ms)
+        if self.stream is not None:
+            self.poll_host(now_ms)
         if self.broadcast is not None:
             self.broadcast.poll(now_ms)
+
+    def open_link(self):
+        """The GTP link, loaded now if no host has spoken yet."""
+        if self.link is None:
+            from gogadget.link import Link
+            self.link = Link(self, self.stream)
+        return self.link
+
+    def poll_host(self, now_ms):
+        """One slice of the host link's work; until a host has spoken, one
+        look for a byte on the line (allocating nothing)."""
+        link = self.link
+        if link is None:
+            if not self.stream.readinto(self._knock):
+                return
+            link = self.open_link()
+            link.take(self._knock, 1)
+        link.poll(now_ms)

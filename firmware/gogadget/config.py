@@ -275,11 +275,10 @@ class Config:
     def load(cls, path):
         """Read a JSON file; missing keys keep their defaults."""
         with open(path) as f:
-            text = f.read()
-        try:
-            data = json.loads(text)
-        except ValueError:
-            raise ValueError("config %s is not valid JSON" % path)
+            try:
+                data = json.load(f)  # parsed from the file: its text is never one block
+            except ValueError:
+                raise ValueError("config %s is not valid JSON" % path)
         if not isinstance(data, dict):
             raise ValueError("config %s must hold a JSON object" % path)
         return cls(**data).validate()
@@ -288,14 +287,15 @@ class Config:
         """Read the SECRETS from their own JSON file (missing: unchanged);
         any other key there is an error.  Returns self, validated."""
         try:
-            with open(path) as f:
-                text = f.read()
+            f = open(path)
         except OSError:
             return self.validate()
         try:
-            data = json.loads(text)
+            data = json.load(f)
         except ValueError:
             raise ValueError("%s is not valid JSON" % path)
+        finally:
+            f.close()
         if not isinstance(data, dict):
             raise ValueError("%s must hold a JSON object" % path)
         for name in data:

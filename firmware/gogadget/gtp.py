@@ -372,7 +372,7 @@ class Engine:
             raise GtpError("cannot load file: " + str(e))
         finally:
             data = sgf = None
-            forget("sgf")  # rare: on the .mpy path its bytecode need not stay on the heap
+            forget("sgf", "sgfread")  # rare: on the .mpy path its bytecode need not stay on the heap
         # Built aside and swapped in only when the whole record is legal.
         board = Board(game.size, ko=self.rules.ko, suicide=self.rules.suicide)
         for colour, pt in game.setup:

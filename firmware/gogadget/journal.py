@@ -80,7 +80,7 @@ def decode(data, pos):
         return None
     if data[pos] & 0xF0 != 0xA0:
         return None
-    if crc8(memoryview(data)[pos:pos + RECORD], 7) != data[pos + 7]:
+    if crc8(data if pos == 0 else memoryview(data)[pos:pos + RECORD], 7) != data[pos + 7]:
         return None
     kind = data[pos] & 0x0F
     if kind == 0 or kind >= len(KIND_NAMES):
@@ -110,9 +110,37 @@ def _write_file(path, data):
     _sync()
 
 
-def _read_file(path):
+def _size(path):
+    return os.stat(path)[6]
+
+
+def _good_length(path, rec):
+    """Bytes of the good part of a journal file, read a record at a time
+    into rec (RECORD bytes, allocated once): a long game's journal is never
+    one block of the heap, which a fragmented heap may not have."""
+    good = 0
     with open(path, "rb") as f:
-        return f.read()
+        while f.readinto(rec) == RECORD:
+            if decode(rec, 0) is None or (good == 0 and rec[0] & 0x0F != K_NEW):
+                break
+            good += RECORD
+    return good
+
+
+def _copy(src, dst, n):
+    """The first n bytes of src as the file dst (on flash when this returns),
+    through a small buffer."""
+    buf = bytearray(64)
+    with open(src, "rb") as f, open(dst, "wb") as g:
+        while n > 0:
+            got = f.readinto(buf)
+            if not got:
+                break
+            got = min(got, n)
+            g.write(memoryview(buf)[:got] if got < len(buf) else buf)
+            n -= got
+        g.flush()
+    _sync()
 
 
 def _replace(tmp, path):
@@ -168,44 +196,42 @@ class Journal:
 
     def load(self):
         """Read the journal: (records, report).  records is a Records (a
-        sequence of decoded tuples, each decoded when it is asked for: a long
-        game's 400 records are not 400 tuples at once), empty if there is no
-        journal; report is "" or what was wrong and what was kept aside."""
+        sequence of the file's good records, each read from flash and decoded
+        when it is asked for: neither the file nor its 400 records are ever
+        in the heap at once), empty if there is no journal; report is "" or
+        what was wrong and what was kept aside."""
         self.close()
         report = ""
+        rec = bytearray(RECORD)
         if _exists(self.tmp):
-            data = _read_file(self.tmp)
-            good, _ = _good_part(data)
-            if good and good == len(data):
+            size = _size(self.tmp)
+            good = _good_length(self.tmp, rec)
+            if good and good == size:
                 # A new game was written but the cut came before the rename.
                 _replace(self.tmp, self.path)
             else:
                 os.remove(self.tmp)  # a header cut short: no move was in it
         if not _exists(self.path):
             self.size = 0
-            return Records(b"", 0), report
-        data = _read_file(self.path)
-        good, records = _good_part(data)
-        if good < len(data):
-            bad = self._keep_aside(data)
+            return Records(None, 0, rec), report
+        size = _size(self.path)
+        good = _good_length(self.path, rec)
+        if good < size:
+            bad = self._aside_name()
+            _copy(self.path, self.dir + "/" + bad, size)
             report = "journal damaged at byte %d of %d: kept as %s, %d records recovered" % (
-                good, len(data), bad, len(records))
-            _write_file(self.tmp, data[:good])
+                good, size, bad, good // RECORD)
+            _copy(self.path, self.tmp, good)
             _replace(self.tmp, self.path)
             _sync()
         self.size = good
-        return records, report
+        return Records(self.path, good // RECORD, rec), report
 
     def _aside_name(self):
         n = 1
         while _exists(self.dir + "/journal-%d.bad" % n):
             n += 1
         return "journal-%d.bad" % n
-
-    def _keep_aside(self, data):
-        name = self._aside_name()
-        _write_file(self.dir + "/" + name, data)
-        return name
 
     def set_aside(self):
         """Move the journal aside whole (as journal-N.bad, without reading
@@ -222,12 +248,15 @@ class Journal:
 
 
 class Records:
-    """The good records of a journal, decoded one at a time from its bytes
-    (len, indexing, iteration)."""
+    """The good records of a journal file, each read and decoded when it is
+    asked for (len, indexing, iteration), into one buffer of RECORD bytes.
+    Read before the game writes to the journal again (the referee replays
+    them at boot)."""
 
-    def __init__(self, data, n):
-        self._data = data
+    def __init__(self, path, n, rec=None):
+        self._path = path
         self._n = n
+        self._rec = rec if rec is not None else bytearray(RECORD)
 
     def __len__(self):
         return self._n
@@ -237,22 +266,19 @@ class Records:
             i += self._n
         if not 0 <= i < self._n:
             raise IndexError("record index out of range")
-        return decode(self._data, i * RECORD)
+        with open(self._path, "rb") as f:
+            f.seek(i * RECORD)
+            f.readinto(self._rec)
+        return decode(self._rec, 0)
 
     def __iter__(self):
-        for i in range(self._n):
-            yield decode(self._data, i * RECORD)
-
-
-def _good_part(data):
-    """(length of the good prefix, its Records); a journal must open with K_NEW."""
-    pos = 0
-    while pos < len(data):
-        rec = decode(data, pos)
-        if rec is None or (pos == 0 and rec[0] != K_NEW):
-            break
-        pos += RECORD
-    return pos, Records(data, pos // RECORD)
+        if not self._n:
+            return
+        rec = self._rec
+        with open(self._path, "rb") as f:
+            for _ in range(self._n):
+                f.readinto(rec)
+                yield decode(rec, 0)
 
 
 # -- finished games ----------------------------------------------------------

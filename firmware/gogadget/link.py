@@ -16,7 +16,6 @@ tabs made spaces); bytes above 127 become '?', so any noise decodes as
 ASCII and fails as an unknown command instead of raising.
 """
 import gc
-import sys
 
 from gogadget import journal
 from gogadget.compat import const, forget, ticks_add
@@ -45,43 +44,6 @@ def valid_game_name(name):
     link serves, so no path can reach outside the game folder."""
     return (len(name) == 8 and name.endswith(".sgf") and name[:4].isdigit()
             and "/" not in name and "\\" not in name)
-
-
-class StdioStream:
-    """The Pico's USB CDC serial line (sys.stdin / sys.stdout), read without
-    blocking.  Ctrl-C is turned off so a 0x03 in the noise is just a byte."""
-
-    def __init__(self):
-        import select
-        self._in = getattr(sys.stdin, "buffer", sys.stdin)
-        self._out = getattr(sys.stdout, "buffer", sys.stdout)
-        self._poller = select.poll()
-        self._poller.register(sys.stdin, select.POLLIN)
-        self._one = bytearray(1)
-        self.closed = False
-        try:
-            import micropython
-            micropython.kbd_intr(-1)
-        except (ImportError, AttributeError):
-            pass
-
-    def readinto(self, buf):
-        n = 0
-        one = self._one
-        while n < len(buf) and self._poller.poll(0):
-            if not self._in.readinto(one):  # pyright: ignore[reportAttributeAccessIssue]  (MicroPython's stdin reads bytes)
-                self.closed = True  # end of input (host side closed)
-                break
-            buf[n] = one[0]
-            n += 1
-        return n
-
-    def write(self, data):
-        self._out.write(data)
-        try:
-            self._out.flush()
-        except AttributeError:
-            pass
 
 
 class Link(Engine):
@@ -222,6 +184,13 @@ class Link(Engine):
         self._rx_pos = i
         self._n = n
         return False
+
+    def take(self, data, n):
+        """Bytes read from the stream before the link was made (the App's
+        first look for a host): read before anything else."""
+        self._rx[:n] = data[:n]
+        self._rx_len = n
+        self._rx_pos = 0
 
     def _finish(self, n):
         self.lines += 1
@@ -601,7 +570,7 @@ class Link(Engine):
             raise GtpError("cannot load " + args[0] + ": " + str(e))
         finally:
             text = sgf = None
-            forget("sgf")  # rare: on the .mpy path its bytecode need not stay on the heap
+            forget("sgf", "sgfread")  # rare: on the .mpy path its bytecode need not stay on the heap
         self._new_game(size=game.size, komi=game.komi)
         if game.setup:
             self._set_position(game.setup)

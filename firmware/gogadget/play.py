@@ -141,13 +141,14 @@ def accept(ref, colour, pt):
 
 def pass_move(ref, colour):
     """A pass: two in a row (White's last where the rules say so) start counting."""
-    from gogadget import counting, score
+    from gogadget import score
     ref.board.pass_move(colour)
     ref.log.append(ref, jn.K_MOVE, colour, PASS)
     if ref.clock is not None:
         ref.clock.made(ref, colour)
     ref.event("pass", colour_name(colour))
     if score.game_over(ref.board, ref.rules):
+        from gogadget import counting  # let go of when play resumes (referee)
         counting.begin(ref)
     else:
         score = None

@@ -89,7 +89,6 @@ def set_position(ref, stones):
 def resume(ref, records, report, now_ms):
     """Rebuild the game from journal records (journal.Journal.load) and
     prompt the person to put the position back; returns the moves."""
-    from gogadget import counting
     ref.now = now_ms
     ref.damage = report
     ref.alarm = bool(report)
@@ -114,6 +113,7 @@ def resume(ref, records, report, now_ms):
         ref.alarm = True
     if over is not None:
         ref.result = over[1]
+        from gogadget import counting
         counting.over(ref, over[0])
     else:
         from gogadget import score

@@ -21,7 +21,7 @@ the unfinished game is kept), a take-back, whether a sensor is stuck, the
 count, the free handicap.  New with no move played starts over at once.
 """
 from gogadget import board as core
-from gogadget import counting, play, position, view
+from gogadget import view
 from gogadget import journal as jn
 from gogadget import signals as sg
 from gogadget.compat import forget, ticks_diff, zeros
@@ -45,8 +45,41 @@ def use_fast(sync_want):
     _FAST[0] = sync_want
 
 
-_REFRESH = {"play": play.refresh, "count": counting.refresh, "over": counting.refresh_over,
-            "setup": position.refresh, "resume": position.refresh}
+# The phase modules other than play's are loaded when their phase comes
+# and let go of when play resumes (on MicroPython a module's bytecode is
+# heap): a game in progress holds neither the set-up and resume code nor
+# the count's.  _LOADED keeps them while in use (no import per scan).
+_LOADED = [None, None, None]  # type: list  # counting, position, play
+_TB_NONE = 0  # play.TB_NONE: no take-back under way
+
+
+def _counting():
+    m = _LOADED[0]
+    if m is None:
+        from gogadget import counting as m
+        _LOADED[0] = m
+    return m
+
+
+def _position():
+    m = _LOADED[1]
+    if m is None:
+        from gogadget import position as m
+        _LOADED[1] = m
+    return m
+
+
+def _play():
+    m = _LOADED[2]
+    if m is None:
+        from gogadget import play as m
+        _LOADED[2] = m
+    return m
+
+
+def _let_go():
+    _LOADED[0] = _LOADED[1] = None
+    forget("counting", "position", "score")
 
 
 class Referee:
@@ -58,6 +91,7 @@ class Referee:
         self.journal = journal
         self.log = GameLog(journal)
         self._events = []
+        self._held = False  # a phase module other than play's may be loaded
         self.damage = ""  # what boot found wrong with the journal
         self.alarm = False  # the damage alert shows until the board is ready
         self.size = 0
@@ -133,7 +167,7 @@ class Referee:
         self._stuck_next = 0
         self._ask_new = False  # New pressed: waiting for Confirm
         self._ask_new_ms = 0
-        self.takeback = play.TB_NONE
+        self.takeback = _TB_NONE
         self.tb_ready = False
         self.ask_undo = 0  # the remote opponent took back move N: Confirm takes it back here
         self.tb_confirmed = False  # Confirm pressed before the take-back was ready
@@ -173,7 +207,7 @@ class Referee:
         it again before a new game replaces the journal; if that fails too,
         move the journal aside whole.  Nothing is lost either way."""
         how = self.unsaved
-        if counting.keep(self, how):
+        if _counting().keep(self, how):
             return
         self.unsaved = ""
         if self.journal is not None:
@@ -223,12 +257,12 @@ class Referee:
 
     def set_position(self, stones):
         """A given position: the LEDs guide the person to set it up."""
-        position.set_position(self, stones)
+        _position().set_position(self, stones)
 
     def resume(self, records, report="", now_ms=0):
         """Rebuild the game from journal records (journal.Journal.load) and
         prompt the person to put the position back."""
-        return position.resume(self, records, report, now_ms)
+        return _position().resume(self, records, report, now_ms)
 
     # -- scans -------------------------------------------------------------
 
@@ -263,7 +297,7 @@ class Referee:
             self.event("prompt", "new game not confirmed: play on")
             self.dirty = True
         if self.phase == "over":
-            counting.scroll(self, now_ms)
+            _counting().scroll(self, now_ms)
         if self.shown is not None and (self.dirty or ticks_diff(now_ms, self.shown_until) >= 0):
             self.shown = None
             self.dirty = True
@@ -294,7 +328,25 @@ class Referee:
         self.paint()
 
     def refresh_phase(self):
-        _REFRESH[self.phase](self)
+        phase = self.phase
+        if phase == "play":
+            if self._held or _LOADED[0] is not None or _LOADED[1] is not None:
+                self._held = False
+                _let_go()
+            _play().refresh(self)
+            return
+        self._held = True  # another phase's module: let go of when play resumes
+        if phase == "count" or phase == "over":
+            if _LOADED[2] is not None:  # the game is over: play's module goes until the next
+                _LOADED[2] = None
+                forget("play")
+        if phase == "count":
+            _counting().refresh(self)
+        elif phase == "over":
+            _counting().refresh_over(self)
+        else:  # "setup", "resume"
+            _play()  # loaded before play starts, not in the first move's cycle
+            _position().refresh(self)
 
     def paint(self):
         turn = self.winner if self.phase == "over" else self.board.to_move()
@@ -365,7 +417,7 @@ class Referee:
         if self.phase == "over":
             raise ValueError("game is over")
         if pt == PASS:
-            play.pass_move(self, colour)
+            _play().pass_move(self, colour)
             self.last_seen = False
             return core.OK
         code = self.board.play(colour, pt)
@@ -373,7 +425,7 @@ class Referee:
             return code
         if self.phase == "count":
             self.phase = "play"
-        play.accept(self, colour, pt)
+        _play().accept(self, colour, pt)
         self.last_seen = False
         self.dirty = True
         self.refresh()
@@ -391,7 +443,7 @@ class Referee:
             self.clock.save(self, colour)
         self.sync_want()
         self.last_seen = True
-        self.takeback = play.TB_NONE
+        self.takeback = _TB_NONE
         self.tb_ready = self.tb_confirmed = False
         self.result = ""
         self.phase = "play"
@@ -416,7 +468,7 @@ class Referee:
             if phase == "play" and self.board.to_move() == self.remote:
                 self.event("prompt", "the opponent's turn")
             elif phase == "play":
-                play.pass_move(self, self.board.to_move())
+                _play().pass_move(self, self.board.to_move())
                 self.last_seen = True
         elif button == BTN_RESIGN:
             if phase in ("play", "count"):
@@ -430,15 +482,15 @@ class Referee:
     def resign(self, colour):
         self.log.append(self, jn.K_RESIGN, colour)
         self.event("resign", colour_name(colour) + " resigns")
-        counting.finish(self, 3 - colour, colour_name(3 - colour) + "+R")
+        _counting().finish(self, 3 - colour, colour_name(3 - colour) + "+R")
 
     def count_result(self):
         """The result the count would give now (the dead stones marked)."""
-        return counting.count_now(self).result
+        return _counting().count_now(self).result
 
     def confirm_count(self):
-        c = counting.count_now(self)
-        counting.finish(self, c.winner, c.result, c)
+        c = _counting().count_now(self)
+        _counting().finish(self, c.winner, c.result, c)
 
     def _new_pressed(self, now_ms, asked):
         if self.phase in ("over", "setup") or (self.board.moves == 0 and not self.setups) \
@@ -452,19 +504,19 @@ class Referee:
     def _confirm(self, asked):
         phase = self.phase
         if asked:
-            counting.keep(self, "unfinished")
+            _counting().keep(self, "unfinished")
             self.new_game(handicap=self.config.handicap)
         elif self.ask_undo and self.ask_undo == self.board.moves and phase != "over":
             self.ask_undo = 0
             self.undo()  # the remote opponent's take-back, accepted here
         elif phase == "play" and self.takeback:
-            play.take_back(self)
+            _play().take_back(self)
         elif self.ask_stuck >= 0:
             view.ignore_sensor(self, self.ask_stuck)
         elif phase == "count":
             self.confirm_count()
         elif phase == "setup" and self.free:
-            position.confirm_handicap(self)
+            _position().confirm_handicap(self)
         elif phase == "play" and self.clock is not None and self.clock.paused:
             self.clock.paused = False
             self.event("clock", "clock restarted")

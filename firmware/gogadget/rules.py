@@ -64,6 +64,10 @@ PRESETS = {
                     KO_SITUATIONAL, SUICIDE_ALLOWED, SCORING_AREA, 0, 0, TIE_DRAW, 7.0, 0, COMP_NONE, 1),
 }
 DEFAULT_PRESET = "chinese"
+# SGF RU values that other programs understand, for the presets that have one.
+# Other presets are written under their own name, which we read back.
+RU_NAMES = (("chinese", "Chinese"), ("japanese", "Japanese"), ("aga", "AGA"),
+            ("new-zealand", "NZ"), ("tromp-taylor", "Tromp-Taylor"))
 
 # gogadget-set-rule keys and the names each takes.
 KEYS = {

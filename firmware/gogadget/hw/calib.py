@@ -28,9 +28,10 @@ samples again (derive, span, the drift's write-back) reads them from the
 file.  The samples drift with the sensor like the baseline (the steps stay),
 so what the file holds is moved by the drift tracked since it was written.
 """
+import sys
 from array import array
 
-from gogadget.compat import const
+from gogadget.compat import const, zeros
 from gogadget.scan import S_BLACK, S_EMPTY, S_FAULT, S_WHITE
 
 MAGIC = b"GGC1"
@@ -64,6 +65,7 @@ HAVE_WHITE = const(2)
 # Uncalibrated guess: mid-rail baseline, steps of a typical 3 mm N52 magnet
 # 4 mm above a DRV5053VA.
 DEFAULT_BASE = const(32768)
+_PIECE = const(32)  # places read or written at a time (calibration file)
 DEFAULT_STEP = const(8000)
 
 
@@ -82,7 +84,7 @@ class Calibration:
     def __init__(self, size):
         n = size * size
         self.size = size
-        self.base = array("H", [DEFAULT_BASE] * n)
+        self.base = _filled("H", n, DEFAULT_BASE)
         # The stone samples and which were taken (HAVE_*): arrays while a
         # calibration is taken, else None (the file at `file` holds them, or
         # nothing is sampled: the defaults); samples() has them either way.
@@ -92,8 +94,8 @@ class Calibration:
         self.file = None
         # Classification table used by the scanner's hot loop: a reading
         # >= hi is colour hic, <= lo is colour loc, otherwise empty.
-        self.lo = array("H", [0] * n)
-        self.hi = array("H", [0] * n)
+        self.lo = zeros("H", n)
+        self.hi = zeros("H", n)
         self.loc = bytearray(n)
         self.hic = bytearray(n)
         self.calibrated = False
@@ -102,14 +104,14 @@ class Calibration:
         self.track_next = 0
         # Per place: what it and its four neighbours held when it was last
         # seen change, and its reading then (calib.track).
-        self.ctx = array("H", [0xFFFF] * n)
-        self.held = array("H", [0] * n)
+        self.ctx = _filled("H", n, 0xFFFF)
+        self.held = zeros("H", n)
         # Per place: the offset the neighbours' fields give its thresholds,
         # and the scan codes of the last call.
-        self.xt = array("h", [0] * n)
+        self.xt = zeros("h", n)
         self.prev = bytearray(n)
-        self.changed = array("H", [0] * CHANGED)
-        self.todo = array("H", [0] * TODO)
+        self.changed = zeros("H", CHANGED)
+        self.todo = zeros("H", TODO)
         # The baseline as the file holds it, and where drift goes (None: not
         # written back): drift tracked further than track_limit from it at
         # any place is written back (save_drift), so a power cut in a warm
@@ -127,6 +129,8 @@ class Calibration:
         self.xw = 0
         self.xreach = 0  # how far one neighbour's field may stray from it
         self.near = None  # readings of the empty places beside the black samples
+        if sys.platform != "rp2":
+            _plain_look()  # loaded now, not in the first scan (the Pico has its viper twin)
         self.derive()
 
     # --- taking samples --------------------------------------------------
@@ -271,7 +275,7 @@ class Calibration:
         so a scan pays for a few.  count: how many places the scanner's
         classify found changed (listed in self.changed); -1: find them here
         (a plain loop over the board, 20 ms on a Pico's 19x19).  look: the
-        viper twin of _look on the Pico (hw/rp2viper.track_look).
+        viper twin of calibplain.look on the Pico (hw/rp2viper.track_look).
 
         Drift moves the baseline (base), a little at a time, and only while
         the stones around a place stay the same: an empty place among empty
@@ -349,7 +353,9 @@ class Calibration:
         if every:
             count = n
             self.fresh = False
-        if (look or _look)(self, raw, scan, todo, count, 1 if every else 0):
+        if look is None:
+            look = _plain_look()
+        if look(self, raw, scan, todo, count, 1 if every else 0):
             self.dirty = True
         prev[:] = scan
 
@@ -373,39 +379,46 @@ class Calibration:
         if self.flags is not None:
             return self.black, self.white, self.flags
         n = len(self.base)
-        black = array("H", [DEFAULT_BASE + DEFAULT_STEP] * n)
-        white = array("H", [DEFAULT_BASE - DEFAULT_STEP] * n)
+        black = _filled("H", n, DEFAULT_BASE + DEFAULT_STEP)
+        white = _filled("H", n, DEFAULT_BASE - DEFAULT_STEP)
         flags = bytearray(n)
         if self.file is not None:
-            data = self._contents()
-            for i in range(n):
-                black[i] = _u16(data, 5 + 2 * (n + i))
-                white[i] = _u16(data, 5 + 2 * (2 * n + i))
-            flags[:] = data[5 + 6 * n:5 + 7 * n]
+            _check(self.file, self.size)
+            with open(self.file, "rb") as f:
+                f.seek(5 + 2 * n)
+                f.readinto(black)  # little-endian u16, as the RP2040 keeps them
+                f.readinto(white)
+                f.readinto(flags)
+                for k, a in ((1, black), (2, white)):
+                    self._drift(f, k, a)
         return black, white, flags
 
-    def _contents(self):
-        """The file's bytes as they stand now: the baseline in RAM, the
-        samples moved by as much as it drifted from the file's, the share."""
+    def _drift(self, f, k, samples, start=0, m=-1):
+        """Move samples[0:m] (the file's sample array k, 1 black or 2 white,
+        from place start) by the drift tracked since the file was written:
+        the file's baseline is read a few places at a time."""
         n = len(self.base)
-        data = _read(self.file, self.size)
+        if m < 0:
+            m = n
         base = self.base
         lim = self.track_limit
-        for i in range(n):
-            o = 5 + 2 * i
-            drift = base[i] - _u16(data, o)
-            _put16(data, o, base[i])
-            for k in (o + 2 * n, o + 4 * n):
-                v = _u16(data, k)
+        old = array("H", [0] * _PIECE)
+        done = 0
+        while done < m:
+            c = min(_PIECE, m - done)
+            f.seek(5 + 2 * (start + done))
+            f.readinto(memoryview(old)[:c])
+            for j in range(c):
+                drift = base[start + done + j] - old[j]
+                v = samples[done + j]
                 # as the sensor drifts, but a sample within a tracking band
                 # of a rail stays (the u16 never wraps)
                 if drift and lim < v < 65535 - lim:
                     v += drift
                     v = lim + 1 if v <= lim else 65534 - lim if v >= 65535 - lim else v
-                    _put16(data, k, v)
-        data[5 + 7 * n] = self.share
-        data[6 + 7 * n] = self.xshare & 0xFF
-        return data
+                    samples[done + j] = v
+            done += c
+        f.seek(5 + 2 * (k * n + start + m))  # where a reader of array k goes on
 
     # --- flash -----------------------------------------------------------
     def save_drift(self):
@@ -422,28 +435,23 @@ class Calibration:
                     pass  # gone: samples() says so if a self-test asks
 
     def save(self, path):
-        """Write atomically: a power cut leaves the old file or the new one."""
-        if self.flags is None and self.file is not None:
-            data = self._contents()
-        else:  # a calibration just taken (or the defaults)
-            black, white, flags = self.samples()
-            n = len(self.base)
-            data = bytearray(7 + 7 * n)
-            data[:4] = MAGIC
-            data[4] = self.size
-            o = 5
-            for a in (self.base, black, white):
-                for i in range(n):
-                    _put16(data, o + 2 * i, a[i])
-                o += 2 * n
-            data[o:o + n] = flags
-            data[o + n] = self.share
-            data[o + n + 1] = self.xshare & 0xFF
-            black = white = flags = None
+        """Write atomically: a power cut leaves the old file or the new one.
+        Written in pieces: the file is never one block of the heap."""
+        n = len(self.base)
         tmp = path + ".tmp"
-        with open(tmp, "wb") as f:
-            f.write(data)
-        data = None
+        with open(tmp, "wb") as out:
+            out.write(MAGIC)
+            out.write(bytes((self.size,)))
+            out.write(self.base)  # little-endian u16, as the RP2040 keeps them
+            if self.flags is None and self.file is not None:
+                self._copy_samples(out, self.file)  # the file's, moved by the drift
+            else:  # a calibration just taken (or the defaults)
+                black, white, flags = self.samples()
+                out.write(black)
+                out.write(white)
+                out.write(flags)
+                black = white = flags = None
+            out.write(bytes((self.share, self.xshare & 0xFF)))
         import os
         try:
             os.remove(path)
@@ -452,31 +460,56 @@ class Calibration:
         os.rename(tmp, path)
         self.path = self.file = path
         self.dirty = False
-        for i in range(len(self.base)):
+        for i in range(n):
             self.saved[i] = self.base[i]
         self.black = self.white = self.flags = None  # the file holds them
+
+    def _copy_samples(self, out, path):
+        n = len(self.base)
+        _check(path, self.size)
+        piece = array("H", [0] * _PIECE)
+        with open(path, "rb") as f:
+            for k in (1, 2):
+                done = 0
+                while done < n:
+                    c = min(_PIECE, n - done)
+                    f.seek(5 + 2 * (k * n + done))
+                    f.readinto(memoryview(piece)[:c])
+                    self._drift(f, k, piece, done, c)
+                    out.write(memoryview(piece)[:c])
+                    done += c
+            f.seek(5 + 6 * n)
+            flags = bytearray(2 * _PIECE)
+            done = 0
+            while done < n:
+                c = f.readinto(memoryview(flags)[:min(len(flags), n - done)])
+                if not c:
+                    raise CalibrationError("calibration file %s is damaged" % path)
+                out.write(memoryview(flags)[:c])
+                done += c
 
     @classmethod
     def load(cls, path, size):
         """Read a calibration file; CalibrationError if it is damaged or for
-        another board size (OSError if it is missing)."""
-        data = _read(path, size)
+        another board size (OSError if it is missing).  Read straight into
+        the arrays that keep it: no buffer of the whole file."""
+        length = _check(path, size)
         n = size * size
         cal = cls(size)
         cal.black = array("H", cal.base)
         cal.white = array("H", cal.base)
         cal.flags = bytearray(n)
-        off = 5
-        for a in (cal.base, cal.black, cal.white):
-            for i in range(n):
-                a[i] = _u16(data, off + 2 * i)
-            off += 2 * n
-        cal.flags[:] = data[off:off + n]
-        if data[off + n] != 0xFF:
-            cal.share = data[off + n]
-        x = data[off + n + 1]
+        with open(path, "rb") as f:
+            f.seek(5)
+            for a in (cal.base, cal.black, cal.white):
+                f.readinto(a)  # little-endian u16, as the RP2040 keeps them
+            f.readinto(cal.flags)
+            tail = bytearray(2)
+            got = f.readinto(tail)
+        if got >= 1 and tail[0] != 0xFF:
+            cal.share = tail[0]
+        x = tail[1] if got == 2 else 0
         cal.xshare = x - 256 if x > 127 else x
-        data = None
         cal.derive()
         for i in range(n):
             cal.saved[i] = cal.base[i]
@@ -485,162 +518,40 @@ class Calibration:
         return cal
 
 
-def _look(cal, raw, scan, todo, count, every):
-    """calib.track's look at count places (todo's, or every place from 0):
-    -> whether some baseline moved a tracking band's width from the file."""
-    lim = cal.track_limit
-    size = cal.size
-    dirty = False
-    base = cal.base
-    lo = cal.lo
-    hi = cal.hi
-    held = cal.held
-    ctx = cal.ctx
-    xt = cal.xt
-    for k in range(count):
-        i = k if every else todo[k]
-        v = raw[i]
-        s = scan[i]
-        if lo[i] <= lim or hi[i] >= 65535 - lim or s == S_FAULT:
-            continue
-        near = _near(scan, size, i) | s << 8
-        was = ctx[i]
-        if near != was:  # the place or a neighbour changed: a new reference
-            ctx[i] = near
-            d = v - held[i]  # the jump since the last look
-            held[i] = v
-            own = (was >> 8) & 0xF
-            if was != 0xFFFF and own == S_EMPTY and not (near ^ was) & 0xFF:
-                continue  # a stone put here: the offset it had stays
-            # the neighbours' typical field, and how far a real one strays
-            # from it (three times the typical, per stone, and the noise)
-            p = 0
-            c = lim >> 1
-            m = near
-            for _ in range(4):
-                if m & 3 == S_BLACK:
-                    p += cal.xb
-                    c += cal.xreach
-                elif m & 3 == S_WHITE:
-                    p += cal.xw
-                    c += cal.xreach
-                m >>= 2
-            if was != 0xFFFF and own == S_EMPTY:
-                if not -2 * lim < d < 2 * lim:
-                    continue  # a stone put here (or a hand): the offset stays
-                # only the neighbours changed: the offset is the reading's
-                # distance from the baseline, as far as a neighbour's field
-                # reaches (a hand's may be further: seed 1500904)
-                d = v - base[i]
-                if d > p + c:
-                    d = p + c
-                elif d < p - c:
-                    d = p - c
-            elif was != 0xFFFF and s == own and -2 * lim < d < 2 * lim:
-                # a stone still there, only its neighbours changed: its
-                # reading moved by their field's change, and its offset with
-                # it (the typical field raised a weak black stone's
-                # threshold over it among white stones whose field was
-                # small: seed 3200213), as far as a neighbour's field reaches
-                d += xt[i]
-                if d > p + c:
-                    d = p + c
-                elif d < p - c:
-                    d = p - c
-            else:  # a first look, a stone's place jolted, or lifted: the typical field
-                d = p
-                if was == 0xFFFF or s != own:
-                    own = 0xFF
-            d -= xt[i]
-            if lo[i] + d < 0 or hi[i] + d > 65535:
-                continue
-            xt[i] += d
-            lo[i] += d
-            hi[i] += d
-            if s != own:  # the neighbours' field had pushed it over: read it again
-                s = cal.hic[i] if v >= hi[i] else cal.loc[i] if v <= lo[i] else S_EMPTY
-                scan[i] = s
-                ctx[i] = (near & 0xFF) | s << 8
-            continue
-        band = lim
-        if near == 0:  # empty among empties: back to the baseline itself,
-            # from anywhere short of a threshold (after a power cut the file's
-            # baseline may lag by a band, and the diagonals' field adds to
-            # it: seed 2100504, an edge point stuck just short of black)
-            band = 2 * lim
-            d = v - base[i]
-            if xt[i]:  # no neighbour's field left to offset
-                lo[i] -= xt[i]
-                hi[i] -= xt[i]
-                xt[i] = 0
-        elif s == S_EMPTY:  # empty among the same stones: the offset holds their
-            # field, the rest is drift (after a power cut the offset is their
-            # typical field, and the real one may differ from it by most of
-            # a threshold: seed 3400616, a black eye read as a black stone)
-            band = 2 * lim
-            d = v - base[i] - xt[i]
-        else:  # a stone among the same stones: only drift moves the reading
-            d = v - held[i]
-            if not -lim < d < lim:
-                held[i] = v
-                d = 0
-        if -band < d < band and d:
-            step = d >> TRACK_SHIFT if d > 0 else -((-d) >> TRACK_SHIFT)
-            if not step:
-                step = 1 if d > 0 else -1
-            base[i] += step
-            lo[i] += step
-            hi[i] += step
-            if held[i]:
-                held[i] += step
-            # (the stone samples drift with it: the file's are moved at the
-            # write-back, samples())
-            d = base[i] - cal.saved[i]
-            if d > lim or d < -lim:
-                dirty = True
-    return dirty
+def _plain_look():
+    """calibplain.look, the plain loop the Pico replaces with its viper
+    twin (hw/rp2viper.track_look): loaded only where there is none."""
+    if not _PLAIN:
+        from gogadget.hw.calibplain import look
+        _PLAIN.append(look)
+    return _PLAIN[0]
 
 
-def _read(path, size):
-    """A calibration file's bytes, always with the share byte (0xFF: the
-    file has none) and the neighbour share (0: none); CalibrationError if it
-    is damaged or for another size."""
+_PLAIN = []
+
+
+def _filled(typecode, n, value):
+    """An array of n items of value, in one allocation (compat.zeros)."""
+    a = zeros(typecode, n)
+    for i in range(n):
+        a[i] = value
+    return a
+
+
+def _check(path, size):
+    """The length of a calibration file for this size; CalibrationError if
+    it is damaged or for another size (OSError if it is missing)."""
+    import os
     n = size * size
-    data = bytearray(7 + 7 * n)
+    length = os.stat(path)[6]
+    head = bytearray(5)
     with open(path, "rb") as f:
-        got = f.readinto(data)
-        more = f.read(1)
-    if got > 4 and data[:4] == MAGIC and data[4] != size:
-        raise CalibrationError("calibration file %s is for %dx%d" % (path, data[4], data[4]))
-    if got not in (5 + 7 * n, 6 + 7 * n, 7 + 7 * n) or more or data[:4] != MAGIC:
+        got = f.readinto(head)
+    if got == 5 and head[:4] == MAGIC and head[4] != size:
+        raise CalibrationError("calibration file %s is for %dx%d" % (path, head[4], head[4]))
+    if length not in (5 + 7 * n, 6 + 7 * n, 7 + 7 * n) or got != 5 or head[:4] != MAGIC:
         raise CalibrationError("calibration file %s is damaged" % path)
-    if got == 5 + 7 * n:
-        data[5 + 7 * n] = 0xFF
-    return data
-
-
-def _u16(data, o):
-    return data[o] | data[o + 1] << 8
-
-
-def _put16(data, o, v):
-    data[o] = v & 0xFF
-    data[o + 1] = v >> 8
-
-
-def _near(scan, size, i):
-    # The four neighbours' scan codes of place i, 2 bits each (0: empty or off the board).
-    col = i % size
-    k = 0
-    if col:
-        k = scan[i - 1] & 3
-    if col < size - 1:
-        k |= (scan[i + 1] & 3) << 2
-    if i >= size:
-        k |= (scan[i - size] & 3) << 4
-    if i + size < len(scan):
-        k |= (scan[i + size] & 3) << 6
-    return k
+    return length
 
 
 def _clamp(v):

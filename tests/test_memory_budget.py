@@ -1,0 +1,113 @@
+"""The memory budget of every phase of the board, with no firmware image:
+main.py's whole app plays a game under the unix port (tests/mp/phase_game.py),
+which records the firmware modules loaded in each phase (idle, playing,
+counting, saving, over, a new game, a resume after a power cut, a host over
+GTP, the room link); their .mpy files, compiled as `make mpy` compiles them
+for the RP2040, must add up to no more than host_sim/tools/memory.py's
+budget, and a phase may hold no module it does not need.  The heap itself
+is measured on the emulated Pico (`python -m host_sim.bench.rp2 heap`)."""
+import json
+import re
+import shutil
+
+import pytest
+
+from conftest import CI, ROOT, run_micropython
+from host_sim.tools import memory, mqttlib
+
+SCRIPT = str(ROOT / "tests" / "mp" / "phase_game.py")
+
+
+def play(mode, cwd, *more):
+    res = run_micropython(args=[SCRIPT, mode, *more], cwd=str(cwd), timeout=300)
+    assert res.returncode == 0, res.stdout[-3000:] + res.stderr
+    return json.loads(res.stdout.strip().splitlines()[-1])
+
+
+@pytest.fixture(scope="module")
+def phases(tmp_path_factory):
+    if not mqttlib.present():
+        msg = "umqtt.simple is not in build/lib (make umqtt)"
+        if CI:
+            pytest.fail(msg)
+        pytest.skip(msg)
+    game = tmp_path_factory.mktemp("game")
+    room = tmp_path_factory.mktemp("room")
+    assert play("calibrate", game) == {"calibration": "ok"}
+    shutil.copy(game / "calib.bin", room / "calib.bin")
+    seen = {}
+    seen.update(play("game", game)["phases"])
+    seen.update(play("resume", game)["phases"])  # the same flash after a power cut
+    out = play("room", room, str(mqttlib.LIB))
+    seen.update(out["phases"])
+    assert out["published"][0] > 6  # every move went out through umqtt.simple
+    return {phase: memory.as_on_the_board(mods) for phase, mods in seen.items()}
+
+
+@pytest.fixture(scope="module")
+def sizes(phases):
+    mods = set(memory.CORE)
+    for held in phases.values():
+        mods |= held
+    return memory.mpy_sizes(mods)
+
+
+def violations(phases, sizes):
+    """What breaks the budget: a phase holding a module it does not need, or
+    more bytes of .mpy than its budget."""
+    out = []
+    for phase in memory.PHASES:
+        if phase not in phases:
+            out.append("%s: the game never reached it" % phase)
+            continue
+        extra = sorted(phases[phase] - memory.allowed(phase))
+        if extra:
+            out.append("%s: does not need %s" % (phase, ", ".join(extra)))
+        total = sum(sizes[m] for m in phases[phase])
+        if total > memory.budget(phase):
+            out.append("%s: %d bytes of .mpy, budget %d" % (phase, total, memory.budget(phase)))
+    return out
+
+
+def test_every_phase_holds_what_it_needs_within_its_budget(phases, sizes):
+    assert violations(phases, sizes) == []
+
+
+def test_a_module_the_phase_does_not_need_fails_the_guard(tmp_path, sizes, phases):
+    # As if the play phase imported the SGF module at the top (a small
+    # module: the guard names it even where the bytes would still fit).
+    shutil.copy(_calibrated(tmp_path), tmp_path / "calib.bin")
+    seen = play("game", tmp_path, "gogadget.font")["phases"]
+    seen = {phase: memory.as_on_the_board(mods) for phase, mods in seen.items()}
+    more = dict(sizes)
+    more.update(memory.mpy_sizes({"gogadget.font"}))
+    bad = violations(seen, more)
+    assert "playing: does not need gogadget.font" in bad, bad
+    assert not [b for b in bad if b.startswith("idle")], bad  # imported after idle
+
+
+def _calibrated(tmp_path):
+    d = tmp_path / "cal"
+    d.mkdir()
+    assert play("calibrate", d) == {"calibration": "ok"}
+    return d / "calib.bin"
+
+
+def test_architecture_quotes_the_memory_map(sizes):
+    text = (ROOT / "docs" / "ARCHITECTURE.md").read_text()
+    rows = {}
+    for line in text.splitlines():
+        m = re.match(r"^\| ([a-z ]+) \| ([^|]*) \| (\d+) \| (\d+) \|$", line)
+        if m:
+            rows[m.group(1)] = (m.group(2).strip(), int(m.group(4)))
+    want = {}
+    for phase, (extra, limit) in memory.PHASES.items():
+        want[phase] = (", ".join(memory.short(m) for m in extra) or "-", limit)
+    assert rows == want, "docs/ARCHITECTURE.md: paste `python -m host_sim.tools.memory`"
+
+
+def test_the_referee_names_plays_idle_take_back_as_play_does():
+    # The referee loads play.py only while a game is played, so it keeps
+    # the one constant it needs before that: it must be play's.
+    from gogadget import play, referee
+    assert referee._TB_NONE == play.TB_NONE
