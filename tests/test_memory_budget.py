@@ -33,11 +33,14 @@ def phases(tmp_path_factory):
         pytest.skip(msg)
     game = tmp_path_factory.mktemp("game")
     room = tmp_path_factory.mktemp("room")
+    clocked = tmp_path_factory.mktemp("clocked")
     assert play("calibrate", game) == {"calibration": "ok"}
     shutil.copy(game / "calib.bin", room / "calib.bin")
+    shutil.copy(game / "calib.bin", clocked / "calib.bin")
     seen = {}
     seen.update(play("game", game)["phases"])
     seen.update(play("resume", game)["phases"])  # the same flash after a power cut
+    seen.update(play("clock", clocked)["phases"])  # a game on a time control
     out = play("room", room, str(mqttlib.LIB))
     seen.update(out["phases"])
     assert out["published"][0] > 6  # every move went out through umqtt.simple

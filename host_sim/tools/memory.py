@@ -37,16 +37,17 @@ CORE = (
 PLAY = "gogadget.play"
 # phase: (what it holds beyond CORE, budget: the most bytes of .mpy for all it holds)
 PHASES = {
-    "idle": ((PLAY,), 73500),
-    "playing": ((PLAY,), 73500),
-    "passing": ((PLAY,), 73500),
-    "counting": (("gogadget.counting", "gogadget.score"), 75000),
-    "saving": (("gogadget.counting", "gogadget.sgf"), 75000),
-    "over": (("gogadget.counting",), 72500),
-    "new game": ((PLAY, "gogadget.counting", "gogadget.position"), 78000),
-    "resume": ((PLAY, "gogadget.position"), 75500),
-    "host": ((PLAY, "gogadget.link", "gogadget.gtp", "gogadget.score"), 93000),
-    "room": ((PLAY, "gogadget.broadcast", "gogadget.hw.net", "umqtt", "umqtt.simple"), 84500),
+    "idle": ((PLAY,), 75000),
+    "playing": ((PLAY,), 75000),
+    "passing": ((PLAY,), 75000),
+    "counting": (("gogadget.counting", "gogadget.score"), 76500),
+    "saving": (("gogadget.counting", "gogadget.sgf"), 76500),
+    "over": (("gogadget.counting",), 74000),
+    "new game": ((PLAY, "gogadget.counting", "gogadget.position"), 80000),
+    "resume": ((PLAY, "gogadget.position"), 77000),
+    "host": ((PLAY, "gogadget.link", "gogadget.gtp", "gogadget.score"), 95000),
+    "room": ((PLAY, "gogadget.broadcast", "gogadget.hw.net", "umqtt", "umqtt.simple"), 86000),
+    "clocked": ((PLAY, "gogadget.clock"), 79500),
 }
 # Under the unix port the fakes stand in for what only the RP2040 loads:
 # its viper loops (rp2fast loads them there) and its PIO LED driver (the

@@ -11,6 +11,8 @@ to host_sim/tools/memory.py's budget.
                                           # resumed from the journal
     micropython phase_game.py room LIB    # the room link (broker in the config,
                                           # umqtt.simple on a socket stand-in)
+    micropython phase_game.py clock       # a game on byo-yomi (a time control
+                                          # in the config loads the clock)
 
 A phase's modules are those in sys.modules after each scan cycle of it
 (saving: during the SGF's write, when its last bytes reach the flash)."""
@@ -45,6 +47,8 @@ if MODE == "room":
     import mqtt_socket
     simple.socket = mqtt_socket
     config.update(broker="broker.local", board_id="board01")
+if MODE == "clock":
+    config.update(time_control="byoyomi", main_time=600, period_time=30, periods=5)
 with open("config.json", "w") as f:
     f.write(json.dumps(config))
 
@@ -110,13 +114,19 @@ if MODE == "resume":
     assert ref.board.moves >= 3 and ref.phase == "resume", ref.status()
     print(json.dumps({"phases": dict((k, sorted(v)) for k, v in phases.items())}))
     sys.exit()
-steps(5, "room" if MODE == "room" else "idle")
+steps(5, "room" if MODE == "room" else "clocked" if MODE == "clock" else "idle")
 OPENING = [2 * SIZE + 2, 6 * SIZE + 6, 2 * SIZE + 6, 6 * SIZE + 2, 4 * SIZE + 4, 4 * SIZE + 2]
 if MODE == "room":
     play(OPENING, "room")
     assert mqtt_socket.published[0] > len(OPENING), (mqtt_socket.published, app.broadcast.error)  # pyright: ignore[reportPossiblyUnbound]
     print(json.dumps({"phases": dict((k, sorted(v)) for k, v in phases.items()),
                       "published": mqtt_socket.published}))  # pyright: ignore[reportPossiblyUnbound]
+    sys.exit()
+
+if MODE == "clock":
+    play(OPENING, "clocked")
+    assert ref.clock is not None, "a time control in the config and no clock"  # pyright: ignore[reportOptionalMemberAccess]
+    print(json.dumps({"phases": dict((k, sorted(v)) for k, v in phases.items())}))
     sys.exit()
 
 from gogadget.events import BTN_CONFIRM, BTN_PASS  # noqa: E402  (main has it loaded)

@@ -8,6 +8,7 @@ scanner, an occupancy board neither the mux scanner nor the calibration).
 """
 import sys
 
+from gogadget.compat import forget
 from gogadget import frame as F
 from gogadget.hw import pins
 from gogadget.hw import rp2fast
@@ -92,6 +93,8 @@ def make_clock_display(config, machine=None):
     chip = TM1637(m.Pin(pins.DISPLAY_CLK, m.Pin.OPEN_DRAIN, m.Pin.PULL_UP, value=1),
                   m.Pin(pins.DISPLAY_DIO, m.Pin.OPEN_DRAIN, m.Pin.PULL_UP, value=1))
     if not chip.probe():
+        chip = None
+        forget("hw.tm1637")  # no module fitted: its driver leaves the heap
         return None
     return ClockDisplay(chip)
 
