@@ -204,6 +204,27 @@ def _browser(port):
     return br
 
 
+def _relay_reader(http_port):
+    """Wait (20 s at most) until the relay on http_port is connected to its
+    broker, then follow its page's event stream."""
+    deadline = time.monotonic() + 20
+    while True:
+        try:
+            c = http.client.HTTPConnection("127.0.0.1", http_port, timeout=2)
+            c.request("GET", "/stats.json")
+            if json.loads(c.getresponse().read()).get("broker"):
+                break
+        except OSError:
+            pass
+        if time.monotonic() > deadline:
+            raise RuntimeError("the relay did not start")
+        time.sleep(0.1)
+    reader = SseReader("127.0.0.1", http_port)
+    reader.start()
+    reader.ready.wait(10)
+    return reader
+
+
 def run_step(boards, period, seconds=DURATION_S, browser=False):
     from host_sim.room.broker import Broker, free_port, password_hash
     folder = tempfile.mkdtemp(prefix="gogadget-bench-room-")
@@ -226,21 +247,7 @@ def run_step(boards, period, seconds=DURATION_S, browser=False):
     shareds = []
     reader = None
     try:
-        deadline = time.monotonic() + 20
-        while True:
-            try:
-                c = http.client.HTTPConnection("127.0.0.1", http_port, timeout=2)
-                c.request("GET", "/stats.json")
-                if json.loads(c.getresponse().read()).get("broker"):
-                    break
-            except OSError:
-                pass
-            if time.monotonic() > deadline:
-                raise RuntimeError("the relay did not start")
-            time.sleep(0.1)
-        reader = SseReader("127.0.0.1", http_port)
-        reader.start()
-        reader.ready.wait(10)
+        reader = _relay_reader(http_port)
         shareds = [Shared(broker.host, broker.port, "loadgen-%d" % i, pw, i)
                    for i in range(LOADGEN_CLIENTS)]
         rng = random.Random(1)
@@ -359,21 +366,7 @@ def flood(count=2000, quiet_moves=40):
                           separators=(",", ":")).encode()
 
     try:
-        deadline = time.monotonic() + 20
-        while True:
-            try:
-                c = http.client.HTTPConnection("127.0.0.1", http_port, timeout=2)
-                c.request("GET", "/stats.json")
-                if json.loads(c.getresponse().read()).get("broker"):
-                    break
-            except OSError:
-                pass
-            if time.monotonic() > deadline:
-                raise RuntimeError("the relay did not start")
-            time.sleep(0.1)
-        reader = SseReader("127.0.0.1", http_port)
-        reader.start()
-        reader.ready.wait(10)
+        reader = _relay_reader(http_port)
         loud, quiet = client("loud"), client("quiet")
         time.sleep(0.5)
         # The loud board's game: 60 moves, then passes up to ~8 KB.
