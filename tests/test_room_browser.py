@@ -218,13 +218,17 @@ def test_a_headless_snapshot_shows_the_boards_and_paired_titles_whole(tmp_path):
     try:
         assert relay.connected.wait(20)
         rng = random.Random(3)
+        paired_moves = []  # a pairing counts only while both boards show one game
         for i, b in enumerate(ids):
             p = pubs[b] = Publisher(broker, b, broker.creds[b])
             p.online()
             g = SpecGame(b, game=1, size=19 if i < 2 else 9, black="B%d" % i, white="W%d" % i)
             p.send("game", g.snapshot())
-            for _ in range(20):
-                p.event(g, g.play(g.random_move(rng)))
+            for k in range(20):
+                move = paired_moves[k] if b == "table-2" else g.random_move(rng)
+                if b == "table-1":
+                    paired_moves.append(move)
+                p.event(g, g.play(move))
         pubs["table-1"].send(T_PAIR, {"v": 1, "pair": "g1", "colour": "B", "opponent": "table-2"})
         pubs["table-2"].send(T_PAIR, {"v": 1, "pair": "g1", "colour": "W", "opponent": "table-1"})
         for p in pubs.values():
