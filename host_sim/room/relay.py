@@ -13,6 +13,7 @@
   parser (messages.py) and the ordering rules (games.py).
 * HTTP (stdlib, threaded, read-only: GET only, anything else 405):
     /                  the page (static/)
+    /state.js          every board as the page is served (drawn in its first frame)
     /events            Server-Sent Events: `state` (every board) on connect,
                        then `update` (the boards changed) at most every
                        --coalesce seconds
@@ -141,13 +142,21 @@ class Hub:
     def _relay_json(self):
         return json.dumps({"broker": self.broker["connected"]}, separators=(",", ":"))
 
+    def _state_json(self):
+        """Every board's state (under the lock the batches take)."""
+        return '{"relay":%s,"boards":[%s]}' % (self._relay_json(), ",".join(self.room.full_state()))
+
+    def state_now(self):
+        """The state a page draws before its event stream opens (/state.js)."""
+        with self.lock:
+            return self._state_json()
+
     def add(self):
         """A new browser: its full state goes first, under the lock the
         batches take, so it misses nothing and sees nothing twice out of order."""
         c = Client(self.client_limit)
         with self.lock:
-            boards = self.room.full_state()
-            text = '{"relay":%s,"boards":[%s]}' % (self._relay_json(), ",".join(boards))
+            text = self._state_json()
             c.offer(b"retry: 2000\nevent: state\ndata: " + text.encode() + b"\n\n", first=True)
             self.clients.add(c)
         return c
@@ -258,6 +267,12 @@ class Handler(BaseHTTPRequestHandler):
             return self._static(path[len("/static/"):])
         if path == "/events":
             return self._events()
+        if path == "/state.js":
+            # The room as it is, loaded before room.js: the page draws it in its
+            # first frame, before the load event, so a headless snapshot (a
+            # streaming overlay's) shows the boards; /events brings the rest.
+            body = ("window.ROOM_STATE = %s;\n" % self.relay.hub.state_now()).encode()
+            return self._send(200, "text/javascript; charset=utf-8", body)
         if path == "/games.json":
             body = json.dumps({"games": room.games()}, separators=(",", ":")).encode()
             return self._send(200, "application/json", body)

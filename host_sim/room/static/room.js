@@ -434,5 +434,7 @@
   detail.addEventListener("click", (e) => { if (e.target === detail) location.hash = ""; });
   $("d-close").addEventListener("click", (e) => { e.preventDefault(); location.hash = ""; });
   route();
+  // The room as it was when the page was served (/state.js): drawn at once.
+  if (window.ROOM_STATE) { take(window.ROOM_STATE.boards); relay(window.ROOM_STATE.relay); }
   connect();
 })();
