@@ -204,6 +204,18 @@ def _browser(port):
     return br
 
 
+def _tear_down(relay, broker, folder):
+    """Stop the relay's process and the broker, and remove the step's folder."""
+    import shutil
+    relay.terminate()
+    try:
+        relay.wait(10)
+    except subprocess.TimeoutExpired:
+        relay.kill()
+    broker.stop()
+    shutil.rmtree(folder, ignore_errors=True)
+
+
 def _relay_reader(http_port):
     """Wait (20 s at most) until the relay on http_port is connected to its
     broker, then follow its page's event stream."""
@@ -321,14 +333,7 @@ def run_step(boards, period, seconds=DURATION_S, browser=False):
             reader.stop = True
         for s in shareds:
             s.close()
-        relay.terminate()
-        try:
-            relay.wait(10)
-        except subprocess.TimeoutExpired:
-            relay.kill()
-        broker.stop()
-        import shutil
-        shutil.rmtree(folder, ignore_errors=True)
+        _tear_down(relay, broker, folder)
 
 
 def flood(count=2000, quiet_moves=40):
@@ -428,14 +433,7 @@ def flood(count=2000, quiet_moves=40):
         for c in clients:
             c.disconnect()
             c.loop_stop()
-        relay.terminate()
-        try:
-            relay.wait(10)
-        except subprocess.TimeoutExpired:
-            relay.kill()
-        broker.stop()
-        import shutil
-        shutil.rmtree(folder, ignore_errors=True)
+        _tear_down(relay, broker, folder)
 
 
 def main():
