@@ -12,8 +12,8 @@ import shutil
 
 import pytest
 
-from conftest import CI, ROOT, run_micropython
-from host_sim.tools import memory, mqttlib
+from conftest import ROOT, run_micropython
+from host_sim.tools import memory
 
 SCRIPT = str(ROOT / "tests" / "mp" / "phase_game.py")
 
@@ -26,11 +26,6 @@ def play(mode, cwd, *more):
 
 @pytest.fixture(scope="module")
 def phases(tmp_path_factory):
-    if not mqttlib.present():
-        msg = "umqtt.simple is not in build/lib (make umqtt)"
-        if CI:
-            pytest.fail(msg)
-        pytest.skip(msg)
     game = tmp_path_factory.mktemp("game")
     room = tmp_path_factory.mktemp("room")
     clocked = tmp_path_factory.mktemp("clocked")
@@ -41,9 +36,9 @@ def phases(tmp_path_factory):
     seen.update(play("game", game)["phases"])
     seen.update(play("resume", game)["phases"])  # the same flash after a power cut
     seen.update(play("clock", clocked)["phases"])  # a game on a time control
-    out = play("room", room, str(mqttlib.LIB))
+    out = play("room", room)
     seen.update(out["phases"])
-    assert out["published"][0] > 6  # every move went out through umqtt.simple
+    assert out["published"][0] > 6  # every move went out through gogadget.mqtt
     return {phase: memory.as_on_the_board(mods) for phase, mods in seen.items()}
 
 

@@ -362,12 +362,12 @@ s = Sensors()
 btn = Buttons()
 room = None
 if ROOM:
-    # As main.py's make_broadcast builds it (hw/net.py's umqtt.simple
+    # As main.py's make_broadcast builds it (hw/net.py's gogadget.mqtt
     # client), on a socket that a broker acknowledging everything answers
     # (the emulator has no radio): every move is published, QoS 1.
-    from umqtt import simple
     import mqtt_socket
-    simple.socket = mqtt_socket
+    from gogadget import mqtt
+    mqtt.socket = mqtt_socket
     from gogadget.broadcast import Broadcaster
     from gogadget.hw import net
     cfg.broker = "broker.local"

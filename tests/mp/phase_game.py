@@ -9,8 +9,8 @@ to host_sim/tools/memory.py's budget.
                                           # (MOD: imported as play begins)
     micropython phase_game.py resume      # after `game`: a power cut, the game
                                           # resumed from the journal
-    micropython phase_game.py room LIB    # the room link (broker in the config,
-                                          # umqtt.simple on a socket stand-in)
+    micropython phase_game.py room        # the room link (broker in the config,
+                                          # gogadget.mqtt on a socket stand-in)
     micropython phase_game.py clock       # a game on byo-yomi (a time control
                                           # in the config loads the clock)
 
@@ -42,10 +42,10 @@ if MODE == "calibrate":
 
 config = {"size": SIZE, "scan_hz": 50}
 if MODE == "room":
-    sys.path.append(sys.argv[2])  # build/lib: micropython-lib's umqtt.simple
-    from umqtt import simple  # pyright: ignore[reportMissingImports]  (micropython-lib)
     import mqtt_socket
-    simple.socket = mqtt_socket
+
+    from gogadget import mqtt
+    mqtt.socket = mqtt_socket
     config.update(broker="broker.local", board_id="board01")
 if MODE == "clock":
     config.update(time_control="byoyomi", main_time=600, period_time=30, periods=5)

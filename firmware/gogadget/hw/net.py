@@ -1,5 +1,5 @@
 """Wi-Fi and the MQTT client on a Pico W: the only code that
-touches `network` (and the only code that imports umqtt.simple).
+touches `network`, and the one that makes gogadget.mqtt's clients.
 
     wifi = Wifi(config.wifi_ssid, config.wifi_password)
     wifi.start()                      # returns at once; joining goes on by itself
@@ -9,10 +9,9 @@ Wifi.ready() is what the Broadcaster asks before each connection attempt:
 True once the board has an address; while it has none it starts a new join
 when the last one failed or has taken too long, without waiting for it.
 
-umqtt.simple comes from micropython-lib; it is not part of this repository:
-`make deploy` copies the one `make mpy` downloaded (build/lib, its sha256
-checked) to the board's /lib, or on a board with Wi-Fi:
-`mpremote mip install umqtt.simple`.
+The client is gogadget.mqtt's (umqtt.simple's API in about half its heap,
+with the socket timeout set before the connect): micropython-lib's
+umqtt.simple is no longer imported.
 """
 from gogadget.broadcast import KEEPALIVE_S
 from gogadget.compat import ticks_diff, ticks_ms
@@ -93,56 +92,10 @@ class Wifi:
         return "wifi %s: %s" % (self.ssid, text)
 
 
-class _TimedSockets:
-    """The socket module as umqtt.simple sees it while it connects: its new
-    socket gets a timeout before connect(), so an unreachable broker costs
-    SOCKET_TIMEOUT_S, not the TCP stack's minutes (umqtt.simple 1.3 makes
-    its socket itself and sets no timeout)."""
-
-    def __init__(self, module, timeout):
-        self.module = module
-        self.timeout = timeout
-
-    def socket(self, *args):
-        s = self.module.socket(*args)
-        s.settimeout(self.timeout)
-        return s
-
-    def getaddrinfo(self, *args):
-        return self.module.getaddrinfo(*args)
-
-
-def mqtt_client_class():
-    """umqtt.simple's MQTTClient with the two things the Broadcaster needs
-    beyond it: a socket timeout from connect() on, and close()."""
-    from umqtt import simple  # pyright: ignore[reportMissingImports]  (micropython-lib)
-
-    class Client(simple.MQTTClient):
-        timeout = SOCKET_TIMEOUT_S
-
-        def connect(self, clean_session=True):
-            real = simple.socket
-            simple.socket = _TimedSockets(real, self.timeout)
-            try:
-                present = simple.MQTTClient.connect(self, clean_session)
-            finally:
-                simple.socket = real
-            self.sock.settimeout(self.timeout)  # pyright: ignore[reportAttributeAccessIssue]
-            return present
-
-        def close(self):
-            """Drop the connection without DISCONNECT (the will goes out)."""
-            if self.sock is not None:
-                self.sock.close()
-                self.sock = None
-
-    return Client
-
-
 def mqtt_factory(config, timeout_s=SOCKET_TIMEOUT_S):
     """The Broadcaster's client factory from the config's broker settings:
     client id and user name the board's id unless mqtt_user says otherwise."""
-    cls = mqtt_client_class()
+    from gogadget.mqtt import Client
     user = config.mqtt_user or config.board_id
     host = config.broker
     port = config.broker_port
@@ -150,8 +103,6 @@ def mqtt_factory(config, timeout_s=SOCKET_TIMEOUT_S):
     board_id = config.board_id
 
     def make():
-        c = cls(board_id, host, port, user, password, KEEPALIVE_S)
-        c.timeout = timeout_s
-        return c
+        return Client(board_id, host, port, user, password, KEEPALIVE_S, timeout_s)
 
     return make

@@ -1,0 +1,210 @@
+"""The board's MQTT 3.1.1 client (docs/ROOM.md): what the Broadcaster and
+the pairing Follower use of umqtt.simple's API, in about half its heap
+(umqtt.simple took 2.9 KB on the Pico W, and hw/net.py's wrapper giving
+it a socket timeout and close() another few hundred bytes).
+
+    c = Client(client_id, host, port, user, password, keepalive_s, timeout_s)
+    c.set_last_will(topic, msg, retain, qos)   # before connect
+    c.set_callback(f)                          # f(topic, msg): subscribed messages
+    c.connect(clean_session)                   # CONNECT, CONNACK; MQTTException(code) if refused
+    c.publish(topic, msg, retain, 1)           # returns once the broker sent its PUBACK
+    c.subscribe(topic, 1)                      # returns on its SUBACK
+    c.check_msg()                              # one waiting message, if any (never waits)
+    c.ping(); c.disconnect(); c.close()        # close: no DISCONNECT, so the will goes out
+
+Every wait for the broker is bounded by timeout_s (the socket's timeout,
+set before its connect): an answer that does not come is an OSError.
+QoS 0 and 1 only.  A message published to the board while it waits for a
+PUBACK or SUBACK goes to the callback (and is acknowledged) on the way.
+
+socket: the socket module used; None is MicroPython's own (the tests and
+the emulated Pico W's bench put tests/mp/mqtt_socket.py here).
+"""
+
+socket = None
+
+
+class MQTTException(Exception):
+    """The broker refused the connection: args[0] is CONNACK's code (5: not authorised)."""
+
+
+class Client:
+    def __init__(self, client_id, server, port=1883, user=None, password=None, keepalive=0,
+                 timeout=1):
+        """The ids and the password: bytes or ASCII str (written as they are);
+        a user needs a password."""
+        self.client_id = client_id
+        self.server = server
+        self.port = port
+        self.user = user
+        self.pswd = password
+        self.keepalive = keepalive
+        self.timeout = timeout
+        self.sock = None
+        self.cb = None
+        self.pid = 0
+        self.will = None
+        self._b = bytearray(10)  # headers out, short answers in
+
+    def set_callback(self, f):
+        self.cb = f
+
+    def set_last_will(self, topic, msg, retain=False, qos=0):
+        self.will = (topic, msg, retain, qos)
+
+    def _head(self, op, size, extra=-1):
+        """A fixed header (op, remaining length) and, when extra >= 0, a
+        16-bit number after it (a length, a packet id), in one write."""
+        b = self._b
+        b[0] = op
+        i = 1
+        while size > 0x7F:
+            b[i] = size & 0x7F | 0x80
+            size >>= 7
+            i += 1
+        b[i] = size
+        i += 1
+        if extra >= 0:
+            b[i] = extra >> 8
+            b[i + 1] = extra & 0xFF
+            i += 2
+        self.sock.write(b, i)
+
+    def _str(self, s):
+        b = self._b
+        b[0] = len(s) >> 8
+        b[1] = len(s) & 0xFF
+        self.sock.write(b, 2)
+        self.sock.write(s)
+
+    def _read(self, n):
+        """n (<= 10) bytes into _b; the broker gone or silent is an OSError."""
+        if self.sock.readinto(self._b, n) != n:
+            raise OSError(-1)
+        return self._b
+
+    def wait_msg(self, op=0):
+        """Read one packet: a PUBLISH goes to the callback (its PUBACK
+        sent); anything else returns its type, its body (<= 10 bytes)
+        left in _b.  op: its first byte when read already."""
+        if not op:
+            op = self._read(1)[0]
+        size = 0
+        shift = 0
+        while True:
+            c = self._read(1)[0]
+            size |= (c & 0x7F) << shift
+            shift += 7
+            if c < 0x80:
+                break
+        if op & 0xF0 != 0x30:
+            self._read(size) if size <= 10 else self.sock.read(size)
+            return op & 0xF0
+        n = self._read(2)
+        n = n[0] << 8 | n[1]
+        topic = self.sock.read(n)
+        size -= n + 2
+        if op & 6:
+            size -= 2
+            pid = self._read(2)
+            pid = pid[0] << 8 | pid[1]
+        msg = self.sock.read(size)
+        if len(topic) != n or len(msg) != size:
+            raise OSError(-1)
+        if self.cb is not None:
+            self.cb(topic, msg)
+        if op & 6:
+            self._head(0x40, 2, pid)  # PUBACK (QoS 1: nothing of QoS 2 is subscribed)
+        return 0x30
+
+    def _await(self, want):
+        while self.wait_msg() != want or self._b[0] << 8 | self._b[1] != self.pid:
+            pass
+        return self._b
+
+    def check_msg(self):
+        """One message if one is waiting; returns at once when none is."""
+        sock = self.sock
+        sock.setblocking(False)
+        try:
+            got = sock.readinto(self._b, 1)
+        finally:
+            sock.settimeout(self.timeout)
+        if got == 0:
+            raise OSError(-1)  # the broker closed the connection
+        return got and self.wait_msg(self._b[0])
+
+    def connect(self, clean_session=True):
+        s = socket
+        if s is None:
+            import socket as s  # noqa: PLC0415  (MicroPython's, when no stand-in is set)
+        addr = s.getaddrinfo(self.server, self.port)[0][-1]
+        self.sock = s.socket()
+        self.sock.settimeout(self.timeout)  # before connect: an unreachable broker costs timeout_s
+        self.sock.connect(addr)
+        flags = 2 if clean_session else 0
+        size = 12 + len(self.client_id)
+        will = self.will
+        if will:
+            size += 4 + len(will[0]) + len(will[1])
+            flags |= 4 | will[3] << 3 | will[2] << 5
+        if self.user is not None:
+            size += 4 + len(self.user) + len(self.pswd)
+            flags |= 0xC0
+        self._head(0x10, size)
+        b = self._b
+        b[0:7] = b"\0\4MQTT\4"
+        b[7] = flags
+        b[8] = self.keepalive >> 8
+        b[9] = self.keepalive & 0xFF
+        self.sock.write(b, 10)
+        self._str(self.client_id)
+        if will:
+            self._str(will[0])
+            self._str(will[1])
+        if self.user is not None:
+            self._str(self.user)
+            self._str(self.pswd)
+        if self.wait_msg() != 0x20:
+            raise OSError(-1)  # not a CONNACK
+        if b[1]:
+            raise MQTTException(b[1])
+        return b[0] & 1
+
+    def publish(self, topic, msg, retain=False, qos=0):
+        """QoS 1: returns once the broker acknowledged it."""
+        self._head(0x30 | qos << 1 | retain, 2 + len(topic) + len(msg) + (2 if qos else 0),
+                   len(topic))
+        self.sock.write(topic)
+        if qos:
+            self.pid = self.pid % 0xFFFF + 1
+            b = self._b
+            b[0] = self.pid >> 8
+            b[1] = self.pid & 0xFF
+            self.sock.write(b, 2)
+        self.sock.write(msg)
+        if qos:
+            self._await(0x40)
+
+    def subscribe(self, topic, qos=0):
+        self.pid = self.pid % 0xFFFF + 1
+        self._head(0x82, 5 + len(topic), self.pid)
+        self._str(topic)
+        b = self._b
+        b[0] = qos
+        self.sock.write(b, 1)
+        if self._await(0x90)[2] == 0x80:
+            raise MQTTException(0x80)  # refused (the broker's ACL)
+
+    def ping(self):
+        self.sock.write(b"\xc0\0")
+
+    def disconnect(self):
+        self.sock.write(b"\xe0\0")
+        self.close()
+
+    def close(self):
+        """Drop the connection without DISCONNECT (the broker sends the will)."""
+        if self.sock is not None:
+            self.sock.close()
+            self.sock = None
