@@ -64,12 +64,14 @@ tries again later; it never reaches the scan loop.
 
 A peer (Broadcaster(..., peer=p), gogadget.pairing.Follower for a game
 against another board) rides on the same connection: on every connection
-the client is given p.message as its callback, subscribes p.topics (QoS 1)
-and publishes p.hello, (topic, message), retained, after the status (and
+p.connected(client) gives the client its callback and subscribes its
+topics (QoS 1; the code for it is the Follower's, so that a board not
+paired holds none of it), and the Broadcaster publishes p.hello, (topic, message), retained, after the status (and
 again when p.hello_changed says the peer replaced it: an empty message
 clears the pairing once its game is over); a poll with nothing to publish
-takes one waiting message (check_msg), and every poll calls p.poll().  The client then needs umqtt.simple's
-set_callback, subscribe and check_msg too.
+lets p.check(client) take one waiting message (check_msg), and every poll
+calls p.poll().  The client then needs umqtt.simple's set_callback,
+subscribe and check_msg too.
 """
 from gogadget.compat import const, ticks_add, ticks_diff
 
@@ -258,7 +260,6 @@ class Broadcaster:
         self.peer = peer
         self._hello_dirty = False  # the peer's hello is not on this connection yet
         self._peer_note = ""
-        self._ipoll = None  # the connection's socket, polled without allocating (umqtt)
         if peer is not None and referee is not None:
             peer.attach(referee)
         # What was last looked at (poll compares these, nothing else).
@@ -632,13 +633,9 @@ class Broadcaster:
         try:
             client = self.factory()
             client.set_last_will(self.t_status, WILL, True, 1)
-            if peer is not None:
-                client.set_callback(peer.message)
             client.connect(True)
             if peer is not None:
-                for t in peer.topics:
-                    client.subscribe(t, 1)
-                self._ipoll = _socket_poll(client)
+                peer.connected(client)  # its callback, its subscriptions
         except Exception as exc:  # noqa: BLE001  OSError, MQTTException (refused), MemoryError
             self._fail(client, exc, now_ms)
             return
@@ -663,18 +660,10 @@ class Broadcaster:
         self._backoff = min(2 * self._backoff, RETRY_MAX_MS)
 
     def _check_msg(self, now_ms):
-        """One message for the peer, if one is waiting (its callback runs).
-        umqtt's check_msg reads a byte even when nothing came, which
-        allocates: its socket is looked at first, with ipoll (no allocation)."""
+        """One message for the peer, if one is waiting (its callback runs)."""
         client = self._client
-        ipoll = self._ipoll
-        if ipoll is not None:
-            for _ in ipoll(0):
-                break
-            else:
-                return
         try:
-            client.check_msg()
+            self.peer.check(client)
         except Exception as exc:  # noqa: BLE001
             self._fail(client, exc, now_ms)
 
@@ -769,21 +758,6 @@ class Broadcaster:
             ev[p] = c
             p += 1
         return memoryview(ev)[:_put(ev, p, b'"}')]
-
-
-def _socket_poll(client):
-    """The client socket's ipoll (MicroPython: allocation-free), or None
-    (a client without a socket, or a port without ipoll: check_msg alone)."""
-    sock = getattr(client, "sock", None)
-    if sock is None:
-        return None
-    try:
-        import select
-        p = select.poll()
-        p.register(sock, select.POLLIN)
-        return getattr(p, "ipoll", None)
-    except (ImportError, AttributeError, OSError, TypeError):
-        return None
 
 
 def _close(client):

@@ -268,6 +268,7 @@ class Follower:
         self._turn_at = -1  # when their turn began here (ref.now), -1: not their turn
         self._their_ms = -1  # their player's ms left when their turn began
         self.clock_note = ""  # the last disagreement of the two boards' clocks
+        self._ipoll = None  # the connection's socket, polled without allocating
 
     def attach(self, referee):
         self.remote.attach(referee)
@@ -278,6 +279,25 @@ class Follower:
         return self.remote.note
 
     # -- the Broadcaster's calls ------------------------------------------
+
+    def connected(self, client):
+        """A new connection: this Follower's callback and subscriptions on it."""
+        client.set_callback(self.message)
+        for t in self.topics:
+            client.subscribe(t, 1)
+        self._ipoll = _socket_poll(client)
+
+    def check(self, client):
+        """One message, if one is waiting (message() runs).  A client's
+        check_msg reads a byte even when nothing came, which allocates: its
+        socket is looked at first, with ipoll (no allocation)."""
+        ipoll = self._ipoll
+        if ipoll is not None:
+            for _ in ipoll(0):
+                break
+            else:
+                return
+        client.check_msg()
 
     def message(self, topic_, msg):
         """One message from the opponent's topics (the client's callback)."""
@@ -469,3 +489,18 @@ class Follower:
     def _move(self, i):
         v = self.moves[2 * i] | self.moves[2 * i + 1] << 8
         return v >> 12, v & 0xFFF
+
+
+def _socket_poll(client):
+    """The client socket's ipoll (MicroPython: allocation-free), or None
+    (a client without a socket, or a port without ipoll: check_msg alone)."""
+    sock = getattr(client, "sock", None)
+    if sock is None:
+        return None
+    try:
+        import select
+        p = select.poll()
+        p.register(sock, select.POLLIN)
+        return getattr(p, "ipoll", None)
+    except (ImportError, AttributeError, OSError, TypeError):
+        return None
