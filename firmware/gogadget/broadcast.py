@@ -241,11 +241,13 @@ class Broadcaster:
         self._ring = bytearray(backlog * _ENTRY)
         self._head = 0
         self._count = 0
-        self._ev = bytearray(112)  # one event message
+        # One event message; also the snapshot's head, written there before it
+        # is copied in front of the moves (never both at once): as long as a
+        # head without set-up stones.
+        self._ev = bytearray(_HEAD + len(self._names))
         # The snapshot: buf[_start:_end] is the message; its moves start at
         # _h (the head, right-aligned before them) and end at _mend.
         self._buf = bytearray(0)
-        self._hs = bytearray(0)  # scratch for the head
         self._setup = b""
         self._h = self._mend = self._start = self._end = 0
         self._head_dirty = True  # the head must be written again (_render)
@@ -517,8 +519,10 @@ class Broadcaster:
             nodes += chunk
         if self._h != h or nodes > self._nodes or self._nodes > nodes + chunk:
             self._snap_ok = False
-            self._buf = self._hs = bytearray(0)  # the old ones may go first
-            self._hs = bytearray(h)
+            self._buf = bytearray(0)  # the old one may go first
+            if h > len(self._ev):
+                self._ev = bytearray(0)
+                self._ev = bytearray(h)
             self._buf = bytearray(h + nodes * _NODE + _TAIL)
             self._nodes = nodes
             self._h = h
@@ -556,7 +560,7 @@ class Broadcaster:
         board = ref.board
         buf = self._buf
         if self._head_dirty:
-            hs = self._hs
+            hs = self._ev
             p = _put(hs, 0, b'{"v":1,"game":')
             p = _int(hs, p, self._game)
             p = _put(hs, p, b',"size":')

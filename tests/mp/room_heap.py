@@ -105,7 +105,7 @@ while played < MOVES:
 assert not b.pending()
 snapshot = len(b.snapshot())
 passes = ref.board.passes[1] + ref.board.passes[2]
-buffers = len(b._buf) + len(b._hs) + len(b._ring) + len(b._ev)
+buffers = len(b._buf) + len(b._ring) + len(b._ev)
 
 if PAIR:
     peer.message(b"gogadget/board/board02/pair", pair_message("g1", 2, "board01"))
