@@ -123,11 +123,10 @@ def test_wifi_joins_without_waiting_and_again_after_a_failure(monkeypatch):
     wifi = net.Wifi("room", "secret", "b1").start()
     assert wlan.joins == [("room", "secret")] and wlan.on is True
     assert not wifi.ready() and len(wlan.joins) == 1  # joining: not again
-    assert "connecting" in wifi.status()
     wlan.state = -2  # no access point found: join again, still no wait
     assert not wifi.ready() and len(wlan.joins) == 2
     wlan.connected, wlan.state = True, 3
-    assert wifi.ready() and wifi.status() == "wifi room: got ip 192.168.1.23"
+    assert wifi.ready() and len(wlan.joins) == 2
 
 
 def test_config_keeps_the_passwords_apart(tmp_path):

@@ -52,9 +52,6 @@ class Wifi:
         except OSError:
             pass  # tried again by ready()
 
-    def isconnected(self):
-        return self.wlan is not None and self.wlan.isconnected()
-
     def ready(self):
         """Has the board an address?  If not, start joining again when the
         last join failed or took longer than JOIN_MS (never waits)."""
@@ -63,33 +60,13 @@ class Wifi:
             return False
         if wlan.isconnected():
             return True
-        if self._failed(wlan.status()) or ticks_diff(ticks_ms(), self._joined_at) > JOIN_MS:
+        # A failed join is a negative status on the Pico W's CYW43
+        # (STAT_CONNECT_FAIL -1, STAT_NO_AP_FOUND -2, STAT_WRONG_PASSWORD -3).
+        status = wlan.status()
+        if isinstance(status, int) and status < 0 \
+                or ticks_diff(ticks_ms(), self._joined_at) > JOIN_MS:
             self._join()
         return False
-
-    def _failed(self, status):
-        import network
-        for name in ("STAT_WRONG_PASSWORD", "STAT_NO_AP_FOUND", "STAT_CONNECT_FAIL"):
-            if status == getattr(network, name, None):
-                return True
-        return isinstance(status, int) and status < 0  # the Pico W's CYW43 failures
-
-    def status(self):
-        """What the Wi-Fi is doing, in words (for the USB console)."""
-        if self.wlan is None:
-            return "wifi off"
-        import network
-        s = self.wlan.status()
-        for name in ("STAT_GOT_IP", "STAT_CONNECTING", "STAT_WRONG_PASSWORD",
-                     "STAT_NO_AP_FOUND", "STAT_CONNECT_FAIL", "STAT_IDLE"):
-            if s == getattr(network, name, None):
-                text = name[5:].lower().replace("_", " ")
-                break
-        else:
-            text = "status %s" % (s,)
-        if self.wlan.isconnected():
-            text += " " + self.wlan.ifconfig()[0]
-        return "wifi %s: %s" % (self.ssid, text)
 
 
 def mqtt_factory(config, timeout_s=SOCKET_TIMEOUT_S):
