@@ -502,3 +502,30 @@ def test_app_polls_the_broadcaster_every_step_after_the_link(tmp_path):
     assert [o for o in order if o[0] == "broadcast"] == [("broadcast", i * 20) for i in range(10)]
     assert order[0][0] == "link" and order[1][0] == "broadcast"
     assert json.loads(net.retained["gogadget/board/b1/game"])["game"] == 1
+
+
+def test_each_end_in_the_backlog_says_its_own_games_result(tmp_path):
+    # Two games end while offline; the first one's end falls out of a full
+    # backlog: the end that goes out is the second game's, with its result.
+    rig = Rig(tmp_path, backlog=3)
+    rig.play("D4")
+    rig.drain()
+    rig.net.down = True
+    rig.net.fail = {rig.net.attempts + 1}
+    rig.play("E5")
+    rig.poll()
+    rig.ref.press(BTN_RESIGN, rig.t)  # black to move resigns
+    rig.poll()
+    first = rig.ref.result
+    rig.ref.new_game()
+    rig.play("C3", "D5", "E6")
+    rig.poll()
+    rig.ref.press(BTN_RESIGN, rig.t)  # white to move resigns
+    rig.poll(5)
+    second = rig.ref.result
+    assert first != second
+    rig.net.down = False
+    rig.drain()
+    ends = [e for e in rig.net.events() if e["t"] == "end"]
+    assert [(e["game"], e["result"]) for e in ends] == [(rig.ref.log.game, second)]
+    assert not rig.b._ends

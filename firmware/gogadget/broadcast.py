@@ -91,10 +91,10 @@ WILL = b'{"v":1,"online":false}'
 PHASES = ("setup", "play", "count", "over")  # as the snapshot names them
 _PHASE = {"setup": b"setup", "play": b"play", "count": b"count", "over": b"over"}
 
-# The backlog: events not yet acknowledged, _ENTRY bytes each:
-# 0-1 game, 2-3 seq, 4 kind, 5 colour, 6-7 n, 8-15 text (SGF point or result).
-_ENTRY = const(16)
-_TEXT = const(8)
+# The backlog: events not yet acknowledged, _ENTRY bytes each: 0-1 game,
+# 2-3 seq, 4 kind | colour << 2 | the point's high bits << 4, 5-6 n, 7 the
+# point's low byte.  An end's result is in _ends (one a game, in order).
+_ENTRY = const(8)
 E_MOVE = const(1)
 E_UNDO = const(2)
 E_END = const(3)
@@ -239,6 +239,7 @@ class Broadcaster:
         # The backlog ring of events not acknowledged.
         self._cap = backlog
         self._ring = bytearray(backlog * _ENTRY)
+        self._ends = []  # the results of the ends in the backlog, oldest first
         self._head = 0
         self._count = 0
         # One event message; also the snapshot's head, written there before it
@@ -440,33 +441,30 @@ class Broadcaster:
         cap = self._cap
         if cap == 0:
             return
+        ring = self._ring
         if self._count == cap:
-            self._head = (self._head + 1) % cap
-            self._count -= 1
+            self._next()
             self.dropped += 1
         e = ((self._head + self._count) % cap) * _ENTRY
-        ring = self._ring
         game = self._game
         ring[e] = game & 0xFF
         ring[e + 1] = (game >> 8) & 0xFF
         ring[e + 2] = seq & 0xFF
         ring[e + 3] = (seq >> 8) & 0xFF
-        ring[e + 4] = kind
-        ring[e + 5] = colour
-        ring[e + 6] = n & 0xFF
-        ring[e + 7] = (n >> 8) & 0xFF
-        for i in range(_TEXT):
-            ring[e + 8 + i] = 0
-        if kind == E_MOVE and pt:
-            size = self.ref.board.size
-            w = size + 1
-            ring[e + 8] = 97 + pt % w
-            ring[e + 9] = 97 + size - pt // w
-        elif kind == E_END:
-            text = self.ref.result
-            for i in range(min(len(text), _TEXT)):
-                ring[e + 8 + i] = ord(text[i])
+        ring[e + 4] = kind | colour << 2 | (pt >> 8) << 4
+        ring[e + 5] = n & 0xFF
+        ring[e + 6] = (n >> 8) & 0xFF
+        ring[e + 7] = pt & 0xFF
+        if kind == E_END:
+            self._ends.append(self.ref.result.encode()[:16])  # (a game's end: allocates)
         self._count += 1
+
+    def _next(self):
+        """The oldest event is gone (published, or dropped from a full backlog)."""
+        if self._ring[self._head * _ENTRY + 4] & 3 == E_END:
+            self._ends.pop(0)
+        self._head = (self._head + 1) % self._cap
+        self._count -= 1
 
     def _observe_status(self):
         ref = self.ref
@@ -716,8 +714,7 @@ class Broadcaster:
         if what == 1:
             self._status_dirty = False
         elif what == 2:
-            self._head = (self._head + 1) % self._cap
-            self._count -= 1
+            self._next()
         elif what == 3:
             self._frozen = None
         elif what == 5:
@@ -741,26 +738,27 @@ class Broadcaster:
         p = _int(ev, p, ring[e] | ring[e + 1] << 8)
         p = _put(ev, p, b',"seq":')
         p = _int(ev, p, ring[e + 2] | ring[e + 3] << 8)
-        kind = ring[e + 4]
+        kind = ring[e + 4] & 3
         p = _put(ev, p, b',"t":"')
         p = _put(ev, p, _KIND[kind])
         if kind == E_END:
             p = _put(ev, p, b'","result":"')
+            p = _put(ev, p, self._ends[0])
         else:
             p = _put(ev, p, b'","n":')
-            p = _int(ev, p, ring[e + 6] | ring[e + 7] << 8)
+            p = _int(ev, p, ring[e + 5] | ring[e + 6] << 8)
             if kind == E_UNDO:
                 ev[p] = 125  # }
                 return memoryview(ev)[:p + 1]
             p = _put(ev, p, b',"c":"')
-            ev[p] = _COLOUR[ring[e + 5]]
+            ev[p] = _COLOUR[ring[e + 4] >> 2 & 3]
             p = _put(ev, p + 1, b'","p":"')
-        for i in range(_TEXT):
-            c = ring[e + 8 + i]
-            if not c:
-                break
-            ev[p] = c
-            p += 1
+            pt = (ring[e + 4] >> 4) << 8 | ring[e + 7]
+            if pt:  # (a pass: "")
+                size = self.ref.board.size
+                ev[p] = 97 + pt % (size + 1)
+                ev[p + 1] = 97 + size - pt // (size + 1)
+                p += 2
         return memoryview(ev)[:_put(ev, p, b'"}')]
 
 
