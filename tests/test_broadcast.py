@@ -8,6 +8,7 @@ import pytest
 from broadcast_view import View, parse_moves, sgf_moves
 from gogadget import broadcast as bc
 from gogadget import journal as jn
+from gogadget import roomjoin
 from gogadget.board import OK
 from gogadget.broadcast import Broadcaster
 from gogadget.config import Config
@@ -446,12 +447,12 @@ def test_memory_error_while_growing_skips_the_snapshot_and_recovers(tmp_path, mo
     while rig.ref.board.moves < 10:
         rig.play("pass")
     rig.drain()
-    monkeypatch.setattr(bc, "bytearray", no_memory, raising=False)
+    monkeypatch.setattr(roomjoin, "bytearray", no_memory, raising=False)  # (grow is there)
     rig.play("pass")  # past the buffer's room: it cannot grow
     rig.poll(5)
     assert "memory" in rig.b.error
     assert rig.net.events()[-1]["seq"] == rig.ref.log.seq  # the event went all the same
-    monkeypatch.setattr(bc, "bytearray", real)
+    monkeypatch.setattr(roomjoin, "bytearray", real)
     rig.drain()
     check_current(rig, rig.view())
 

@@ -73,7 +73,7 @@ lets p.check(client) take one waiting message (check_msg), and every poll
 calls p.poll().  The client then needs umqtt.simple's set_callback,
 subscribe and check_msg too.
 """
-from gogadget.compat import const, ticks_add, ticks_diff
+from gogadget.compat import const, forget, ticks_add, ticks_diff
 
 TOPIC_ROOT = "gogadget/board"
 T_STATUS = "status"  # retained: online, faults; the last will says offline
@@ -100,11 +100,8 @@ E_UNDO = const(2)
 E_END = const(3)
 _KIND = (b"", b"move", b"undo", b"end")
 _COLOUR = b"?BW"
-_NODE = const(6)  # ;B[pd]
-# ","phase":"count","result":"W+1000.5","prisoners":[361,361],
-# "clock":["canadian","B",65000000,255,65000000,255],"seq":65535}
-_TAIL = const(160)
-_HEAD = const(176)  # the snapshot's keys and numbers before "setup", names apart
+NODE = const(6)  # ;B[pd]
+HEAD = const(176)  # the snapshot's keys and numbers before "setup", names apart
 _SLOW = const(10)  # polls between two looks at what changes rarely
 
 
@@ -245,7 +242,7 @@ class Broadcaster:
         # One event message; also the snapshot's head, written there before it
         # is copied in front of the moves (never both at once): as long as a
         # head without set-up stones.
-        self._ev = bytearray(_HEAD + len(self._names))
+        self._ev = bytearray(HEAD + len(self._names))
         # The snapshot: buf[_start:_end] is the message; its moves start at
         # _h (the head, right-aligned before them) and end at _mend.
         self._buf = bytearray(0)
@@ -277,6 +274,8 @@ class Broadcaster:
         self._fault = None
         self._damage = None
         self._clock = -1  # the clock's running colour, flag and pause, as last published
+        if referee is not None:
+            self._reserve()
 
     def attach(self, referee):
         """Publish this referee's game (from the next poll on)."""
@@ -285,6 +284,20 @@ class Broadcaster:
         self._fault = self._damage = None
         if self.peer is not None:
             self.peer.attach(referee)
+        self._reserve()
+
+    def _reserve(self):
+        """The snapshot's buffer, sized for a whole game, taken now (at boot,
+        when App attaches the referee), while the heap is still in one
+        piece: after the journal's resume a fragmented heap may have no
+        block that size (the emulated Pico W's bench: 28 KB free, and the
+        snapshot of a 394-move game could not be allocated).  The first
+        poll writes the game into it."""
+        try:
+            self._rebuild(0)
+        except MemoryError:
+            pass  # (the first poll tries again)
+        self._snap_ok = False
 
     # -- the scan loop's call ----------------------------------------------
 
@@ -493,63 +506,25 @@ class Broadcaster:
 
     # -- the snapshot ------------------------------------------------------------
 
-    def _rebuild(self, moves=-1):
-        """The snapshot buffer for the current game, its moves (the first
-        `moves` of them) from the board: a new game, a power cut, a look
-        that could not tell the events apart."""
-        board = self.ref.board
-        if moves < 0:
-            moves = board.moves
-        size = board.size
-        out = []
-        for want in (1, 2):
-            pts = [pt for c, pt in board.setup_stones if c == want]
-            if pts:
-                out.append("AB" if want == 1 else "AW")
-                w = size + 1
-                for pt in pts:
-                    out.append("[" + chr(97 + pt % w) + chr(97 + size - pt // w) + "]")
-        self._setup = "".join(out).encode()
-        h = _HEAD + len(self._names) + len(self._setup)
-        chunk = size * size + size * size // 8  # the referee's whole-game capacity
-        nodes = chunk
-        while nodes < board.moves:
-            nodes += chunk
-        if self._h != h or nodes > self._nodes or self._nodes > nodes + chunk:
-            self._snap_ok = False
-            self._buf = bytearray(0)  # the old one may go first
-            if h > len(self._ev):
-                self._ev = bytearray(0)
-                self._ev = bytearray(h)
-            self._buf = bytearray(h + nodes * _NODE + _TAIL)
-            self._nodes = nodes
-            self._h = h
-        self._head_dirty = True
-        self._mend = h
-        for i in range(moves):
-            colour, pt = board.move(i)
-            self._mend = _node(self._buf, self._mend, size, colour, pt)
-        self._snap_ok = True
-
     def _append_node(self, colour, pt):
-        if self._mend + _NODE > self._h + self._nodes * _NODE:
+        if self._mend + NODE > self._h + self._nodes * NODE:
             self._grow()
         self._mend = _node(self._buf, self._mend, self.ref.board.size, colour, pt)
 
+    def _rebuild(self, moves=-1):
+        """The snapshot from the board (roomjoin.rebuild)."""
+        _join().rebuild(self, moves)
+        forget("roomjoin")
+
     def _grow(self):
-        size = self.ref.board.size
-        nodes = self._nodes + size * size + size * size // 8
-        old = self._buf
-        buf = bytearray(self._h + nodes * _NODE + _TAIL)
-        buf[:self._mend] = memoryview(old)[:self._mend]
-        self._buf = buf
-        self._nodes = nodes
+        _join().grow(self)
+        forget("roomjoin")
 
     def _cut_node(self):
         buf = self._buf
         if self._mend <= self._h:
             return
-        self._mend -= 4 if buf[self._mend - 2] == 91 else _NODE  # ;B[] or ;B[pd]
+        self._mend -= 4 if buf[self._mend - 2] == 91 else NODE  # ;B[] or ;B[pd]
 
     def _render(self):
         """Write the head before the moves (when what it says changed) and
@@ -615,14 +590,10 @@ class Broadcaster:
     def _freeze(self):
         """A new game while the broker lacks the last snapshot of the old
         one: keep that message to publish after the old game's events."""
-        if not self._snap_dirty or not self._snap_ok:
-            return
-        try:
-            self._frozen = bytes(memoryview(self._buf)[self._start:self._end])
-            self._frozen_game = self._game
-        except MemoryError:
-            self._frozen = None  # lost: the old game's events still say how it ended
-        self._snap_dirty = False
+        if self._snap_dirty and self._snap_ok:
+            _join().freeze(self)
+            forget("roomjoin")
+            self._snap_dirty = False
 
     # -- the broker --------------------------------------------------------------
 
@@ -630,24 +601,13 @@ class Broadcaster:
         if self.ready is not None and not self.ready():
             self._retry_at = ticks_add(now_ms, RETRY_MIN_MS)  # the network is not up
             return
-        client = None
-        peer = self.peer
         try:
-            client = self.factory()
-            client.set_last_will(self.t_status, WILL, True, 1)
-            client.connect(True)
-            if peer is not None:
-                peer.connected(client)  # its callback, its subscriptions
-        except Exception as exc:  # noqa: BLE001  OSError, MQTTException (refused), MemoryError
-            self._fail(client, exc, now_ms)
+            join = _join()
+        except MemoryError as exc:
+            self._fail(None, exc, now_ms)
             return
-        self._client = client
-        self.connects += 1
-        if self._fault is None:
-            self._observe_status()
-        self._status_dirty = True  # online again (the will may have said otherwise)
-        self._hello_dirty = peer is not None
-        self._ping_at = ticks_add(now_ms, PING_MS)
+        join.connect(self, now_ms)
+        forget("roomjoin")
 
     def _fail(self, client, exc, now_ms):
         self._client = None
@@ -760,6 +720,14 @@ class Broadcaster:
                 ev[p + 1] = 97 + size - pt // (size + 1)
                 p += 2
         return memoryview(ev)[:_put(ev, p, b'"}')]
+
+
+def _join():
+    """gogadget.roomjoin: what the Broadcaster does when it (re)joins the
+    room or starts a game's snapshot, imported for that and let go again
+    (compat.forget): on the board its bytecode is heap the game needs."""
+    from gogadget import roomjoin
+    return roomjoin
 
 
 def _close(client):

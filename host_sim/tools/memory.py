@@ -46,7 +46,7 @@ PHASES = {
     "new game": ((PLAY, "gogadget.counting", "gogadget.position"), 80000),
     "resume": ((PLAY, "gogadget.position"), 77000),
     "host": ((PLAY, "gogadget.link", "gogadget.gtp", "gogadget.score"), 95000),
-    "room": ((PLAY, "gogadget.broadcast", "gogadget.hw.net", "gogadget.mqtt"), 86000),
+    "room": ((PLAY, "gogadget.broadcast", "gogadget.hw.net", "gogadget.mqtt"), 84700),
     "clocked": ((PLAY, "gogadget.clock"), 79500),
 }
 # Under the unix port the fakes stand in for what only the RP2040 loads:
