@@ -353,17 +353,17 @@ def test_pico_w_image_boots_and_imports_the_app(mpy_build, tmp_path):
     """rp2040py has a Pico W board (the RP2040 with a CYW43439 stand-in),
     but no Wi-Fi to join: the merged Pico W image boots alone, and the
     modules the room publisher needs import from its filesystem (hw/net.py,
-    umqtt, network) with CONFIRM held, as on a board."""
+    mqtt.py, broadcast.py, network) with CONFIRM held, as on a board."""
     firmware = need_emulator("pico_w")
     from host_sim.rp2 import pins
     merged = uf2.make_image(firmware, "pico-w", mpy_build, tmp_path / "w.uf2",
                             stream=io.StringIO())
     pico = rp2.Pico(None, size=19, hold_confirm=True, firmware=merged, board="pico_w")
     code = ("import gc, network\n"
-            "import gogadget, gogadget.app, gogadget.hw.net, umqtt.simple\n"
+            "import gogadget, gogadget.app, gogadget.hw.net, gogadget.mqtt, gogadget.broadcast\n"
             "gc.collect()\n"
             "print('W', gogadget.describe(), gogadget.hw.net.__name__, "
-            "umqtt.simple.MQTTClient.__name__, 'WLAN' in dir(network), gc.mem_free())\n")
+            "gogadget.mqtt.Client.__name__, 'WLAN' in dir(network), gc.mem_free())\n")
 
     async def run():
         await pico.start()
@@ -377,7 +377,7 @@ def test_pico_w_image_boots_and_imports_the_app(mpy_build, tmp_path):
     out, err = asyncio.run(run())
     assert not err, err
     from gogadget import VERSION
-    assert "W %s (%s, pico-w image) gogadget.hw.net MQTTClient True" \
+    assert "W %s (%s, pico-w image) gogadget.hw.net Client True" \
         % (VERSION, uf2.commit_id()) in out, out
 
 
