@@ -119,27 +119,6 @@ def topic(board_id, leaf):
     return "%s/%s/%s" % (TOPIC_ROOT, board_id, leaf)
 
 
-def json_string(text):
-    """text as a JSON string literal (quotes included), UTF-8 bytes."""
-    out = ['"']
-    for ch in text:
-        if ch == '"' or ch == "\\":
-            out.append("\\" + ch)
-        elif ord(ch) < 32:
-            out.append("\\u%04x" % ord(ch))
-        else:
-            out.append(ch)
-    out.append('"')
-    return "".join(out).encode()
-
-
-def status_message(online, faults=0, note=""):
-    if not online:
-        return WILL
-    return b'{"v":1,"online":true,"faults":%s,"note":%s}' % (
-        str(faults).encode(), json_string(note[:200]))
-
-
 def _clock_state(clock):
     """What the room's snapshot must follow: whose time runs, who is out of it."""
     return clock.running | clock.flagged << 2
@@ -221,7 +200,8 @@ class Broadcaster:
         self.t_status = topic(board_id, T_STATUS).encode()
         self.t_game = topic(board_id, T_GAME).encode()
         self.t_move = topic(board_id, T_MOVE).encode()
-        self._names = json_string(black) + b',"white":' + json_string(white)
+        join = _join()
+        self._names = join.json_string(black) + b',"white":' + join.json_string(white)
         self._client = None
         self._retry_at = None  # None: connect at the first poll
         self._backoff = RETRY_MIN_MS
@@ -257,6 +237,8 @@ class Broadcaster:
         self._frozen_game = -1
         self._status = b""
         self._status_dirty = False
+        self._faults = -1  # what the status said: faulty places, the journal's report
+        self._said_damage = None
         self.peer = peer
         self._hello_dirty = False  # the peer's hello is not on this connection yet
         self._peer_note = ""
@@ -276,6 +258,7 @@ class Broadcaster:
         self._clock = -1  # the clock's running colour, flag and pause, as last published
         if referee is not None:
             self._reserve()
+        forget("roomjoin")
 
     def attach(self, referee):
         """Publish this referee's game (from the next poll on)."""
@@ -480,6 +463,8 @@ class Broadcaster:
         self._count -= 1
 
     def _observe_status(self):
+        """The status message again when what it says changed (the number
+        of faulty places, the journal's report, the peer's note)."""
         ref = self.ref
         self._fault = ref.has_fault
         self._damage = ref.damage
@@ -489,20 +474,15 @@ class Broadcaster:
             for i in range(len(fault)):
                 if fault[i]:
                     faults += 1
-        note = self.note
-        if ref.damage:
-            note = (note + "; " if note else "") + ref.damage
-        if self.peer is not None:
-            self._peer_note = self.peer.note
-            if self._peer_note:
-                note = (note + "; " if note else "") + self._peer_note
-        try:
-            status = status_message(True, faults, note)
-        except MemoryError:
-            status = status_message(True, faults)
-        if status != self._status:
-            self._status = status
-            self._status_dirty = True
+        peer_note = self.peer.note if self.peer is not None else ""
+        if faults == self._faults and ref.damage is self._said_damage \
+                and peer_note is self._peer_note:
+            return  # (a fault that stays: no message built a move)
+        self._faults = faults
+        self._said_damage = ref.damage
+        self._peer_note = peer_note
+        _join().status(self, faults)
+        forget("roomjoin")
 
     # -- the snapshot ------------------------------------------------------------
 

@@ -1,8 +1,9 @@
 """What the Broadcaster (gogadget.broadcast) does when it joins the room
 and when it writes a game's snapshot from scratch: the connection (the
-client, its last will, the peer's subscriptions) and the snapshot's buffer
-(sized for the game, its moves from the board; grown past the referee's
-capacity; an earlier game's last snapshot kept for after its events).
+client, its last will, the peer's subscriptions), the status message (when
+what it says changed), and the snapshot's buffer (sized for the game, its
+moves from the board; grown past the referee's capacity; an earlier game's
+last snapshot kept for after its events).
 
 A board does these once a connection or once a game, so the Broadcaster
 imports this module for them and lets it go again (compat.forget): on
@@ -99,3 +100,41 @@ def freeze(b):
         b._frozen_game = b._game
     except MemoryError:
         b._frozen = None  # lost: the old game's events still say how it ended
+
+
+def status(b, faults):
+    """The status message (b._observe_status: what it says changed)."""
+    ref = b.ref
+    note = b.note
+    if ref.damage:
+        note = (note + "; " if note else "") + ref.damage
+    if b._peer_note:
+        note = (note + "; " if note else "") + b._peer_note
+    try:
+        msg = status_message(True, faults, note)
+    except MemoryError:
+        msg = status_message(True, faults)
+    if msg != b._status:
+        b._status = msg
+        b._status_dirty = True
+
+
+def json_string(text):
+    """text as a JSON string literal (quotes included), UTF-8 bytes."""
+    out = ['"']
+    for ch in text:
+        if ch == '"' or ch == "\\":
+            out.append("\\" + ch)
+        elif ord(ch) < 32:
+            out.append("\\u%04x" % ord(ch))
+        else:
+            out.append(ch)
+    out.append('"')
+    return "".join(out).encode()
+
+
+def status_message(online, faults=0, note=""):
+    if not online:
+        return WILL
+    return b'{"v":1,"online":true,"faults":%s,"note":%s}' % (
+        str(faults).encode(), json_string(note[:200]))
