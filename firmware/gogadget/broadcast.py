@@ -586,7 +586,7 @@ class Broadcaster:
         except MemoryError as exc:
             self._fail(None, exc, now_ms)
             return
-        join.connect(self, now_ms)
+        self._client = join.connect(self, now_ms)
         forget("roomjoin")
 
     def _fail(self, client, exc, now_ms):

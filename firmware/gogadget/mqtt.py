@@ -68,13 +68,17 @@ class Client:
             b[i] = extra >> 8
             b[i + 1] = extra & 0xFF
             i += 2
-        self.sock.write(b, i)
+        self._out(i)
+
+    def _out(self, n):
+        """The first n bytes of _b (a stream's write(buf, n): no slice made)."""
+        self.sock.write(self._b, n)  # pyright: ignore[reportCallIssue]
 
     def _str(self, s):
         b = self._b
         b[0] = len(s) >> 8
         b[1] = len(s) & 0xFF
-        self.sock.write(b, 2)
+        self._out(2)
         self.sock.write(s)
 
     def _read(self, n):
@@ -149,7 +153,7 @@ class Client:
             size += 4 + len(will[0]) + len(will[1])
             flags |= 4 | will[3] << 3 | will[2] << 5
         if self.user is not None:
-            size += 4 + len(self.user) + len(self.pswd)
+            size += 4 + len(self.user) + len(self.pswd or b"")
             flags |= 0xC0
         self._head(0x10, size)
         b = self._b
@@ -157,7 +161,7 @@ class Client:
         b[7] = flags
         b[8] = self.keepalive >> 8
         b[9] = self.keepalive & 0xFF
-        self.sock.write(b, 10)
+        self._out(10)
         self._str(self.client_id)
         if will:
             self._str(will[0])
@@ -181,7 +185,7 @@ class Client:
             b = self._b
             b[0] = self.pid >> 8
             b[1] = self.pid & 0xFF
-            self.sock.write(b, 2)
+            self._out(2)
         self.sock.write(msg)
         if qos:
             self._await(0x40)
@@ -192,7 +196,7 @@ class Client:
         self._str(topic)
         b = self._b
         b[0] = qos
-        self.sock.write(b, 1)
+        self._out(1)
         if self._await(0x90)[2] == 0x80:
             raise MQTTException(0x80)  # refused (the broker's ACL)
 

@@ -19,8 +19,8 @@ _SETUP = const(76)  # AB[aa]... AW[aa]...: nine stones each
 
 
 def connect(b, now_ms):
-    """A new client, connected, its peer subscribed; or the failure noted
-    (b._fail: retried after the backoff)."""
+    """A new client, connected, its peer subscribed (returned); or None,
+    the failure noted (b._fail: retried after the backoff)."""
     client = None
     peer = b.peer
     try:
@@ -31,7 +31,7 @@ def connect(b, now_ms):
             peer.connected(client)  # its callback, its subscriptions
     except Exception as exc:  # noqa: BLE001  OSError, MQTTException (refused), MemoryError
         b._fail(client, exc, now_ms)
-        return
+        return None
     b._client = client
     b.connects += 1
     if b._fault is None:
@@ -39,6 +39,7 @@ def connect(b, now_ms):
     b._status_dirty = True  # online again (the will may have said otherwise)
     b._hello_dirty = peer is not None
     b._ping_at = ticks_add(now_ms, PING_MS)
+    return client
 
 
 def rebuild(b, moves=-1):
