@@ -56,11 +56,17 @@ broker has not acknowledged is kept: the events (up to `backlog` of them,
 oldest dropped first: the snapshot covers a gap) and the snapshot are
 published after the next connection, in order.
 
-The snapshot is kept in one preallocated bytearray, updated move by move
-(a move appends its SGF node, a take-back cuts it) and published as a
+The snapshot is kept in one preallocated bytearray, taken when the
+referee is attached (at boot, before the heap fragments), updated move by
+move (a move appends its SGF node, a take-back cuts it) and published as a
 memoryview; the buffer grows by a whole game's capacity when a game is
 longer than that.  A MemoryError where it allocates skips that publish and
 tries again later; it never reaches the scan loop.
+
+What is done once a connection or once a game (connecting, the status
+message, the snapshot's buffer from scratch) is in gogadget.roomjoin,
+imported for it and let go again: the scan loop's publishing holds only
+this module's code.
 
 A peer (Broadcaster(..., peer=p), gogadget.pairing.Follower for a game
 against another board) rides on the same connection: on every connection
