@@ -19,6 +19,7 @@ replay(), so after a power cut the board goes on with the same numbers.
 """
 from gogadget import board as core
 from gogadget import journal as jn
+from gogadget.compat import forget
 from gogadget.points import EMPTY, PASS, colour_name
 from gogadget.rules import PRESETS, format_points
 
@@ -114,6 +115,8 @@ class GameLog:
                 jn.encode(jn.K_GAME, 0, self.game)]
         for colour, pt in ref.setups:
             recs.append(jn.encode(jn.K_SETUP, colour, pt))
+        if ref.tc_record is not None:
+            recs.append(ref.tc_record)  # a time control set over GTP (clockgtp)
         self.journal.start(recs)
         self.started = True
 
@@ -184,7 +187,17 @@ def replay(ref, records):
         elif kind == jn.K_KOMI:
             ref.komi = (value - 32768) / 2
         elif kind == jn.K_CLOCK:
-            if ref.clock is not None:  # (a clock set off since is ignored)
+            if arg & 8:  # a time control set over GTP
+                from gogadget import clockgtp
+                try:
+                    clockgtp.restore_settings(ref, arg, value, b4, b5, b6)
+                except ValueError:
+                    problem = "journal record %d is a time control out of range" % i
+                    break
+                finally:
+                    clockgtp = None
+                    forget("clockgtp")
+            elif ref.clock is not None:  # (a clock set off since is ignored)
                 ref.clock.restore(arg, value, b4, b5, b6)
         else:
             problem = "journal record %d is of an unknown kind %d" % (i, kind)

@@ -104,6 +104,7 @@ class Referee:
         # players are at this board): the local person never moves for it.
         self.remote = 0
         self.clock = None  # clock.Clock when the config sets a time control
+        self.tc_record = None  # the time control set over GTP, journalled (clockgtp)
         self.start(config.size, config.komi, config.handicap, config.preset)
         self.refresh()  # until the settled view is taken, the board is taken to be empty
 

@@ -11,7 +11,7 @@ from gogadget import frame as fr
 from gogadget import journal as jn
 from gogadget.clock import Clock, BYOYOMI, CANADIAN, FISCHER, ABSOLUTE, CH_FLAG, CH_PERIOD
 from gogadget.compat import ticks_add
-from gogadget.events import BTN_PASS, BTN_CONFIRM
+from gogadget.events import BTN_PASS, BTN_CONFIRM, BTN_NEW
 from gogadget.points import BLACK, WHITE
 
 from fakehand import Hand
@@ -353,3 +353,65 @@ def scenario_clock_time_out_found_by_a_button(tmp):
     assert h.ref.result == "W+T" and h.events("time") == [("time", "B out of time")], \
         h.ref.status()
     assert h.ref.board.moves == 2, "the pass came after the flag fell: not played"
+
+
+def _cut(d, **tc):
+    """The board after a power cut: the config file's settings, the journal's game."""
+    h = Hand(9, journal=jn.Journal(d), **tc)
+    records, report = h.ref.journal.load()
+    h.ref.resume(records, report, h.t)
+    return h
+
+
+def scenario_clock_gtp_time_control_survives_a_power_cut(tmp):
+    # The config file says byo-yomi; GTP sets Canadian (clockgtp, as
+    # kgs-time_settings does): after a cut the game is on GTP's clock.
+    from gogadget import clockgtp
+    d = _fresh(tmp + "/gtpcut")
+    tc = dict(time_control="byoyomi", main_time=600, period_time=30, periods=5)
+    h = Hand(9, journal=jn.Journal(d), **tc)
+    h.ref.resume([], "", h.t)
+    h.settle()
+    h.moves("E5")
+    clockgtp.gtp_settings(h.ref, "kgs", ["canadian", "20", "60", "10"])
+    h.moves("C3")  # the clocks restarted full: this move starts black's
+    h.wait_ms(5000)
+    h.moves("D4")
+    b = _left(h, BLACK)
+    _near(b, 15000, "black: 20 - 5 s")
+    h2 = _cut(d, **tc)
+    clock = h2.ref.clock
+    assert clock.system == CANADIAN and h2.config.time_control == "canadian", \
+        "GTP's time control is the journal's"
+    assert (clock.main_ms, clock.period_ms, clock.periods) == (20000, 60000, 10)
+    assert clock.left(BLACK) == b and clock.paused
+    # A new game keeps GTP's time control (the config in memory), and its
+    # header journals it: the next cut finds it too.
+    h2.settle()
+    h2.follow()
+    h2.press(BTN_NEW)
+    h2.press(BTN_CONFIRM)
+    assert h2.ref.board.moves == 0 and h2.ref.clock.system == CANADIAN
+    h2.settle()
+    h2.follow()
+    h2.moves("E5")
+    h3 = _cut(d, **tc)
+    assert h3.ref.clock is not None and h3.ref.clock.system == CANADIAN
+    # GTP's "none" over the file's byo-yomi: no clock after a cut either.
+    clockgtp.gtp_settings(h3.ref, "kgs", ["none"])
+    assert h3.ref.clock is None
+    h4 = _cut(d, **tc)
+    assert h4.ref.clock is None and h4.config.time_control == "none"
+
+
+def scenario_clock_gtp_time_left_survives_a_power_cut(tmp):
+    from gogadget import clockgtp
+    d = _fresh(tmp + "/leftcut")
+    tc = dict(time_control="byoyomi", main_time=600, period_time=30, periods=5)
+    h = Hand(9, journal=jn.Journal(d), **tc)
+    h.ref.resume([], "", h.t)
+    h.settle()
+    h.moves("E5")
+    clockgtp.gtp_time_left(h.ref, WHITE, 25, 3)
+    h2 = _cut(d, **tc)
+    assert h2.ref.clock.left(WHITE) == 25000 and h2.ref.clock.overtime(WHITE) == 3
