@@ -347,6 +347,14 @@ class Clock:
             self.secs[i] = UNKNOWN  # until the move is complete
         self.run(c if self.started and not self.paused else 0, ref.now)
 
+    def complete(self, ref):
+        """The pending move is complete now: a move made off the board (an
+        engine's, a remote player's: Referee.external_move) ends when the
+        board accepts it; placing its stone and lifting its prisoners is
+        the board asking, nobody's time (docs/CLOCK.md)."""
+        if self.moving:
+            self._complete(ref, self.moving)
+
     def _complete(self, ref, c):
         self.moving = 0
         if c == ref.remote:

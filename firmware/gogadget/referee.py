@@ -427,6 +427,8 @@ class Referee:
         if self.phase == "count":
             self.phase = "play"
         _play().accept(self, colour, pt)
+        if self.clock is not None:
+            self.clock.complete(self)  # its stone and prisoners are the board asking
         self.last_seen = False
         self.dirty = True
         self.refresh()

@@ -415,3 +415,34 @@ def scenario_clock_gtp_time_left_survives_a_power_cut(tmp):
     clockgtp.gtp_time_left(h.ref, WHITE, 25, 3)
     h2 = _cut(d, **tc)
     assert h2.ref.clock.left(WHITE) == 25000 and h2.ref.clock.overtime(WHITE) == 3
+
+
+def scenario_clock_engine_move_ends_when_the_board_accepts_it(tmp):
+    # An engine plays Black: its move comes off the board (external_move) and
+    # captures.  Its clock stops then; placing its stone and lifting its
+    # prisoner is the board asking: nobody's time (docs/CLOCK.md).
+    h = _clocked(time_control="fischer", main_time=600, time_increment=10)
+    clock = h.ref.clock
+    h.moves("E4 E5 D5 J9 F5 J8")
+    h.wait_ms(2000)  # the engine thinks on its own time
+    b = _left(h, BLACK)
+    w = _left(h, WHITE)
+    assert h.ref.external_move(BLACK, h.pt("E6")) == 0
+    assert clock.running == 0 and clock.moving == 0, "complete when accepted"
+    assert _left(h, BLACK) == b + 10000, "its increment is earned at once"
+    h.wait_ms(3000)  # the person has not placed it yet
+    assert _left(h, BLACK) == b + 10000 and _left(h, WHITE) == w
+    h.put("E6", BLACK)
+    h.settle()
+    assert h.ref.outstanding() == 1, "the prisoner is still down"
+    assert clock.running == 0, "the engine's clock does not run while its prisoner is lifted"
+    h.wait_ms(3000)
+    assert _left(h, BLACK) == b + 10000 and _left(h, WHITE) == w
+    h.lift("E5")
+    h.settle()
+    assert clock.running == WHITE and not h.ref.outstanding()
+    h.wait_ms(2000)
+    _near(_left(h, WHITE), w - 2000, "the person's time runs once the board shows the move")
+    assert _left(h, BLACK) == b + 10000
+    # The record has the engine's time left as the board accepted its move.
+    assert clock.secs[6] == (b + 10000 + 999) // 1000
