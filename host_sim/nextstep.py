@@ -226,9 +226,9 @@ def clock_words(ref):
         return ""
     parts = []
     for colour, name in ((BLACK, "B"), (WHITE, "W")):
-        text = "%s %s" % (name, clock.text(colour))
-        if clock.running == colour:
-            text += " <"
+        text = "%s %s" % (name, clock.text(colour, getattr(ref, "now", None)))
+        if clock.running == colour or clock.remote_turn and clock.remote_run == colour:
+            text += " <"  # (a remote player's: running at their board)
         elif clock.flagged == colour:
             text += " out of time"
         parts.append(text)

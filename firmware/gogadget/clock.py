@@ -105,6 +105,14 @@ class Clock:
         self.told = 0  # the flag the referee has acted on (time_out)
         self.moving = 0  # the colour whose move waits for its prisoners to be lifted
         self.remote_turn = False  # a remote player is to move (follow; pairing's stopwatch)
+        self.remote_run = 0  # the remote colour whose clock their board last said runs
+        self.remote_at = 0  # when their figure came (display counts it down from there)
+        self.turn_c = 0  # the colour whose turn `turn` times
+        self.turn = 0  # ms charged to turn_c since its turn began
+        self.last = 0  # the colour of the last move completed
+        self.took = -1  # ms it took, as its board said (-1: not known)
+        self.seen = [0, 0]  # display's answer: ms and periods/stones shown
+        self.remote = 0  # the remote colour (follow copies Referee.remote)
         self.warning = False
         self.shown = 0  # the colour whose used period is being shown
         self.shown_ms = 0
@@ -131,6 +139,9 @@ class Clock:
         if c != self.running:
             self.running = c
             self._undo &= ~(1 << c)  # its time ran again: a take-back gives none back
+            if c and c != self.turn_c:
+                self.turn_c = c
+                self.turn = 0
         self.since = now
 
     def tick(self, now):
@@ -148,6 +159,7 @@ class Clock:
         if ms <= 0:
             return ch
         self.saved += ms
+        self.turn += ms
         if self.saved >= SAVE_MS:
             self.saved = 0
             ch |= CH_SAVE
@@ -195,6 +207,9 @@ class Clock:
         """c's move is complete: charge it, then add what the move earns."""
         self.tick(now)
         self.started = True
+        self.last = c
+        self.took = self.turn if c == self.turn_c else -1
+        self.turn = 0
         if c == self.flagged:
             return
         s = self._snap
@@ -247,6 +262,58 @@ class Clock:
         if self.flagged == c and ms:
             self.flagged = self.told = 0
 
+    def theirs(self, ref, ms, n, running, took=-1):
+        """The remote player's clock as their board says it (pairing.Follower,
+        `gogadget-remote clock`): their figure stands, nothing here changes
+        it.  running: their board says it runs, so this board's display
+        counts it down from now (display), for the eye only; took: what
+        their last move took, if known."""
+        c = ref.remote
+        if not c:
+            return
+        self.set_left(c, ms, n)
+        self.remote_run = c if running else 0
+        self.remote_at = ref.now
+        if took >= 0:
+            self.last = c
+            self.took = took
+        if not running:
+            self.save(ref, c)  # their move's figure (a cut brings it back)
+        ref.dirty = True
+
+    def display(self, c, now):
+        """What c's clock shows at now (ms; seen[1] the periods or stones):
+        left(c), except that a remote player's clock their board says runs
+        is counted down here from their last figure, through main time and
+        the periods, without charging anything (their next figure replaces
+        it).  Allocates nothing."""
+        v = self.seen
+        ms = self.left(c)
+        v[1] = self.overtime(c)
+        if c == self.remote_run and self.remote_turn:
+            e = ticks_diff(now, self.remote_at)
+            m = self.main[c]
+            n = self.count[c] if self.period_ms else 0
+            p = self.period[c]
+            if m > e:
+                ms = m - e
+            elif self.system == BYOYOMI:
+                e -= m
+                while n > 0 and p <= e:
+                    e -= p
+                    n -= 1
+                    p = self.period_ms
+                ms = p - e if n > 0 else 0
+                v[1] = n
+            elif self.system == CANADIAN and n > 0:
+                e -= m
+                ms = p - e if p > e else 0
+                v[1] = n
+            else:
+                ms = 0
+        v[0] = ms
+        return ms
+
     # -- the journal ------------------------------------------------------------
 
     def record(self, c):
@@ -298,20 +365,31 @@ class Clock:
 
     # -- words and lights ------------------------------------------------------
 
-    def text(self, c):
-        """"5:00", "0:25 x3" (periods), "4:10 /7" (stones), "1:02:03"."""
-        s = (self.left(c) + 999) // 1000
+    def text(self, c, now=None):
+        """"5:00", "0:25 x3" (periods), "4:10 /7" (stones), "1:02:03"; with
+        now, as display() shows it then."""
+        if now is None:
+            s = self.left(c)
+            n = self.overtime(c)
+        else:
+            s = self.display(c, now)
+            n = self.seen[1]
+        s = (s + 999) // 1000
         if s >= 3600:
             t = "%d:%02d:%02d" % (s // 3600, s // 60 % 60, s % 60)
         else:
             t = "%d:%02d" % (s // 60, s % 60)
-        n = self.overtime(c)
         if n:
             t += (" x%d" if self.system == BYOYOMI else " /%d") % n
         return t
 
-    def status(self):
-        t = "clock %s B %s W %s" % (SYSTEMS[self.system], self.text(1), self.text(2))
+    def status(self, now=None):
+        t = "clock %s B %s W %s" % (SYSTEMS[self.system], self.text(1, now), self.text(2, now))
+        if self.took >= 0:
+            # The mover's board says how long its move took; a remote
+            # player's, as their board's figures say it.
+            t += ", %s took %d s%s" % (colour_name(self.last), (self.took + 500) // 1000,
+                                       " there" if self.last == self.remote else "")
         if self.flagged:
             t += ", %s out of time" % colour_name(self.flagged)
         elif self.paused:
@@ -395,6 +473,7 @@ class Clock:
                 who = ref.board.to_move()
             if who == ref.remote:
                 who = 0  # their board runs their clock and says what it took
+        self.remote = ref.remote
         self.remote_turn = ref.phase == "play" and ref.remote and ref.board.to_move() == ref.remote
         self.run(who, ref.now)
         self._flag_news(ref)  # (run's charge may have been the last straw)

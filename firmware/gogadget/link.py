@@ -426,6 +426,13 @@ class Link(Engine):
             words.append("faults=" + str(sum(1 for f in referee.fault if f)))
         if referee.result:
             words.append("result=" + referee.result)
+        clock = getattr(referee, "clock", None)
+        if clock is not None:
+            # The clock as the room's snapshot has it (`gogadget publish`,
+            # `remote`): system, running, B ms, B n, W ms, W n, flagged, paused.
+            words.append("clock=%s,%s,%d,%d,%d,%d,%s,%d" % (
+                clock.word.decode(), "-BW"[clock.running], clock.left(1), clock.overtime(1),
+                clock.left(2), clock.overtime(2), "-BW"[clock.flagged], 1 if clock.paused else 0))
         if self._wait_colour:
             words.append("waiting=" + colour_name(self._wait_colour))
         if self.replay is not None:
@@ -580,11 +587,21 @@ class Link(Engine):
 
     def _remote(self, args):
         """gogadget-remote colour B|W|none | ask-undo N | resign B|W | count |
-        confirm-count: a remote opponent played through the host (`gogadget
-        remote`, gogadget.pairing.Remote on the host): its moves come as `play`."""
-        self._args(args, 1, 2)
+        confirm-count | clock MS N RUNNING [TOOK_MS]: a remote opponent played
+        through the host (`gogadget remote`, gogadget.pairing.Remote on the
+        host): its moves come as `play`; `clock` is their clock as their
+        board says it (clock.Clock.theirs)."""
+        self._args(args, 1, 5)
         ref = self.referee
         what = args[0]
+        if what == "clock":
+            self._args(args, 4, 5)
+            if ref.clock is not None:
+                ref.clock.theirs(ref, _int(args[1]), _int(args[2]), args[3] == "1",
+                                 _int(args[4]) if len(args) > 4 else -1)
+            return ""
+        if len(args) > 2:
+            raise GtpError("syntax error")
         if what == "colour":
             self._args(args, 2)
             ref.remote = 0 if args[1] == "none" else self._colour(args[1])

@@ -571,7 +571,7 @@ class Referee:
         if self.damage:
             text += ", " + self.damage
         if self.clock is not None:
-            text += ", " + self.clock.status()
+            text += ", " + self.clock.status(self.now)
         return text
 
 
