@@ -268,7 +268,7 @@ class Clock:
         it.  running: their board says it runs, so this board's display
         counts it down from now (display), for the eye only; took: what
         their last move took, if known."""
-        c = ref.remote
+        c = self.remote = ref.remote
         if not c:
             return
         self.set_left(c, ms, n)

@@ -446,3 +446,48 @@ def scenario_clock_engine_move_ends_when_the_board_accepts_it(tmp):
     assert _left(h, BLACK) == b + 10000
     # The record has the engine's time left as the board accepted its move.
     assert clock.secs[6] == (b + 10000 + 999) // 1000
+
+
+def scenario_clock_remote_display_counts_down_without_charging(tmp):
+    # A remote player's clock on this board: their figure, counted down for
+    # the eye while their board says it runs (Clock.display), through main
+    # time and the byo-yomi periods; nothing is charged.
+    class Log:
+        started = False
+
+    class Ref:
+        remote = WHITE
+        now = 5000
+        dirty = False
+        journal = None
+        log = Log()
+
+    c = Clock(BYOYOMI, 2000, 3000, 2)
+    ref = Ref()
+    c.remote_turn = True
+    c.theirs(ref, 2000, 0, True)
+    assert c.display(WHITE, 6500) == 500 and c.seen[1] == 0
+    assert c.display(WHITE, 8000) == 2000 and c.seen[1] == 2, "1 s into the first period"
+    assert c.display(WHITE, 10500) == 2500 and c.seen[1] == 1, "the second period"
+    assert c.display(WHITE, 20000) == 0 and c.seen[1] == 0
+    assert c.left(WHITE) == 2000 and c.running == 0 and not c.flagged, "nothing charged"
+    assert "W 0:03 x1" in c.status(10500) and "W 0:02" in c.status()
+    c.remote_turn = False  # their move is here: their next figure, as it is
+    assert c.display(WHITE, 20000) == 2000
+    c.remote_turn = True
+    c.theirs(ref, 1500, 2, False, 700)  # their board asks: no count-down
+    assert c.display(WHITE, 30000) == 1500 and "W took 1 s there" in c.status(30000)
+    import sys
+    if sys.implementation.name == "micropython":
+        import micropython
+        c.theirs(ref, 2000, 0, True)
+        res = "?"
+        micropython.heap_lock()
+        try:
+            for t in range(5000, 9000, 10):
+                c.display(WHITE, t)
+            res = "ok"
+        except MemoryError:
+            res = "allocated"
+        micropython.heap_unlock()
+        assert res == "ok", "the display allocated"
