@@ -96,13 +96,14 @@ def test_config_time_control_round_trip(tmp_path):
 
 
 def test_a_journalled_clock_survives_other_colours():
+    from gogadget import clockio
     from gogadget.clock import Clock, CANADIAN
     c = Clock(CANADIAN, 0, 300000, stones=25)
     c.run(WHITE, 0)
     c.moved(WHITE, 1000)
     rec = jn.decode(c.record(WHITE), 0)
     d = Clock(CANADIAN, 0, 300000, stones=25)
-    d.restore(*rec[1:])
+    clockio.restore(d, *rec[1:])
     assert d.left(WHITE) == 299000 and d.overtime(WHITE) == 24 and d.left(BLACK) == 300000
 
 

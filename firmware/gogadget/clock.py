@@ -67,6 +67,8 @@ def from_config(config, moves=0):
 class Clock:
     """Both players' time, indexed by colour (BLACK 1, WHITE 2)."""
 
+    unknown = UNKNOWN  # (for clockio, which imports nothing from here)
+
     def __init__(self, system, main_ms, period_ms=0, periods=0, stones=0, inc_ms=0,
                  max_ms=0, play_on=False, moves=0):
         self.system = system
@@ -324,77 +326,7 @@ class Clock:
         return jn.encode(jn.K_CLOCK, c | over, ms & 0xFFFF, (ms >> 16) & 0xFF,
                          (ms >> 24) & 0xFF, self.count[c] & 0xFF)
 
-    def restore(self, arg, value, b4, b5, b6):
-        """A K_CLOCK record read back (gamelog.replay)."""
-        c = arg & 3
-        if c not in (1, 2):
-            return
-        ms = value | b4 << 16 | b5 << 24
-        if arg & 4:
-            self.main[c] = 0
-            self.period[c] = ms
-        else:
-            self.main[c] = ms
-        self.count[c] = b6
-        if not ms and (not self.period_ms or arg & 4):
-            self.flagged = self.told = c  # (its result, if any, is journalled too)
-        self.started = True
-
-    # -- the record (sgf.emit) -----------------------------------------------------
-
-    def sgf_root(self, put):
-        """TM (main time, s) and OT (the overtime, as CGoban and KGS write it)."""
-        put("TM[%d]" % (self.main_ms // 1000))
-        p = self.period_ms // 1000
-        sys_ = self.system
-        if sys_ == BYOYOMI:
-            put("OT[%dx%d byo-yomi]" % (self.periods, p))
-        elif sys_ == CANADIAN:
-            put("OT[%d/%d Canadian]" % (self.periods, p))
-        elif sys_ == FISCHER:
-            put("OT[%d fischer]" % (self.inc_ms // 1000))
-
-    def sgf_move(self, put, i, c):
-        """BL/WL: the mover's time left after move i; OB/OW: its periods
-        (byoyomi) or stones (canadian) left, in overtime."""
-        if i >= len(self.secs) or self.secs[i] == UNKNOWN:
-            return
-        put(("BL[%d]" if c == BLACK else "WL[%d]") % self.secs[i])
-        if self.period_ms and self.counts[i]:
-            put(("OB[%d]" if c == BLACK else "OW[%d]") % self.counts[i])
-
-    # -- words and lights ------------------------------------------------------
-
-    def text(self, c, now=None):
-        """"5:00", "0:25 x3" (periods), "4:10 /7" (stones), "1:02:03"; with
-        now, as display() shows it then."""
-        if now is None:
-            s = self.left(c)
-            n = self.overtime(c)
-        else:
-            s = self.display(c, now)
-            n = self.seen[1]
-        s = (s + 999) // 1000
-        if s >= 3600:
-            t = "%d:%02d:%02d" % (s // 3600, s // 60 % 60, s % 60)
-        else:
-            t = "%d:%02d" % (s // 60, s % 60)
-        if n:
-            t += (" x%d" if self.system == BYOYOMI else " /%d") % n
-        return t
-
-    def status(self, now=None):
-        t = "clock %s B %s W %s" % (SYSTEMS[self.system], self.text(1, now), self.text(2, now))
-        if self.took >= 0:
-            # The mover's board says how long its move took; a remote
-            # player's, as their board's figures say it.
-            t += ", %s took %d s%s" % (colour_name(self.last), (self.took + 500) // 1000,
-                                       " there" if self.last == self.remote else "")
-        if self.flagged:
-            t += ", %s out of time" % colour_name(self.flagged)
-        elif self.paused:
-            t += ", paused: Confirm restarts it"
-        return t
+    # -- lights ------------------------------------------------------------------
 
     def lights(self, frame, base):
         """The status lights: the turn light blinks fast in the last 10 s,

@@ -79,21 +79,32 @@ def settings_record(config):
                      config.periods or config.stones_per_period)
 
 
-def restore_settings(ref, arg, value, b4, b5, b6):
-    """A time control record read back (gamelog.replay): the config's time
-    control from here on, the clocks full (the players' K_CLOCK records
-    that follow set them).  False for a record this board cannot take."""
-    if not arg & _TC_RECORD or arg & 7 >= len(SYSTEMS):
-        return False
+def replayed(ref, i, arg, value, b4, b5, b6):
+    """Record i, a K_CLOCK, read back (gamelog.replay; here, not in the
+    core, as this module is loaded for the job): a player's clock
+    (clockio.restore; a clock set off since is ignored), or a time control
+    set over GTP: the config's time control from here on, the clocks full
+    (the players' records that follow set them).  Returns what is wrong,
+    or ""."""
+    if not arg & _TC_RECORD:
+        if ref.clock is not None:
+            from gogadget.clockio import restore
+            restore(ref.clock, arg, value, b4, b5, b6)
+        return ""
+    if arg & 7 >= len(SYSTEMS):
+        return "journal record %d is a time control of an unknown kind" % i
     config = ref.config
     system = SYSTEMS[arg & 7]
     p = b4 | b5 << 8
     fischer = system == "fischer"
-    _set(config, system, value, 0 if fischer else p, p if fischer else 0,
-         b6 if system == "byoyomi" else 0, b6 if system == "canadian" else 0)
+    try:
+        _set(config, system, value, 0 if fischer else p, p if fischer else 0,
+             b6 if system == "byoyomi" else 0, b6 if system == "canadian" else 0)
+    except ValueError:
+        return "journal record %d is a time control out of range" % i
     ref.set_clock()
     ref.tc_record = settings_record(config)
-    return True
+    return ""
 
 
 def gtp_time_left(ref, colour, secs, count):

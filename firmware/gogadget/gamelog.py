@@ -19,7 +19,6 @@ replay(), so after a power cut the board goes on with the same numbers.
 """
 from gogadget import board as core
 from gogadget import journal as jn
-from gogadget.compat import forget
 from gogadget.points import EMPTY, PASS, colour_name
 from gogadget.rules import PRESETS, format_points
 
@@ -187,18 +186,10 @@ def replay(ref, records):
         elif kind == jn.K_KOMI:
             ref.komi = (value - 32768) / 2
         elif kind == jn.K_CLOCK:
-            if arg & 8:  # a time control set over GTP
-                from gogadget import clockgtp
-                try:
-                    clockgtp.restore_settings(ref, arg, value, b4, b5, b6)
-                except ValueError:
-                    problem = "journal record %d is a time control out of range" % i
-                    break
-                finally:
-                    clockgtp = None
-                    forget("clockgtp")
-            elif ref.clock is not None:  # (a clock set off since is ignored)
-                ref.clock.restore(arg, value, b4, b5, b6)
+            from gogadget.clockgtp import replayed
+            problem = replayed(ref, i, arg, value, b4, b5, b6)
+            if problem:
+                break
         else:
             problem = "journal record %d is of an unknown kind %d" % (i, kind)
             break

@@ -426,13 +426,9 @@ class Link(Engine):
             words.append("faults=" + str(sum(1 for f in referee.fault if f)))
         if referee.result:
             words.append("result=" + referee.result)
-        clock = getattr(referee, "clock", None)
-        if clock is not None:
-            # The clock as the room's snapshot has it (`gogadget publish`,
-            # `remote`): system, running, B ms, B n, W ms, W n, flagged, paused.
-            words.append("clock=%s,%s,%d,%d,%d,%d,%s,%d" % (
-                clock.word.decode(), "-BW"[clock.running], clock.left(1), clock.overtime(1),
-                clock.left(2), clock.overtime(2), "-BW"[clock.flagged], 1 if clock.paused else 0))
+        if getattr(referee, "clock", None) is not None:
+            from gogadget.clockio import status_word  # `gogadget publish`, `remote` read it
+            words.append(status_word(referee.clock))
         if self._wait_colour:
             words.append("waiting=" + colour_name(self._wait_colour))
         if self.replay is not None:
@@ -595,10 +591,8 @@ class Link(Engine):
         ref = self.referee
         what = args[0]
         if what == "clock":
-            self._args(args, 4, 5)
-            if ref.clock is not None:
-                ref.clock.theirs(ref, _int(args[1]), _int(args[2]), args[3] == "1",
-                                 _int(args[4]) if len(args) > 4 else -1)
+            from gogadget.clockio import told
+            told(ref, args)
             return ""
         if len(args) > 2:
             raise GtpError("syntax error")

@@ -571,7 +571,8 @@ class Referee:
         if self.damage:
             text += ", " + self.damage
         if self.clock is not None:
-            text += ", " + self.clock.status(self.now)
+            from gogadget.clockio import status  # (clock.py holds only the running clock)
+            text += ", " + status(self.clock, self.now)
         return text
 
 

@@ -7,6 +7,7 @@ Times are read in whole milliseconds.  A move reaches the referee a few
 scans after the stone lands (the debounce), so a player's charge is
 checked to within SLACK of the time the hand script waited.
 """
+from gogadget import clockio
 from gogadget import frame as fr
 from gogadget import journal as jn
 from gogadget.clock import Clock, BYOYOMI, CANADIAN, FISCHER, ABSOLUTE, CH_FLAG, CH_PERIOD
@@ -104,7 +105,7 @@ def scenario_clock_canadian_stones(tmp):
     h.wait_ms(3000)
     h.moves("C5")  # the third stone: a new period, full
     assert clock.overtime(WHITE) == 3 and clock.period[WHITE] == 20000
-    assert "/3" in clock.text(WHITE)
+    assert "/3" in clockio.text(clock, WHITE)
     h.moves("D6")
     h.wait_ms(21000)  # the period runs out with stones to play
     assert h.ref.result == "B+T" and h.ref.phase == "over"
@@ -314,7 +315,7 @@ def scenario_clock_pure_logic(tmp):
     c.tick(45000)
     rec = c.record(BLACK)
     d = Clock(BYOYOMI, 0, 30000, 5)
-    d.restore(*jn.decode(rec, 0)[1:])
+    clockio.restore(d, *jn.decode(rec, 0)[1:])
     assert d.left(BLACK) == c.left(BLACK) == 15000 and d.overtime(BLACK) == 4
 
 
@@ -471,12 +472,12 @@ def scenario_clock_remote_display_counts_down_without_charging(tmp):
     assert c.display(WHITE, 10500) == 2500 and c.seen[1] == 1, "the second period"
     assert c.display(WHITE, 20000) == 0 and c.seen[1] == 0
     assert c.left(WHITE) == 2000 and c.running == 0 and not c.flagged, "nothing charged"
-    assert "W 0:03 x1" in c.status(10500) and "W 0:02" in c.status()
+    assert "W 0:03 x1" in clockio.status(c, 10500) and "W 0:02" in clockio.status(c)
     c.remote_turn = False  # their move is here: their next figure, as it is
     assert c.display(WHITE, 20000) == 2000
     c.remote_turn = True
     c.theirs(ref, 1500, 2, False, 700)  # their board asks: no count-down
-    assert c.display(WHITE, 30000) == 1500 and "W took 1 s there" in c.status(30000)
+    assert c.display(WHITE, 30000) == 1500 and "W took 1 s there" in clockio.status(c, 30000)
     import sys
     if sys.implementation.name == "micropython":
         import micropython
