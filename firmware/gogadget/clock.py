@@ -273,13 +273,14 @@ class Clock:
         c = self.remote = ref.remote
         if not c:
             return
+        new = ms != self.left(c) or n != self.overtime(c)
         self.set_left(c, ms, n)
         self.remote_run = c if running else 0
         self.remote_at = ref.now
         if took >= 0:
             self.last = c
             self.took = took
-        if not running:
+        if new and not running:
             self.save(ref, c)  # their move's figure (a cut brings it back)
         ref.dirty = True
 
