@@ -21,8 +21,14 @@ nothing: it is called on every scan while a clock runs.
 
 The clock decides nothing about who runs: the referee does, through
 follow() (the board asking something stops both clocks; docs/CLOCK.md),
-made() (a move or pass), undone() (a take-back gives no time back) and
-tick().  The state is journalled as K_CLOCK records (see record()).
+made() (a move or pass), complete() (a move made off the board),
+take_back() (a take-back gives no time back) and tick().  The state is
+journalled as K_CLOCK records (see record()).
+
+This module is what a running clock needs, and nothing more (a game on
+the clock holds it: host_sim/tools/memory.py's "clocked" phase); its words,
+its SGF properties and the journal's read-back are clockio.py's, GTP's
+settings clockgtp.py's, each loaded for its job.
 """
 from array import array
 
