@@ -87,6 +87,10 @@ def emit(put, size, moves, komi=0, handicap=(), rules="", result="", date="",
             clockio.sgf_move(clock, put, n, colour)  # pyright: ignore[reportPossiblyUnbound]
         n += 1
     put(")\n")
+    if clock is not None:
+        from gogadget.compat import forget
+        clockio = None
+        forget("clockio")  # (written at the game's end: not kept on the heap)
 
 
 def initial_stones(board):
