@@ -6,7 +6,7 @@ off the firmware's own outputs only: the referee's phase, the LED frame (the
 lights are what the board waits for) and the referee's events.  No rule of Go
 is re-implemented here, so the words cannot disagree with the lights.
 """
-from gogadget import frame, points
+from gogadget import clockio, frame, points
 from gogadget.points import BLACK, WHITE
 
 WORDS = {BLACK: "Black", WHITE: "White"}
@@ -226,9 +226,9 @@ def clock_words(ref):
         return ""
     parts = []
     for colour, name in ((BLACK, "B"), (WHITE, "W")):
-        text = "%s %s" % (name, clock.text(colour))
-        if clock.running == colour:
-            text += " <"
+        text = "%s %s" % (name, clockio.text(clock, colour, getattr(ref, "now", None)))
+        if clock.running == colour or clock.remote_turn and clock.remote_run == colour:
+            text += " <"  # (a remote player's: running at their board)
         elif clock.flagged == colour:
             text += " out of time"
         parts.append(text)

@@ -96,13 +96,14 @@ def test_config_time_control_round_trip(tmp_path):
 
 
 def test_a_journalled_clock_survives_other_colours():
+    from gogadget import clockio
     from gogadget.clock import Clock, CANADIAN
     c = Clock(CANADIAN, 0, 300000, stones=25)
     c.run(WHITE, 0)
     c.moved(WHITE, 1000)
     rec = jn.decode(c.record(WHITE), 0)
     d = Clock(CANADIAN, 0, 300000, stones=25)
-    d.restore(*rec[1:])
+    clockio.restore(d, *rec[1:])
     assert d.left(WHITE) == 299000 and d.overtime(WHITE) == 24 and d.left(BLACK) == 300000
 
 
@@ -332,3 +333,26 @@ def test_remote_opponents_clock_is_their_boards_and_a_long_claim_is_shown():
     assert any("took 10 s" in text for kind, text in h.events("clock"))
     snap(["byoyomi", "", 1, 0, 1, 0])
     assert "time controls differ" in f.clock_note
+
+
+def test_gtp_time_settings_survive_a_power_cut(tmp_path):
+    """time_settings over the link, then a cut: the board comes back on
+    GTP's time control (journalled), not its config file's."""
+    from gogadget.link import Link
+    from fake_referee import FakeStream
+    tc = dict(time_control="byoyomi", main_time=600, period_time=30, periods=5)
+    h = _game(tmp_path, **tc)
+    lk = Link(h.ref, FakeStream())
+    assert _answer(lk, "time_settings 300 20 10")[0]
+    h.moves("E5 C3")
+    h.wait_ms(3000)
+    h.moves("D4")
+    assert _answer(lk, "time_left w 100 0")[0]
+    h2 = Hand(9, journal=jn.Journal(str(tmp_path)), **tc)
+    records, report = h2.ref.journal.load()
+    h2.ref.resume(records, report, h2.t)
+    c = h2.ref.clock
+    assert h2.config.time_control == "canadian" and (c.main_ms, c.period_ms, c.periods) == (
+        300000, 20000, 10)
+    assert c.left(WHITE) == 100000 and c.left(BLACK) == h.ref.clock.left(BLACK) < 298000
+    assert c.paused

@@ -21,8 +21,14 @@ nothing: it is called on every scan while a clock runs.
 
 The clock decides nothing about who runs: the referee does, through
 follow() (the board asking something stops both clocks; docs/CLOCK.md),
-made() (a move or pass), undone() (a take-back gives no time back) and
-tick().  The state is journalled as K_CLOCK records (see record()).
+made() (a move or pass), complete() (a move made off the board),
+take_back() (a take-back gives no time back) and tick().  The state is
+journalled as K_CLOCK records (see record()).
+
+This module is what a running clock needs, and nothing more (a game on
+the clock holds it: host_sim/tools/memory.py's "clocked" phase); its words,
+its SGF properties and the journal's read-back are clockio.py's, GTP's
+settings clockgtp.py's, each loaded for its job.
 """
 from array import array
 
@@ -67,6 +73,8 @@ def from_config(config, moves=0):
 class Clock:
     """Both players' time, indexed by colour (BLACK 1, WHITE 2)."""
 
+    unknown = UNKNOWN  # (for clockio, which imports nothing from here)
+
     def __init__(self, system, main_ms, period_ms=0, periods=0, stones=0, inc_ms=0,
                  max_ms=0, play_on=False, moves=0):
         self.system = system
@@ -105,6 +113,14 @@ class Clock:
         self.told = 0  # the flag the referee has acted on (time_out)
         self.moving = 0  # the colour whose move waits for its prisoners to be lifted
         self.remote_turn = False  # a remote player is to move (follow; pairing's stopwatch)
+        self.remote_run = 0  # the remote colour whose clock their board last said runs
+        self.remote_at = 0  # when their figure came (display counts it down from there)
+        self.turn_c = 0  # the colour whose turn `turn` times
+        self.turn = 0  # ms charged to turn_c since its turn began
+        self.last = 0  # the colour of the last move completed
+        self.took = -1  # ms it took, as its board said (-1: not known)
+        self.seen = [0, 0]  # display's answer: ms and periods/stones shown
+        self.remote = 0  # the remote colour (follow copies Referee.remote)
         self.warning = False
         self.shown = 0  # the colour whose used period is being shown
         self.shown_ms = 0
@@ -131,6 +147,9 @@ class Clock:
         if c != self.running:
             self.running = c
             self._undo &= ~(1 << c)  # its time ran again: a take-back gives none back
+            if c and c != self.turn_c:
+                self.turn_c = c
+                self.turn = 0
         self.since = now
 
     def tick(self, now):
@@ -148,6 +167,7 @@ class Clock:
         if ms <= 0:
             return ch
         self.saved += ms
+        self.turn += ms
         if self.saved >= SAVE_MS:
             self.saved = 0
             ch |= CH_SAVE
@@ -195,6 +215,9 @@ class Clock:
         """c's move is complete: charge it, then add what the move earns."""
         self.tick(now)
         self.started = True
+        self.last = c
+        self.took = self.turn if c == self.turn_c else -1
+        self.turn = 0
         if c == self.flagged:
             return
         s = self._snap
@@ -247,6 +270,59 @@ class Clock:
         if self.flagged == c and ms:
             self.flagged = self.told = 0
 
+    def theirs(self, ref, ms, n, running, took=-1):
+        """The remote player's clock as their board says it (pairing.Follower,
+        `gogadget-remote clock`): their figure stands, nothing here changes
+        it.  running: their board says it runs, so this board's display
+        counts it down from now (display), for the eye only; took: what
+        their last move took, if known."""
+        c = self.remote = ref.remote
+        if not c:
+            return
+        new = ms != self.left(c) or n != self.overtime(c)
+        self.set_left(c, ms, n)
+        self.remote_run = c if running else 0
+        self.remote_at = ref.now
+        if took >= 0:
+            self.last = c
+            self.took = took
+        if new and not running:
+            self.save(ref, c)  # their move's figure (a cut brings it back)
+        ref.dirty = True
+
+    def display(self, c, now):
+        """What c's clock shows at now (ms; seen[1] the periods or stones):
+        left(c), except that a remote player's clock their board says runs
+        is counted down here from their last figure, through main time and
+        the periods, without charging anything (their next figure replaces
+        it).  Allocates nothing."""
+        v = self.seen
+        ms = self.left(c)
+        v[1] = self.overtime(c)
+        if c == self.remote_run and self.remote_turn:
+            e = ticks_diff(now, self.remote_at)
+            m = self.main[c]
+            n = self.count[c] if self.period_ms else 0
+            p = self.period[c]
+            if m > e:
+                ms = m - e
+            elif self.system == BYOYOMI:
+                e -= m
+                while n > 0 and p <= e:
+                    e -= p
+                    n -= 1
+                    p = self.period_ms
+                ms = p - e if n > 0 else 0
+                v[1] = n
+            elif self.system == CANADIAN and n > 0:
+                e -= m
+                ms = p - e if p > e else 0
+                v[1] = n
+            else:
+                ms = 0
+        v[0] = ms
+        return ms
+
     # -- the journal ------------------------------------------------------------
 
     def record(self, c):
@@ -257,66 +333,7 @@ class Clock:
         return jn.encode(jn.K_CLOCK, c | over, ms & 0xFFFF, (ms >> 16) & 0xFF,
                          (ms >> 24) & 0xFF, self.count[c] & 0xFF)
 
-    def restore(self, arg, value, b4, b5, b6):
-        """A K_CLOCK record read back (gamelog.replay)."""
-        c = arg & 3
-        if c not in (1, 2):
-            return
-        ms = value | b4 << 16 | b5 << 24
-        if arg & 4:
-            self.main[c] = 0
-            self.period[c] = ms
-        else:
-            self.main[c] = ms
-        self.count[c] = b6
-        if not ms and (not self.period_ms or arg & 4):
-            self.flagged = self.told = c  # (its result, if any, is journalled too)
-        self.started = True
-
-    # -- the record (sgf.emit) -----------------------------------------------------
-
-    def sgf_root(self, put):
-        """TM (main time, s) and OT (the overtime, as CGoban and KGS write it)."""
-        put("TM[%d]" % (self.main_ms // 1000))
-        p = self.period_ms // 1000
-        sys_ = self.system
-        if sys_ == BYOYOMI:
-            put("OT[%dx%d byo-yomi]" % (self.periods, p))
-        elif sys_ == CANADIAN:
-            put("OT[%d/%d Canadian]" % (self.periods, p))
-        elif sys_ == FISCHER:
-            put("OT[%d fischer]" % (self.inc_ms // 1000))
-
-    def sgf_move(self, put, i, c):
-        """BL/WL: the mover's time left after move i; OB/OW: its periods
-        (byoyomi) or stones (canadian) left, in overtime."""
-        if i >= len(self.secs) or self.secs[i] == UNKNOWN:
-            return
-        put(("BL[%d]" if c == BLACK else "WL[%d]") % self.secs[i])
-        if self.period_ms and self.counts[i]:
-            put(("OB[%d]" if c == BLACK else "OW[%d]") % self.counts[i])
-
-    # -- words and lights ------------------------------------------------------
-
-    def text(self, c):
-        """"5:00", "0:25 x3" (periods), "4:10 /7" (stones), "1:02:03"."""
-        s = (self.left(c) + 999) // 1000
-        if s >= 3600:
-            t = "%d:%02d:%02d" % (s // 3600, s // 60 % 60, s % 60)
-        else:
-            t = "%d:%02d" % (s // 60, s % 60)
-        n = self.overtime(c)
-        if n:
-            t += (" x%d" if self.system == BYOYOMI else " /%d") % n
-        return t
-
-    def status(self):
-        t = "clock %s B %s W %s" % (SYSTEMS[self.system], self.text(1), self.text(2))
-        if self.flagged:
-            t += ", %s out of time" % colour_name(self.flagged)
-        elif self.paused:
-            t += ", paused: Confirm restarts it"
-        return t
+    # -- lights ------------------------------------------------------------------
 
     def lights(self, frame, base):
         """The status lights: the turn light blinks fast in the last 10 s,
@@ -346,6 +363,14 @@ class Clock:
         if 0 <= i < len(self.secs):
             self.secs[i] = UNKNOWN  # until the move is complete
         self.run(c if self.started and not self.paused else 0, ref.now)
+
+    def complete(self, ref):
+        """The pending move is complete now: a move made off the board (an
+        engine's, a remote player's: Referee.external_move) ends when the
+        board accepts it; placing its stone and lifting its prisoners is
+        the board asking, nobody's time (docs/CLOCK.md)."""
+        if self.moving:
+            self._complete(ref, self.moving)
 
     def _complete(self, ref, c):
         self.moving = 0
@@ -387,6 +412,7 @@ class Clock:
                 who = ref.board.to_move()
             if who == ref.remote:
                 who = 0  # their board runs their clock and says what it took
+        self.remote = ref.remote
         self.remote_turn = ref.phase == "play" and ref.remote and ref.board.to_move() == ref.remote
         self.run(who, ref.now)
         self._flag_news(ref)  # (run's charge may have been the last straw)

@@ -2,8 +2,10 @@
 time_left and gogadget-clock.  Apart from clock.py so that a running clock
 does not keep these on the heap: link.py loads this module for one command
 and lets it go (compat.forget)."""
+from gogadget import journal as jn
 from gogadget.clock import SYSTEMS
 
+_TC_RECORD = 8  # K_CLOCK's arg bit: the record is a time control, not a player's clock
 
 
 def gtp_settings(ref, how, args):
@@ -37,21 +39,72 @@ def gtp_settings(ref, how, args):
         else:
             system = "canadian"
     config = ref.config
-    names = ("time_control", "main_time", "period_time", "periods", "stones_per_period")
-    old = [getattr(config, k) for k in names]
-    config.time_control = system
-    config.main_time = vals[0] if vals else 0
-    config.period_time = vals[1] if len(vals) > 1 else 0
-    config.periods = vals[2] if system == "byoyomi" else 0
-    config.stones_per_period = vals[2] if system == "canadian" else 0
+    _set(config, system, vals[0] if vals else 0, vals[1] if len(vals) > 1 else 0, 0,
+         vals[2] if system == "byoyomi" else 0, vals[2] if system == "canadian" else 0)
+    ref.set_clock()
+    # Journalled (docs/CLOCK.md, power cuts): at once when the game's header
+    # is written, and by every later game's header (GameLog.header), since
+    # the config file still holds the old time control.
+    ref.tc_record = settings_record(config)
+    if ref.log.started and ref.journal is not None:
+        ref.journal.append(ref.tc_record)
+    ref.dirty = True
+
+
+_NAMES = ("time_control", "main_time", "period_time", "time_increment", "periods",
+          "stones_per_period")
+
+
+def _set(config, *values):
+    """The config's time control, all of it or (ValueError) none of it."""
+    old = [getattr(config, k) for k in _NAMES]
+    for k, v in zip(_NAMES, values):
+        setattr(config, k, v)
     try:
         config.validate()
     except ValueError:
-        for k, v in zip(names, old):
+        for k, v in zip(_NAMES, old):
             setattr(config, k, v)
         raise
+
+
+def settings_record(config):
+    """The config's time control as a K_CLOCK record: arg 8 + the system,
+    value main_time, b4 b5 period_time (fischer: time_increment), b6 the
+    periods or stones (fischer's max_time is not carried: GTP cannot set
+    fischer, and only GTP's settings are journalled)."""
+    system = SYSTEMS.index(config.time_control)
+    p = config.time_increment if config.time_control == "fischer" else config.period_time
+    return jn.encode(jn.K_CLOCK, _TC_RECORD | system, config.main_time, p & 0xFF, p >> 8,
+                     config.periods or config.stones_per_period)
+
+
+def replayed(ref, i, arg, value, b4, b5, b6):
+    """Record i, a K_CLOCK, read back (gamelog.replay; here, not in the
+    core, as this module is loaded for the job): a player's clock
+    (clockio.restore; a clock set off since is ignored), or a time control
+    set over GTP: the config's time control from here on, the clocks full
+    (the players' records that follow set them).  Returns what is wrong,
+    or ""."""
+    if not arg & _TC_RECORD:
+        if ref.clock is not None:
+            from gogadget.clockio import restore
+            restore(ref.clock, arg, value, b4, b5, b6)
+        return ""
+    if arg & 7 >= len(SYSTEMS):
+        return "journal record %d is a time control of an unknown kind" % i
+    config = ref.config
+    system = SYSTEMS[arg & 7]
+    p = b4 | b5 << 8
+    fischer = system == "fischer"
+    try:
+        _set(config, system, value, 0 if fischer else p, p if fischer else 0,
+             b6 if system == "byoyomi" else 0, b6 if system == "canadian" else 0)
+    except ValueError:
+        return "journal record %d is a time control out of range" % i
     ref.set_clock()
-    ref.dirty = True
+    ref.tc_record = settings_record(config)
+    return ""
 
 
 def gtp_time_left(ref, colour, secs, count):
@@ -65,6 +118,7 @@ def gtp_time_left(ref, colour, secs, count):
         raise ValueError("time_left out of range")
     clock.tick(ref.now)
     clock.set_left(colour, secs * 1000, count)
+    clock.save(ref, colour)  # (after a power cut the clock is back as told)
     ref.dirty = True
 
 

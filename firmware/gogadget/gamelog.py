@@ -114,6 +114,8 @@ class GameLog:
                 jn.encode(jn.K_GAME, 0, self.game)]
         for colour, pt in ref.setups:
             recs.append(jn.encode(jn.K_SETUP, colour, pt))
+        if ref.tc_record is not None:
+            recs.append(ref.tc_record)  # a time control set over GTP (clockgtp)
         self.journal.start(recs)
         self.started = True
 
@@ -184,8 +186,10 @@ def replay(ref, records):
         elif kind == jn.K_KOMI:
             ref.komi = (value - 32768) / 2
         elif kind == jn.K_CLOCK:
-            if ref.clock is not None:  # (a clock set off since is ignored)
-                ref.clock.restore(arg, value, b4, b5, b6)
+            from gogadget.clockgtp import replayed
+            problem = replayed(ref, i, arg, value, b4, b5, b6)
+            if problem:
+                break
         else:
             problem = "journal record %d is of an unknown kind %d" % (i, kind)
             break

@@ -426,6 +426,9 @@ class Link(Engine):
             words.append("faults=" + str(sum(1 for f in referee.fault if f)))
         if referee.result:
             words.append("result=" + referee.result)
+        if getattr(referee, "clock", None) is not None:
+            from gogadget.clockio import status_word  # `gogadget publish`, `remote` read it
+            words.append(status_word(referee.clock))
         if self._wait_colour:
             words.append("waiting=" + colour_name(self._wait_colour))
         if self.replay is not None:
@@ -580,11 +583,19 @@ class Link(Engine):
 
     def _remote(self, args):
         """gogadget-remote colour B|W|none | ask-undo N | resign B|W | count |
-        confirm-count: a remote opponent played through the host (`gogadget
-        remote`, gogadget.pairing.Remote on the host): its moves come as `play`."""
-        self._args(args, 1, 2)
+        confirm-count | clock MS N RUNNING [TOOK_MS]: a remote opponent played
+        through the host (`gogadget remote`, gogadget.pairing.Remote on the
+        host): its moves come as `play`; `clock` is their clock as their
+        board says it (clock.Clock.theirs)."""
+        self._args(args, 1, 5)
         ref = self.referee
         what = args[0]
+        if what == "clock":
+            from gogadget.clockio import told
+            told(ref, args)
+            return ""
+        if len(args) > 2:
+            raise GtpError("syntax error")
         if what == "colour":
             self._args(args, 2)
             ref.remote = 0 if args[1] == "none" else self._colour(args[1])

@@ -426,6 +426,7 @@ class Follower:
             self.clock_note = "the boards' time controls differ: %s there" % rep[0]
             ref.event("clock", self.clock_note)
             return
+        took = -1
         if self._turn_at >= 0 and not clock.remote_turn:
             # Their move is here: what their board says it took, against
             # what this board saw pass (main time only: periods and
@@ -438,8 +439,9 @@ class Follower:
                         COLOURS[c], took // 1000, seen // 1000)
                     ref.event("clock", self.clock_note)
             self._turn_at = -1
-        clock.set_left(c, ms, n)
-        ref.dirty = True
+        # Their figure stands; while their board says it runs, this board's
+        # display counts it down (display only: nothing is charged here).
+        clock.theirs(ref, ms, n, rep[1] == COLOURS[c], took)
 
     def _event(self, m):
         if m["game"] != self.game:

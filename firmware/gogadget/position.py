@@ -99,6 +99,7 @@ def resume(ref, records, report, now_ms):
         ref.refresh()
         return 0
     over, problem = replay(ref, records)
+    forget("clockio", "clockgtp")  # (a game on the clock: its records were replayed)
     ref.log.started = True
     ref.log.seen(ref.rules)
     ref.sync_want()

@@ -104,6 +104,7 @@ class Referee:
         # players are at this board): the local person never moves for it.
         self.remote = 0
         self.clock = None  # clock.Clock when the config sets a time control
+        self.tc_record = None  # the time control set over GTP, journalled (clockgtp)
         self.start(config.size, config.komi, config.handicap, config.preset)
         self.refresh()  # until the settled view is taken, the board is taken to be empty
 
@@ -426,6 +427,8 @@ class Referee:
         if self.phase == "count":
             self.phase = "play"
         _play().accept(self, colour, pt)
+        if self.clock is not None:
+            self.clock.complete(self)  # its stone and prisoners are the board asking
         self.last_seen = False
         self.dirty = True
         self.refresh()
@@ -568,7 +571,8 @@ class Referee:
         if self.damage:
             text += ", " + self.damage
         if self.clock is not None:
-            text += ", " + self.clock.status()
+            from gogadget.clockio import status  # (clock.py holds only the running clock)
+            text += ", " + status(self.clock, self.now)
         return text
 
 

@@ -60,7 +60,8 @@ def emit(put, size, moves, komi=0, handicap=(), rules="", result="", date="",
     _prop(put, "PW", white)
     _prop(put, "C", comment)
     if clock is not None:
-        clock.sgf_root(put)
+        from gogadget import clockio
+        clockio.sgf_root(clock, put)
     for colour, name in ((BLACK, "AB"), (WHITE, "AW")):
         first = True
         if colour == BLACK:
@@ -83,9 +84,13 @@ def emit(put, size, moves, komi=0, handicap=(), rules="", result="", date="",
         put(sgf_coord(size, pt))
         put("]")
         if clock is not None:
-            clock.sgf_move(put, n, colour)
+            clockio.sgf_move(clock, put, n, colour)  # pyright: ignore[reportPossiblyUnbound]
         n += 1
     put(")\n")
+    if clock is not None:
+        from gogadget.compat import forget
+        clockio = None
+        forget("clockio")  # (written at the game's end: not kept on the heap)
 
 
 def initial_stones(board):

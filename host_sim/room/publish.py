@@ -86,6 +86,37 @@ class _Rules:
         self.changes = 0
 
 
+class MirrorClock:
+    """The board's clock as its gogadget-status says it (`clock=`: system,
+    running, B ms, B n, W ms, W n, flagged, paused): what the Broadcaster
+    reads of a clock.Clock for the room's snapshot, and what
+    pairing.Follower reads of it for `gogadget remote` (remote.py)."""
+
+    def __init__(self, system):
+        self.word = system.encode()
+        # Fischer's increment is not in the status: "not 0" is all the
+        # Follower asks (a move's time is then not compared).
+        self.inc_ms = 1 if system == "fischer" else 0
+        self.running = self.flagged = 0
+        self.paused = False
+        self.ms = [0, 0, 0]
+        self.n = [0, 0, 0]
+        self.remote_turn = False  # set by the reader (remote.LinkReferee)
+
+    def update(self, fields):
+        """fields: the status word's values after the system."""
+        self.running = "-BW".index(fields[0])
+        self.ms[1], self.n[1], self.ms[2], self.n[2] = (int(v) for v in fields[1:5])
+        self.flagged = "-BW".index(fields[5])
+        self.paused = fields[6] == "1"
+
+    def left(self, c):
+        return self.ms[c]
+
+    def overtime(self, c):
+        return self.n[c]
+
+
 class Mirror:
     """The board's game as the Broadcaster reads a referee (see the list in
     gogadget.broadcast's notes), kept from what the link says."""
@@ -102,7 +133,7 @@ class Mirror:
         self.has_fault = False
         self.fault = b""
         self.damage = ""  # the Broadcaster compares it by identity: replaced only on change
-        self.clock = None  # the board's clock is not read over the link (docs/CLOCK.md)
+        self.clock = None  # MirrorClock while the board's status names one
         self.known = False  # has read the board at least once
 
     def new_board(self, rec):
@@ -129,6 +160,20 @@ class Mirror:
     def set_note(self, note):
         if note != self.damage:
             self.damage = note
+
+    def set_clock(self, word):
+        """The status's clock= word ("" without one); a malformed one is
+        taken as no clock (ValueError from a board that says nonsense would
+        be a lost link)."""
+        fields = word.split(",") if word else ()
+        try:
+            if len(fields) != 8:
+                raise ValueError(word)
+            if self.clock is None or self.clock.word != fields[0].encode():
+                self.clock = MirrorClock(fields[0])
+            self.clock.update(fields[1:])
+        except ValueError:
+            self.clock = None
 
 
 class HostPublisher:
@@ -177,6 +222,7 @@ class HostPublisher:
             game, seq = int(st["game"]), int(st["seq"])
             phase = st.get("phase", "play")
             self.mirror.set_faults(int(st.get("faults", "0")))
+            self.mirror.set_clock(st.get("clock", ""))
             if m.known and game == m.log.game and seq == m.log.seq \
                     and int(st.get("moves", "-1")) == m.board.moves \
                     and int(st.get("size", "0")) == m.board.size:

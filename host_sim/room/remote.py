@@ -20,6 +20,7 @@ the result -- is the Mirror, walked to the board at every look.
 import sys
 
 from gogadget.board import OK
+from gogadget.compat import ticks_ms
 from gogadget.pairing import Follower
 from gogadget.points import colour_name, vertex
 from host_sim.room.publish import HostPublisher
@@ -35,7 +36,8 @@ class LinkReferee:
         self.told = False  # the board knows the remote colour (told again after every reopen)
         self._ask = 0
         self.said = []  # the Remote's events (the host's log)
-        self.clock = None  # the board's clock is not mirrored over the link (docs/CLOCK.md)
+        self.dirty = False  # (the Follower sets it; the board redraws itself)
+        self._theirs = None  # their clock, as the board has not been told it yet
 
     # What the Remote reads: the Mirror.
     @property
@@ -62,6 +64,36 @@ class LinkReferee:
     def rules(self):
         return self.host.mirror.rules
 
+    @property
+    def now(self):
+        return self.host.now()
+
+    @property
+    def clock(self):
+        """The board's clock as its status says it (publish.MirrorClock),
+        with whose turn it is here; the Follower gives it their figure
+        (theirs), which goes to the board as `gogadget-remote clock`."""
+        clock = self.host.mirror.clock
+        if clock is not None:
+            m = self.host.mirror
+            clock.remote_turn = m.phase == "play" and bool(self._remote) \
+                and m.board.to_move() == self._remote
+            clock.theirs = self._their_clock
+        return clock
+
+    def _their_clock(self, ref, ms, n, running, took=-1):
+        self._theirs = "gogadget-remote clock %d %d %d %d" % (ms, n, 1 if running else 0, took)
+        self.tell_clock()
+
+    def tell_clock(self):
+        """Their clock to the board (again at the next look if the link is away)."""
+        if self._theirs is not None and self.told and self.host.link is not None:
+            try:
+                self._send(self._theirs)
+                self._theirs = None
+            except (OSError, GtpError):
+                pass
+
     def outstanding(self):
         return 0  # the board itself holds the lights
 
@@ -69,7 +101,7 @@ class LinkReferee:
         self.said.append((kind, text))
         # The pairing stopped is always said; its prompts (a take-back to
         # confirm, the other board's count) with --verbose.
-        say = self.host.notice if kind == "error" else self.host.log
+        say = self.host.notice if kind in ("error", "clock") else self.host.log
         say("%s: %s: %s" % (self.host.pub.board_id, kind, text))
 
     # What the Remote does: GTP commands.
@@ -87,6 +119,7 @@ class LinkReferee:
         if not self.told and self.host.link is not None:
             self._send("gogadget-remote colour " + colour_name(self._remote))
             self.told = True
+        self.tell_clock()
 
     @property
     def ask_undo(self):
@@ -137,8 +170,11 @@ class HostRemote(HostPublisher):
     """HostPublisher whose Broadcaster carries a pairing.Follower acting on
     the board through LinkReferee."""
 
-    def __init__(self, open_link, connect, board_id, opponent, colour, pair, **kw):
+    def __init__(self, open_link, connect, board_id, opponent, colour, pair, now=None, **kw):
+        """now(): the ms clock the Follower times their moves with
+        (default ticks_ms; a test gives the simulated board's)."""
         self.follower = Follower(board_id, opponent, colour, pair)
+        self.now = now or ticks_ms
         self.last_in = None  # (move number, colour, point) of the opponent's last move
         HostPublisher.__init__(self, open_link, connect, board_id, peer=self.follower, **kw)
         self.ref = LinkReferee(self)

@@ -47,7 +47,7 @@ PHASES = {
     "resume": ((PLAY, "gogadget.position"), 77000),
     "host": ((PLAY, "gogadget.link", "gogadget.gtp", "gogadget.score"), 95000),
     "room": ((PLAY, "gogadget.broadcast", "gogadget.hw.net", "gogadget.mqtt"), 84700),
-    "clocked": ((PLAY, "gogadget.clock"), 79500),
+    "clocked": ((PLAY, "gogadget.clock"), 79200),
 }
 # Under the unix port the fakes stand in for what only the RP2040 loads:
 # its viper loops (rp2fast loads them there) and its PIO LED driver (the

@@ -7,11 +7,12 @@ Times are read in whole milliseconds.  A move reaches the referee a few
 scans after the stone lands (the debounce), so a player's charge is
 checked to within SLACK of the time the hand script waited.
 """
+from gogadget import clockio
 from gogadget import frame as fr
 from gogadget import journal as jn
 from gogadget.clock import Clock, BYOYOMI, CANADIAN, FISCHER, ABSOLUTE, CH_FLAG, CH_PERIOD
 from gogadget.compat import ticks_add
-from gogadget.events import BTN_PASS, BTN_CONFIRM
+from gogadget.events import BTN_PASS, BTN_CONFIRM, BTN_NEW
 from gogadget.points import BLACK, WHITE
 
 from fakehand import Hand
@@ -104,7 +105,7 @@ def scenario_clock_canadian_stones(tmp):
     h.wait_ms(3000)
     h.moves("C5")  # the third stone: a new period, full
     assert clock.overtime(WHITE) == 3 and clock.period[WHITE] == 20000
-    assert "/3" in clock.text(WHITE)
+    assert "/3" in clockio.text(clock, WHITE)
     h.moves("D6")
     h.wait_ms(21000)  # the period runs out with stones to play
     assert h.ref.result == "B+T" and h.ref.phase == "over"
@@ -314,7 +315,7 @@ def scenario_clock_pure_logic(tmp):
     c.tick(45000)
     rec = c.record(BLACK)
     d = Clock(BYOYOMI, 0, 30000, 5)
-    d.restore(*jn.decode(rec, 0)[1:])
+    clockio.restore(d, *jn.decode(rec, 0)[1:])
     assert d.left(BLACK) == c.left(BLACK) == 15000 and d.overtime(BLACK) == 4
 
 
@@ -353,3 +354,141 @@ def scenario_clock_time_out_found_by_a_button(tmp):
     assert h.ref.result == "W+T" and h.events("time") == [("time", "B out of time")], \
         h.ref.status()
     assert h.ref.board.moves == 2, "the pass came after the flag fell: not played"
+
+
+def _cut(d, **tc):
+    """The board after a power cut: the config file's settings, the journal's game."""
+    h = Hand(9, journal=jn.Journal(d), **tc)
+    records, report = h.ref.journal.load()
+    h.ref.resume(records, report, h.t)
+    return h
+
+
+def scenario_clock_gtp_time_control_survives_a_power_cut(tmp):
+    # The config file says byo-yomi; GTP sets Canadian (clockgtp, as
+    # kgs-time_settings does): after a cut the game is on GTP's clock.
+    from gogadget import clockgtp
+    d = _fresh(tmp + "/gtpcut")
+    tc = dict(time_control="byoyomi", main_time=600, period_time=30, periods=5)
+    h = Hand(9, journal=jn.Journal(d), **tc)
+    h.ref.resume([], "", h.t)
+    h.settle()
+    h.moves("E5")
+    clockgtp.gtp_settings(h.ref, "kgs", ["canadian", "20", "60", "10"])
+    h.moves("C3")  # the clocks restarted full: this move starts black's
+    h.wait_ms(5000)
+    h.moves("D4")
+    b = _left(h, BLACK)
+    _near(b, 15000, "black: 20 - 5 s")
+    h2 = _cut(d, **tc)
+    clock = h2.ref.clock
+    assert clock.system == CANADIAN and h2.config.time_control == "canadian", \
+        "GTP's time control is the journal's"
+    assert (clock.main_ms, clock.period_ms, clock.periods) == (20000, 60000, 10)
+    assert clock.left(BLACK) == b and clock.paused
+    # A new game keeps GTP's time control (the config in memory), and its
+    # header journals it: the next cut finds it too.
+    h2.settle()
+    h2.follow()
+    h2.press(BTN_NEW)
+    h2.press(BTN_CONFIRM)
+    assert h2.ref.board.moves == 0 and h2.ref.clock.system == CANADIAN
+    h2.settle()
+    h2.follow()
+    h2.moves("E5")
+    h3 = _cut(d, **tc)
+    assert h3.ref.clock is not None and h3.ref.clock.system == CANADIAN
+    # GTP's "none" over the file's byo-yomi: no clock after a cut either.
+    clockgtp.gtp_settings(h3.ref, "kgs", ["none"])
+    assert h3.ref.clock is None
+    h4 = _cut(d, **tc)
+    assert h4.ref.clock is None and h4.config.time_control == "none"
+
+
+def scenario_clock_gtp_time_left_survives_a_power_cut(tmp):
+    from gogadget import clockgtp
+    d = _fresh(tmp + "/leftcut")
+    tc = dict(time_control="byoyomi", main_time=600, period_time=30, periods=5)
+    h = Hand(9, journal=jn.Journal(d), **tc)
+    h.ref.resume([], "", h.t)
+    h.settle()
+    h.moves("E5")
+    clockgtp.gtp_time_left(h.ref, WHITE, 25, 3)
+    h2 = _cut(d, **tc)
+    assert h2.ref.clock.left(WHITE) == 25000 and h2.ref.clock.overtime(WHITE) == 3
+
+
+def scenario_clock_engine_move_ends_when_the_board_accepts_it(tmp):
+    # An engine plays Black: its move comes off the board (external_move) and
+    # captures.  Its clock stops then; placing its stone and lifting its
+    # prisoner is the board asking: nobody's time (docs/CLOCK.md).
+    h = _clocked(time_control="fischer", main_time=600, time_increment=10)
+    clock = h.ref.clock
+    h.moves("E4 E5 D5 J9 F5 J8")
+    h.wait_ms(2000)  # the engine thinks on its own time
+    b = _left(h, BLACK)
+    w = _left(h, WHITE)
+    assert h.ref.external_move(BLACK, h.pt("E6")) == 0
+    assert clock.running == 0 and clock.moving == 0, "complete when accepted"
+    assert _left(h, BLACK) == b + 10000, "its increment is earned at once"
+    h.wait_ms(3000)  # the person has not placed it yet
+    assert _left(h, BLACK) == b + 10000 and _left(h, WHITE) == w
+    h.put("E6", BLACK)
+    h.settle()
+    assert h.ref.outstanding() == 1, "the prisoner is still down"
+    assert clock.running == 0, "the engine's clock does not run while its prisoner is lifted"
+    h.wait_ms(3000)
+    assert _left(h, BLACK) == b + 10000 and _left(h, WHITE) == w
+    h.lift("E5")
+    h.settle()
+    assert clock.running == WHITE and not h.ref.outstanding()
+    h.wait_ms(2000)
+    _near(_left(h, WHITE), w - 2000, "the person's time runs once the board shows the move")
+    assert _left(h, BLACK) == b + 10000
+    # The record has the engine's time left as the board accepted its move.
+    assert clock.secs[6] == (b + 10000 + 999) // 1000
+
+
+def scenario_clock_remote_display_counts_down_without_charging(tmp):
+    # A remote player's clock on this board: their figure, counted down for
+    # the eye while their board says it runs (Clock.display), through main
+    # time and the byo-yomi periods; nothing is charged.
+    class Log:
+        started = False
+
+    class Ref:
+        remote = WHITE
+        now = 5000
+        dirty = False
+        journal = None
+        log = Log()
+
+    c = Clock(BYOYOMI, 2000, 3000, 2)
+    ref = Ref()
+    c.remote_turn = True
+    c.theirs(ref, 2000, 0, True)
+    assert c.display(WHITE, 6500) == 500 and c.seen[1] == 0
+    assert c.display(WHITE, 8000) == 2000 and c.seen[1] == 2, "1 s into the first period"
+    assert c.display(WHITE, 10500) == 2500 and c.seen[1] == 1, "the second period"
+    assert c.display(WHITE, 20000) == 0 and c.seen[1] == 0
+    assert c.left(WHITE) == 2000 and c.running == 0 and not c.flagged, "nothing charged"
+    assert "W 0:03 x1" in clockio.status(c, 10500) and "W 0:02" in clockio.status(c)
+    c.remote_turn = False  # their move is here: their next figure, as it is
+    assert c.display(WHITE, 20000) == 2000
+    c.remote_turn = True
+    c.theirs(ref, 1500, 2, False, 700)  # their board asks: no count-down
+    assert c.display(WHITE, 30000) == 1500 and "W took 1 s there" in clockio.status(c, 30000)
+    import sys
+    if sys.implementation.name == "micropython":
+        import micropython
+        c.theirs(ref, 2000, 0, True)
+        res = "?"
+        micropython.heap_lock()
+        try:
+            for t in range(5000, 9000, 10):
+                c.display(WHITE, t)
+            res = "ok"
+        except MemoryError:
+            res = "allocated"
+        micropython.heap_unlock()
+        assert res == "ok", "the display allocated"

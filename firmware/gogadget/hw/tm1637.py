@@ -138,7 +138,8 @@ class ClockDisplay:
                 seg[i] = 0
         else:
             c = clock.running or referee.board.to_move()
-            clock_segments(seg, clock.left(c), clock.flagged == c)
+            # (a remote player's clock counts down here for the eye: display)
+            clock_segments(seg, clock.display(c, referee.now), clock.flagged == c)
         if seg == self._shown and not self._blank:
             return
         self._blank = clock is None

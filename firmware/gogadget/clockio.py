@@ -1,0 +1,111 @@
+"""The game clock written down and read back (clock.py keeps the time):
+its words for the status and the terminal, the SGF record's TM/OT and
+BL/WL, OB/OW, the status word the host reads (`gogadget publish`,
+`remote`), and a K_CLOCK record read back after a power cut.
+
+Apart from clock.py so that a game on the clock holds only what a running
+clock needs (host_sim/tools/memory.py's "clocked" phase): this module is
+loaded when a host asks the status, when the game is saved as SGF, and at
+a resume (position.py lets it go again).
+"""
+from gogadget.points import BLACK, colour_name
+
+# (Nothing from clock.py is imported: the clock reaches the SGF writer
+# through the count's module, which would close a circle.  The system is
+# the clock's own name for it, Clock.word.)
+
+
+def restore(clock, arg, value, b4, b5, b6):
+    """A K_CLOCK record of a player's clock read back (gamelog.replay)."""
+    c = arg & 3
+    if c not in (1, 2):
+        return
+    ms = value | b4 << 16 | b5 << 24
+    if arg & 4:
+        clock.main[c] = 0
+        clock.period[c] = ms
+    else:
+        clock.main[c] = ms
+    clock.count[c] = b6
+    if not ms and (not clock.period_ms or arg & 4):
+        clock.flagged = clock.told = c  # (its result, if any, is journalled too)
+    clock.started = True
+
+
+# -- the record (sgf.emit) -----------------------------------------------------
+
+def sgf_root(clock, put):
+    """TM (main time, s) and OT (the overtime, as CGoban and KGS write it)."""
+    put("TM[%d]" % (clock.main_ms // 1000))
+    p = clock.period_ms // 1000
+    w = clock.word
+    if w == b"byoyomi":
+        put("OT[%dx%d byo-yomi]" % (clock.periods, p))
+    elif w == b"canadian":
+        put("OT[%d/%d Canadian]" % (clock.periods, p))
+    elif w == b"fischer":
+        put("OT[%d fischer]" % (clock.inc_ms // 1000))
+
+
+def sgf_move(clock, put, i, c):
+    """BL/WL: the mover's time left after move i; OB/OW: its periods
+    (byoyomi) or stones (canadian) left, in overtime."""
+    if i >= len(clock.secs) or clock.secs[i] == clock.unknown:
+        return
+    put(("BL[%d]" if c == BLACK else "WL[%d]") % clock.secs[i])
+    if clock.period_ms and clock.counts[i]:
+        put(("OB[%d]" if c == BLACK else "OW[%d]") % clock.counts[i])
+
+
+# -- words ------------------------------------------------------------------
+
+def text(clock, c, now=None):
+    """"5:00", "0:25 x3" (periods), "4:10 /7" (stones), "1:02:03"; with
+    now, as Clock.display shows it then."""
+    if now is None:
+        s = clock.left(c)
+        n = clock.overtime(c)
+    else:
+        s = clock.display(c, now)
+        n = clock.seen[1]
+    s = (s + 999) // 1000
+    if s >= 3600:
+        t = "%d:%02d:%02d" % (s // 3600, s // 60 % 60, s % 60)
+    else:
+        t = "%d:%02d" % (s // 60, s % 60)
+    if n:
+        t += (" x%d" if clock.word == b"byoyomi" else " /%d") % n
+    return t
+
+
+def status(clock, now=None):
+    t = "clock %s B %s W %s" % (clock.word.decode(), text(clock, 1, now), text(clock, 2, now))
+    if clock.took >= 0:
+        # The mover's board says how long its move took; a remote
+        # player's, as their board's figures say it.
+        t += ", %s took %d s%s" % (colour_name(clock.last), (clock.took + 500) // 1000,
+                                   " there" if clock.last == clock.remote else "")
+    if clock.flagged:
+        t += ", %s out of time" % colour_name(clock.flagged)
+    elif clock.paused:
+        t += ", paused: Confirm restarts it"
+    return t
+
+
+def told(ref, args):
+    """`gogadget-remote clock MS N RUNNING [TOOK_MS]` (link.py): the remote
+    player's clock as their board says it (Clock.theirs)."""
+    if not 4 <= len(args) <= 5:
+        raise ValueError("clock MS N RUNNING [TOOK_MS]")
+    if ref.clock is not None:
+        ref.clock.theirs(ref, int(args[1]), int(args[2]), args[3] == "1",
+                         int(args[4]) if len(args) > 4 else -1)
+
+
+def status_word(clock):
+    """gogadget-status's clock=SYSTEM,RUNNING,B_MS,B_N,W_MS,W_N,FLAGGED,PAUSED
+    (RUNNING and FLAGGED B, W or -): the clock as the room's snapshot has
+    it, for `gogadget publish` and `remote` (host_sim/room/publish.py)."""
+    return "clock=%s,%s,%d,%d,%d,%d,%s,%d" % (
+        clock.word.decode(), "-BW"[clock.running], clock.left(1), clock.overtime(1),
+        clock.left(2), clock.overtime(2), "-BW"[clock.flagged], 1 if clock.paused else 0)
