@@ -15,7 +15,7 @@ import machine  # noqa: E402  (the fake)
 from gogadget.config import Config  # noqa: E402
 from gogadget.hw import pins, pico  # noqa: E402
 from gogadget.hw.calib import Calibration, CalibrationError, checkerboard  # noqa: E402
-from gogadget.hw.muxscan import MuxScanner, build_plan  # noqa: E402
+from gogadget.hw.muxscan import NO_READ, MuxScanner, build_plan  # noqa: E402
 from gogadget.scan import S_EMPTY, S_BLACK, S_WHITE, S_STONE, S_FAULT, new_scan  # noqa: E402
 
 
@@ -57,8 +57,8 @@ def random_position(board, rnd):
 
 @pytest.mark.parametrize("size", [9, 13, 19])
 def test_plan_reads_every_place_once_and_no_spare_channel(size):
-    steps, _ = build_plan(size)
-    places = [s[3] for s in steps if s[2] is not None]
+    _, _, banks, at, _ = build_plan(size)
+    places = [at[i] for i in range(len(banks)) if banks[i] != NO_READ]
     assert sorted(places) == list(range(size * size))
     board, scanner = colour_scanner(size)
     board.record = True
@@ -287,3 +287,33 @@ def test_micropython_scan_is_right_and_allocates_nothing(micropython, size):
     assert r.returncode == 0, r.stderr + r.stdout
     assert "bad []" in r.stdout and "scan True" in r.stdout, r.stdout
     assert "changes True" in r.stdout, r.stdout
+
+
+# The plan on a fragmented heap: every free block under 1 KB, plenty free
+# in all (the Pico W's heap at boot raised a MemoryError when the plan was a
+# list of 361 steps, a 2 KB block).
+FRAGMENTED_PLAN = r"""
+import gc
+from gogadget.hw import muxscan
+gc.collect()
+chain = None
+try:
+    while True:  # holes of ~1 KB, each pinned apart by a small list
+        chain = [chain, bytearray(960)]
+except MemoryError:
+    pass
+node = chain
+while node is not None:
+    node[1] = None
+    node = node[0]
+gc.collect()
+print("free", gc.mem_free())
+plan = muxscan.build_plan(19)
+print("plan", len(plan[0]))
+"""
+
+
+def test_the_plan_needs_no_large_block_of_the_heap(micropython):
+    res = micropython(FRAGMENTED_PLAN, heapsize="96k")
+    assert res.returncode == 0 and "plan 361" in res.stdout, res.stdout + res.stderr
+    assert int(res.stdout.split("free")[1].split()[0]) > 30000, res.stdout

@@ -75,9 +75,9 @@ class PhysicsAdc:
         self.board = board
         self.stones = board.stones
         self.path = physics.AnalogPath(board)
-        steps, _ = muxscan.build_plan(board.size)
-        first = next(s for s in steps if s[2] is not None)
-        c1, c2, bank = first[3] % 16, first[3] // 16 % 16, first[2]
+        _, _, banks, places, _ = muxscan.build_plan(board.size)
+        first = next(i for i in range(len(banks)) if banks[i] != muxscan.NO_READ)
+        c1, c2, bank = places[first] % 16, places[first] // 16 % 16, banks[first]
         self._first_key = bank << 8 | c2 << 4 | c1
         self._frames = -1
         self.passes = 0
