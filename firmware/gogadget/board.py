@@ -52,7 +52,7 @@ def key(keys, pt, colour):
 # RP2040 (hw/rp2fast.py installs them with use_fast()), the plain loops of
 # boardplain.py elsewhere (loaded when the first Board is made), so the
 # Pico holds no bytecode it never runs.
-_FAST = [None, None, None]
+_FAST = [None, None, None]  # type: list
 
 
 def use_fast(liberty, remove, find):

@@ -39,7 +39,7 @@ _STUCK_RETRY_MS = 1000  # a contradiction that may not be asked about: look agai
 # Referee.sync_want's pass: its viper twin on the RP2040 (hw/rp2fast.py
 # installs it with use_fast), elsewhere the plain loop of refereeplain.py
 # (loaded when the first Referee is made).
-_FAST = [None]
+_FAST = [None]  # type: list
 
 
 def use_fast(sync_want):

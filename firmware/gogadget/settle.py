@@ -98,7 +98,7 @@ _O_HI = const(8)
 # The per-place pass and the adoption: viper twins on the RP2040
 # (hw/rp2fast.py installs them), the plain loops of settleplain.py
 # elsewhere (loaded when the first Settler is made).
-_FAST = [None, None]
+_FAST = [None, None]  # type: list
 
 
 def use_fast(places, mark):
