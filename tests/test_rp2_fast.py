@@ -56,16 +56,17 @@ print("classify ok")
 # calib.track's look at the places: the viper twin against _look, on two
 # boards calibrated alike, through changes of stones, fields and drift
 from gogadget.hw import calib as C
+from gogadget.hw.calibderive import checkerboard, derive, set_base, set_near, set_sample
 def calibrated(seed):
     random.seed(seed)
     c = C.Calibration(9)
     m = 81
     base = [30000 + random.getrandbits(10) for _ in range(m)]
-    c.set_base(base)
-    c.set_sample(1, [b + 1500 + random.getrandbits(9) for b in base], C.checkerboard(9, 0))
-    c.set_sample(2, [b - 1500 - random.getrandbits(9) for b in base], C.checkerboard(9, 1))
-    c.set_near([b - 90 - random.getrandbits(6) for b in base], C.checkerboard(9, 1))
-    c.derive()
+    set_base(c, base)
+    set_sample(c, 1, [b + 1500 + random.getrandbits(9) for b in base], checkerboard(9, 0))
+    set_sample(c, 2, [b - 1500 - random.getrandbits(9) for b in base], checkerboard(9, 1))
+    set_near(c, [b - 90 - random.getrandbits(6) for b in base], checkerboard(9, 1))
+    derive(c)
     return c, base
 plain, base = calibrated(9)
 twin, _ = calibrated(9)
