@@ -9,6 +9,7 @@ from gogadget import journal as jn
 from gogadget.app import App
 from gogadget.board import OK
 from gogadget.config import Config
+from gogadget.diagram import diagram
 from gogadget.events import BTN_NONE
 from gogadget.points import PASS
 from gogadget.scan import new_scan
@@ -34,7 +35,7 @@ def play_recorded_game(store, seed=7, moves=70):
     app.boot(0)
     ref = app.referee
     rng = random.Random(seed)
-    states = [(app.journal.size, 0, ref.board.diagram())]
+    states = [(app.journal.size, 0, diagram(ref.board))]
     pts = ref.board.points()
     captures = 0
     while ref.board.moves < moves:
@@ -52,7 +53,7 @@ def play_recorded_game(store, seed=7, moves=70):
             if ref.board.cells[pt] or ref.external_move(colour, pt) != OK:
                 continue
             captures += ref.board.last_captures
-        states.append((app.journal.size, ref.board.moves, ref.board.diagram()))
+        states.append((app.journal.size, ref.board.moves, diagram(ref.board)))
     assert captures > 0 or moves < 30
     return states
 
@@ -82,9 +83,9 @@ def boot(store):
 
 def expected(states, cut):
     best = None
-    for size, moves, diagram in states:
+    for size, moves, picture in states:
         if size <= cut:
-            best = (moves, diagram)
+            best = (moves, picture)
     return best
 
 
@@ -104,7 +105,7 @@ def test_power_cut_at_every_byte(tmp_path):
         ref = app.referee
         want = expected(states, cut)
         if want is not None:
-            assert (ref.board.moves, ref.board.diagram()) == want, cut
+            assert (ref.board.moves, diagram(ref.board)) == want, cut
             assert ref.phase in ("resume", "play"), cut
         kinds = [k for k, _ in events]
         if cut % jn.RECORD:
@@ -132,7 +133,7 @@ def test_corrupt_byte_recovers_to_last_good_record(tmp_path):
     open(path, "wb").write(data)
     app, events = boot(store)
     want = expected(states, 20 * jn.RECORD)
-    assert (app.referee.board.moves, app.referee.board.diagram()) == want
+    assert (app.referee.board.moves, diagram(app.referee.board)) == want
     assert any(k == "error" and "damaged at byte %d" % (20 * jn.RECORD) in t for k, t in events)
     assert open(store + "/journal-1.bad", "rb").read() == bytes(data)
     # the recovered game goes on and is journalled after the good part

@@ -548,32 +548,3 @@ class Board:
         if reason == OK:
             self.undo()
         return reason
-
-    # -- text diagrams (tests, showboard) ------------------------------------
-
-    def diagram(self):
-        """Rows top to bottom, '.' empty, 'X' black, 'O' white."""
-        size = self.size
-        w = self.stride
-        lines = []
-        for r in range(size - 1, -1, -1):
-            base = (r + 1) * w
-            lines.append("".join(".XO"[self.cells[base + c]] for c in range(size)))
-        return "\n".join(lines)
-
-    def load_diagram(self, text):
-        """Set the position from a diagram (as diagram() writes) as set-up stones."""
-        rows = [line.strip().replace(" ", "") for line in text.strip().split("\n")]
-        if len(rows) != self.size or any(len(r) != self.size for r in rows):
-            raise ValueError("diagram is not %dx%d" % (self.size, self.size))
-        self.clear()
-        w = self.stride
-        for i, line in enumerate(rows):
-            r = self.size - 1 - i
-            for c, ch in enumerate(line):
-                if ch in "XxBb#":
-                    self.setup(BLACK, (r + 1) * w + c)
-                elif ch in "OoWw":
-                    self.setup(WHITE, (r + 1) * w + c)
-                elif ch not in ".+-":
-                    raise ValueError("bad diagram character " + ch)
