@@ -18,7 +18,8 @@ from gogadget.hw import calibderive  # noqa: E402
 from gogadget.hw.calib import Calibration, CalibrationError  # noqa: E402
 from gogadget.hw.calibderive import checkerboard, derive, set_base, set_sample  # noqa: E402
 from gogadget.hw.selftest import span  # noqa: E402
-from gogadget.hw.muxscan import NO_READ, MuxScanner, build_plan  # noqa: E402
+from gogadget.hw.muxplan import NO_READ, build_plan  # noqa: E402
+from gogadget.hw.muxscan import MuxScanner  # noqa: E402
 from gogadget.scan import S_EMPTY, S_BLACK, S_WHITE, S_STONE, S_FAULT, new_scan  # noqa: E402
 
 
@@ -297,7 +298,7 @@ def test_micropython_scan_is_right_and_allocates_nothing(micropython, size):
 # list of 361 steps, a 2 KB block).
 FRAGMENTED_PLAN = r"""
 import gc
-from gogadget.hw import muxscan
+from gogadget.hw import muxplan
 gc.collect()
 chain = None
 try:
@@ -311,7 +312,7 @@ while node is not None:
     node = node[0]
 gc.collect()
 print("free", gc.mem_free())
-plan = muxscan.build_plan(19)
+plan = muxplan.build_plan(19)
 print("plan", len(plan[0]))
 """
 

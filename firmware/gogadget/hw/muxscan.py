@@ -1,84 +1,19 @@
 """Colour sensors: linear Hall sensors behind two levels of CD74HC4067
 analog multiplexers, read by the RP2040 ADC (wiring in pins.py).
 
-At start the scanner works out a plan: the order of reads and the select
-lines to flip before each.  Level-1 channels are visited in Gray-code order,
-level-2 channels in Gray-code order forwards and backwards in turn, so most
-reads need one GPIO write.  Every switch is followed by SETTLE_READS thrown
+At start the scanner works out a plan (hw/muxplan.py, let go of once the
+plan's arrays are made): the order of reads and the select lines to flip
+before each, so most reads need one GPIO write.  Every switch is followed by SETTLE_READS thrown
 away conversions: the mux outputs and the ADC's sample capacitor still hold
 the previous sensor's voltage.  A scan then runs the plan from preallocated
 arrays and allocates nothing.
 """
 from array import array
 
-from gogadget.compat import const, zeros
+from gogadget.compat import forget, zeros
 from gogadget.hw import pins
 from gogadget.hw.calib import Calibration
 from gogadget.scan import S_EMPTY, S_FAULT, SENSOR_COLOUR
-
-NO_PIN = const(255)
-NO_READ = const(255)
-
-
-def gray(i):
-    return i ^ (i >> 1)
-
-
-def _walk(size, state, plan=None):
-    """Go through the plan from select state `state`: -> (its steps, the
-    select state it ends in).  With plan (pin, value, bank, place arrays of
-    that many steps) each step is written there.  Level-1 channels in Gray
-    order, level 2 in Gray order forwards and backwards in turn; a switch
-    of several select lines is a step per line, the read on the last."""
-    n = size * size
-    nmux = pins.mux_count(size)
-    banks = pins.bank_count(size)
-    last = pins.MUX_CHANNELS - 1
-    k = 0
-    for i in range(pins.MUX_CHANNELS):
-        c1 = gray(i)
-        for j in range(pins.MUX_CHANNELS):
-            c2 = gray(j if i & 1 == 0 else last - j)
-            for bank in range(banks):
-                place = pins.mux_place(bank, c2, c1)
-                if bank * pins.MUX_CHANNELS + c2 >= nmux or place >= n:
-                    continue
-                want = c1 | c2 << 4
-                flip = want ^ state
-                state = want
-                b = -1  # the line set in this step (none: no line changes)
-                while True:  # every changed line, the lowest first
-                    if flip:
-                        b += 1
-                        while not flip >> b & 1:
-                            b += 1
-                        flip ^= 1 << b
-                    if plan is not None:
-                        plan[0][k] = NO_PIN if b < 0 else b
-                        plan[1][k] = 0 if b < 0 else want >> b & 1
-                        plan[2][k] = NO_READ if flip else bank
-                        if not flip:
-                            plan[3][k] = place
-                    k += 1
-                    if not flip:
-                        break
-    return k, state
-
-
-def build_plan(size):
-    """-> (pin, value, bank, place, state): per step of the plan the select
-    line to set (0..3 level 1, 4..7 level 2; NO_PIN: none) and its value,
-    the bank whose ADC then reads (NO_READ: none) and the place it reads;
-    and the select state the plan ends in.  The plan is cyclic: it starts
-    from that state.  Walked three times rather than built as a list: no
-    step needs a block of the heap bigger than its own array (a list of the
-    steps, 2 KB, raised a MemoryError at boot on a fragmented Pico W)."""
-    _, state = _walk(size, 0)
-    count, _ = _walk(size, state)
-    plan = (bytearray(count), bytearray(count), bytearray(count), zeros("H", count))
-    _walk(size, state, plan)
-    return plan + (state,)
-
 
 class MuxScanner:
     kind = SENSOR_COLOUR
@@ -103,7 +38,10 @@ class MuxScanner:
         self.raw = zeros("H", n)  # last readings, for calibration and self-test
         self.fault = bytearray(n)  # 1: left out (self-test)
         lines = list(select) + list(bank_select)
-        self._pin, self._val, bank, self._place, state = build_plan(size)
+        from gogadget.hw import muxplan
+        self._pin, self._val, bank, self._place, state = muxplan.build_plan(size)
+        no_read = muxplan.NO_READ
+        forget("hw.muxplan")  # boot only: the plan's bytecode leaves the heap
         self.plan_len = len(self._pin)
         for b in range(8):  # start in the state the plan ends in
             lines[b].value(state >> b & 1)
@@ -123,7 +61,7 @@ class MuxScanner:
             self._fast_classify = fast["classify"]
             self._fast_look = fast["track_look"]
             for i in range(len(bank)):  # the ADC input each step reads
-                if bank[i] != NO_READ:
+                if bank[i] != no_read:
                     bank[i] = channels[bank[i]]
             self._chan = bank
             self._masks = array("I", [1 << g for g in gpios])

@@ -7,8 +7,8 @@ from gogadget.compat import const
 from gogadget.hw import pins
 from gogadget.scan import S_EMPTY, S_FAULT
 
-NO_PIN = const(255)  # muxscan.NO_PIN: no select line set in this step
-NO_READ = const(255)  # muxscan.NO_READ: no conversion in this step
+NO_PIN = const(255)  # muxplan.NO_PIN: no select line set in this step
+NO_READ = const(255)  # muxplan.NO_READ: no conversion in this step
 
 
 def read_raw(sc):
