@@ -265,9 +265,8 @@ def test_a_long_journal_loads_in_a_fragmented_heap(tmp_path, micropython):
 
 
 def test_crc8_is_crc8_of_polynomial_7_bit_by_bit():
-    """crc8 takes a byte a nibble at a time from a table: the same CRC as
-    the bit-by-bit definition (and the catalogue's check value), so every
-    journal written before reads back."""
+    """crc8 is the catalogue's CRC-8 (check value), byte for byte the
+    bit-by-bit definition, so every journal written before reads back."""
     def bitwise(data):
         crc = 0
         for x in data:

@@ -40,21 +40,24 @@ NAME = "journal.bin"
 TMP = "journal.tmp"
 
 
-# CRC-8 (polynomial 0x07) of each 4-bit value: crc8 takes a byte in two
-# steps of a table look-up (on the Pico a record's CRC is a few dozen
-# bytecodes; bit by bit it was 56 turns of a loop, and its viper twin's
-# machine code more heap than this).
-_NIBBLE = b"\x00\x07\x0e\x09\x1c\x1b\x12\x15\x38\x3f\x36\x31\x24\x23\x2a\x2d"
+# crc8 as viper code on the RP2040 (hw/rp2fast.py installs it): every
+# record a move writes, and every record read back at boot, is checked.
+_FAST = [None]
+
+
+def use_fast(crc):
+    _FAST[0] = crc
 
 
 def crc8(data, n):
     """CRC-8 (polynomial 0x07) of data[0:n]."""
-    t = _NIBBLE
+    if _FAST[0] is not None:
+        return _FAST[0](data, n)
     crc = 0
     for i in range(n):
         crc ^= data[i]
-        crc = (crc << 4 & 0xFF) ^ t[crc >> 4]
-        crc = (crc << 4 & 0xFF) ^ t[crc >> 4]
+        for _ in range(8):
+            crc = ((crc << 1) ^ 0x07) & 0xFF if crc & 0x80 else (crc << 1) & 0xFF
     return crc
 
 

@@ -37,17 +37,17 @@ CORE = (
 PLAY = "gogadget.play"
 # phase: (what it holds beyond CORE, budget: the most bytes of .mpy for all it holds)
 PHASES = {
-    "idle": ((PLAY,), 69500),
-    "playing": ((PLAY,), 69500),
-    "passing": ((PLAY,), 69500),
-    "counting": (("gogadget.counting", "gogadget.score"), 71000),
-    "saving": (("gogadget.counting", "gogadget.sgf"), 71000),
+    "idle": ((PLAY,), 70000),
+    "playing": ((PLAY,), 70000),
+    "passing": ((PLAY,), 70000),
+    "counting": (("gogadget.counting", "gogadget.score"), 71500),
+    "saving": (("gogadget.counting", "gogadget.sgf"), 71500),
     "over": (("gogadget.counting",), 69000),
-    "new game": ((PLAY, "gogadget.counting", "gogadget.position"), 74500),
+    "new game": ((PLAY, "gogadget.counting", "gogadget.position"), 75000),
     "resume": ((PLAY, "gogadget.position"), 72000),
     "host": ((PLAY, "gogadget.link", "gogadget.gtp", "gogadget.score"), 90000),
-    "room": ((PLAY, "gogadget.broadcast", "gogadget.hw.net", "umqtt", "umqtt.simple"), 81000),
-    "clocked": ((PLAY, "gogadget.clock"), 74000),
+    "room": ((PLAY, "gogadget.broadcast", "gogadget.hw.net", "umqtt", "umqtt.simple"), 81500),
+    "clocked": ((PLAY, "gogadget.clock"), 74500),
 }
 # Under the unix port the fakes stand in for what only the RP2040 loads:
 # its viper loops (rp2fast loads them there) and its PIO LED driver (the

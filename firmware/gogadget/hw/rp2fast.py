@@ -29,7 +29,7 @@ ADC_CS_EN_START = 5  # EN | START_ONE; AINSEL << 12; READY is bit 8
 
 # The functions in hw/rp2viper.py, by name (what load() returns).
 NAMES = ("scan", "classify", "track_look", "uses", "render", "settle_places", "settle_mark", "diff_places",
-         "sync_want", "paint_places", "liberty", "remove", "superko_find")
+         "sync_want", "paint_places", "crc8", "liberty", "remove", "superko_find")
 
 _loaded = []
 
@@ -37,20 +37,21 @@ _loaded = []
 def install(fast=None):
     """On the rp2 port: the rules core's flood fill, capture and history
     search, the settler's per-place pass and adoption, the referee's diff
-    and want, and the frame's paint as viper code too (each module's
-    use_fast), before any of them is used: their plain loops (boardplain,
-    settleplain, refereeplain) are then never loaded.  Returns the
+    and want, the frame's paint and the journal's CRC as viper code too
+    (each module's use_fast), before any of them is used: their plain
+    loops (boardplain, settleplain, refereeplain) are then never loaded.  Returns the
     functions (None elsewhere); fast: the table to install instead of
     load()'s (tests, under the unix port)."""
     if fast is None:
         fast = load()
     if fast is not None:
-        from gogadget import board, referee, settle, signals, view
+        from gogadget import board, journal, referee, settle, signals, view
         board.use_fast(fast["liberty"], fast["remove"], fast["superko_find"])
         settle.use_fast(fast["settle_places"], fast["settle_mark"])
         view.use_fast(fast["diff_places"])
         referee.use_fast(fast["sync_want"])
         signals.use_fast(fast["paint_places"])
+        journal.use_fast(fast["crc8"])
     return fast
 
 

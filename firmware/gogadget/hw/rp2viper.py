@@ -1,6 +1,7 @@
 """RP2040 viper loops (hw/rp2fast.py's table of them): scan, classify, the
 LED render, the settler's pass, the referee's diff and want, the frame's
-paint and the rules core's flood fill, capture and history search.
+paint, the journal's CRC and the rules core's flood fill, capture and history
+search.
 
 Only the rp2 port imports this module (rp2fast.load).  `make mpy` compiles
 it alone with `mpy-cross -march=armv6m`, so its .mpy holds Thumb machine
@@ -549,6 +550,23 @@ def paint_places(frame: ptr8, prompt: ptr8, codes: ptr8, n: int):
     while i < n:
         frame[1 + i] = codes[prompt[i]]
         i += 1
+
+@micropython.viper
+def crc8(data: ptr8, n: int) -> int:
+    # journal.crc8: CRC-8, polynomial 0x07
+    crc = 0
+    i = 0
+    while i < n:
+        crc ^= data[i]
+        b = 0
+        while b < 8:
+            if crc & 0x80:
+                crc = ((crc << 1) ^ 0x07) & 0xFF
+            else:
+                crc = (crc << 1) & 0xFF
+            b += 1
+        i += 1
+    return crc
 
 @micropython.viper
 def liberty(board, start: int, gen: int) -> int:
