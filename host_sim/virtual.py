@@ -378,8 +378,8 @@ class Simulator:
             # followed of the drift in RAM is gone.
             import os
 
-            from gogadget.hw.calib import Calibration
-            self.sensors.calibration = Calibration.load(
+            from gogadget.hw import calibderive
+            self.sensors.calibration = calibderive.load(
                 os.path.join(self.store_dir, CALIBRATION_FILE), self.size)
         self.app = App(self.config, self.sensors, self.leds, self.buttons, self.store_dir)
         self._tap_events()

@@ -9,6 +9,7 @@ from hypothesis import given, settings, strategies as st
 from sgfmill import boards as sgf_boards
 
 from gogadget.board import Board, OK, KO, SUPERKO, SUICIDE, OCCUPIED, key
+from gogadget.diagram import diagram, load_diagram
 from gogadget.points import BLACK, WHITE, EMPTY, PASS, point, row_col
 from gogadget.rules import (KO_NONE, KO_SIMPLE, KO_PREVIOUS, KO_POSITIONAL,
                             KO_SITUATIONAL, SUICIDE_FORBIDDEN, SUICIDE_MULTI,
@@ -165,12 +166,12 @@ def test_capacity_and_long_random_games():
 
 def test_diagram_round_trip_and_bad_diagram():
     b = Board(5)
-    b.load_diagram(".X...\n..O..\n.....\n.....\nX...O")
-    assert b.diagram() == ".X...\n..O..\n.....\n.....\nX...O"
+    load_diagram(b, ".X...\n..O..\n.....\n.....\nX...O")
+    assert diagram(b) == ".X...\n..O..\n.....\n.....\nX...O"
     assert row_col(5, b.chain(point(5, 4, 1))[0]) == (4, 1)
     for bad in ("....\n" * 5, ".....\n" * 4, "..Z..\n" + ".....\n" * 4):
         try:
-            b.load_diagram(bad)
+            load_diagram(b, bad)
         except ValueError:
             continue
         raise AssertionError("accepted " + repr(bad))

@@ -14,8 +14,12 @@ import machine  # noqa: E402  (the fake)
 
 from gogadget.config import Config  # noqa: E402
 from gogadget.hw import pins, pico  # noqa: E402
-from gogadget.hw.calib import Calibration, CalibrationError, checkerboard  # noqa: E402
-from gogadget.hw.muxscan import MuxScanner, build_plan  # noqa: E402
+from gogadget.hw import calibderive  # noqa: E402
+from gogadget.hw.calib import Calibration, CalibrationError  # noqa: E402
+from gogadget.hw.calibderive import checkerboard, derive, set_base, set_sample  # noqa: E402
+from gogadget.hw.selftest import span  # noqa: E402
+from gogadget.hw.muxplan import NO_READ, build_plan  # noqa: E402
+from gogadget.hw.muxscan import MuxScanner  # noqa: E402
 from gogadget.scan import S_EMPTY, S_BLACK, S_WHITE, S_STONE, S_FAULT, new_scan  # noqa: E402
 
 
@@ -33,18 +37,18 @@ def calibrated(board, scanner):
     size = board.size
     cal = Calibration(size)
     scanner.read_raw()
-    cal.set_base(scanner.raw)
+    set_base(cal, scanner.raw)
     for p in checkerboard(size, 0):
         board.stones[p] = 1
     scanner.read_raw()
-    cal.set_sample(S_BLACK, scanner.raw, checkerboard(size, 0))
+    set_sample(cal, S_BLACK, scanner.raw, checkerboard(size, 0))
     for p in checkerboard(size, 1):
         board.stones[p] = 2
     scanner.read_raw()
-    cal.set_sample(S_WHITE, scanner.raw, checkerboard(size, 1))
+    set_sample(cal, S_WHITE, scanner.raw, checkerboard(size, 1))
     for p in range(size * size):
         board.stones[p] = 0
-    assert cal.derive() == []
+    assert derive(cal) == []
     scanner.calibration = cal
     return cal
 
@@ -57,8 +61,8 @@ def random_position(board, rnd):
 
 @pytest.mark.parametrize("size", [9, 13, 19])
 def test_plan_reads_every_place_once_and_no_spare_channel(size):
-    steps, _ = build_plan(size)
-    places = [s[3] for s in steps if s[2] is not None]
+    _, _, banks, at, _ = build_plan(size)
+    places = [at[i] for i in range(len(banks)) if banks[i] != NO_READ]
     assert sorted(places) == list(range(size * size))
     board, scanner = colour_scanner(size)
     board.record = True
@@ -155,16 +159,16 @@ def test_calibration_file_round_trip_and_damage(tmp_path):
     cal = calibrated(board, scanner)
     path = str(tmp_path / "calib.bin")
     cal.save(path)
-    back = Calibration.load(path, 9)
+    back = calibderive.load(path, 9)
     assert list(back.lo) == list(cal.lo) and list(back.hi) == list(cal.hi)
     assert bytes(back.hic) == bytes(cal.hic) and back.calibrated
     assert not os.path.exists(path + ".tmp")
     with pytest.raises(CalibrationError, match="is for 9x9"):
-        Calibration.load(path, 13)
+        calibderive.load(path, 13)
     with open(path, "r+b") as f:
         f.truncate(100)
     with pytest.raises(CalibrationError, match="damaged"):
-        Calibration.load(path, 9)
+        calibderive.load(path, 9)
     loaded, why = pico.load_calibration(9, path)
     assert "calibrate" in why and not loaded.calibrated
 
@@ -176,16 +180,16 @@ def test_the_file_holds_the_samples_and_they_drift_with_the_baseline(tmp_path):
     board, scanner = colour_scanner(9, seed=9)
     cal = calibrated(board, scanner)
     black, white, flags = (list(a) for a in cal.samples())
-    spans = [cal.span(p) for p in range(81)]
+    spans = [span(cal, p) for p in range(81)]
     path = str(tmp_path / "calib.bin")
     cal.save(path)
     assert cal.black is None and cal.white is None and cal.flags is None
-    back = Calibration.load(path, 9)
+    back = calibderive.load(path, 9)
     assert back.black is None and back.white is None and back.flags is None
     assert [list(a) for a in back.samples()] == [black, white, flags]
-    assert [back.span(p) for p in range(81)] == spans
+    assert [span(back, p) for p in range(81)] == spans
     lo, hi = list(back.lo), list(back.hi)
-    assert back.derive() == [] and (list(back.lo), list(back.hi)) == (lo, hi)
+    assert derive(back) == [] and (list(back.lo), list(back.hi)) == (lo, hi)
     base = list(back.base)
     lim = back.track_limit
     for p in range(81):
@@ -193,7 +197,7 @@ def test_the_file_holds_the_samples_and_they_drift_with_the_baseline(tmp_path):
     back.base[3] = base[3]
     back.dirty = True
     back.save_drift()
-    warm = Calibration.load(path, 9)
+    warm = calibderive.load(path, 9)
     b2, w2, f2 = (list(a) for a in warm.samples())
     assert f2 == flags and list(warm.base) == list(back.base) and list(warm.saved) == list(warm.base)
     for p in range(81):
@@ -203,11 +207,11 @@ def test_the_file_holds_the_samples_and_they_drift_with_the_baseline(tmp_path):
     with open(path, "r+b") as f:
         f.seek(5 + 2 * 81 + 2 * 3)
         f.write(bytes((5, 0)))  # black sample of place 3 near the low rail
-    near = Calibration.load(path, 9)
+    near = calibderive.load(path, 9)
     near.base[3] += 100
     near.dirty = True
     near.save_drift()
-    assert Calibration.load(path, 9).samples()[0][3] == 5
+    assert calibderive.load(path, 9).samples()[0][3] == 5
     # samples gone with the file: said, not guessed
     os.remove(path)
     with pytest.raises(OSError):
@@ -248,7 +252,7 @@ import sys, micropython
 import machine
 from gogadget.hw import pins
 from gogadget.hw.muxscan import MuxScanner
-from gogadget.hw.calib import checkerboard
+from gogadget.hw.calibderive import checkerboard, derive, set_base, set_sample
 from gogadget.scan import new_scan
 size = %d
 board = machine.install_colour(size, seed=4, noise=200)
@@ -258,12 +262,12 @@ s = MuxScanner(size, [machine.Pin(g, out) for g in pins.MUX_SELECT],
                [machine.ADC(machine.Pin(g)) for g in pins.ADC_PINS])
 scan = new_scan(size)
 cal = s.calibration
-s.read_raw(); cal.set_base(s.raw)
+s.read_raw(); set_base(cal, s.raw)
 for p in checkerboard(size, 0): board.stones[p] = 1
-s.read_raw(); cal.set_sample(1, s.raw, checkerboard(size, 0))
+s.read_raw(); set_sample(cal, 1, s.raw, checkerboard(size, 0))
 for p in checkerboard(size, 1): board.stones[p] = 2
-s.read_raw(); cal.set_sample(2, s.raw, checkerboard(size, 1))
-print("bad", cal.derive())
+s.read_raw(); set_sample(cal, 2, s.raw, checkerboard(size, 1))
+print("bad", derive(cal))
 for p in range(size * size): board.stones[p] = (p * 7) %% 3
 s.read(scan)
 micropython.heap_lock()
@@ -287,3 +291,46 @@ def test_micropython_scan_is_right_and_allocates_nothing(micropython, size):
     assert r.returncode == 0, r.stderr + r.stdout
     assert "bad []" in r.stdout and "scan True" in r.stdout, r.stdout
     assert "changes True" in r.stdout, r.stdout
+
+
+# The plan on a fragmented heap: every free block under 1 KB, plenty free
+# in all (the Pico W's heap at boot raised a MemoryError when the plan was a
+# list of 361 steps, a 2 KB block).
+FRAGMENTED_PLAN = r"""
+import gc
+from gogadget.hw import muxplan
+gc.collect()
+chain = None
+try:
+    while True:  # holes of ~1 KB, each pinned apart by a small list
+        chain = [chain, bytearray(960)]
+except MemoryError:
+    pass
+node = chain
+while node is not None:
+    node[1] = None
+    node = node[0]
+gc.collect()
+print("free", gc.mem_free())
+plan = muxplan.build_plan(19)
+print("plan", len(plan[0]))
+"""
+
+
+def test_the_plan_needs_no_large_block_of_the_heap(micropython):
+    res = micropython(FRAGMENTED_PLAN, heapsize="96k")
+    assert res.returncode == 0 and "plan 361" in res.stdout, res.stdout + res.stderr
+    assert int(res.stdout.split("free")[1].split()[0]) > 30000, res.stdout
+
+
+@pytest.mark.parametrize("size", [9, 19])
+def test_an_uncalibrated_board_has_the_thresholds_derive_gives_without_samples(size):
+    # Calibration() sets them itself: a game never loads calibderive.
+    cal = Calibration(size)
+    made = (list(cal.lo), list(cal.hi), bytes(cal.loc), bytes(cal.hic), cal.calibrated,
+            cal.bad, cal.fresh, cal.track_limit, cal.xb, cal.xw, cal.xreach, list(cal.xt),
+            list(cal.ctx))
+    assert derive(cal) == []
+    assert made == (list(cal.lo), list(cal.hi), bytes(cal.loc), bytes(cal.hic), cal.calibrated,
+                    cal.bad, cal.fresh, cal.track_limit, cal.xb, cal.xw, cal.xreach,
+                    list(cal.xt), list(cal.ctx))

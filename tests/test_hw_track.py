@@ -12,19 +12,21 @@ import pytest
 MP_TRACK = r"""
 import micropython
 from array import array
-from gogadget.hw.calib import Calibration, checkerboard
+from gogadget.hw import calibderive
+from gogadget.hw.calib import Calibration
+from gogadget.hw.calibderive import checkerboard, derive, set_base, set_sample
 from gogadget.scan import S_BLACK, S_EMPTY, S_WHITE
 size = %d
 CALLS = %d
 n = size * size
 cal = Calibration(size)
 base = array("H", [30000 + (p * 37) %% 2000 for p in range(n)])
-cal.set_base(base)
-cal.set_sample(S_BLACK, array("H", [b + 6000 for b in base]), checkerboard(size, 0))
-cal.set_sample(S_WHITE, array("H", [b - 6000 for b in base]), checkerboard(size, 1))
-print("bad", cal.derive(), cal.track_limit > 0)
+set_base(cal, base)
+set_sample(cal, S_BLACK, array("H", [b + 6000 for b in base]), checkerboard(size, 0))
+set_sample(cal, S_WHITE, array("H", [b - 6000 for b in base]), checkerboard(size, 1))
+print("bad", derive(cal), cal.track_limit > 0)
 cal.save("calib.bin")  # as the Calibrator leaves it: the file's baseline is the one tracked from
-cal = Calibration.load("calib.bin", size)
+cal = calibderive.load("calib.bin", size)
 lim = cal.track_limit
 raw = array("H", base)
 scan = bytearray(n)

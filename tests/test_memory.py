@@ -136,8 +136,8 @@ def test_rare_modules_leave_the_heap_on_micropython(tmp_path):
 
 DRIFT_IN_A_FRAGMENTED_HEAP = r"""
 import gc
-from gogadget.hw.calib import Calibration
-cal = Calibration.load(%r, 19)  # at boot, before the game fragments the heap
+from gogadget.hw import calibderive
+cal = calibderive.load(%r, 19)  # at boot, before the game fragments the heap
 gc.collect()
 hold = [None] * 400
 big = [None] * 40
@@ -174,6 +174,7 @@ print("saved", cal.dirty, cal.path)
 def test_a_calibration_drift_is_written_back_in_a_fragmented_heap(tmp_path, micropython):
     # The file (2.5 KB on 19x19) is copied a few places at a time, never
     # read whole: mid-game, a fragmented heap may have no block that big.
+    from gogadget.hw import calibderive
     from gogadget.hw.calib import Calibration
     path = str(tmp_path / "calib.bin")
     Calibration(19).save(path)
@@ -181,6 +182,6 @@ def test_a_calibration_drift_is_written_back_in_a_fragmented_heap(tmp_path, micr
     res = micropython(code=DRIFT_IN_A_FRAGMENTED_HEAP % path, heapsize="96k")
     out = res.stdout + res.stderr
     assert "no 2 KB block" in out and "saved False " + path in out, out
-    back = Calibration.load(path, 19)
+    back = calibderive.load(path, 19)
     assert [back.base[i] for i in range(3)] == [32768 + 300] * 3
     assert open(path, "rb").read() != before

@@ -33,6 +33,7 @@ Two documented differences, both decided for the rule texts:
 import pytest
 
 from gogadget.board import OK, KO, SUPERKO, SUICIDE, REASONS
+from gogadget.diagram import diagram
 from gogadget.points import BLACK, WHITE, PASS, vertex, parse_vertex
 from oracle_games import new_board, outcomes, random_game, stones
 from oracle_gtp import GNUGO_MODES, gnugo
@@ -99,7 +100,7 @@ def check_game(engine, size, moves, ko, suicide):
         for (ok, text), cmd in zip(answers[:len(pending)], pending):
             assert ok, "GNU Go refused %s after %s: %s" % (cmd, history(size, moves[:turn - 1]), text)
         answers = answers[len(pending):]
-        where = "\nafter %d moves: %s\n%s" % (turn, history(size, moves[:turn]), board.diagram())
+        where = "\nafter %d moves: %s\n%s" % (turn, history(size, moves[:turn]), diagram(board))
         k = 0
         for colour in (BLACK, WHITE):
             reasons, legal = outcomes(board, colour)

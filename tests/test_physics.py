@@ -8,7 +8,7 @@ import pytest
 
 from gogadget import scan
 from gogadget.hw import pins
-from gogadget.hw.calib import Calibration
+from gogadget.hw import calibderive
 from gogadget.points import BLACK, WHITE
 from host_sim import physics as ph
 from host_sim import replay, stress
@@ -142,7 +142,7 @@ def test_the_makers_calibration_runs_the_firmware_calibrator(tmp_path):
     stones, clock, b, sensors, result = board(size=13, tmp_path=tmp_path)
     assert result == "ok"
     cal = sensors.calibration
-    kept = Calibration.load(str(tmp_path / "calib.bin"), 13)
+    kept = calibderive.load(str(tmp_path / "calib.bin"), 13)
     assert list(kept.lo) == list(cal.lo) and list(kept.hi) == list(cal.hi)
     assert kept.share == cal.share and 40 <= cal.share <= 128
     assert stones.count() == 0  # the maker took the stones off again
@@ -256,14 +256,14 @@ def test_drift_is_tracked_and_survives_a_power_cut(tmp_path):
     stones, clock, b, sensors, result = board(size=9, physics=hot, tmp_path=tmp_path)
     assert result == "ok"
     path = str(tmp_path / "calib.bin")
-    cold = list(Calibration.load(path, 9).base)
+    cold = list(calibderive.load(path, 9).base)
     stones.put(40, BLACK)
     out = scan.new_scan(9)
     for _ in range(6000):  # 2 minutes at 50 scans/s: 30 C warmer
         clock.advance(20)
         sensors.read(out)
         assert bytes(out) == truth(stones, scan.SENSOR_COLOUR)
-    warm = Calibration.load(path, 9)  # what a reboot now finds
+    warm = calibderive.load(path, 9)  # what a reboot now finds
     moved = max(abs(a - c) for a, c in zip(warm.base, cold)) >> 4
     assert moved > 20  # the drift was written back ...
     sensors.calibration = warm

@@ -43,7 +43,8 @@ def calibrate_and_play(firmware, build, tmp_path, physics_setting, seed):
     import sgfmill.sgf
 
     from gogadget.hw import pins
-    from gogadget.hw.calib import Calibration, checkerboard
+    from gogadget.hw import calibderive
+    from gogadget.hw.calibderive import checkerboard
     from gogadget.points import BLACK, WHITE
     from gogadget.scan import S_BLACK, S_EMPTY, S_WHITE
     from host_sim import physics, virtual
@@ -163,7 +164,7 @@ def calibrate_and_play(firmware, build, tmp_path, physics_setting, seed):
     files = rp2.read_image(tmp_path / "after.img")
     assert "calib.bin" in files, sorted(files)
     (tmp_path / "calib.bin").write_bytes(files["calib.bin"])
-    cal = Calibration.load(str(tmp_path / "calib.bin"), SIZE)
+    cal = calibderive.load(str(tmp_path / "calib.bin"), SIZE)
     assert cal.calibrated and not cal.bad
     board = adc.board
     truth = (S_EMPTY, S_BLACK, S_WHITE)

@@ -48,28 +48,24 @@ def key(keys, pt, colour):
     return k
 
 
-def find_back(history, k, h):
-    """The last index <= k at which history holds h, else -1: superko's
-    look through every earlier position (hw/rp2viper.py's superko_find is
-    its viper twin)."""
-    while k >= 0:
-        if history[k] == h:
-            return k
-        k -= 1
-    return -1
+# The flood fill, the capture and the history search: viper twins on the
+# RP2040 (hw/rp2fast.py installs them with use_fast()), the plain loops of
+# boardplain.py elsewhere (loaded when the first Board is made), so the
+# Pico holds no bytecode it never runs.
+_FAST = [None, None, None]  # type: list
 
 
-# Viper twins of the flood fill, the capture and the history search on the
-# RP2040 (hw/rp2fast.py installs them with use_fast()); the plain code elsewhere.
-_FAST = [None, None, find_back]
-
-
-def use_fast(liberty, remove, find=None):
+def use_fast(liberty, remove, find):
     """Run the flood fill, the capture and the history search as the given
-    (viper) functions."""
+    functions (boardplain's signatures)."""
     _FAST[0] = liberty
     _FAST[1] = remove
-    _FAST[2] = find or find_back
+    _FAST[2] = find
+
+
+def _plain():
+    from gogadget import boardplain as p
+    use_fast(p.liberty, p.remove, p.find_back)
 
 
 class Board:
@@ -82,6 +78,8 @@ class Board:
 
     def __init__(self, size, ko=KO_SIMPLE, suicide=SUICIDE_FORBIDDEN, capacity=256):
         check_size(size)
+        if _FAST[0] is None:
+            _plain()
         self.size = size
         self.ko = ko
         self.suicide = suicide
@@ -299,67 +297,11 @@ class Board:
         return self._chain_free(start)
 
     def _chain_free(self, start):
-        gen = self._next_gen()
-        fast = _FAST[0]
-        if fast is not None:
-            n = fast(self, start, gen)
-        else:
-            n = self._flood(start, gen)
+        n = _FAST[0](self, start, self._next_gen())
         if n > 0:
             return True
         self._nfill = -n
         return False
-
-    def _flood(self, start, gen):
-        """The chain through start, marked gen: 1 at its first liberty, else
-        -(its size), its stones in _stack.  (Its frame is more than 11 words:
-        on the RP2040 the viper twin in hw/rp2fast.py runs instead.)"""
-        cells = self.cells
-        w = self.stride
-        colour = cells[start]
-        mark = self._mark
-        stack = self._stack
-        mark[start] = gen
-        stack[0] = start
-        n = 1
-        k = 0
-        while k < n:
-            p = stack[k]
-            k += 1
-            # Unrolled: a tuple of neighbours would be a heap allocation.
-            q = p - 1
-            c = cells[q]
-            if c == EMPTY:
-                return 1
-            if c == colour and mark[q] != gen:
-                mark[q] = gen
-                stack[n] = q
-                n += 1
-            q = p + 1
-            c = cells[q]
-            if c == EMPTY:
-                return 1
-            if c == colour and mark[q] != gen:
-                mark[q] = gen
-                stack[n] = q
-                n += 1
-            q = p - w
-            c = cells[q]
-            if c == EMPTY:
-                return 1
-            if c == colour and mark[q] != gen:
-                mark[q] = gen
-                stack[n] = q
-                n += 1
-            q = p + w
-            c = cells[q]
-            if c == EMPTY:
-                return 1
-            if c == colour and mark[q] != gen:
-                mark[q] = gen
-                stack[n] = q
-                n += 1
-        return -n
 
     def _remove_filled(self):
         """Take the stones of the last fill off the board onto the capture log."""
@@ -367,32 +309,12 @@ class Board:
         top = self._ncaptured
         if top + n > len(self._captured):
             self._more_captured(n)
-        fast = _FAST[1]
-        if fast is not None:
-            self.hash = fast(self, n, top)
-        else:
-            self._remove(n, top)
+        self.hash = _FAST[1](self, n, top)
         self._ncaptured = top + n
         return n
 
     def _more_captured(self, n):
         self._captured.extend(array("H", bytes(2 * (n + len(self._captured)))))
-
-    def _remove(self, n, top):
-        cells = self.cells
-        keys = self._keys
-        stack = self._stack
-        captured = self._captured
-        h = self.hash
-        for k in range(n):
-            p = stack[k]
-            c = keys[p]
-            if cells[p] == WHITE:
-                c = (c & _ROT_LOW) << 7 | c >> 23  # key(): white's key
-            h ^= c
-            cells[p] = EMPTY
-            captured[top + k] = p
-        self.hash = h
 
     # -- moves --------------------------------------------------------------
     #
@@ -626,32 +548,3 @@ class Board:
         if reason == OK:
             self.undo()
         return reason
-
-    # -- text diagrams (tests, showboard) ------------------------------------
-
-    def diagram(self):
-        """Rows top to bottom, '.' empty, 'X' black, 'O' white."""
-        size = self.size
-        w = self.stride
-        lines = []
-        for r in range(size - 1, -1, -1):
-            base = (r + 1) * w
-            lines.append("".join(".XO"[self.cells[base + c]] for c in range(size)))
-        return "\n".join(lines)
-
-    def load_diagram(self, text):
-        """Set the position from a diagram (as diagram() writes) as set-up stones."""
-        rows = [line.strip().replace(" ", "") for line in text.strip().split("\n")]
-        if len(rows) != self.size or any(len(r) != self.size for r in rows):
-            raise ValueError("diagram is not %dx%d" % (self.size, self.size))
-        self.clear()
-        w = self.stride
-        for i, line in enumerate(rows):
-            r = self.size - 1 - i
-            for c, ch in enumerate(line):
-                if ch in "XxBb#":
-                    self.setup(BLACK, (r + 1) * w + c)
-                elif ch in "OoWw":
-                    self.setup(WHITE, (r + 1) * w + c)
-                elif ch not in ".+-":
-                    raise ValueError("bad diagram character " + ch)

@@ -36,13 +36,19 @@ from gogadget.settle import Settler
 
 _EVENT_SLOTS = 16  # events nobody collects are dropped, oldest first
 _STUCK_RETRY_MS = 1000  # a contradiction that may not be asked about: look again later
-# Referee.sync_want's pass as viper code on the RP2040 (hw/rp2fast.py
-# installs it with use_fast); None: the plain _sync_want.
-_FAST = [None]
+# Referee.sync_want's pass: its viper twin on the RP2040 (hw/rp2fast.py
+# installs it with use_fast), elsewhere the plain loop of refereeplain.py
+# (loaded when the first Referee is made).
+_FAST = [None]  # type: list
 
 
 def use_fast(sync_want):
     _FAST[0] = sync_want
+
+
+def _plain():
+    from gogadget.refereeplain import sync_want
+    use_fast(sync_want)
 
 
 # The phase modules other than play's are loaded when their phase comes
@@ -87,6 +93,8 @@ class Referee:
     Attributes without an underscore are shared with the phase modules."""
 
     def __init__(self, config, journal=None):
+        if _FAST[0] is None:
+            _plain()
         self.config = config
         self.journal = journal
         self.log = GameLog(journal)
@@ -387,24 +395,7 @@ class Referee:
 
     def sync_want(self):
         """want <- the board; places that lost their stone must be lifted."""
-        if _FAST[0] is not None:
-            _FAST[0](self)
-        else:
-            self._sync_want()
-
-    def _sync_want(self):
-        """sync_want's plain pass (hw/rp2fast.py's sync_want is its viper twin)."""
-        cells = self.board.cells
-        want = self.want
-        mark = self.mark
-        size = self.size
-        for pl in range(self.n):
-            c = cells[(pl // size + 1) * (size + 1) + pl % size]
-            if c == EMPTY and want[pl] != EMPTY:
-                mark[pl] |= view.M_REMOVE
-            elif c != EMPTY:
-                mark[pl] &= ~(view.M_REMOVE | view.M_STRAY)
-            want[pl] = c
+        _FAST[0](self)
 
     # -- moves -------------------------------------------------------------
 

@@ -95,16 +95,23 @@ _O_PENDING = const(6)
 _O_LO = const(7)
 _O_HI = const(8)
 
-# The per-place pass and the adoption as viper code on the RP2040
-# (hw/rp2fast.py installs them); None: the plain methods, which do the same.
-_FAST = [None, None]
+# The per-place pass and the adoption: viper twins on the RP2040
+# (hw/rp2fast.py installs them), the plain loops of settleplain.py
+# elsewhere (loaded when the first Settler is made).
+_FAST = [None, None]  # type: list
 
 
 def use_fast(places, mark):
-    """Run Settler._places and Settler._mark as the given (viper) functions,
-    called with the settler as their first argument."""
+    """Run the per-place pass and the adoption as the given functions,
+    called with the settler as their first argument (settleplain's
+    signatures)."""
     _FAST[0] = places
     _FAST[1] = mark
+
+
+def _plain():
+    from gogadget import settleplain as p
+    use_fast(p.places, p.mark)
 
 
 class Settler:
@@ -113,6 +120,8 @@ class Settler:
     read-only for callers."""
 
     def __init__(self, size, config):
+        if _FAST[0] is None:
+            _plain()
         n = size * size
         self.size = size
         self.n = n
@@ -265,12 +274,10 @@ class Settler:
     def _debounce(self, scan, now):
         """Per-place debouncing, batches and the hand detector (see the
         module notes).  Kept within MicroPython's 11-word stack frame, like
-        everything called once per scan: the per-place pass is _places (or
-        its viper twin), and what it found is read back from _out."""
-        if _FAST[0] is None:
-            self._places(scan)
-        else:
-            _FAST[0](self, scan)
+        everything called once per scan: the per-place pass is
+        settleplain.places (or its viper twin), and what it found is read
+        back from _out."""
+        _FAST[0](self, scan)
         out = self._out
         # Places waiting to be adopted, and an unclean batch waiting for the
         # board to be still, keep the loop going after they settle.
@@ -315,120 +322,18 @@ class Settler:
         self.clean = True
         return True
 
-    def _places(self, scan):
-        """One pass over every place: runs, flickers, holds; counts into
-        _out what _debounce decides on.  hw/rp2fast.py's settle_places is
-        its viper twin (tests/test_rp2_fast.py: the same results)."""
-        cand = self.last
-        run = self._run
-        dev = self._dev
-        calm = self._calm
-        hold = self._hold
-        fresh = self.fresh
-        stable = self.stable
-        k = self._k
-        window = self._window
-        cap = self._cap
-        busy = ready = moving = recent = flick = coming = pending = 0
-        lo = hi = 0  # the places ready to be adopted lie in lo..hi-1
-        for pl in range(self.n):
-            s = scan[pl]
-            c = cand[pl]
-            r = run[pl]
-            if s == c:
-                if dev[pl] != _NO_DEV:
-                    dev[pl] = _NO_DEV
-                    flick += 1  # off for one scan only: a flicker
-                    calm[pl] = 0
-                elif calm[pl] < cap:
-                    calm[pl] += 1
-                if r < cap:
-                    r += 1
-                    run[pl] = r
-            elif dev[pl] == _NO_DEV and r >= 2:
-                dev[pl] = s  # one scan off: forgiven, unless it lasts
-                calm[pl] = 0
-                busy += 1
-                if fresh[pl]:
-                    coming += 1  # just adopted, and already off: wait and see
-            else:
-                if c != stable[pl] and r >= 2 and c != S_EMPTY:
-                    # A stone on its way, cut short: long enough for one that
-                    # read 3+ scans, a moment for what may be a double flicker.
-                    hold[pl] = k if r >= 3 else 2
-                r = 2 if dev[pl] == s else 1
-                dev[pl] = _NO_DEV
-                calm[pl] = 0
-                cand[pl] = c = s
-                run[pl] = r
-            if hold[pl]:
-                hold[pl] -= 1
-                if c == stable[pl]:
-                    coming += 1
-            if r < cap or calm[pl] < cap:
-                busy += 1
-            if c != stable[pl]:
-                if fresh[pl]:
-                    coming += 1  # just adopted, and already changing: wait and see
-                if r >= k and dev[pl] == _NO_DEV and (r >= self._k_slide or not self._source(pl)):
-                    if not ready:
-                        lo = pl
-                    ready += 1
-                    hi = pl + 1
-                else:
-                    pending += 1
-                    if c != S_EMPTY:
-                        moving += 1  # a stone on its way (a lift alone need not wait)
-                        if stable[pl] == S_EMPTY:
-                            coming += 1  # a new one
-                if 2 <= r <= window:
-                    recent += 1
-        out = self._out
-        out[_O_BUSY] = busy
-        out[_O_READY] = ready
-        out[_O_MOVING] = moving
-        out[_O_RECENT] = recent
-        out[_O_FLICK] = flick
-        out[_O_COMING] = coming
-        out[_O_PENDING] = pending
-        out[_O_LO] = lo
-        out[_O_HI] = hi
-
     def _adopt(self, lo, hi, stalled):
         """Adopt the ready places as one batch.  It is clean once a scan
         after it shows no new stone on its way (a second stone put down
         with it may be read a scan late) and, if it went through after a
         stall, nothing changing beside it."""
         self._waiting = False
-        if _FAST[1] is None:
-            self._mark(lo, hi)
-        else:
-            _FAST[1](self, lo, hi)
+        _FAST[1](self, lo, hi)
         self.clean = False
         self._stalled = stalled
         if stalled:  # (a slice copy: a loop's locals would put this frame on the heap)
             self._doubt[:] = self.fresh
         return True
-
-    def _mark(self, lo, hi):
-        """The adoption itself (hw/rp2fast.py's settle_mark is its viper
-        twin): fresh restarts when the board was clean, the places ready in
-        lo..hi go into stable."""
-        cand = self.last
-        stable = self.stable
-        fresh = self.fresh
-        if self.clean:  # batches before the board is clean again count as one
-            for pl in range(self.n):
-                fresh[pl] = 0
-        # The whole batch is decided on the view before it (a place adopted
-        # first must not make its neighbour look slid from it).
-        for pl in range(lo, hi):
-            if self._ready(pl):
-                fresh[pl] = 2
-        for pl in range(lo, hi):
-            if fresh[pl] == 2:
-                stable[pl] = cand[pl]
-                fresh[pl] = 1
 
     def _fresh_beside_change(self):
         """Is a stone adopted since the board was clean (in doubt since the

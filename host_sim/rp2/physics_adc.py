@@ -1,7 +1,7 @@
 """host_sim.physics's sensors on the emulated Pico's ADC inputs.
 
-The firmware's own scan path (hw/muxscan.py's plan driven through the
-SIO and ADC registers, the classifier, calib.py's Calibration and its drift
+The firmware's own scan path (hw/muxscan.py running hw/muxplan.py's plan,
+driven through the SIO and ADC registers, the classifier, calib.py's Calibration and its drift
 tracking, the Calibrator) then runs against the physical model instead of
 rp2040py's ideal per-colour values:
 
@@ -24,7 +24,7 @@ current) once per scan: when the plan's first place is selected, which
 read_raw does first on every pass (scan, calibration and self-test alike).
 """
 from gogadget import frame as F
-from gogadget.hw import muxscan
+from gogadget.hw import muxplan
 from host_sim import physics, virtual
 
 
@@ -75,9 +75,9 @@ class PhysicsAdc:
         self.board = board
         self.stones = board.stones
         self.path = physics.AnalogPath(board)
-        steps, _ = muxscan.build_plan(board.size)
-        first = next(s for s in steps if s[2] is not None)
-        c1, c2, bank = first[3] % 16, first[3] // 16 % 16, first[2]
+        _, _, banks, places, _ = muxplan.build_plan(board.size)
+        first = next(i for i in range(len(banks)) if banks[i] != muxplan.NO_READ)
+        c1, c2, bank = places[first] % 16, places[first] // 16 % 16, banks[first]
         self._first_key = bank << 8 | c2 << 4 | c1
         self._frames = -1
         self.passes = 0

@@ -37,24 +37,27 @@ CORE = (
 PLAY = "gogadget.play"
 # phase: (what it holds beyond CORE, budget: the most bytes of .mpy for all it holds)
 PHASES = {
-    "idle": ((PLAY,), 75000),
-    "playing": ((PLAY,), 75000),
-    "passing": ((PLAY,), 75000),
-    "counting": (("gogadget.counting", "gogadget.score"), 76500),
-    "saving": (("gogadget.counting", "gogadget.sgf"), 76500),
-    "over": (("gogadget.counting",), 74000),
-    "new game": ((PLAY, "gogadget.counting", "gogadget.position"), 80000),
-    "resume": ((PLAY, "gogadget.position"), 77000),
-    "host": ((PLAY, "gogadget.link", "gogadget.gtp", "gogadget.score"), 95000),
-    "room": ((PLAY, "gogadget.broadcast", "gogadget.hw.net", "gogadget.mqtt"), 84700),
-    "clocked": ((PLAY, "gogadget.clock"), 79200),
+    "idle": ((PLAY,), 69900),
+    "playing": ((PLAY,), 69900),
+    "passing": ((PLAY,), 69900),
+    "counting": (("gogadget.counting", "gogadget.score"), 71400),
+    "saving": (("gogadget.counting", "gogadget.sgf"), 71400),
+    "over": (("gogadget.counting",), 69100),
+    "new game": ((PLAY, "gogadget.counting", "gogadget.position"), 74700),
+    "resume": ((PLAY, "gogadget.position"), 72000),
+    "host": ((PLAY, "gogadget.link", "gogadget.gtp", "gogadget.score"), 90200),
+    "room": ((PLAY, "gogadget.broadcast", "gogadget.hw.net", "gogadget.mqtt"), 79400),
+    "clocked": ((PLAY, "gogadget.clock"), 74100),
 }
 # Under the unix port the fakes stand in for what only the RP2040 loads:
 # its viper loops (rp2fast loads them there) and its PIO LED driver (the
 # unix port has no rp2 module, so hw/pico.py falls back to neopixel); and
-# the plain loops the viper code replaces there are not loaded on the board.
+# the plain loops the viper code replaces there are not loaded on the board
+# (tests/test_rp2_fast.py: with the twins installed none of them is).
 ON_THE_BOARD = {"gogadget.hw.rp2fast": "gogadget.hw.rp2viper", "neopixel": "gogadget.hw.ws2812pio"}
-NOT_ON_THE_BOARD = ("neopixel", "gogadget.hw.calibplain")
+NOT_ON_THE_BOARD = ("neopixel", "gogadget.boardplain", "gogadget.settleplain",
+                    "gogadget.refereeplain", "gogadget.hw.calibplain", "gogadget.hw.muxscanplain",
+                    "gogadget.hw.ledsplain")
 
 
 def allowed(phase):

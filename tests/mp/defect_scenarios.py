@@ -5,6 +5,7 @@ before its fix (tests/test_referee_scenarios.py says how that was checked).
 """
 from gogadget import frame as fr
 from gogadget import journal as jn
+from gogadget.diagram import diagram
 from gogadget.events import BTN_PASS, BTN_CONFIRM, BTN_NEW
 from gogadget.points import BLACK, WHITE, EMPTY, place_point
 from gogadget.scan import S_EMPTY, S_STONE
@@ -84,7 +85,7 @@ def scenario_d3_self_capture_is_lifted_not_played(tmp):
     h.moves("A1 B1 A2 B2 J9 B3 J8 A4")
     h.play("A3", tidy=False)  # takes A1 A2 A3 off: allowed self-capture
     b = h.ref.board
-    assert b.moves == 9 and b.cells[h.pt("A3")] == EMPTY, b.diagram()
+    assert b.moves == 9 and b.cells[h.pt("A3")] == EMPTY, diagram(b)
     for v in ("A1", "A2", "A3"):
         assert h.colour_at(v) == fr.REMOVE, v
     h.lift("A1")

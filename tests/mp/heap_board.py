@@ -2,6 +2,7 @@
 and Board.legal allocate nothing once warmed up (heap locked)."""
 import micropython
 from gogadget.board import Board, OK
+from gogadget.diagram import load_diagram
 from gogadget.points import parse_vertex
 from gogadget.rules import KO_POSITIONAL, KO_SIMPLE, KO_SITUATIONAL, SUICIDE_FORBIDDEN
 
@@ -21,7 +22,7 @@ def run(ko):
     # A ko on a second board: the retake is refused (positional superko
     # confirms it by rebuilding the old position in the scratch buffer).
     k = Board(5, ko=ko)
-    k.load_diagram(".XO..\nXO.O.\n.XO..\n.....\n.....")
+    load_diagram(k, ".XO..\nXO.O.\n.XO..\n.....\n.....")
     b4, c4k = parse_vertex(5, "B4"), parse_vertex(5, "C4")
     assert k.play(1, c4k) == OK
     assert k.legal(2, b4) != OK

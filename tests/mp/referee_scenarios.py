@@ -12,6 +12,7 @@ from gogadget import frame as fr
 from gogadget import signals as sg
 from gogadget import journal as jn
 from gogadget.board import OK
+from gogadget.diagram import diagram
 from gogadget.events import BTN_PASS, BTN_CONFIRM, BTN_NEW, BTN_RESIGN
 from gogadget.points import BLACK, WHITE, EMPTY, PASS
 from gogadget.scan import S_EMPTY, S_BLACK, S_WHITE, S_FAULT
@@ -86,7 +87,7 @@ def scenario_capture_prompts_remove(tmp):
     h.moves("D5 E5 F5 J9 E4 J8")
     h.play("E6", tidy=False)  # takes E5
     assert h.ref.board.moves == 7
-    assert h.ref.board.cells[h.pt("E5")] == EMPTY, h.ref.board.diagram()
+    assert h.ref.board.cells[h.pt("E5")] == EMPTY, diagram(h.ref.board)
     assert h.colour_at("E5") == fr.REMOVE and h.pattern_at("E5") == fr.BLINK
     assert any(k == "capture" for k, _ in h.events())
     assert h.ref.outstanding() == 1
@@ -785,13 +786,13 @@ def scenario_power_cut_resume(tmp):
     h.ref.resume([], "", h.t)
     h.settle()
     h.moves("E4 E5 D5 J9 F5 J8 E6 pass")
-    diagram = h.ref.board.diagram()
+    before = diagram(h.ref.board)
     # power cut: a new referee, a new empty scan, the journal on flash
     h2 = Hand(9, journal=jn.Journal(d))
     records, report = h2.ref.journal.load()
     assert report == ""
     h2.ref.resume(records, report, h2.t)
-    assert h2.ref.board.diagram() == diagram and h2.ref.board.moves == 8
+    assert diagram(h2.ref.board) == before and h2.ref.board.moves == 8
     h2.settle()
     assert h2.ref.phase == "resume"
     assert h2.code("E4") == fr.PUT_BLACK | fr.BLINK

@@ -4,7 +4,7 @@ Plain functions with plain asserts, no pytest: tests/test_rules_texts.py runs
 each under CPython, tests/test_micropython_rules.py runs them all under the
 real `micropython` and compares what they return.  Each name cites the rule
 text it checks: document number (../shared/rules/NNN_*.txt) and rule.
-Diagrams are drawn top row first, 'X' black, 'O' white (Board.load_diagram);
+Diagrams are drawn top row first, 'X' black, 'O' white (diagram.load_diagram);
 vertices are GTP ("A1" bottom left, no I).
 
 Every check returns a short text (final diagram, hash, prisoners) so both
@@ -12,6 +12,7 @@ interpreters can be compared move for move.
 """
 import checkrun
 from gogadget.board import Board, OK, OCCUPIED, SUICIDE, KO, SUPERKO, OFF_BOARD, REASONS, key
+from gogadget.diagram import diagram, load_diagram
 from gogadget.points import BLACK, WHITE, EMPTY, PASS, parse_vertex
 from gogadget.rules import (KO_NONE, KO_SIMPLE, KO_PREVIOUS, KO_POSITIONAL,
                             KO_SITUATIONAL, SUICIDE_FORBIDDEN, SUICIDE_MULTI,
@@ -22,10 +23,10 @@ W = WHITE
 ALL_KO = (KO_NONE, KO_SIMPLE, KO_PREVIOUS, KO_POSITIONAL, KO_SITUATIONAL)
 
 
-def make(diagram, ko=KO_SIMPLE, suicide=SUICIDE_FORBIDDEN):
-    rows = diagram.strip().split("\n")
+def make(text, ko=KO_SIMPLE, suicide=SUICIDE_FORBIDDEN):
+    rows = text.strip().split("\n")
     b = Board(len(rows), ko, suicide)
-    b.load_diagram(diagram)
+    load_diagram(b, text)
     return b
 
 
@@ -52,18 +53,18 @@ def play_all(b, moves):
 def refused_unchanged(b, colour, text, want):
     """004: "If the player makes a move prohibited by the rules, his opponent
     should return the stone to the player": a refused play changes nothing."""
-    before = b.diagram()
+    before = diagram(b)
     h = b.hash
     moves = b.moves
     turn = b.to_move()
     pris = b.prisoners[:]
     play(b, colour, text, want)
-    assert b.diagram() == before and b.hash == h and b.moves == moves
+    assert diagram(b) == before and b.hash == h and b.moves == moves
     assert b.to_move() == turn and b.prisoners == pris
 
 
 def summary(b):
-    return "%s|h=%d|p=%d,%d|m=%d" % (b.diagram().replace("\n", "/"), b.hash,
+    return "%s|h=%d|p=%d,%d|m=%d" % (diagram(b).replace("\n", "/"), b.hash,
                                      b.prisoners[B], b.prisoners[W], b.moves)
 
 
@@ -465,7 +466,7 @@ def check_triple_ko_cycle():
     out = []
     for ko in ALL_KO:
         b = make(TRIPLE_KO, ko=ko)
-        start = b.diagram()
+        start = diagram(b)
         h0 = b.hash
         play_all(b, " ".join(TRIPLE_CYCLE))
         last = b.play(W, v(b, "B4"))
@@ -474,7 +475,7 @@ def check_triple_ko_cycle():
             assert b.moves == 5
         else:
             assert last == OK, REASONS[last]
-            assert b.diagram() == start and b.hash == h0
+            assert diagram(b) == start and b.hash == h0
             assert b.prisoners[B] == 3 and b.prisoners[W] == 3
         out.append(REASONS[last])
     return " ".join(out)
@@ -497,7 +498,7 @@ def check_sending_two_returning_one():
     out = []
     for ko in ALL_KO:
         b = make(SEND_TWO, ko=ko)
-        start = b.diagram()
+        start = diagram(b)
         play_all(b, "B A1 W C1")
         assert b.last_captures == 2
         got = b.play(B, v(b, "B1"))
@@ -505,7 +506,7 @@ def check_sending_two_returning_one():
             assert got == SUPERKO, REASONS[got]
         else:
             assert got == OK, REASONS[got]
-            assert b.diagram() == start and b.last_captures == 1
+            assert diagram(b) == start and b.last_captures == 1
         out.append(REASONS[got])
     return " ".join(out)
 
@@ -538,7 +539,7 @@ def check_000_rule7_pass_counts():
     b.pass_move(B)
     b.pass_move(W)
     b.pass_move(B)
-    assert b.hash == h and b.diagram() == make(KO_SHAPE).diagram()
+    assert b.hash == h and diagram(b) == diagram(make(KO_SHAPE))
     assert b.passes[B] == 2 and b.passes[W] == 1 and b.consecutive_passes() == 3
     assert b.last_move() == (B, PASS)
     b.undo()
@@ -555,16 +556,16 @@ def check_undo_restores_every_position():
         OOOO.
         XXXO.
         X..O.""", ko=KO_POSITIONAL)
-    seen = [(b.diagram(), b.hash, b.prisoners[:], b.passes[:], b.to_move())]
+    seen = [(diagram(b), b.hash, b.prisoners[:], b.passes[:], b.to_move())]
     seq = ((W, "B1"), (B, "C1"), (W, "B1"), (B, "pass"), (W, "E5"), (B, "C1"),
            (W, "E1"), (B, "A1"), (W, "pass"))
     for colour, text in seq:
         play(b, colour, text)
-        seen.append((b.diagram(), b.hash, b.prisoners[:], b.passes[:], b.to_move()))
+        seen.append((diagram(b), b.hash, b.prisoners[:], b.passes[:], b.to_move()))
     final = summary(b)
     while b.moves:
         assert b.undo()
-        assert (b.diagram(), b.hash, b.prisoners[:], b.passes[:], b.to_move()) == seen[b.moves]
+        assert (diagram(b), b.hash, b.prisoners[:], b.passes[:], b.to_move()) == seen[b.moves]
     assert not b.undo()
     return final
 

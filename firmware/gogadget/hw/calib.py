@@ -27,6 +27,12 @@ thresholds derived from them and the baseline are kept, and what needs the
 samples again (derive, span, the drift's write-back) reads them from the
 file.  The samples drift with the sensor like the baseline (the steps stay),
 so what the file holds is moved by the drift tracked since it was written.
+
+This module holds what a game needs of a calibration: the thresholds a
+scan classifies by, the drift tracking and the file's write-back.  The
+thresholds are derived from the samples by hw/calibderive.py (with the
+calibration procedure's steps and the file's read-back), which boot and
+the procedure load and let go of: a game's heap never holds it.
 """
 import sys
 from array import array
@@ -73,13 +79,6 @@ class CalibrationError(ValueError):
     pass
 
 
-def _median(values):
-    if not values:
-        return 0
-    s = sorted(values)
-    return s[len(s) // 2]
-
-
 class Calibration:
     def __init__(self, size):
         n = size * size
@@ -94,10 +93,16 @@ class Calibration:
         self.file = None
         # Classification table used by the scanner's hot loop: a reading
         # >= hi is colour hic, <= lo is colour loc, otherwise empty.
-        self.lo = zeros("H", n)
-        self.hi = zeros("H", n)
+        # Uncalibrated: half the default step either side of the baseline
+        # (what calibderive.derive gives with no samples).
+        self.lo = _filled("H", n, DEFAULT_BASE - DEFAULT_STEP // 2)
+        self.hi = _filled("H", n, DEFAULT_BASE + DEFAULT_STEP // 2)
         self.loc = bytearray(n)
         self.hic = bytearray(n)
+        for i in range(n):
+            self.loc[i] = S_WHITE
+            self.hic[i] = S_BLACK
+        self.fresh = True  # calib.track looks at every place first
         self.calibrated = False
         self.bad = []
         self.track_limit = 0
@@ -131,141 +136,6 @@ class Calibration:
         self.near = None  # readings of the empty places beside the black samples
         if sys.platform != "rp2":
             _plain_look()  # loaded now, not in the first scan (the Pico has its viper twin)
-        self.derive()
-
-    # --- taking samples --------------------------------------------------
-    def set_base(self, readings):
-        for i in range(len(self.base)):
-            self.base[i] = readings[i]
-
-    def set_sample(self, colour, readings, places):
-        """Record a stone sample of colour at each of places."""
-        if self.flags is None:
-            self.black, self.white, self.flags = self.samples()
-        target = self.black if colour == S_BLACK else self.white
-        bit = HAVE_BLACK if colour == S_BLACK else HAVE_WHITE
-        for p in places:
-            target[p] = readings[p]
-            self.flags[p] |= bit
-
-    def set_near(self, readings, places):
-        """Record the readings of empty places among the black samples
-        (the checkerboard's other half): what the neighbours' fields do."""
-        self.near = [(p, readings[p]) for p in places]
-
-    def _measure_share(self, mb, mw, black, white, flags):
-        # Fractions of the median step, x256: how far the neighbours push
-        # an empty place (the black step's empty places, mirrored for white
-        # by the magnets' ratio) and how short the weakest stones fall.
-        xt = []
-        for p, v in self.near:
-            if flags[p] & HAVE_WHITE:
-                xt.append(abs(v - self.base[p]) * 256 // abs(mb))
-        weak = []
-        for i in range(len(self.base)):
-            f = flags[i]
-            if f & HAVE_BLACK:
-                weak.append(abs(black[i] - self.base[i]) * 256 // abs(mb))
-            if f & HAVE_WHITE:
-                weak.append(abs(white[i] - self.base[i]) * 256 // abs(mw))
-        if not xt or not weak:
-            return THRESHOLD_SHARE
-        xt.sort()
-        weak.sort()
-        e = xt[len(xt) - 1 - len(xt) // RANK_PER]
-        w = weak[len(weak) // RANK_PER]
-        # Half way, but no further than 1.5 times the crosstalk seen: the
-        # checkerboard shows four neighbours' fields, a game may put eight
-        # around a point, and the weakest stone of the bowl, off centre, is
-        # weaker than most samples.
-        share = (e + w) // 2
-        if share > e * 3 // 2:
-            share = e * 3 // 2
-        return SHARE_MIN if share < SHARE_MIN else SHARE_MAX if share > SHARE_MAX else share
-
-    def _measure_xshare(self, mb, flags):
-        # The median over the checkerboard's empty places of their reading's
-        # distance from the baseline per black neighbour, x256 of mb.
-        size = self.size
-        n = len(self.base)
-        per = []
-        for p, v in self.near:
-            col = p % size
-            k = 0
-            for q in (p - 1 if col else -1, p + 1 if col < size - 1 else -1, p - size, p + size):
-                if 0 <= q < n and flags[q] & HAVE_BLACK:
-                    k += 1
-            if k:
-                per.append((v - self.base[p]) * 256 // (k * mb))
-        x = _median(per)
-        return -127 if x < -127 else 127 if x > 127 else x
-
-    # --- thresholds ------------------------------------------------------
-    def derive(self):
-        """Compute the thresholds; returns the list of places that cannot be
-        told apart (no step or black and white on the same side), which are
-        also kept in self.bad.  Raises CalibrationError if the board as a
-        whole makes no sense (no samples, magnets the wrong way round)."""
-        n = len(self.base)
-        black, white, flags = self.samples()
-        sampled = [f for f in flags if f]
-        steps_b = [black[i] - self.base[i] for i in range(n) if flags[i] & HAVE_BLACK]
-        steps_w = [white[i] - self.base[i] for i in range(n) if flags[i] & HAVE_WHITE]
-        mb = _median(steps_b)
-        mw = _median(steps_w)
-        if sampled and (not steps_b or not steps_w):
-            raise CalibrationError("calibration needs both black and white samples")
-        if sampled and (mb > 0) == (mw > 0):
-            raise CalibrationError("black and white stones move the sensors the same way: "
-                                   "check the magnet polarity (black N up, white S up)")
-        if sampled and min(abs(mb), abs(mw)) < MIN_STEP:
-            raise CalibrationError("the stones barely move the sensors (median step %d, "
-                                   "%d needed): magnets too weak or too far"
-                                   % (min(abs(mb), abs(mw)), MIN_STEP))
-        ratio_num = abs(mw) if sampled else 1
-        ratio_den = abs(mb) if sampled else 1
-        if sampled and self.near:
-            self.share = self._measure_share(mb, mw, black, white, flags)
-            self.xshare = self._measure_xshare(mb, flags)
-            self.near = None
-        self.xb = mb * self.xshare // 256 if sampled else 0
-        self.xw = -self.xb * abs(mw) // abs(mb) if sampled and mb else 0
-        self.xreach = 3 * max(abs(self.xb), abs(self.xw))
-        # Distances of the thresholds from the baseline (uncalibrated: half
-        # the default step).
-        gap_b = abs(mb) * self.share // 256 if sampled else DEFAULT_STEP // 2
-        gap_w = abs(mw) * self.share // 256 if sampled else DEFAULT_STEP // 2
-        least_b = abs(mb) * BAD_SHARE // 256 if sampled else MIN_STEP
-        least_w = abs(mw) * BAD_SHARE // 256 if sampled else MIN_STEP
-        bad = []
-        for i in range(n):
-            base = self.base[i]
-            f = flags[i]
-            db = black[i] - base
-            dw = white[i] - base
-            if sampled and not f & HAVE_BLACK:
-                db = -dw * ratio_den // ratio_num if ratio_num else 0
-            if sampled and not f & HAVE_WHITE:
-                dw = -db * ratio_num // ratio_den if ratio_den else 0
-            if abs(db) < least_b or abs(dw) < least_w or (db > 0) == (dw > 0):
-                bad.append(i)
-                # Never classify a stone here: thresholds beyond the rails.
-                self.lo[i], self.loc[i], self.hi[i], self.hic[i] = 0, S_WHITE, 65535, S_BLACK
-                continue
-            tb = _clamp(base + gap_b if db > 0 else base - gap_b)
-            tw = _clamp(base + gap_w if dw > 0 else base - gap_w)
-            if db > 0:
-                self.lo[i], self.loc[i], self.hi[i], self.hic[i] = tw, S_WHITE, tb, S_BLACK
-            else:
-                self.lo[i], self.loc[i], self.hi[i], self.hic[i] = tb, S_BLACK, tw, S_WHITE
-        self.calibrated = bool(sampled)
-        self.bad = bad
-        for i in range(n):  # new thresholds: the neighbours' fields are measured again
-            self.xt[i] = 0
-            self.ctx[i] = 0xFFFF
-        self.fresh = True
-        self.track_limit = min(gap_b, gap_w) // 2 if sampled else 0
-        return bad
 
     def track(self, raw, scan, count=-1, look=None):
         """Follow what moves a reading while the stones on it stay: the
@@ -358,18 +228,6 @@ class Calibration:
         if look(self, raw, scan, todo, count, 1 if every else 0):
             self.dirty = True
         prev[:] = scan
-
-    def span(self, place, samples=None):
-        """(low, high) readings a working sensor can show at place: the stone
-        samples widened by half a step either way.  samples: what samples()
-        gave, for a caller that asks about every place (it reads the file)."""
-        black, white, _ = samples or self.samples()
-        b = black[place]
-        w = white[place]
-        lo = min(b, w)
-        hi = max(b, w)
-        margin = (hi - lo) // 4
-        return max(0, lo - margin), min(65535, hi + margin)
 
     def samples(self):
         """(black, white, flags): the stone samples as arrays, and which
@@ -488,36 +346,6 @@ class Calibration:
                 out.write(memoryview(flags)[:c])
                 done += c
 
-    @classmethod
-    def load(cls, path, size):
-        """Read a calibration file; CalibrationError if it is damaged or for
-        another board size (OSError if it is missing).  Read straight into
-        the arrays that keep it: no buffer of the whole file."""
-        length = _check(path, size)
-        n = size * size
-        cal = cls(size)
-        cal.black = array("H", cal.base)
-        cal.white = array("H", cal.base)
-        cal.flags = bytearray(n)
-        with open(path, "rb") as f:
-            f.seek(5)
-            for a in (cal.base, cal.black, cal.white):
-                f.readinto(a)  # little-endian u16, as the RP2040 keeps them
-            f.readinto(cal.flags)
-            tail = bytearray(2)
-            got = f.readinto(tail)
-        if got >= 1 and tail[0] != 0xFF:
-            cal.share = tail[0]
-        x = tail[1] if got == 2 else 0
-        cal.xshare = x - 256 if x > 127 else x
-        cal.derive()
-        for i in range(n):
-            cal.saved[i] = cal.base[i]
-        cal.path = cal.file = path
-        cal.black = cal.white = cal.flags = None  # the file holds them
-        return cal
-
-
 def _plain_look():
     """calibplain.look, the plain loop the Pico replaces with its viper
     twin (hw/rp2viper.track_look): loaded only where there is none."""
@@ -556,9 +384,3 @@ def _check(path, size):
 
 def _clamp(v):
     return 0 if v < 0 else 65535 if v > 65535 else v
-
-
-def checkerboard(size, parity):
-    """Places with (row + col) % 2 == parity: the calibration stone pattern
-    (181 black on the even places of 19x19, 180 white on the odd ones)."""
-    return [p for p in range(size * size) if (p // size + p % size) & 1 == parity]

@@ -17,7 +17,9 @@ from array import array
 
 from gogadget import frame as F
 from gogadget.events import BTN_CONFIRM, BTN_NEW
-from gogadget.hw.calib import CalibrationError, Calibration, checkerboard
+from gogadget.compat import forget
+from gogadget.hw.calib import CalibrationError, Calibration
+from gogadget.hw.calibderive import checkerboard, derive, set_base, set_near, set_sample
 from gogadget.scan import S_BLACK, S_WHITE
 
 EMPTY_STEP = 0
@@ -79,27 +81,32 @@ class Calibrator:
         """Feed a button; returns self.result (None while still running)."""
         if self.result is not None:
             return self.result
+        self._press(button)
+        if self.result is not None:  # done: the deriving leaves the heap with this module
+            forget("hw.calibderive")
+        return self.result
+
+    def _press(self, button):
         if button == BTN_NEW:
             self.result = "aborted"
         elif button == BTN_CONFIRM:
             readings = self.average()
             if self.step_no == EMPTY_STEP:
-                self.cal.set_base(readings)
+                set_base(self.cal, readings)
             elif self.step_no == BLACK_STEP:
-                self.cal.set_sample(S_BLACK, readings, self.black_places)
-                self.cal.set_near(readings, self.white_places)
+                set_sample(self.cal, S_BLACK, readings, self.black_places)
+                set_near(self.cal, readings, self.white_places)
             else:
-                self.cal.set_sample(S_WHITE, readings, self.white_places)
+                set_sample(self.cal, S_WHITE, readings, self.white_places)
                 self._finish()
-                return self.result
+                return
             self.step_no += 1
             self._prompt()
-        return self.result
 
     def _finish(self):
         n = self.size * self.size
         try:
-            bad = self.cal.derive()
+            bad = derive(self.cal)
         except CalibrationError as exc:
             self.result = str(exc)
             for p in range(n):

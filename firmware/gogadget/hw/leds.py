@@ -69,8 +69,15 @@ class LedChain:
         self.writes = 0
         self.current_ma = 0  # estimated draw of the last write
         self.count = count
-        self._fast_uses = fast["uses"] if fast else None
-        self._fast_render = fast["render"] if fast else None
+        # The passes over the frame: viper twins on the RP2040, elsewhere the
+        # plain loops of hw/ledsplain.py (which a Pico never loads).
+        if fast:
+            self._uses_pass = fast["uses"]
+            self._render_pass = fast["render"]
+        else:
+            from gogadget.hw.ledsplain import render, uses
+            self._uses_pass = uses
+            self._render_pass = render
 
     def _visible_key(self, now_ms):
         # Bits of the blink patterns the frame uses that are off now
@@ -91,10 +98,7 @@ class LedChain:
                 return False
         else:
             last[:] = frame
-            if self._fast_uses is not None:
-                self._uses = self._fast_uses(frame, self._phase, len(frame))
-            else:
-                self._uses = self._uses_of(frame)
+            self._uses = self._uses_pass(frame, self._phase, len(frame))
             key = self._visible_key(now_ms)
         self._key = key
         self._fresh = False
@@ -102,16 +106,6 @@ class LedChain:
         self.np.write()
         self.writes += 1
         return True
-
-    def _uses_of(self, frame):
-        uses = 0
-        phase = self._phase
-        for i in range(1, len(frame)):
-            c = frame[i]
-            if c >= _CODES:
-                c &= 0x0F
-            uses |= phase[c]
-        return uses
 
     def _scale(self, bright):
         dim = bright >> 2
@@ -141,28 +135,7 @@ class LedChain:
         base = key * _CODES * 3
         led = self._led
         buf = self.np.buf  # looked up each time: the PIO driver hands it out once free
-        if self._fast_render is not None:
-            total = self._fast_render(self.count, frame, table, base, led, buf)
-        else:
-            total = self._copy(frame, table, base, led, buf)
-        self._limit(buf, total)
-
-    def _copy(self, frame, table, base, led, buf):
-        total = 0
-        for i in range(1, self.count + 1):
-            c = frame[i]
-            if c >= _CODES:
-                c &= 0x0F
-            t = base + c * 3
-            o = led[i]
-            a = table[t]
-            b = table[t + 1]
-            c = table[t + 2]
-            buf[o] = a
-            buf[o + 1] = b
-            buf[o + 2] = c
-            total += a + b + c
-        return total
+        self._limit(buf, self._render_pass(self.count, frame, table, base, led, buf))
 
     def _limit(self, buf, total):
         idle = self.np.n * F.MA_IDLE

@@ -24,14 +24,19 @@ def _machine(machine):
 
 
 def load_calibration(size, path=CALIBRATION_FILE):
-    """-> (Calibration, message): the stored one, or the defaults and why."""
+    """-> (Calibration, message): the stored one, or the defaults and why.
+    What derives the thresholds from the file leaves the heap afterwards: a
+    game never derives them again."""
     from gogadget.hw.calib import Calibration, CalibrationError
+    from gogadget.hw import calibderive
     try:
-        return Calibration.load(path, size), "calibration loaded"
+        return calibderive.load(path, size), "calibration loaded"
     except OSError:
         return Calibration(size), "not calibrated yet: hold pass + new to calibrate"
     except CalibrationError as exc:
         return Calibration(size), "%s: hold pass + new to calibrate" % exc
+    finally:
+        forget("hw.calibderive")
 
 
 def make_sensors(config, machine=None, calibration=None):

@@ -14,8 +14,10 @@ which the stock rp2 port imports as it is, without its compiler and without
 the source text on the heap (the loops used to be a source string exec()ed
 at boot: about 22 KB of heap for the text and its compiled code, plus the
 compiler's transient).  Nowhere but on the rp2 port is that module imported:
-elsewhere load() returns None and the drivers keep their plain loops, which
-do exactly the same thing.
+elsewhere load() returns None and the modules load their plain loops
+(boardplain, settleplain, refereeplain, hw/muxscanplain, hw/ledsplain,
+hw/calibplain), which do exactly the same thing and which a Pico never
+loads.
 """
 import sys
 
@@ -32,12 +34,16 @@ NAMES = ("scan", "classify", "track_look", "uses", "render", "settle_places", "s
 _loaded = []
 
 
-def install():
-    """On the rp2 port: the rules core's flood fill and capture, the
-    settler's per-place pass and adoption, the referee's diff and want, and
-    the frame's paint and the journal's CRC as viper code too (each module's use_fast).  Returns
-    the functions (None elsewhere)."""
-    fast = load()
+def install(fast=None):
+    """On the rp2 port: the rules core's flood fill, capture and history
+    search, the settler's per-place pass and adoption, the referee's diff
+    and want, the frame's paint and the journal's CRC as viper code too
+    (each module's use_fast), before any of them is used: their plain
+    loops (boardplain, settleplain, refereeplain) are then never loaded.  Returns the
+    functions (None elsewhere); fast: the table to install instead of
+    load()'s (tests, under the unix port)."""
+    if fast is None:
+        fast = load()
     if fast is not None:
         from gogadget import board, journal, referee, settle, signals, view
         board.use_fast(fast["liberty"], fast["remove"], fast["superko_find"])

@@ -1,6 +1,7 @@
 """RP2040 viper loops (hw/rp2fast.py's table of them): scan, classify, the
 LED render, the settler's pass, the referee's diff and want, the frame's
-paint, the journal's CRC and the rules core's flood fill and capture.
+paint, the journal's CRC and the rules core's flood fill, capture and history
+search.
 
 Only the rp2 port imports this module (rp2fast.load).  `make mpy` compiles
 it alone with `mpy-cross -march=armv6m`, so its .mpy holds Thumb machine
@@ -71,7 +72,7 @@ def classify(n: int, raw: ptr16, fault: ptr8, lo: ptr16, hi: ptr16, loc: ptr8, h
 
 @micropython.viper
 def track_look(cal, raw: ptr16, scan: ptr8, todo: ptr16, count: int, every: int) -> int:
-    # hw/calib.py's _look, line for line (xt is signed: ptr16 reads it as 0..65535)
+    # hw/calibplain.look, line for line (xt is signed: ptr16 reads it as 0..65535)
     lim = int(cal.track_limit)
     size = int(cal.size)
     xb = int(cal.xb)
@@ -240,7 +241,7 @@ def render(count: int, frame: ptr8, table: ptr8, base: int, led: ptr16, buf: ptr
 
 @micropython.viper
 def settle_places(st, scan: ptr8):
-    # settle.Settler._places: runs, flickers and holds per place; counts in st._out
+    # settleplain.places: runs, flickers and holds per place; counts in st._out
     cand = ptr8(st.last)
     run = ptr8(st._run)
     dev = ptr8(st._dev)
@@ -355,7 +356,7 @@ def settle_places(st, scan: ptr8):
 
 @micropython.viper
 def settle_mark(st, lo: int, hi: int):
-    # settle.Settler._mark: the ready places in lo..hi adopted into stable
+    # settleplain.mark: the ready places in lo..hi adopted into stable
     cand = ptr8(st.last)
     run = ptr8(st._run)
     dev = ptr8(st._dev)
@@ -518,7 +519,7 @@ def diff_places(ref) -> int:
 
 @micropython.viper
 def sync_want(ref):
-    # Referee.sync_want: want <- the board; places that lost their stone: M_REMOVE
+    # refereeplain.sync_want: want <- the board; places that lost their stone: M_REMOVE
     cells = ptr8(ref.board.cells)
     want = ptr8(ref.want)
     mark = ptr8(ref.mark)
@@ -569,7 +570,7 @@ def crc8(data: ptr8, n: int) -> int:
 
 @micropython.viper
 def liberty(board, start: int, gen: int) -> int:
-    # Board._flood: 1 at the chain's first liberty, else -(its size)
+    # boardplain.liberty: 1 at the chain's first liberty, else -(its size)
     cells = ptr8(board.cells)
     mark = ptr8(board._mark)
     stack = ptr16(board._stack)
@@ -618,7 +619,7 @@ def liberty(board, start: int, gen: int) -> int:
 
 @micropython.viper
 def remove(board, n: int, top: int) -> int:
-    # Board._remove: the filled chain off the board; returns the new hash
+    # boardplain.remove: the filled chain off the board; returns the new hash
     cells = ptr8(board.cells)
     keys = ptr32(board._keys)
     stack = ptr16(board._stack)
@@ -638,7 +639,7 @@ def remove(board, n: int, top: int) -> int:
 
 @micropython.viper
 def superko_find(history, k: int, h: int) -> int:
-    # board.find_back: the last index <= k where history (array "i") holds h, else -1
+    # boardplain.find_back: the last index <= k where history (array "i") holds h, else -1
     hist = ptr32(history)
     while k >= 0:
         if hist[k] == h:

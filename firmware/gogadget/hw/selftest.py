@@ -49,7 +49,7 @@ def check(scanner, samples=8):
             elif p in bad:
                 faults.append((p, "no magnet step at calibration"))
             elif cal.calibrated:
-                a, b = cal.span(p, samples)
+                a, b = span(cal, p, samples)
                 if lo[p] < a or hi[p] > b:
                     faults.append((p, "out of calibrated range (%d..%d, expected %d..%d)"
                                    % (lo[p], hi[p], a, b)))
@@ -58,6 +58,19 @@ def check(scanner, samples=8):
     for p, _ in faults:
         scanner.fault[p] = 1
     return faults
+
+
+def span(cal, place, samples=None):
+    """(low, high) readings a working sensor can show at place: the stone
+    samples widened by half a step either way.  samples: what samples()
+    gave, for a caller that asks about every place (it reads the file)."""
+    black, white, _ = samples or cal.samples()
+    b = black[place]
+    w = white[place]
+    lo = min(b, w)
+    hi = max(b, w)
+    margin = (hi - lo) // 4
+    return max(0, lo - margin), min(65535, hi + margin)
 
 
 def describe(size, faults):

@@ -1,0 +1,195 @@
+"""A calibration's thresholds from its samples: the calibration
+procedure's samples in (set_base, set_sample, set_near, on checkerboard's
+places), the thresholds out (derive), and a calibration file read back
+(load), which derives them again.  Boot and the calibration procedure use
+it, a game never: hw/pico.py and hw/calibrate.py let go of it when done
+(compat.forget), so a game's heap holds only what a scan needs (calib.py:
+the thresholds, the drift tracking and the file's write-back).  The
+method itself is told in calib.py's notes."""
+from array import array
+
+from gogadget.hw.calib import (BAD_SHARE, DEFAULT_STEP, HAVE_BLACK, HAVE_WHITE, MIN_STEP,
+                               RANK_PER, SHARE_MAX, SHARE_MIN, THRESHOLD_SHARE, Calibration,
+                               CalibrationError, _check, _clamp)
+from gogadget.scan import S_BLACK, S_WHITE
+
+
+def _median(values):
+    if not values:
+        return 0
+    s = sorted(values)
+    return s[len(s) // 2]
+
+
+def set_base(cal, readings):
+    """Record the empty board's readings: the baseline."""
+    for i in range(len(cal.base)):
+        cal.base[i] = readings[i]
+
+
+def set_sample(cal, colour, readings, places):
+    """Record a stone sample of colour at each of places."""
+    if cal.flags is None:
+        cal.black, cal.white, cal.flags = cal.samples()
+    target = cal.black if colour == S_BLACK else cal.white
+    bit = HAVE_BLACK if colour == S_BLACK else HAVE_WHITE
+    for p in places:
+        target[p] = readings[p]
+        cal.flags[p] |= bit
+
+
+def set_near(cal, readings, places):
+    """Record the readings of empty places among the black samples
+    (the checkerboard's other half): what the neighbours' fields do."""
+    cal.near = [(p, readings[p]) for p in places]
+
+
+def _measure_share(cal, mb, mw, black, white, flags):
+    # Fractions of the median step, x256: how far the neighbours push
+    # an empty place (the black step's empty places, mirrored for white
+    # by the magnets' ratio) and how short the weakest stones fall.
+    xt = []
+    for p, v in cal.near:
+        if flags[p] & HAVE_WHITE:
+            xt.append(abs(v - cal.base[p]) * 256 // abs(mb))
+    weak = []
+    for i in range(len(cal.base)):
+        f = flags[i]
+        if f & HAVE_BLACK:
+            weak.append(abs(black[i] - cal.base[i]) * 256 // abs(mb))
+        if f & HAVE_WHITE:
+            weak.append(abs(white[i] - cal.base[i]) * 256 // abs(mw))
+    if not xt or not weak:
+        return THRESHOLD_SHARE
+    xt.sort()
+    weak.sort()
+    e = xt[len(xt) - 1 - len(xt) // RANK_PER]
+    w = weak[len(weak) // RANK_PER]
+    # Half way, but no further than 1.5 times the crosstalk seen: the
+    # checkerboard shows four neighbours' fields, a game may put eight
+    # around a point, and the weakest stone of the bowl, off centre, is
+    # weaker than most samples.
+    share = (e + w) // 2
+    if share > e * 3 // 2:
+        share = e * 3 // 2
+    return SHARE_MIN if share < SHARE_MIN else SHARE_MAX if share > SHARE_MAX else share
+
+
+def _measure_xshare(cal, mb, flags):
+    # The median over the checkerboard's empty places of their reading's
+    # distance from the baseline per black neighbour, x256 of mb.
+    size = cal.size
+    n = len(cal.base)
+    per = []
+    for p, v in cal.near:
+        col = p % size
+        k = 0
+        for q in (p - 1 if col else -1, p + 1 if col < size - 1 else -1, p - size, p + size):
+            if 0 <= q < n and flags[q] & HAVE_BLACK:
+                k += 1
+        if k:
+            per.append((v - cal.base[p]) * 256 // (k * mb))
+    x = _median(per)
+    return -127 if x < -127 else 127 if x > 127 else x
+
+
+def derive(cal):
+    """Compute the thresholds; returns the list of places that cannot be
+    told apart (no step or black and white on the same side), which are
+    also kept in cal.bad.  Raises CalibrationError if the board as a
+    whole makes no sense (no samples, magnets the wrong way round)."""
+    n = len(cal.base)
+    black, white, flags = cal.samples()
+    sampled = [f for f in flags if f]
+    steps_b = [black[i] - cal.base[i] for i in range(n) if flags[i] & HAVE_BLACK]
+    steps_w = [white[i] - cal.base[i] for i in range(n) if flags[i] & HAVE_WHITE]
+    mb = _median(steps_b)
+    mw = _median(steps_w)
+    if sampled and (not steps_b or not steps_w):
+        raise CalibrationError("calibration needs both black and white samples")
+    if sampled and (mb > 0) == (mw > 0):
+        raise CalibrationError("black and white stones move the sensors the same way: "
+                               "check the magnet polarity (black N up, white S up)")
+    if sampled and min(abs(mb), abs(mw)) < MIN_STEP:
+        raise CalibrationError("the stones barely move the sensors (median step %d, "
+                               "%d needed): magnets too weak or too far"
+                               % (min(abs(mb), abs(mw)), MIN_STEP))
+    ratio_num = abs(mw) if sampled else 1
+    ratio_den = abs(mb) if sampled else 1
+    if sampled and cal.near:
+        cal.share = _measure_share(cal, mb, mw, black, white, flags)
+        cal.xshare = _measure_xshare(cal, mb, flags)
+        cal.near = None
+    cal.xb = mb * cal.xshare // 256 if sampled else 0
+    cal.xw = -cal.xb * abs(mw) // abs(mb) if sampled and mb else 0
+    cal.xreach = 3 * max(abs(cal.xb), abs(cal.xw))
+    # Distances of the thresholds from the baseline (uncalibrated: half
+    # the default step).
+    gap_b = abs(mb) * cal.share // 256 if sampled else DEFAULT_STEP // 2
+    gap_w = abs(mw) * cal.share // 256 if sampled else DEFAULT_STEP // 2
+    least_b = abs(mb) * BAD_SHARE // 256 if sampled else MIN_STEP
+    least_w = abs(mw) * BAD_SHARE // 256 if sampled else MIN_STEP
+    bad = []
+    for i in range(n):
+        base = cal.base[i]
+        f = flags[i]
+        db = black[i] - base
+        dw = white[i] - base
+        if sampled and not f & HAVE_BLACK:
+            db = -dw * ratio_den // ratio_num if ratio_num else 0
+        if sampled and not f & HAVE_WHITE:
+            dw = -db * ratio_num // ratio_den if ratio_den else 0
+        if abs(db) < least_b or abs(dw) < least_w or (db > 0) == (dw > 0):
+            bad.append(i)
+            # Never classify a stone here: thresholds beyond the rails.
+            cal.lo[i], cal.loc[i], cal.hi[i], cal.hic[i] = 0, S_WHITE, 65535, S_BLACK
+            continue
+        tb = _clamp(base + gap_b if db > 0 else base - gap_b)
+        tw = _clamp(base + gap_w if dw > 0 else base - gap_w)
+        if db > 0:
+            cal.lo[i], cal.loc[i], cal.hi[i], cal.hic[i] = tw, S_WHITE, tb, S_BLACK
+        else:
+            cal.lo[i], cal.loc[i], cal.hi[i], cal.hic[i] = tb, S_BLACK, tw, S_WHITE
+    cal.calibrated = bool(sampled)
+    cal.bad = bad
+    for i in range(n):  # new thresholds: the neighbours' fields are measured again
+        cal.xt[i] = 0
+        cal.ctx[i] = 0xFFFF
+    cal.fresh = True
+    cal.track_limit = min(gap_b, gap_w) // 2 if sampled else 0
+    return bad
+
+
+def load(path, size):
+    """Read a calibration file; CalibrationError if it is damaged or for
+    another board size (OSError if it is missing).  Read straight into
+    the arrays that keep it: no buffer of the whole file."""
+    length = _check(path, size)
+    n = size * size
+    cal = Calibration(size)
+    cal.black = array("H", cal.base)
+    cal.white = array("H", cal.base)
+    cal.flags = bytearray(n)
+    with open(path, "rb") as f:
+        f.seek(5)
+        for a in (cal.base, cal.black, cal.white):
+            f.readinto(a)  # little-endian u16, as the RP2040 keeps them
+        f.readinto(cal.flags)
+        tail = bytearray(2)
+        got = f.readinto(tail)
+    if got >= 1 and tail[0] != 0xFF:
+        cal.share = tail[0]
+    x = tail[1] if got == 2 else 0
+    cal.xshare = x - 256 if x > 127 else x
+    derive(cal)
+    for i in range(n):
+        cal.saved[i] = cal.base[i]
+    cal.path = cal.file = path
+    cal.black = cal.white = cal.flags = None  # the file holds them
+    return cal
+
+
+def checkerboard(size, parity):
+    """Places with (row + col) % 2 == parity: the calibration stone pattern
+    (181 black on the even places of 19x19, 180 white on the odd ones)."""
+    return [p for p in range(size * size) if (p // size + p % size) & 1 == parity]

@@ -1,0 +1,70 @@
+"""The mux scanner's plan: the order of its reads and the select lines to
+flip before each, worked out once when the scanner is made (hw/muxscan.py
+lets go of this module then).  Level-1 channels are visited in Gray-code
+order, level-2 channels in Gray-code order forwards and backwards in turn,
+so most reads need one GPIO write."""
+from gogadget.compat import const, zeros
+from gogadget.hw import pins
+
+NO_PIN = const(255)
+NO_READ = const(255)
+
+
+def gray(i):
+    return i ^ (i >> 1)
+
+
+def _walk(size, state, plan=None):
+    """Go through the plan from select state `state`: -> (its steps, the
+    select state it ends in).  With plan (pin, value, bank, place arrays of
+    that many steps) each step is written there.  Level-1 channels in Gray
+    order, level 2 in Gray order forwards and backwards in turn; a switch
+    of several select lines is a step per line, the read on the last."""
+    n = size * size
+    nmux = pins.mux_count(size)
+    banks = pins.bank_count(size)
+    last = pins.MUX_CHANNELS - 1
+    k = 0
+    for i in range(pins.MUX_CHANNELS):
+        c1 = gray(i)
+        for j in range(pins.MUX_CHANNELS):
+            c2 = gray(j if i & 1 == 0 else last - j)
+            for bank in range(banks):
+                place = pins.mux_place(bank, c2, c1)
+                if bank * pins.MUX_CHANNELS + c2 >= nmux or place >= n:
+                    continue
+                want = c1 | c2 << 4
+                flip = want ^ state
+                state = want
+                b = -1  # the line set in this step (none: no line changes)
+                while True:  # every changed line, the lowest first
+                    if flip:
+                        b += 1
+                        while not flip >> b & 1:
+                            b += 1
+                        flip ^= 1 << b
+                    if plan is not None:
+                        plan[0][k] = NO_PIN if b < 0 else b
+                        plan[1][k] = 0 if b < 0 else want >> b & 1
+                        plan[2][k] = NO_READ if flip else bank
+                        if not flip:
+                            plan[3][k] = place
+                    k += 1
+                    if not flip:
+                        break
+    return k, state
+
+
+def build_plan(size):
+    """-> (pin, value, bank, place, state): per step of the plan the select
+    line to set (0..3 level 1, 4..7 level 2; NO_PIN: none) and its value,
+    the bank whose ADC then reads (NO_READ: none) and the place it reads;
+    and the select state the plan ends in.  The plan is cyclic: it starts
+    from that state.  Walked three times rather than built as a list: no
+    step needs a block of the heap bigger than its own array (a list of the
+    steps, 2 KB, raised a MemoryError at boot on a fragmented Pico W)."""
+    _, state = _walk(size, 0)
+    count, _ = _walk(size, state)
+    plan = (bytearray(count), bytearray(count), bytearray(count), zeros("H", count))
+    _walk(size, state, plan)
+    return plan + (state,)
