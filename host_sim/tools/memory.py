@@ -20,11 +20,12 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 
-# What every phase holds: main.py, the referee, the rules core, the
-# journal writer, the settler, the sensors, LEDs and buttons of hw/, and
-# the viper loops.
+# What every phase holds: main.py (a stub) and the scan loop, the
+# referee, the rules core, the journal writer, the settler, the sensors,
+# LEDs and buttons of hw/, and the viper loops.  The start (boot) and the
+# config's file and limits (configfile) are loaded for their job and let go.
 CORE = (
-    "main", "gogadget", "gogadget.app", "gogadget.board", "gogadget.compat",
+    "main", "gogadget", "gogadget.app", "gogadget.loop", "gogadget.board", "gogadget.compat",
     "gogadget.config", "gogadget.events", "gogadget.frame", "gogadget.gamelog",
     "gogadget.journal", "gogadget.points", "gogadget.referee",
     "gogadget.rules", "gogadget.scan", "gogadget.settle", "gogadget.signals",
