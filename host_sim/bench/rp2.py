@@ -581,7 +581,7 @@ async def latency(image, stones, firmware=None, board=None):
     per_scan = SIZE * SIZE * (1 + pins.SETTLE_READS)
     idle_hz = (pico.conversions - c0) / per_scan / ((pico.now_ms - t0) / 1000)
     # The settler's first second after boot uses its longest debounce while
-    # it measures the sensors' flicker (config.WARM_MS): a board in
+    # it measures the sensors' flicker (settle.WARM_MS): a board in
     # play is past that, so the stones go down a second later.
     await pico.run_ms(1000)
     lat = []
