@@ -19,6 +19,20 @@ from gogadget.hw import pins
 from gogadget.points import SIZES, place_point, vertex
 from host_sim.tools import geometry
 
+# The signal names the diagrams give the GPIOs of hw/pins.py (here, not in
+# the firmware: the board has no use for them).
+GPIO_NAMES = {
+    pins.MUX_SELECT[0]: "MUX S0", pins.MUX_SELECT[1]: "MUX S1", pins.MUX_SELECT[2]: "MUX S2",
+    pins.MUX_SELECT[3]: "MUX S3",
+    pins.BANK_SELECT[0]: "BANK S0", pins.BANK_SELECT[1]: "BANK S1",
+    pins.BANK_SELECT[2]: "BANK S2", pins.BANK_SELECT[3]: "BANK S3",
+    pins.BUTTON_PASS: "PASS", pins.BUTTON_CONFIRM: "CONFIRM", pins.BUTTON_NEW: "NEW GAME",
+    pins.LED_DATA: "LED DATA",
+    pins.SPI_SCK: "SPI SCK", pins.SPI_MOSI: "SPI MOSI (n.c.)", pins.SPI_MISO: "SPI MISO",
+    pins.SHIFT_LOAD: "SH/LD",
+    pins.ADC_PINS[0]: "ADC0 bank 0", pins.ADC_PINS[1]: "ADC1 bank 1",
+}
+
 ROOT = Path(__file__).resolve().parents[2]
 BOM_CSV = ROOT / "hardware" / "bom.csv"
 
@@ -88,7 +102,7 @@ def gpio_rows():
     rows.append((pins.BUTTON_PASS, "both", "pass button to GND (long press: resign)"))
     rows.append((pins.BUTTON_CONFIRM, "both", "confirm button to GND"))
     rows.append((pins.BUTTON_NEW, "both", "new-game button to GND"))
-    return [(gp, PHYSICAL[gp], pins.GPIO_NAMES[gp], variant, to)
+    return [(gp, PHYSICAL[gp], GPIO_NAMES[gp], variant, to)
             for gp, variant, to in sorted(rows)]
 
 
