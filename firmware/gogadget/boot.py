@@ -105,8 +105,10 @@ def start(stream=None, watchdog=True):
     buttons = pico.make_buttons(config)
     beat = pico.make_heartbeat()
     display = pico.make_clock_display(config)  # None without a clock or a module
-    pico = None
-    forget("hw.pico")  # the drivers are built: their factories leave the heap
+    pico = rp2fast = None
+    # The drivers are built and the viper loops handed out: the factories
+    # and the loader leave the heap (the loops stay, held by their users).
+    forget("hw.pico", "hw.rp2fast")
     if buttons.down_now(CONFIRM):
         print("gogadget: confirm held at power-up, not starting")
         return None

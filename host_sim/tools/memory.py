@@ -22,8 +22,10 @@ ROOT = Path(__file__).resolve().parent.parent.parent
 
 # What every phase holds: main.py (a stub) and the scan loop, the
 # referee, the rules core, the journal writer, the settler, the sensors,
-# LEDs and buttons of hw/, and the viper loops.  The start (boot) and the
-# config's file and limits (configfile) are loaded for their job and let go.
+# LEDs and buttons of hw/, and the viper loops.  The start (boot, with the
+# driver factories of hw.pico and the viper loader hw.rp2fast), the
+# config's file and limits (configfile) and the journal's replay are
+# loaded for their job and let go.
 CORE = (
     "main", "gogadget", "gogadget.app", "gogadget.loop", "gogadget.board", "gogadget.compat",
     "gogadget.config", "gogadget.events", "gogadget.frame", "gogadget.gamelog",
@@ -31,8 +33,7 @@ CORE = (
     "gogadget.rules", "gogadget.scan", "gogadget.settle", "gogadget.signals",
     "gogadget.view", "gogadget.hw", "gogadget.hw.buttons", "gogadget.hw.calib",
     "gogadget.hw.heartbeat", "gogadget.hw.leds", "gogadget.hw.muxscan",
-    "gogadget.hw.pins", "gogadget.hw.rp2fast",
-    "gogadget.hw.rp2viper", "gogadget.hw.ws2812pio",
+    "gogadget.hw.pins", "gogadget.hw.rp2viper", "gogadget.hw.ws2812pio",
 )
 
 PLAY = "gogadget.play"
@@ -51,10 +52,12 @@ PHASES = {
     "clocked": ((PLAY, "gogadget.clock"), 79500),
 }
 # Under the unix port the fakes stand in for what only the RP2040 loads:
-# its viper loops (rp2fast loads them there) and its PIO LED driver (the
-# unix port has no rp2 module, so hw/pico.py falls back to neopixel); and
-# the plain loops the viper code replaces there are not loaded on the board.
-ON_THE_BOARD = {"gogadget.hw.rp2fast": "gogadget.hw.rp2viper", "neopixel": "gogadget.hw.ws2812pio"}
+# its viper loops (boot.py has rp2fast load them there and hand them to the
+# modules that run them, which hold them as long as the App runs) and its
+# PIO LED driver (the unix port has no rp2 module, so hw/pico.py falls back
+# to neopixel); and the plain loops the viper code replaces there are not
+# loaded on the board.
+ON_THE_BOARD = {"gogadget.app": "gogadget.hw.rp2viper", "neopixel": "gogadget.hw.ws2812pio"}
 NOT_ON_THE_BOARD = ("neopixel", "gogadget.hw.calibplain")
 
 
