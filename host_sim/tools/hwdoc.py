@@ -2,7 +2,7 @@
 per board size, power budget and LED order.
 
 Quantities come from the wiring arithmetic in firmware/gogadget/hw/pins.py,
-currents from frame.py / signals.py and the defaults in config.py, so the
+currents from frame.py / signals.py and the defaults in configfile.py, so the
 guide cannot drift from the firmware.  host_sim/docgen.py splices these
 tables between markers in hardware/README.md; `python -m host_sim.tools.hwdoc`
 writes hardware/bom.csv.
@@ -263,7 +263,7 @@ def power_table():
     row("5 V feed points into the LED chain", ["%d (every %d rows)" % feeds(s) for s in SIZES])
     lines.append("")
     lines.append("LED budget `budget_ma` = %d mA at %d V and `max_brightness` = %d are the "
-                 "defaults in `config.py`; a LED draws up to %d mA per colour channel at full "
+                 "defaults in `configfile.py`; a LED draws up to %d mA per colour channel at full "
                  "brightness and %d mA dark (`frame.py`). The 3.3 V rail goes through a buck "
                  "regulator at ~%d %% efficiency."
                  % (cfg.budget_ma, cfg.volts, cfg.max_brightness, F.MA_PER_CHANNEL, F.MA_IDLE,
