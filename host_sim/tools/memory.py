@@ -39,17 +39,17 @@ CORE = (
 PLAY = "gogadget.play"
 # phase: (what it holds beyond CORE, budget: the most bytes of .mpy for all it holds)
 PHASES = {
-    "idle": ((PLAY,), 75000),
-    "playing": ((PLAY,), 75000),
-    "passing": ((PLAY,), 75000),
-    "counting": (("gogadget.counting", "gogadget.score"), 76500),
-    "saving": (("gogadget.counting", "gogadget.sgf"), 76500),
-    "over": (("gogadget.counting",), 74000),
-    "new game": ((PLAY, "gogadget.counting", "gogadget.position"), 80000),
-    "resume": ((PLAY, "gogadget.position"), 77000),
-    "host": ((PLAY, "gogadget.link", "gogadget.gtp", "gogadget.score"), 95000),
-    "room": ((PLAY, "gogadget.broadcast", "gogadget.hw.net", "umqtt", "umqtt.simple"), 86000),
-    "clocked": ((PLAY, "gogadget.clock"), 79500),
+    "idle": ((PLAY,), 68000),
+    "playing": ((PLAY,), 68000),
+    "passing": ((PLAY,), 68000),
+    "counting": (("gogadget.counting", "gogadget.score"), 69500),
+    "saving": (("gogadget.counting", "gogadget.sgf"), 69500),
+    "over": (("gogadget.counting",), 67000),
+    "new game": ((PLAY, "gogadget.counting", "gogadget.position"), 72500),
+    "resume": ((PLAY, "gogadget.position"), 70000),
+    "host": ((PLAY, "gogadget.link", "gogadget.gtp", "gogadget.score"), 88000),
+    "room": ((PLAY, "gogadget.broadcast", "gogadget.hw.net", "umqtt", "umqtt.simple"), 79000),
+    "clocked": ((PLAY, "gogadget.clock"), 72500),
 }
 # Under the unix port the fakes stand in for what only the RP2040 loads:
 # its viper loops (boot.py has rp2fast load them there and hand them to the
