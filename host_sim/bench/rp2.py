@@ -309,20 +309,18 @@ print("RULES", repr(res))
 HEAP_DATA = "heapbench.bin"  # ROOM (1 byte), FINAL (361 bytes), TAIL
 HEAP = r"""
 import gc
-class Sensors:
+class Stand:
+    # The virtual board's sensors, the buttons and a quiet USB line, in one.
     kind = "colour"
     def __init__(self, board):
         self.board = board
+        self.next = 0  # events.BTN_NONE
     def read(self, scan):
         scan[:] = self.board
-class Buttons:
-    def __init__(self):
-        self.next = 0  # events.BTN_NONE
     def poll(self, now_ms):
         b = self.next
         self.next = 0
         return b
-class Quiet:
     def readinto(self, buf):
         return 0
     def write(self, data):
@@ -346,9 +344,7 @@ with open("heapbench.bin", "rb") as f:
     FINAL = bytearray(361)  # the position before the tail, one byte per place
     f.readinto(FINAL)
     TAIL = f.read()  # the last moves, played through the scan: colour, place // 256, place % 256
-s = Sensors(FINAL)
-btn = Buttons()
-quiet = Quiet()
+s = Stand(FINAL)
 t = 0
 gc.collect()
 print("HARNESS_FREE", gc.mem_free())
@@ -400,7 +396,7 @@ def steps(n, what):
         t += 20
         sample(what)
 try:
-    app = App(cfg, s, leds, btn, "games", quiet, broadcast=room)
+    app = App(cfg, s, leds, s, "games", s, broadcast=room)
     sample("app built")
     app.boot(0)
     sample("resumed from the journal")
@@ -426,11 +422,11 @@ try:
                 break
     moves = ref.board.moves
     for b in (BTN_PASS, BTN_PASS):
-        btn.next = b
+        s.next = b
         steps(3, "passing")
     phase_count = ref.phase
     steps(5, "counting")
-    btn.next = BTN_CONFIRM
+    s.next = BTN_CONFIRM
     steps(3, "confirm: result and save")
     saved = [n for n in os.listdir("games") if n.endswith(".sgf")]
     steps(5, "after the end")
