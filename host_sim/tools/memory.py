@@ -47,7 +47,7 @@ PHASES = {
     "over": (("gogadget.counting",), 67000),
     "new game": ((PLAY, "gogadget.counting", "gogadget.position"), 72500),
     "resume": ((PLAY, "gogadget.position"), 70000),
-    "host": ((PLAY, "gogadget.link", "gogadget.gtp", "gogadget.score"), 88000),
+    "host": ((PLAY, "gogadget.link", "gogadget.gtp", "gogadget.ruleopts", "gogadget.score"), 88000),
     "room": ((PLAY, "gogadget.broadcast", "gogadget.hw.net", "umqtt", "umqtt.simple"), 79000),
     "clocked": ((PLAY, "gogadget.clock"), 72500),
 }
