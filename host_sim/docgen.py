@@ -4,10 +4,11 @@
 hardware/README.md (+ hardware/bom.csv); the tests call check() and
 check_hardware() so a stale document fails CI.
 """
+import functools
 import sys
 from pathlib import Path
 
-from gogadget import frame, rules, signals
+from gogadget import frame, ruleopts, rules, signals
 
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
@@ -61,10 +62,11 @@ def preset_table():
         r = rules.Rules(name)
         komi = ("3/4/5 prisoners (9/13/19)" if r.komi_prisoners
                 else rules.format_points(r.komi))
+        opt = functools.partial(ruleopts.get_rule, r)
         lines.append("| `%s` | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
-            name, r.source, r.get("ko"), r.get("suicide"), r.get("scoring"),
-            r.get("pass-stones"), r.get("white-passes-last"), r.get("tie"), komi,
-            r.get("handicap-compensation"), r.get("handicap-placement")))
+            name, r.source, opt("ko"), opt("suicide"), opt("scoring"),
+            opt("pass-stones"), opt("white-passes-last"), opt("tie"), komi,
+            opt("handicap-compensation"), opt("handicap-placement")))
     lines.append("")
     lines.append("Default preset: `%s`." % rules.DEFAULT_PRESET)
     lines.append("")

@@ -33,7 +33,7 @@ def test_step_moves_and_resume(tmp_path):
     # board then was there before the game and is never a move.
     sensors.board[place(9, parse_vertex(9, "D4"))] = S_BLACK
     period = app.config.scan_period_ms()
-    while t < 2000:  # past the settler's boot warm-up (config.WARM_MS)
+    while t < 2000:  # past the settler's boot warm-up (settle.WARM_MS)
         app.step(t)
         t += period
         steps += 1

@@ -71,3 +71,23 @@ def test_confirm_held_at_power_up_skips_the_loop(micropython, tmp_path):
 def test_missing_config_runs_on_defaults(micropython, tmp_path):
     out = run(micropython, tmp_path, before="import os; os.remove('config.json')")
     assert "no config.json: defaults" in out
+
+
+def test_pass_and_new_held_hand_over_to_the_calibration_then_let_it_go(micropython, tmp_path):
+    # The scan loop (gogadget/loop.py) runs the procedure when the buttons
+    # ask for it, the self-test after it took, and then lets both modules
+    # go; the procedure itself runs on the emulated Pico in tests/test_rp2_physics.py (a stand-in here
+    # says it took).
+    before = ("import gogadget.hw.calibrate as _cal\n"
+              "def _took(sensors, leds, buttons, wdt, path=None):\n"
+              "    print('calibrating'); return 'ok'\n"
+              "_cal.run = _took\n"
+              "_cal = None\n"
+              "machine.buttons.held = {pins.BUTTON_PASS, pins.BUTTON_NEW}\n")
+    code = SCRIPT % dict(fw=str(ROOT / "firmware"), before=before) + (
+        "\nprint('held', sorted(m for m in sys.modules if m.endswith(('calibrate', 'selftest',"
+        " '.boot', '.pico', 'configfile'))))\n")
+    r = micropython(code=code, cwd=str(tmp_path))
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "calibrating" in r.stdout and "feeds 50" in r.stdout, r.stdout
+    assert "held []" in r.stdout, r.stdout

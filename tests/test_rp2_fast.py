@@ -361,7 +361,7 @@ from gogadget.referee import Referee
 from gogadget.frame import new_frame
 ref = Referee(Config(size=9))
 ref.resume([], "", 0)
-from gogadget.config import WARM_MS
+from gogadget.settle import WARM_MS
 scan = bytearray(81)
 now = 0
 for _ in range(ref.config.scans(WARM_MS + 200)):  # past the boot warm-up

@@ -112,7 +112,8 @@ def test_play_takes_no_heap_frames():
 SETTLE_PROBE = r"""
 import gc
 from gogadget import settle, settleplain, view
-from gogadget.config import Config, WARM_MS
+from gogadget.config import Config
+from gogadget.settle import WARM_MS
 from gogadget.referee import Referee
 
 held = {}

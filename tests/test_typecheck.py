@@ -5,7 +5,7 @@ import sys
 from pathlib import Path
 
 from conftest import ROOT, require
-from gogadget import config
+from gogadget import config, configfile
 
 
 def test_pyright_finds_no_errors_in_firmware():
@@ -23,5 +23,5 @@ def test_pyright_finds_no_errors_in_firmware():
 
 def test_config_declares_every_setting_for_the_checker():
     # Config's annotations exist only for pyright; they must name exactly
-    # the settings in DEFAULTS (the one source of truth).
-    assert set(config.Config.__annotations__) == {name for name, _ in config.DEFAULTS}
+    # the settings in configfile.DEFAULTS (the one source of truth).
+    assert set(config.Config.__annotations__) == {name for name, _ in configfile.DEFAULTS}

@@ -145,7 +145,8 @@ def test_the_filesystem_holds_what_make_mpy_builds(images, mpy_build, board, tmp
     extra = {k: v for k, v in files.items() if k not in built}
     assert {k: files.get(k) for k in built} == built  # byte for byte
     assert sorted(extra) == ["config.json", "gogadget/stamp.mpy"]
-    from gogadget.config import SECRETS, Config
+    from gogadget.config import Config
+    from gogadget.configfile import SECRETS
     config = json.loads(extra["config.json"])
     assert config == {k: v for k, v in Config().as_dict().items() if k not in SECRETS}
     # The files read back run: the version names the image.

@@ -189,6 +189,14 @@ def _node(buf, pos, size, colour, pt):
 class Broadcaster:
     """Publishes a referee's game over MQTT; see the module notes."""
 
+    # What roomjoin shares with the scan loop's publishing, handed to it
+    # through the Broadcaster (it may not import this module: a circle).
+    will = WILL
+    ping_ms = PING_MS
+    head = HEAD
+    node_bytes = NODE
+    node = staticmethod(_node)
+
     def __init__(self, connect, board_id, referee=None, note="", ready=None, backlog=64,
                  black="Black", white="White", peer=None):
         """connect: the client factory; board_id: the board's name and MQTT

@@ -1,116 +1,39 @@
-"""The configuration: every default of the application in one place.
+"""The configuration the running game reads: plain attributes, one per
+setting, named and defaulted in configfile.py (every default of the
+application in one place, the files, validate(), the single place that
+knows the limits).
 
-The board keeps it as a small JSON file on flash; the simulator and the tests
-build one in memory.  validate() is the single place that knows the limits.
+The board keeps the config as a small JSON file on flash; the simulator
+and the tests build one in memory.  Building a Config, validating, loading
+and saving load configfile.py for the job and let it go afterwards
+(compat.forget): on the official firmware a module's bytecode is heap, and
+the game reads its settings without them.
 """
-import json
+from gogadget.compat import forget
 
-from gogadget.points import check_size, max_handicap
-from gogadget.rules import PRESETS, DEFAULT_PRESET
-from gogadget.scan import SENSOR_KINDS, SENSOR_COLOUR
+SECRETS_FILE = "secrets.json"  # the passwords, beside config.json (configfile.SECRETS)
 
-# Settling is timed in milliseconds, never in scans: the settler derives its
-# scan counts from these and the scan period (scans()), so a faster scan
-# reads more often without making the board quicker to take a change.
-# The settler's own timings, not settings (settle.py says why each is so):
-WARM_MS = 1000  # after boot the longest debounce, while the flicker rate is measured
-BOOT_WAIT_MS = 500  # longest wait for the places the boot vote doubted
-STALL_MS = 2000  # a change that never settles (a flapping sensor) holds the rest this long
-NOISE_EXTRA_MS = 60  # the most the debounce grows while sensors flicker a lot
-NOISE_MEMORY_MS = 1280  # the flicker rate is measured over about this long
-# A config.json from before stable_ms says stable_scans, counted at the
-# scan_hz in the same file or, without one, at the 50/s the board then ran.
-LEGACY_SCAN_HZ = 50
-MAX_SCANS = 250
-MAX_TIME_S = 65000  # a clock setting's longest (18 hours: the record keeps seconds in 16 bits)  # the settler's per-place counters saturate just past this
 
-# At 100 scans/s a stone is first read within 10 ms of landing; 30 ms of
-# equal readings (3 scans) then make it a move on the next scan, and the
-# referee, the journal and the LED write (about 20 ms with the 11 ms
-# WS2812 bitstream) light it about 60 ms after it landed (emulated: mean
-# 56, worst 64 ms; make bench BENCH=rp2, the latency section).  30 ms
-# rather than 60 on the randomized stress's evidence (hardware/README.md).
-# A single-scan flicker is forgiven, so the debounce is never shorter than
-# 2 scans.
-DEFAULTS = (
-    ("size", 19),
-    ("sensors", SENSOR_COLOUR),
-    ("preset", DEFAULT_PRESET),
-    ("komi", None),  # None: the preset's komi
-    ("handicap", 0),
-    ("stable_ms", 30),  # a change counts once it has read the same this long (3 scans at 100/s)
-    # A new stone beside a stone reading the same (which it may have been
-    # slid from) counts only after this long, so that a slid stone's two
-    # ends reach the referee as one change (settle.py).
-    ("slide_ms", 160),
-    ("scan_hz", 100),  # scans a second; one scan period is 1000 // scan_hz ms
-    ("budget_ma", 2000),  # what the supply can give the LED chain
-    ("volts", 5),
-    ("max_brightness", 160),  # before the current budget lowers it further
-    ("long_press_ms", 800),  # pass held this long is a resignation
-    ("store", "games"),  # directory for the journal and finished games
-    # A hand or sleeve changes many places at once: when hand_places places
-    # have changes that lasted 2+ scans and began within hand_window_ms,
-    # nothing is adopted until hand_settle_ms after that stops (single-scan
-    # flickers never count, and while the sensors flicker a lot a few more
-    # places are needed; see settle.py).
-    ("hand_places", 3),
-    ("hand_window_ms", 120),
-    ("hand_settle_ms", 300),
-    # A place that contradicts the game this long is a sensor fault, not a
-    # stone (people leave a wrong stone for seconds, not half a minute).
-    ("stuck_ms", 30000),
-    # New pressed mid-game waits this long for Confirm before it is dropped.
-    ("confirm_ms", 10000),
-    # The tournament room (docs/ROOM.md): with a broker set, the board
-    # publishes its game over MQTT as board_id (1-32 of a-z A-Z 0-9 - _),
-    # which is also its MQTT user unless mqtt_user says otherwise.  Wi-Fi
-    # (Pico W) joins wifi_ssid; without one the network is taken to
-    # be up already.  The two passwords belong in secrets.json (SECRETS).
-    ("board_id", ""),
-    ("broker", ""),  # host name or address of the MQTT broker; "" publishes nothing
-    ("broker_port", 1883),
-    ("mqtt_user", ""),
-    ("mqtt_password", ""),
-    ("wifi_ssid", ""),
-    ("wifi_password", ""),
-    # Two boards, one game (docs/ROOM.md, Pairing): with an opponent set,
-    # this board plays `pair_colour` ("B" or "W") of the game named `pair` against
-    # the board `opponent` through the same broker; the opponent's moves
-    # light up to be placed.  Kept here, the pairing survives a power cut.
-    ("opponent", ""),
-    ("pair", ""),
-    ("pair_colour", "B"),
-    # The game clock (clock.py, docs/CLOCK.md): time_control is one of
-    # clock.SYSTEMS, named as OGS names its time controls; times in
-    # seconds.  main_time is OGS's main_time, fischer's initial_time and
-    # absolute's total_time; periods (byoyomi) and stones_per_period
-    # (canadian) follow period_time; time_increment and max_time (0: no
-    # cap) are fischer's.  A player out of time loses (B+T / W+T) unless
-    # play_on_time_out (casual games: the flag shows, play goes on).
-    ("time_control", "none"),
-    ("main_time", 0),
-    ("period_time", 0),
-    ("periods", 0),
-    ("stones_per_period", 0),
-    ("time_increment", 0),
-    ("max_time", 0),
-    ("play_on_time_out", False),
-)
-_NAMES = tuple(name for name, _ in DEFAULTS)
-# Settings kept in a file of their own (SECRETS_FILE) beside config.json, so
-# that the config can be shown, copied and shared without them; save()
-# leaves them out of the config file.
-SECRETS = ("mqtt_password", "wifi_password")
-SECRETS_FILE = "secrets.json"
+def _job(name, *args):
+    """configfile's function name on args, its module let go afterwards
+    unless something else holds it (a job calling another)."""
+    import sys
+    held = "gogadget.configfile" in sys.modules
+    from gogadget import configfile
+    try:
+        return getattr(configfile, name)(*args)
+    finally:
+        configfile = None
+        if not held:
+            forget("configfile")
 
 
 class Config:
     """Plain attributes named as in DEFAULTS."""
 
-    # Declared for the type checker only (set from DEFAULTS in __init__;
+    # Declared for the type checker only (set from configfile.DEFAULTS in __init__;
     # MicroPython ignores annotations); tests/test_typecheck.py keeps this
-    # list equal to DEFAULTS.
+    # list equal to configfile.DEFAULTS.
     size: int
     sensors: str
     preset: str
@@ -149,32 +72,13 @@ class Config:
     play_on_time_out: bool
 
     def __init__(self, **values):
-        for name, default in DEFAULTS:
-            setattr(self, name, default)
-        for name in values:
-            if name == "stable_scans":
-                continue
-            if name not in _NAMES:
-                raise ValueError("unknown setting " + name)
-            setattr(self, name, values[name])
-        if "stable_scans" in values:
-            self._legacy_stable(values)
-
-    def _legacy_stable(self, values):
-        """An old config's stable_scans, as the milliseconds it meant."""
-        if "stable_ms" in values:
-            raise ValueError("stable_scans is the old name of stable_ms: give stable_ms only")
-        scans = values["stable_scans"]
-        _int_range("stable_scans", scans, 2, 50)
-        hz = values.get("scan_hz", LEGACY_SCAN_HZ)
-        _int_range("scan_hz", hz, 1, 1000)
-        self.stable_ms = scans * (1000 // hz)
+        _job("fill", self, values)
 
     def as_dict(self):
-        return {name: getattr(self, name) for name in _NAMES}
+        return _job("as_dict", self)
 
     def scan_period_ms(self):
-        """One scan cycle as main.py schedules it (whole milliseconds)."""
+        """One scan cycle as the scan loop schedules it (whole milliseconds)."""
         return max(1, 1000 // self.scan_hz)
 
     def scans(self, ms):
@@ -184,136 +88,18 @@ class Config:
 
     def validate(self):
         """Raise ValueError naming the first bad setting; return self."""
-        if not isinstance(self.size, int):
-            raise ValueError("size must be a number")
-        try:
-            check_size(self.size)
-        except ValueError:
-            raise ValueError("size must be 2..19, not %s" % self.size)
-        if self.sensors not in SENSOR_KINDS:
-            raise ValueError("sensors must be one of " + ", ".join(SENSOR_KINDS))
-        if self.preset not in PRESETS:
-            raise ValueError("preset must be one of " + ", ".join(sorted(PRESETS)))
-        if self.komi is not None:
-            if not isinstance(self.komi, (int, float)) or self.komi * 2 != int(self.komi * 2):
-                raise ValueError("komi must be a multiple of 0.5, not %s" % (self.komi,))
-            if not -1000 <= self.komi <= 1000:
-                raise ValueError("komi out of range")
-        if not isinstance(self.handicap, int) or self.handicap < 0 or self.handicap == 1 \
-                or self.handicap > max(max_handicap(self.size), 0) and self.handicap:
-            raise ValueError("handicap must be 0 or 2..%d on %dx%d"
-                             % (max_handicap(self.size), self.size, self.size))
-        _int_range("stable_ms", self.stable_ms, 10, 1000)
-        _int_range("slide_ms", self.slide_ms, 0, 2000)
-        _int_range("scan_hz", self.scan_hz, 1, 1000)
-        _int_range("budget_ma", self.budget_ma, 100, 100000)
-        _int_range("volts", self.volts, 3, 24)
-        _int_range("max_brightness", self.max_brightness, 1, 255)
-        _int_range("long_press_ms", self.long_press_ms, 100, 10000)
-        _int_range("hand_places", self.hand_places, 2, 361)
-        _int_range("hand_settle_ms", self.hand_settle_ms, 0, 10000)
-        _int_range("hand_window_ms", self.hand_window_ms, 0, 5000)
-        # The settler counts these in scans, in bytes.
-        for name in ("stable_ms", "slide_ms", "hand_window_ms"):
-            if self.scans(getattr(self, name)) + self.scans(NOISE_EXTRA_MS) > MAX_SCANS:
-                raise ValueError("%s is more than %d scans at scan_hz %d: lower one of them"
-                                 % (name, MAX_SCANS, self.scan_hz))
-        _int_range("stuck_ms", self.stuck_ms, 1000, 3600000)
-        _int_range("confirm_ms", self.confirm_ms, 1000, 600000)
-        if not isinstance(self.store, str) or not self.store:
-            raise ValueError("store must be a directory name")
-        for name in ("board_id", "broker", "mqtt_user", "mqtt_password", "wifi_ssid",
-                     "wifi_password", "opponent", "pair", "pair_colour"):
-            if not isinstance(getattr(self, name), str):
-                raise ValueError("%s must be a string" % name)
-        if self.broker:
-            # (only then: the publisher's module is imported for nothing otherwise)
-            from gogadget.broadcast import valid_board_id
-            if not self.board_id:
-                raise ValueError("a broker needs a board_id")
-            if not valid_board_id(self.board_id):
-                raise ValueError("board_id must be 1-32 of a-z A-Z 0-9 - _, not %s"
-                                 % self.board_id)
-        _int_range("broker_port", self.broker_port, 1, 65535)
-        if self.opponent:
-            from gogadget.broadcast import valid_board_id
-            if not self.broker:
-                raise ValueError("an opponent needs a broker")
-            if not valid_board_id(self.opponent) or self.opponent == self.board_id:
-                raise ValueError("opponent must be another board's id, not %s" % self.opponent)
-            if not valid_board_id(self.pair):
-                raise ValueError("pair must name the game (1-32 of a-z A-Z 0-9 - _)")
-            if self.pair_colour not in ("B", "W"):
-                raise ValueError("pair_colour must be B or W, not %s" % self.pair_colour)
-        self._validate_clock()
-        return self
-
-    def _validate_clock(self):
-        # The names are clock.SYSTEMS (not imported: the clock module is
-        # loaded only when a time control is set).
-        systems = ("none", "absolute", "fischer", "byoyomi", "canadian")
-        if self.time_control not in systems:
-            raise ValueError("time_control must be one of " + ", ".join(systems))
-        # Every time in ms stays far below 2**30 (clock.py's ints).
-        for name in ("main_time", "period_time", "max_time"):
-            _int_range(name, getattr(self, name), 0, MAX_TIME_S)
-        _int_range("time_increment", self.time_increment, 0, 3600)
-        # Journalled in a byte (clock.record).
-        _int_range("periods", self.periods, 0, 255)
-        _int_range("stones_per_period", self.stones_per_period, 0, 255)
-        if not isinstance(self.play_on_time_out, bool):
-            raise ValueError("play_on_time_out must be true or false")
-        tc = self.time_control
-        if tc in ("absolute", "fischer") and self.main_time <= 0:
-            raise ValueError("%s needs a main_time" % tc)
-        if tc == "byoyomi" and (self.periods <= 0 or self.period_time <= 0):
-            raise ValueError("byoyomi needs periods and a period_time")
-        if tc == "canadian" and (self.stones_per_period <= 0 or self.period_time <= 0):
-            raise ValueError("canadian needs stones_per_period and a period_time")
+        return _job("validate", self)
 
     @classmethod
     def load(cls, path):
         """Read a JSON file; missing keys keep their defaults."""
-        with open(path) as f:
-            try:
-                data = json.load(f)  # parsed from the file: its text is never one block
-            except ValueError:
-                raise ValueError("config %s is not valid JSON" % path)
-        if not isinstance(data, dict):
-            raise ValueError("config %s must hold a JSON object" % path)
-        return cls(**data).validate()
+        return _job("load", cls, path)
 
     def load_secrets(self, path):
         """Read the SECRETS from their own JSON file (missing: unchanged);
         any other key there is an error.  Returns self, validated."""
-        try:
-            f = open(path)
-        except OSError:
-            return self.validate()
-        try:
-            data = json.load(f)
-        except ValueError:
-            raise ValueError("%s is not valid JSON" % path)
-        finally:
-            f.close()
-        if not isinstance(data, dict):
-            raise ValueError("%s must hold a JSON object" % path)
-        for name in data:
-            if name not in SECRETS:
-                raise ValueError("%s may hold only %s, not %s" % (path, ", ".join(SECRETS), name))
-            setattr(self, name, data[name])
-        return self.validate()
+        return _job("load_secrets", self, path)
 
     def save(self, path):
         """Write the config file; the SECRETS stay out of it."""
-        self.validate()
-        data = self.as_dict()
-        for name in SECRETS:
-            del data[name]
-        with open(path, "w") as f:
-            f.write(json.dumps(data))
-
-
-def _int_range(name, value, lo, hi):
-    if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
-        raise ValueError("%s must be a whole number %d..%d, not %s" % (name, lo, hi, value))
+        return _job("save", self, path)

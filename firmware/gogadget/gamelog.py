@@ -1,11 +1,12 @@
-"""The game in the journal: the records the referee writes, and the replay
-that rebuilds a game from them after a power cut.
+"""The game in the journal: the records the referee writes (replay.py
+rebuilds a game from them after a power cut).
 
 A game's journal opens with its header -- K_NEW (size, komi, handicap,
 preset, whether set-up stones follow), K_RULES and K_GAME (the game's
 number) -- written once, before the first record that needs it, followed
 by its set-up stones (K_SETUP).
 Moves, passes, take-backs, resignation and result follow one record each.
+replay.py rebuilds the game from them at boot.
 Rule and komi changes during a game (GTP komi, rules, gogadget-set-rule)
 are journalled as K_RULES / K_KOMI records before the next record they may
 matter to, and replayed in order.
@@ -15,12 +16,10 @@ events by `seq`: GameLog.game is the number of the NNNN.sgf the game will be
 kept as (one more than the last kept game when its header is written), and
 GameLog.seq counts the game's events -- moves, passes, take-backs and the
 end (resignation or result) -- as they are journalled.  Both are rebuilt by
-replay(), so after a power cut the board goes on with the same numbers.
+replay.py, so after a power cut the board goes on with the same numbers.
 """
-from gogadget import board as core
 from gogadget import journal as jn
-from gogadget.points import EMPTY, PASS, colour_name
-from gogadget.rules import PRESETS, format_points
+from gogadget.rules import PRESETS
 
 PRESET_NAMES = sorted(PRESETS)
 # The records that are events of the game (GameLog.seq counts them).
@@ -30,12 +29,6 @@ EVENTS = (jn.K_MOVE, jn.K_UNDO, jn.K_RESIGN, jn.K_RESULT)
 # K_RESULT's value is the margin times two; a result that is no count (a
 # game lost on time or by forfeit, told by an online server) has a code.
 RESULT_WORDS = {0xFFFF: "T", 0xFFFE: "F"}
-
-
-def result_margin(value):
-    """K_RESULT's value -> what follows "B+" in the result."""
-    word = RESULT_WORDS.get(value)
-    return word if word else format_points(value / 2)
 
 
 def komi_code(komi):
@@ -136,65 +129,3 @@ class GameLog:
             self.journal.append(jn.encode(kind, arg, value, b4))
         if kind in EVENTS:
             self.seq += 1
-
-
-def replay(ref, records):
-    """Rebuild the game from journal records; returns (outcome, problem):
-    outcome is None, or (winner, result text) for a finished game.
-    The game's number and event count (ref.log.game, ref.log.seq) are
-    rebuilt too."""
-    over = None
-    log = ref.log
-    numbered = False
-    problem = ""
-    for i, rec in enumerate(records):
-        kind, arg, value, b4, b5, b6 = rec
-        if kind == jn.K_NEW:
-            preset = PRESET_NAMES[b5] if b5 < len(PRESET_NAMES) else ref.config.preset
-            ref.start(arg, (value - 32768) / 2, b4, preset, free=bool(b6 & 1))
-            over = None
-            numbered = False
-        elif kind == jn.K_GAME:
-            log.game = value
-            numbered = True
-        elif kind == jn.K_RULES:
-            if 0 < b4 <= len(PRESET_NAMES):
-                ref.rules.load(PRESET_NAMES[b4 - 1])  # its name and komi
-            elif b4 == 255:
-                ref.rules.name = "custom"
-            unpack_rules(ref.rules, arg, value)
-            ref.board.ko = ref.rules.ko
-            ref.board.suicide = ref.rules.suicide
-        elif kind == jn.K_SETUP:
-            ref.setup_stone(arg, value)
-            if ref.free and len(ref.setups) == ref.handicap:
-                ref.handicap_done()
-        elif kind == jn.K_MOVE:
-            if value == PASS:
-                ref.board.pass_move(arg)
-            elif ref.board.play(arg, value) != core.OK:
-                problem = "journal record %d replays an illegal move" % i
-                break
-        elif kind == jn.K_UNDO:
-            ref.board.undo()
-            over = None
-        elif kind == jn.K_RESIGN:
-            over = (3 - arg, colour_name(3 - arg) + "+R")
-        elif kind == jn.K_RESULT:
-            text = "0" if arg == EMPTY else colour_name(arg) + "+" + result_margin(value)
-            over = (arg, text)
-        elif kind == jn.K_KOMI:
-            ref.komi = (value - 32768) / 2
-        elif kind == jn.K_CLOCK:
-            from gogadget.clockgtp import replayed
-            problem = replayed(ref, i, arg, value, b4, b5, b6)
-            if problem:
-                break
-        else:
-            problem = "journal record %d is of an unknown kind %d" % (i, kind)
-            break
-        if kind in EVENTS:
-            log.seq += 1
-    if not numbered:  # a journal written before games were numbered
-        log.game = log.number() - (1 if over is not None else 0)
-    return over, problem

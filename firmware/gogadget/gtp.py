@@ -17,7 +17,8 @@ from gogadget import describe
 from gogadget.points import (BLACK, WHITE, EMPTY, PASS, MIN_SIZE, MAX_SIZE, COLUMNS, handicap_points,
                              max_handicap, parse_colour, parse_vertex, point, row_col, star_points,
                              vertex)
-from gogadget.rules import Rules, DEFAULT_PRESET, KEYS, format_points
+from gogadget.rules import Rules, DEFAULT_PRESET, format_points
+from gogadget.ruleopts import KEYS, describe_rules, set_rule
 from gogadget.board import Board, OK, REASONS
 from gogadget.compat import forget
 
@@ -443,15 +444,15 @@ class Engine:
             raise GtpError("syntax error (gogadget-set-rule KEY VALUE; keys: "
                            + " ".join(sorted(KEYS)) + ")")
         try:
-            self.rules.set(args[0], args[1])
+            set_rule(self.rules, args[0], args[1])
         except ValueError as e:
             raise GtpError(str(e))
         self._apply_rules()
         return ""
 
     def cmd_rules_info(self, args):
-        return (self.rules.describe().replace("komi=" + format_points(self.rules.komi),
-                                              "komi=" + format_points(self.current_komi()))
+        return (describe_rules(self.rules).replace("komi=" + format_points(self.rules.komi),
+                                                "komi=" + format_points(self.current_komi()))
                 + "\n" + self.rules.source)
 
 

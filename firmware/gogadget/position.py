@@ -7,7 +7,7 @@ it.  A free handicap is placed where the player likes: black stones put
 down are counted (lit "placed") and Confirm takes them once there are as
 many as the handicap.
 
-Resume: after a power cut the journal's game is rebuilt (gamelog.replay)
+Resume: after a power cut the journal's game is rebuilt (replay.py)
 and the lights ask for its stones until the board shows them; then play
 (or counting) goes on where it stopped.  The settled view starts from what
 the sensors read at boot (settle.py), so stones that stayed on the board
@@ -16,7 +16,6 @@ are not fresh changes.
 from gogadget import signals as sg
 from gogadget import journal as jn
 from gogadget.compat import forget
-from gogadget.gamelog import replay
 from gogadget.points import BLACK, WHITE, colour_name, max_handicap
 from gogadget.view import M_REMOVE, diff
 
@@ -98,8 +97,10 @@ def resume(ref, records, report, now_ms):
             ref.event("error", report)
         ref.refresh()
         return 0
-    over, problem = replay(ref, records)
-    forget("clockio", "clockgtp")  # (a game on the clock: its records were replayed)
+    from gogadget import replay
+    over, problem = replay.replay(ref, records)
+    replay = None
+    forget("replay", "clockio", "clockgtp")  # once a boot (and a game on the clock: its records were replayed)
     ref.log.started = True
     ref.log.seen(ref.rules)
     ref.sync_want()

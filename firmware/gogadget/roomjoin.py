@@ -8,8 +8,10 @@ last snapshot kept for after its events).
 A board does these once a connection or once a game, so the Broadcaster
 imports this module for them and lets it go again (compat.forget): on
 the official firmware a module's bytecode is heap, and the scan loop's
-publishing needs none of this."""
-from gogadget.broadcast import HEAD, NODE, PING_MS, WILL, _node
+publishing needs none of this.  What it shares with the Broadcaster (the
+last will, the ping period, the snapshot's head and node sizes, the node
+writer) it takes from the Broadcaster it is handed, never by importing
+gogadget.broadcast (which imports this module: no circle)."""
 from gogadget.compat import const, ticks_add
 
 # After the moves: ","phase":"count","result":"W+1000.5","prisoners":[361,361],
@@ -25,7 +27,7 @@ def connect(b, now_ms):
     peer = b.peer
     try:
         client = b.factory()
-        client.set_last_will(b.t_status, WILL, True, 1)
+        client.set_last_will(b.t_status, b.will, True, 1)
         client.connect(True)
         if peer is not None:
             peer.connected(client)  # its callback, its subscriptions
@@ -38,7 +40,7 @@ def connect(b, now_ms):
         b._observe_status()
     b._status_dirty = True  # online again (the will may have said otherwise)
     b._hello_dirty = peer is not None
-    b._ping_at = ticks_add(now_ms, PING_MS)
+    b._ping_at = ticks_add(now_ms, b.ping_ms)
     return client
 
 
@@ -61,7 +63,7 @@ def rebuild(b, moves=-1):
     b._setup = "".join(out).encode()
     # (room for nine stones of each colour's set-up: a handicap game's
     # snapshot needs no new buffer)
-    h = HEAD + len(b._names) + max(len(b._setup), _SETUP)
+    h = b.head + len(b._names) + max(len(b._setup), _SETUP)
     chunk = size * size + size * size // 8  # the referee's whole-game capacity
     nodes = chunk
     while nodes < board.moves:
@@ -72,14 +74,14 @@ def rebuild(b, moves=-1):
         if h > len(b._ev):
             b._ev = bytearray(0)
             b._ev = bytearray(h)
-        b._buf = bytearray(h + nodes * NODE + _TAIL)
+        b._buf = bytearray(h + nodes * b.node_bytes + _TAIL)
         b._nodes = nodes
         b._h = h
     b._head_dirty = True
     b._mend = b._h  # (the head is written right-aligned before it)
     for i in range(moves):
         colour, pt = board.move(i)
-        b._mend = _node(b._buf, b._mend, size, colour, pt)
+        b._mend = b.node(b._buf, b._mend, size, colour, pt)
     b._snap_ok = True
 
 
@@ -88,7 +90,7 @@ def grow(b):
     size = b.ref.board.size
     nodes = b._nodes + size * size + size * size // 8
     old = b._buf
-    buf = bytearray(b._h + nodes * NODE + _TAIL)
+    buf = bytearray(b._h + nodes * b.node_bytes + _TAIL)
     buf[:b._mend] = memoryview(old)[:b._mend]
     b._buf = buf
     b._nodes = nodes
@@ -112,9 +114,9 @@ def status(b, faults):
     if b._peer_note:
         note = (note + "; " if note else "") + b._peer_note
     try:
-        msg = status_message(True, faults, note)
+        msg = status_message(faults, note)
     except MemoryError:
-        msg = status_message(True, faults)
+        msg = status_message(faults)
     if msg != b._status:
         b._status = msg
         b._status_dirty = True
@@ -134,8 +136,6 @@ def json_string(text):
     return "".join(out).encode()
 
 
-def status_message(online, faults=0, note=""):
-    if not online:
-        return WILL
+def status_message(faults=0, note=""):
     return b'{"v":1,"online":true,"faults":%s,"note":%s}' % (
         str(faults).encode(), json_string(note[:200]))

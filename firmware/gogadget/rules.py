@@ -69,41 +69,17 @@ DEFAULT_PRESET = "chinese"
 RU_NAMES = (("chinese", "Chinese"), ("japanese", "Japanese"), ("aga", "AGA"),
             ("new-zealand", "NZ"), ("tromp-taylor", "Tromp-Taylor"))
 
-# gogadget-set-rule keys and the names each takes.
-KEYS = {
-    "ko": KO_NAMES,
-    "suicide": SUICIDE_NAMES,
-    "scoring": SCORING_NAMES,
-    "pass-stones": ("off", "on"),
-    "white-passes-last": ("off", "on"),
-    "tie": TIE_NAMES,
-    "komi-prisoners": ("off", "on"),
-    "handicap-compensation": COMP_NAMES,
-    "handicap-placement": PLACEMENT_NAMES,
-}
-_ATTRS = {
-    "ko": "ko",
-    "suicide": "suicide",
-    "scoring": "scoring",
-    "pass-stones": "pass_stones",
-    "white-passes-last": "white_passes_last",
-    "tie": "tie",
-    "komi-prisoners": "komi_prisoners",
-    "handicap-compensation": "compensation",
-    "handicap-placement": "free_placement",
-}
-
-
 def komi_prisoners(size):
     """004: the prisoners Black hands White before an even game."""
     return 5 if size >= 19 else 4 if size >= 13 else 3
 
 
 class Rules:
-    """One rule set: a preset, possibly with options changed afterwards."""
+    """One rule set: a preset, possibly with options changed afterwards
+    (ruleopts.py names the options, for the GTP engine)."""
 
     def __init__(self, preset=DEFAULT_PRESET):
-        self.changes = 0  # bumped by load() and set(): who keeps a copy can tell cheaply
+        self.changes = 0  # bumped by load() and ruleopts.set_rule(): who keeps a copy can tell cheaply
         self.load(preset)
 
     def load(self, preset):
@@ -115,27 +91,6 @@ class Rules:
         (self.source, self.ko, self.suicide, self.scoring, self.pass_stones,
          self.white_passes_last, self.tie, self.komi, self.komi_prisoners,
          self.compensation, self.free_placement) = entry
-
-    def set(self, key, value):
-        names = KEYS.get(key)
-        if names is None:
-            raise ValueError("unknown rule " + key)
-        if value not in names:
-            raise ValueError(key + " must be one of " + ", ".join(names))
-        setattr(self, _ATTRS[key], names.index(value))
-        self.name = "custom"
-        self.changes += 1
-
-    def get(self, key):
-        return KEYS[key][getattr(self, _ATTRS[key])]
-
-    def describe(self):
-        """Options as "key=value" words, in the order of KEYS' documentation."""
-        out = ["preset=" + self.name, "komi=" + format_points(self.komi)]
-        for key in ("ko", "suicide", "scoring", "pass-stones", "white-passes-last", "tie",
-                    "komi-prisoners", "handicap-compensation", "handicap-placement"):
-            out.append(key + "=" + self.get(key))
-        return " ".join(out)
 
     def compensation_points(self, handicap):
         """Points White receives for `handicap` stones under area scoring."""

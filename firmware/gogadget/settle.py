@@ -71,8 +71,15 @@ caller may skip feed() while `resting` is true and the scan equals `last`.
 from math import exp, log
 
 from gogadget.compat import const, ticks_add, ticks_diff, zeros
-from gogadget.config import (BOOT_WAIT_MS, MAX_SCANS, NOISE_EXTRA_MS, NOISE_MEMORY_MS,
-                             STALL_MS, WARM_MS)
+# The settler's own timings, not settings (the docstring says why each is
+# so): timed in milliseconds, never in scans, like the settings it derives
+# its scan counts from (config.scans()).
+WARM_MS = const(1000)  # after boot the longest debounce, while the flicker rate is measured
+BOOT_WAIT_MS = const(500)  # longest wait for the places the boot vote doubted
+STALL_MS = const(2000)  # a change that never settles (a flapping sensor) holds the rest this long
+NOISE_EXTRA_MS = const(60)  # the most the debounce grows while sensors flicker a lot
+NOISE_MEMORY_MS = const(1280)  # the flicker rate is measured over about this long
+MAX_SCANS = const(250)  # the per-place counters saturate just past this (configfile checks)
 from gogadget.scan import S_EMPTY, new_scan
 
 # Accepted chance a second that flickers pass the debounce as a change

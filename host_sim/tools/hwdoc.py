@@ -2,7 +2,7 @@
 per board size, power budget and LED order.
 
 Quantities come from the wiring arithmetic in firmware/gogadget/hw/pins.py,
-currents from frame.py / signals.py and the defaults in config.py, so the
+currents from frame.py / signals.py and the defaults in configfile.py, so the
 guide cannot drift from the firmware.  host_sim/docgen.py splices these
 tables between markers in hardware/README.md; `python -m host_sim.tools.hwdoc`
 writes hardware/bom.csv.
@@ -18,6 +18,20 @@ from gogadget.config import Config
 from gogadget.hw import pins
 from gogadget.points import SIZES, place_point, vertex
 from host_sim.tools import geometry
+
+# The signal names the diagrams give the GPIOs of hw/pins.py (here, not in
+# the firmware: the board has no use for them).
+GPIO_NAMES = {
+    pins.MUX_SELECT[0]: "MUX S0", pins.MUX_SELECT[1]: "MUX S1", pins.MUX_SELECT[2]: "MUX S2",
+    pins.MUX_SELECT[3]: "MUX S3",
+    pins.BANK_SELECT[0]: "BANK S0", pins.BANK_SELECT[1]: "BANK S1",
+    pins.BANK_SELECT[2]: "BANK S2", pins.BANK_SELECT[3]: "BANK S3",
+    pins.BUTTON_PASS: "PASS", pins.BUTTON_CONFIRM: "CONFIRM", pins.BUTTON_NEW: "NEW GAME",
+    pins.LED_DATA: "LED DATA",
+    pins.SPI_SCK: "SPI SCK", pins.SPI_MOSI: "SPI MOSI (n.c.)", pins.SPI_MISO: "SPI MISO",
+    pins.SHIFT_LOAD: "SH/LD",
+    pins.ADC_PINS[0]: "ADC0 bank 0", pins.ADC_PINS[1]: "ADC1 bank 1",
+}
 
 ROOT = Path(__file__).resolve().parents[2]
 BOM_CSV = ROOT / "hardware" / "bom.csv"
@@ -88,7 +102,7 @@ def gpio_rows():
     rows.append((pins.BUTTON_PASS, "both", "pass button to GND (long press: resign)"))
     rows.append((pins.BUTTON_CONFIRM, "both", "confirm button to GND"))
     rows.append((pins.BUTTON_NEW, "both", "new-game button to GND"))
-    return [(gp, PHYSICAL[gp], pins.GPIO_NAMES[gp], variant, to)
+    return [(gp, PHYSICAL[gp], GPIO_NAMES[gp], variant, to)
             for gp, variant, to in sorted(rows)]
 
 
@@ -249,7 +263,7 @@ def power_table():
     row("5 V feed points into the LED chain", ["%d (every %d rows)" % feeds(s) for s in SIZES])
     lines.append("")
     lines.append("LED budget `budget_ma` = %d mA at %d V and `max_brightness` = %d are the "
-                 "defaults in `config.py`; a LED draws up to %d mA per colour channel at full "
+                 "defaults in `configfile.py`; a LED draws up to %d mA per colour channel at full "
                  "brightness and %d mA dark (`frame.py`). The 3.3 V rail goes through a buck "
                  "regulator at ~%d %% efficiency."
                  % (cfg.budget_ma, cfg.volts, cfg.max_brightness, F.MA_PER_CHANNEL, F.MA_IDLE,

@@ -20,41 +20,45 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 
-# What every phase holds: main.py, the referee, the rules core, the
-# journal writer, the settler, the sensors, LEDs and buttons of hw/, and
-# the viper loops.
+# What every phase holds: main.py (a stub) and the scan loop, the
+# referee, the rules core, the journal writer, the settler, the sensors,
+# LEDs and buttons of hw/, and the viper loops.  The start (boot, with the
+# driver factories of hw.pico and the viper loader hw.rp2fast), the
+# config's file and limits (configfile) and the journal's replay are
+# loaded for their job and let go.
 CORE = (
-    "main", "gogadget", "gogadget.app", "gogadget.board", "gogadget.compat",
+    "main", "gogadget", "gogadget.app", "gogadget.loop", "gogadget.board", "gogadget.compat",
     "gogadget.config", "gogadget.events", "gogadget.frame", "gogadget.gamelog",
     "gogadget.journal", "gogadget.points", "gogadget.referee",
     "gogadget.rules", "gogadget.scan", "gogadget.settle", "gogadget.signals",
     "gogadget.view", "gogadget.hw", "gogadget.hw.buttons", "gogadget.hw.calib",
     "gogadget.hw.heartbeat", "gogadget.hw.leds", "gogadget.hw.muxscan",
-    "gogadget.hw.pins", "gogadget.hw.rp2fast",
-    "gogadget.hw.rp2viper", "gogadget.hw.ws2812pio",
+    "gogadget.hw.pins", "gogadget.hw.rp2viper", "gogadget.hw.ws2812pio",
 )
 
 PLAY = "gogadget.play"
 # phase: (what it holds beyond CORE, budget: the most bytes of .mpy for all it holds)
 PHASES = {
-    "idle": ((PLAY,), 69900),
-    "playing": ((PLAY,), 69900),
-    "passing": ((PLAY,), 69900),
-    "counting": (("gogadget.counting", "gogadget.score"), 71400),
-    "saving": (("gogadget.counting", "gogadget.sgf"), 71400),
-    "over": (("gogadget.counting",), 69100),
-    "new game": ((PLAY, "gogadget.counting", "gogadget.position"), 74700),
-    "resume": ((PLAY, "gogadget.position"), 72000),
-    "host": ((PLAY, "gogadget.link", "gogadget.gtp", "gogadget.score"), 90200),
-    "room": ((PLAY, "gogadget.broadcast", "gogadget.hw.net", "gogadget.mqtt"), 79400),
-    "clocked": ((PLAY, "gogadget.clock"), 74100),
+    "idle": ((PLAY,), 60500),
+    "playing": ((PLAY,), 60500),
+    "passing": ((PLAY,), 60500),
+    "counting": (("gogadget.counting", "gogadget.score"), 61900),
+    "saving": (("gogadget.counting", "gogadget.sgf"), 61900),
+    "over": (("gogadget.counting",), 59600),
+    "new game": ((PLAY, "gogadget.counting", "gogadget.position"), 65300),
+    "resume": ((PLAY, "gogadget.position"), 62500),
+    "host": ((PLAY, "gogadget.link", "gogadget.gtp", "gogadget.ruleopts", "gogadget.score"), 81800),
+    "room": ((PLAY, "gogadget.broadcast", "gogadget.hw.net", "gogadget.mqtt"), 70000),
+    "clocked": ((PLAY, "gogadget.clock"), 64700),
 }
 # Under the unix port the fakes stand in for what only the RP2040 loads:
-# its viper loops (rp2fast loads them there) and its PIO LED driver (the
-# unix port has no rp2 module, so hw/pico.py falls back to neopixel); and
-# the plain loops the viper code replaces there are not loaded on the board
-# (tests/test_rp2_fast.py: with the twins installed none of them is).
-ON_THE_BOARD = {"gogadget.hw.rp2fast": "gogadget.hw.rp2viper", "neopixel": "gogadget.hw.ws2812pio"}
+# its viper loops (boot.py has rp2fast load them there and hand them to the
+# modules that run them, which hold them as long as the App runs) and its
+# PIO LED driver (the unix port has no rp2 module, so hw/pico.py falls back
+# to neopixel); and the plain loops the viper code replaces there are not
+# loaded on the board (tests/test_rp2_fast.py: with the twins installed
+# none of them is).
+ON_THE_BOARD = {"gogadget.app": "gogadget.hw.rp2viper", "neopixel": "gogadget.hw.ws2812pio"}
 NOT_ON_THE_BOARD = ("neopixel", "gogadget.boardplain", "gogadget.settleplain",
                     "gogadget.refereeplain", "gogadget.hw.calibplain", "gogadget.hw.muxscanplain",
                     "gogadget.hw.ledsplain")

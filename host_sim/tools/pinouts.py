@@ -7,6 +7,7 @@ The pin numbers are the DIP/SOIC ones from the manufacturers' datasheets
 power design (hwdoc), so a pin map change redraws the schematic.
 """
 from gogadget.hw import pins
+from host_sim.tools import hwdoc
 from host_sim.tools.hwdoc import PHYSICAL
 from host_sim.tools.svg import ROW_H, Svg
 
@@ -31,7 +32,7 @@ def level1(name):
         return "sensor at place 16m + %d" % k
     if name.startswith("S"):
         i = int(name[1])
-        return "%s %s" % (gpio(pins.MUX_SELECT[i]), pins.GPIO_NAMES[pins.MUX_SELECT[i]])
+        return "%s %s" % (gpio(pins.MUX_SELECT[i]), hwdoc.GPIO_NAMES[pins.MUX_SELECT[i]])
     return {"COM": "bank m // 16, channel I(m % 16)", "/E": "GND", "GND": "GND",
             "VCC": "3.3 V sensor rail, 100 nF"}[name]
 
@@ -42,7 +43,7 @@ def level2(name):
         return "COM of level-1 mux 16b + %d" % int(name[1:])
     if name.startswith("S"):
         i = int(name[1])
-        return "%s %s" % (gpio(pins.BANK_SELECT[i]), pins.GPIO_NAMES[pins.BANK_SELECT[i]])
+        return "%s %s" % (gpio(pins.BANK_SELECT[i]), hwdoc.GPIO_NAMES[pins.BANK_SELECT[i]])
     if name == "COM":
         return "bank 0: %s; bank 1: %s" % tuple(gpio(g) for g in pins.ADC_PINS)
     return {"/E": "GND", "GND": "GND", "VCC": "3.3 V sensor rail, 100 nF"}[name]

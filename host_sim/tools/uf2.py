@@ -167,7 +167,8 @@ def banner(blocks):
 def default_config():
     """config.json as the firmware writes its defaults (Config.save: no secrets)."""
     sys.path.insert(0, str(FIRMWARE)) if str(FIRMWARE) not in sys.path else None
-    from gogadget.config import SECRETS, Config
+    from gogadget.config import Config
+    from gogadget.configfile import SECRETS
     data = Config().validate().as_dict()
     for name in SECRETS:
         del data[name]

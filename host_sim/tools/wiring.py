@@ -232,9 +232,9 @@ def feeds_box(svg, x, y, bus5, gnd, nfeeds, every):
 
 
 def colour_diagram():
-    used = {g: pins.GPIO_NAMES[g] for g in pins.MUX_SELECT + pins.BANK_SELECT + pins.ADC_PINS}
+    used = {g: hwdoc.GPIO_NAMES[g] for g in pins.MUX_SELECT + pins.BANK_SELECT + pins.ADC_PINS}
     for g in (pins.LED_DATA, pins.BUTTON_PASS, pins.BUTTON_CONFIRM, pins.BUTTON_NEW):
-        used[g] = pins.GPIO_NAMES[g]
+        used[g] = hwdoc.GPIO_NAMES[g]
     svg = Svg(1460, 1180, "Go Gadget colour variant (linear Hall sensors), %dx%d: wiring from "
               "gogadget/hw/pins.py and the power budget" % (SIZE, SIZE))
     ends, left, bottom = pico_box(svg, used, "colour")
@@ -292,10 +292,10 @@ def colour_diagram():
 
 
 def occupancy_diagram():
-    used = {g: pins.GPIO_NAMES[g] for g in (pins.SPI_SCK, pins.SPI_MOSI, pins.SPI_MISO,
+    used = {g: hwdoc.GPIO_NAMES[g] for g in (pins.SPI_SCK, pins.SPI_MOSI, pins.SPI_MISO,
                                             pins.SHIFT_LOAD)}
     for g in (pins.LED_DATA, pins.BUTTON_PASS, pins.BUTTON_CONFIRM, pins.BUTTON_NEW):
-        used[g] = pins.GPIO_NAMES[g]
+        used[g] = hwdoc.GPIO_NAMES[g]
     svg = Svg(1460, 1000, "Go Gadget occupancy variant (reed switches), %dx%d: wiring from "
               "gogadget/hw/pins.py and the power budget" % (SIZE, SIZE))
     ends, left, bottom = pico_box(svg, used, "occupancy")

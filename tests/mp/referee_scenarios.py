@@ -533,18 +533,19 @@ def scenario_rule_change_survives_power_cut(tmp):
     h.settle()
     h.moves("E5 D4")
     # what GTP gogadget-set-rule / komi do to a running game (link.py)
-    h.ref.rules.set("ko", "positional")
-    h.ref.rules.set("scoring", "area")
+    from gogadget.ruleopts import describe_rules, set_rule
+    set_rule(h.ref.rules, "ko", "positional")
+    set_rule(h.ref.rules, "scoring", "area")
     h.ref.board.ko = h.ref.rules.ko
     h.ref.set_komi(0.5)
     h.scans(1)
     h.moves("C3")
-    rules = h.ref.rules.describe()
+    rules = describe_rules(h.ref.rules)
     assert "ko=positional" in rules and "preset=custom" in rules
     h2 = Hand(9, journal=jn.Journal(d), preset="japanese")
     records, report = h2.ref.journal.load()
     h2.ref.resume(records, report, h2.t)
-    assert h2.ref.rules.describe() == rules, (h2.ref.rules.describe(), rules)
+    assert describe_rules(h2.ref.rules) == rules, (describe_rules(h2.ref.rules), rules)
     assert h2.ref.komi == 0.5 and h2.ref.board.ko == h.ref.board.ko
     assert h2.ref.board.moves == 3
     # a preset loaded mid-game comes back by name
@@ -554,7 +555,7 @@ def scenario_rule_change_survives_power_cut(tmp):
     h3 = Hand(9, journal=jn.Journal(d), preset="japanese")
     records, report = h3.ref.journal.load()
     h3.ref.resume(records, report, h3.t)
-    assert h3.ref.rules.name == "chinese" and h3.ref.rules.describe() == h2.ref.rules.describe()
+    assert h3.ref.rules.name == "chinese" and describe_rules(h3.ref.rules) == describe_rules(h2.ref.rules)
 
 
 def scenario_sensor_fault_reported(tmp):

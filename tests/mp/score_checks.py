@@ -8,6 +8,7 @@ import checkrun
 from gogadget import score
 from gogadget.points import BLACK, WHITE, EMPTY, PASS
 from gogadget.rules import Rules, komi_prisoners
+from gogadget.ruleopts import set_rule
 from rules_checks import make, v, play, play_all
 
 B = BLACK
@@ -194,7 +195,7 @@ def check_004_tie_white_wins_except_handicap_000_rule10_draw():
     considered to be the winner (except for a game with a handicap)";
     000 Rule 10 "Otherwise, the game is drawn"."""
     b, r = board_for(WALLS, "004")
-    r.set("komi-prisoners", "off")
+    set_rule(r, "komi-prisoners", "off")
     c = score.count(b, r)
     assert c.black == c.white == 5 and c.winner == W and c.result == "W+0"
     b.handicap = 2
@@ -246,7 +247,7 @@ def check_002_concise4_003_pass_hands_over_a_prisoner():
     play_all(a, "B pass W pass B pass")
     ca = score.count(a, ra)
     assert ca.result == "0" and ca.prisoners[W] == 2
-    r.set("pass-stones", "off")
+    set_rule(r, "pass-stones", "off")
     assert score.count(b, r).result == "0"
     return brief(c)
 

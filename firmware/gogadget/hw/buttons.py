@@ -101,3 +101,20 @@ class Buttons:
                 and ticks_diff(now_ms, self._pressed_at[PASS]) >= self.long_press_ms:
             self._used[PASS] = 1
             self._push(BTN_RESIGN)
+
+
+class CalibrateButton:
+    """Buttons as the App sees them, minus BTN_CALIBRATE, which the scan
+    loop (loop.py) turns into the calibration procedure instead of letting
+    it reach the referee."""
+
+    def __init__(self, buttons):
+        self.buttons = buttons
+        self.wanted = False
+
+    def poll(self, now_ms):
+        b = self.buttons.poll(now_ms)
+        if b == BTN_CALIBRATE:
+            self.wanted = True
+            return BTN_NONE
+        return b

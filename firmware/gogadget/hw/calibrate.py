@@ -119,3 +119,31 @@ class Calibrator:
         for p in bad:
             self.frame[1 + p] = F.FAST | F.FAULT
         self.result = "ok" if not bad else "ok, %d points without a magnet step" % len(bad)
+
+
+def run(sensors, leds, buttons, wdt, path=None):
+    """The procedure at the board, as the scan loop hands over to it:
+    instructions over USB, the LEDs' prompts, the watchdog fed; returns
+    the result ("ok", "aborted" or an error text).  path: hw/pico.py's
+    CALIBRATION_FILE unless given.  The caller lets this module go
+    afterwards (compat.forget): calibrating is rare."""
+    import time
+    if path is None:
+        from gogadget.hw.pico import CALIBRATION_FILE as path
+    cal = Calibrator(sensors, path, leds=leds)
+    print("calibration: " + cal.instructions())
+    step = cal.step_no
+    while cal.result is None:
+        now = time.ticks_ms()
+        cal.press(buttons.poll(now))
+        if cal.step_no != step and cal.result is None:
+            step = cal.step_no
+            print("calibration: " + cal.instructions())
+        leds.show(cal.frame, now)
+        if wdt:
+            wdt.feed()
+        time.sleep_ms(10)
+    print("calibration: " + cal.result)
+    leds.show(cal.frame, time.ticks_ms())
+    time.sleep_ms(1500)
+    return cal.result

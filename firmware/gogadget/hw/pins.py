@@ -3,7 +3,8 @@ arithmetic that goes with it: which mux channel, shift-register bit and LED
 each place is wired to.
 
 The drivers, the pin-level fakes in tests/mp and the wiring-diagram generator
-(host_sim/tools/wiring.py) all read this module, so a change here changes the
+(host_sim/tools/wiring.py, which names the signals: host_sim/tools/hwdoc.py's
+GPIO_NAMES, kept off the board's heap) all read this module, so a change here changes the
 firmware, the tests and the drawing together.  No `machine` import here: the
 desktop tools import it too.
 """
@@ -56,17 +57,6 @@ SETTLE_READS = const(1)
 # Raw readings (read_u16) this close to a rail mean a dead or shorted sensor.
 RAIL_LOW = const(1024)
 RAIL_HIGH = const(64512)
-
-# The ADC signal names used by the diagram.
-GPIO_NAMES = {
-    2: "MUX S0", 3: "MUX S1", 4: "MUX S2", 5: "MUX S3",
-    6: "BANK S0", 7: "BANK S1", 8: "BANK S2", 9: "BANK S3",
-    10: "PASS", 11: "CONFIRM", 12: "NEW GAME",
-    15: "LED DATA",
-    18: "SPI SCK", 19: "SPI MOSI (n.c.)", 20: "SPI MISO", 21: "SH/LD",
-    26: "ADC0 bank 0", 27: "ADC1 bank 1",
-}
-
 
 def mux_count(size):
     """Level-1 multiplexers needed for a size x size board."""

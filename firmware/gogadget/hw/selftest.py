@@ -85,3 +85,21 @@ def show(frm, faults):
     if faults:
         frm[len(frm) - F.STATUS_PIXELS + F.STATUS_ALERT] = F.FAST | F.FAULT
     return frm
+
+
+def run(sensors, size=0, leds=None, brightness=0):
+    """The self-test as the board runs it at boot and after a calibration:
+    the faults named over USB (given size) and, given leds, shown on them
+    for 2 s; True when a fault was found.  The caller lets this module go
+    afterwards (compat.forget): it is needed at those times only."""
+    import time
+    faults = check(sensors)
+    if size:
+        for line in describe(size, faults):
+            print(line)
+    if faults and leds is not None:
+        fault_frame = show(F.new_frame(size), faults)
+        fault_frame[0] = brightness
+        leds.show(fault_frame, time.ticks_ms())
+        time.sleep_ms(2000)
+    return bool(faults)

@@ -1,0 +1,128 @@
+"""The board's start: the config from flash (defaults if missing or
+damaged), the sensor calibration, the drivers, the sensor self-test
+(faults named over USB and on the LEDs), the room's publisher, the App
+resumed from its journal.  Run once by the scan loop (loop.py), which lets
+this module go afterwards (compat.forget): on the official firmware its
+bytecode would otherwise stay on the heap for the whole game.
+
+Hold CONFIRM while powering up to skip the loop (maintenance: mpremote and
+`make deploy` can then reach the REPL, which the GTP link otherwise keeps).
+
+With a broker in the config (and Wi-Fi on a Pico W) the board publishes
+its game to the tournament room over MQTT (docs/ROOM.md): the passwords
+come from secrets.json, beside config.json.
+"""
+import time
+
+from gogadget.compat import forget
+from gogadget.hw.buttons import CONFIRM, CalibrateButton
+
+CONFIG_FILE = "config.json"
+WATCHDOG_MS = 4000  # longest cycle the board survives: a game save is ~100 ms
+
+
+def load_config(path=CONFIG_FILE, secrets=None):
+    """(Config, how it was got): the file's, else the defaults, saying why."""
+    from gogadget.config import SECRETS_FILE, Config
+    if secrets is None:
+        secrets = SECRETS_FILE
+    try:
+        config, how = Config.load(path), "config " + path
+    except OSError:
+        return Config(), "no %s: defaults" % path
+    except ValueError as exc:
+        return Config(), "%s: defaults" % exc
+    try:
+        config.load_secrets(secrets)
+    except ValueError as exc:
+        how += "; %s: not publishing" % exc
+        config.broker = ""
+    return config, how
+
+
+def make_broadcast(config):
+    """The room publisher when the config names a broker, else None (and
+    None, said on the console, when umqtt.simple or the Wi-Fi is missing)."""
+    if not config.broker:
+        return None
+    try:
+        from gogadget.broadcast import Broadcaster
+        from gogadget.hw import net
+        factory = net.mqtt_factory(config)
+    except ImportError as exc:
+        print("gogadget: not publishing, %s: `make deploy` puts umqtt.simple in /lib "
+              "(or mpremote mip install umqtt.simple)" % exc)
+        return None
+    ready = None
+    if config.wifi_ssid:
+        try:
+            wifi = net.Wifi(config.wifi_ssid, config.wifi_password, config.board_id).start()
+        except (ImportError, OSError) as exc:
+            print("gogadget: not publishing, no Wi-Fi: %s" % exc)
+            return None
+        ready = wifi.ready
+        print("gogadget: joining Wi-Fi " + config.wifi_ssid)
+    print("gogadget: publishing as %s to %s:%d" % (config.board_id, config.broker,
+                                                  config.broker_port))
+    peer = None
+    if config.opponent:
+        # Two boards, one game: the opponent's moves come on the same connection.
+        from gogadget.pairing import Follower
+        peer = Follower(config.board_id, config.opponent, 1 if config.pair_colour == "B" else 2,
+                        config.pair)
+        print("gogadget: playing %s of %s against %s" % (config.pair_colour, config.pair,
+                                                         config.opponent))
+    return Broadcaster(factory, config.board_id, ready=ready, peer=peer)
+
+
+def self_test(sensors, size=0, leds=None, brightness=0):
+    """hw/selftest.py's run, its module let go afterwards."""
+    from gogadget.hw import selftest
+    try:
+        return selftest.run(sensors, size, leds, brightness)
+    finally:
+        selftest = None
+        forget("hw.selftest")
+
+
+def start(stream=None, watchdog=True):
+    """Everything up to the first scan cycle: (app, sensors, leds, buttons,
+    guard, beat, display, wdt), or None when CONFIRM was held at power-up.
+    guard is the App's buttons (hw/buttons.py's CalibrateButton)."""
+    from gogadget import describe
+    print("gogadget " + describe())
+    from gogadget.hw import rp2fast
+    rp2fast.install()  # viper scan, LED and rules loops on the RP2040
+    config, how = load_config()
+    print("gogadget: " + how)
+    from gogadget.hw import pico
+    calibration = None
+    if config.sensors == "colour":
+        calibration, how = pico.load_calibration(config.size)
+        print("gogadget: " + how)
+    sensors = pico.make_sensors(config, calibration=calibration)
+    leds = pico.make_leds(config)
+    buttons = pico.make_buttons(config)
+    beat = pico.make_heartbeat()
+    display = pico.make_clock_display(config)  # None without a clock or a module
+    pico = rp2fast = None
+    # The drivers are built and the viper loops handed out: the factories
+    # and the loader leave the heap (the loops stay, held by their users).
+    forget("hw.pico", "hw.rp2fast")
+    if buttons.down_now(CONFIRM):
+        print("gogadget: confirm held at power-up, not starting")
+        return None
+    beat.fault = self_test(sensors, config.size, leds, config.max_brightness)
+    if stream is None:
+        from gogadget.hw.usb import StdioStream
+        stream = StdioStream()
+    wdt = None
+    if watchdog:
+        import machine
+        wdt = machine.WDT(timeout=WATCHDOG_MS)
+    guard = CalibrateButton(buttons)
+    from gogadget.app import App
+    app = App(config, sensors, leds, guard, config.store, stream,
+              broadcast=make_broadcast(config))
+    app.boot(time.ticks_ms())
+    return app, sensors, leds, buttons, guard, beat, display, wdt
