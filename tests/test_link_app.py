@@ -166,3 +166,38 @@ for _ in range(200):
                     cwd=str(Path(__file__).parent.parent))
     assert r.returncode == 0, r.stderr
     assert r.stdout == "= GoGadget\n\n? unknown command\n\n=2 2\n\n"
+
+
+def test_stdio_stream_idle_line_allocates_nothing(micropython):
+    # The scan loop looks at the line every cycle (App.poll_host): a quiet
+    # line must cost no heap, or the allocations add up to an automatic
+    # collection that a stone then waits for (issue 26: select.poll().poll
+    # made a list a call, 32 bytes a cycle on the Pico).  stdin is a pipe
+    # left open with nothing in it, as a board's USB line with no host.
+    import subprocess
+    from conftest import FIRMWARE, micropython_path
+    code = r"""
+import gc
+from gogadget.hw.usb import StdioStream
+st = StdioStream()
+buf = bytearray(1)
+def cycles(n):
+    for _ in range(n):
+        st.readinto(buf)
+cycles(1)  # the first look may set up what the poller keeps
+gc.collect()
+gc.disable()
+a = gc.mem_alloc()
+cycles(100)
+print("ALLOC", gc.mem_alloc() - a)
+"""
+    env = dict(os.environ, MICROPYPATH=str(FIRMWARE))
+    p = subprocess.Popen([micropython_path(), "-c", code], stdin=subprocess.PIPE,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        line = p.stdout.readline()
+    finally:
+        p.stdin.close()
+        err = p.stderr.read()
+        p.wait(timeout=30)
+    assert line == "ALLOC 0\n", (line, err)

@@ -13,8 +13,13 @@ class StdioStream:
         import select
         self._in = getattr(sys.stdin, "buffer", sys.stdin)
         self._out = getattr(sys.stdout, "buffer", sys.stdout)
-        self._poller = select.poll()
-        self._poller.register(sys.stdin, select.POLLIN)
+        poller = select.poll()
+        poller.register(sys.stdin, select.POLLIN)
+        # MicroPython's ipoll yields from the poller itself: poll() would
+        # make a new list on every call, and readinto runs every scan cycle
+        # (32 bytes a cycle, an automatic collection every few seconds of
+        # play, 18 ms that a stone then waits on the emulated Pico).
+        self._poll = getattr(poller, "ipoll", poller.poll)
         self._one = bytearray(1)
         self.closed = False
         try:
@@ -26,13 +31,18 @@ class StdioStream:
     def readinto(self, buf):
         n = 0
         one = self._one
-        while n < len(buf) and self._poller.poll(0):
+        while n < len(buf) and self._ready():
             if not self._in.readinto(one):  # pyright: ignore[reportAttributeAccessIssue]  (MicroPython's stdin reads bytes)
                 self.closed = True  # end of input (host side closed)
                 break
             buf[n] = one[0]
             n += 1
         return n
+
+    def _ready(self):
+        for _ in self._poll(0):
+            return True
+        return False
 
     def write(self, data):
         self._out.write(data)
