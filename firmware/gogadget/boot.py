@@ -105,6 +105,9 @@ def start(stream=None, watchdog=True):
     buttons = pico.make_buttons(config)
     beat = pico.make_heartbeat()
     display = pico.make_clock_display(config)  # None without a clock or a module
+    # Started last (a watchdog started now would bite in a long self-test or
+    # resume); holding the function keeps pico's code only until then.
+    start_watchdog = pico.start_watchdog
     pico = rp2fast = None
     # The drivers are built and the viper loops handed out: the factories
     # and the loader leave the heap (the loops stay, held by their users).
@@ -116,10 +119,8 @@ def start(stream=None, watchdog=True):
     if stream is None:
         from gogadget.hw.usb import StdioStream
         stream = StdioStream()
-    wdt = None
-    if watchdog:
-        import machine
-        wdt = machine.WDT(timeout=WATCHDOG_MS)
+    wdt = start_watchdog(WATCHDOG_MS) if watchdog else None
+    start_watchdog = None
     guard = CalibrateButton(buttons)
     from gogadget.app import App
     app = App(config, sensors, leds, guard, config.store, stream,

@@ -23,6 +23,11 @@ def _machine(machine):
     return machine
 
 
+def start_watchdog(ms, machine=None):
+    """The RP2040's watchdog, started: the scan loop must feed it within ms."""
+    return _machine(machine).WDT(timeout=ms)
+
+
 def load_calibration(size, path=CALIBRATION_FILE):
     """-> (Calibration, message): the stored one, or the defaults and why.
     What derives the thresholds from the file leaves the heap afterwards: a
