@@ -42,7 +42,7 @@ def load_config(path=CONFIG_FILE, secrets=None):
 
 def make_broadcast(config):
     """The room publisher when the config names a broker, else None (and
-    None, said on the console, when umqtt.simple or the Wi-Fi is missing)."""
+    None, said on the console, when the room's modules or the Wi-Fi are missing)."""
     if not config.broker:
         return None
     try:
@@ -50,8 +50,8 @@ def make_broadcast(config):
         from gogadget.hw import net
         factory = net.mqtt_factory(config)
     except ImportError as exc:
-        print("gogadget: not publishing, %s: `make deploy` puts umqtt.simple in /lib "
-              "(or mpremote mip install umqtt.simple)" % exc)
+        print("gogadget: not publishing, %s: the firmware's files are incomplete "
+              "(make deploy, or make image)" % exc)
         return None
     ready = None
     if config.wifi_ssid:
