@@ -75,6 +75,29 @@ def make_broadcast(config):
     return Broadcaster(factory, config.board_id, ready=ready, peer=peer)
 
 
+# What a game's end loads (the count, its score, the result's text, the
+# save, a new game's position; the clock's words for a game on the clock).
+LATE = ("counting", "score", "font", "sgf", "position")
+
+
+def learn_names(clocked=False):
+    """Load once, and let go, every module a game's end loads, so that their
+    names are MicroPython's before the game fragments the heap.  The VM
+    interns every name and string constant of a module as it loads it and
+    never frees one; its table of names grows by doubling, a block each
+    time (past ~1,260 names, 7.7 KB).  On the emulated Pico W the save's
+    sgf.py crossed that line at the game's end, when the largest free block
+    was 1,568 bytes of 43,600 free: the game could not be kept.  Loaded
+    here, the end adds no name (tests/test_save_heap.py)."""
+    import sys
+    for _ in "0123456789.+BWRT?":
+        pass  # (a one-character string is a name: the result's, drawn by font)
+    for name in LATE + (("clockio",) if clocked else ()):
+        if "gogadget." + name not in sys.modules:  # (one in use stays)
+            __import__("gogadget." + name)
+            forget(name)
+
+
 def self_test(sensors, size=0, leds=None, brightness=0):
     """hw/selftest.py's run, its module let go afterwards."""
     from gogadget.hw import selftest
@@ -95,6 +118,7 @@ def start(stream=None, watchdog=True):
     rp2fast.install()  # viper scan, LED and rules loops on the RP2040
     config, how = load_config()
     print("gogadget: " + how)
+    learn_names(config.time_control != "none")
     from gogadget.hw import pico
     calibration = None
     if config.sensors == "colour":

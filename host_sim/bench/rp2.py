@@ -354,6 +354,10 @@ print("HARNESS_FREE", gc.mem_free())
 from gogadget.hw import rp2fast
 rp2fast.install()
 from gogadget.compat import forget
+from gogadget import boot
+boot.learn_names(CLOCK)  # as boot.start does: the end's names known before the heap is in pieces
+boot = None
+forget("boot")
 from gogadget.config import Config
 from gogadget.hw import pico
 from gogadget import loop  # held by main.py while the board runs
