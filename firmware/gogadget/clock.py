@@ -34,8 +34,8 @@ from array import array
 
 from gogadget import frame as fr
 from gogadget import journal as jn
-from gogadget.compat import const, ticks_diff
-from gogadget.points import BLACK, colour_name
+from gogadget.compat import const, forget, ticks_diff
+from gogadget.points import BLACK
 
 SYSTEMS = ("none", "absolute", "fischer", "byoyomi", "canadian")
 NONE = const(0)
@@ -258,70 +258,23 @@ class Clock:
         self.count[c] = s[k + 2]
         return True
 
+    # A clock told from elsewhere (GTP time_left, the remote board) and a
+    # remote player's clock counted down for the eye are clocktold.py's,
+    # loaded by the first board that needs them (GTP, remote play, a
+    # clock display): a game on its own clock never holds that code.
+
     def set_left(self, c, ms, n):
-        """c's clock as told from elsewhere (GTP time_left, the remote
-        board): n 0 is main time, else the period's ms and periods/stones."""
-        if n and self.period_ms:
-            self.main[c] = 0
-            self.period[c] = ms
-            self.count[c] = n
-        else:
-            self.main[c] = ms
-        if self.flagged == c and ms:
-            self.flagged = self.told = 0
+        """c's clock as told from elsewhere (clocktold.set_left)."""
+        _told().set_left(self, c, ms, n)
 
     def theirs(self, ref, ms, n, running, took=-1):
-        """The remote player's clock as their board says it (pairing.Follower,
-        `gogadget-remote clock`): their figure stands, nothing here changes
-        it.  running: their board says it runs, so this board's display
-        counts it down from now (display), for the eye only; took: what
-        their last move took, if known."""
-        c = self.remote = ref.remote
-        if not c:
-            return
-        new = ms != self.left(c) or n != self.overtime(c)
-        self.set_left(c, ms, n)
-        self.remote_run = c if running else 0
-        self.remote_at = ref.now
-        if took >= 0:
-            self.last = c
-            self.took = took
-        if new and not running:
-            self.save(ref, c)  # their move's figure (a cut brings it back)
-        ref.dirty = True
+        """The remote player's clock as their board says it (clocktold.theirs)."""
+        _told().theirs(self, ref, ms, n, running, took)
 
     def display(self, c, now):
-        """What c's clock shows at now (ms; seen[1] the periods or stones):
-        left(c), except that a remote player's clock their board says runs
-        is counted down here from their last figure, through main time and
-        the periods, without charging anything (their next figure replaces
-        it).  Allocates nothing."""
-        v = self.seen
-        ms = self.left(c)
-        v[1] = self.overtime(c)
-        if c == self.remote_run and self.remote_turn:
-            e = ticks_diff(now, self.remote_at)
-            m = self.main[c]
-            n = self.count[c] if self.period_ms else 0
-            p = self.period[c]
-            if m > e:
-                ms = m - e
-            elif self.system == BYOYOMI:
-                e -= m
-                while n > 0 and p <= e:
-                    e -= p
-                    n -= 1
-                    p = self.period_ms
-                ms = p - e if n > 0 else 0
-                v[1] = n
-            elif self.system == CANADIAN and n > 0:
-                e -= m
-                ms = p - e if p > e else 0
-                v[1] = n
-            else:
-                ms = 0
-        v[0] = ms
-        return ms
+        """What c's clock shows at now (clocktold.display; allocates nothing
+        once loaded)."""
+        return _told().display(self, c, now)
 
     # -- the journal ------------------------------------------------------------
 
@@ -428,21 +381,22 @@ class Clock:
         if ch & (CH_SAVE | CH_PERIOD) and c:
             self.save(ref, c)  # (a period used is journalled at once)
         if ch & CH_PERIOD:
-            ref.event("clock", "%s: byo-yomi period used, %d left" % (
-                colour_name(self.shown), self.count[self.shown]))
+            from gogadget import clockio
+            clockio.period_used(self, ref)
+            clockio = None
+            forget("clockio")
         ref.dirty = True
         if ch & CH_FLAG:
             self._flag_news(ref)
 
     def time_out(self, ref, c):
-        """c is out of time: B+T / W+T, and the game ends unless the config
-        lets play go on (casual games)."""
-        self.save(ref, c)
-        ref.event("time", "%s out of time" % colour_name(c))
-        if self.play_on or ref.phase not in ("play", "count"):
-            return
-        from gogadget import counting
-        winner = 3 - c
-        ref.log.append(ref, jn.K_RESULT, winner, 0xFFFF)  # gamelog.RESULT_WORDS: T
-        counting.finish(ref, winner, colour_name(winner) + "+T")
+        """c is out of time: B+T / W+T (clockio.time_out)."""
+        from gogadget import clockio
+        clockio.time_out(self, ref, c)
+        clockio = None
+        forget("clockio")
 
+
+def _told():
+    from gogadget import clocktold
+    return clocktold

@@ -5,8 +5,9 @@ BL/WL, OB/OW, the status word the host reads (`gogadget publish`,
 
 Apart from clock.py so that a game on the clock holds only what a running
 clock needs (host_sim/tools/memory.py's "clocked" phase): this module is
-loaded when a host asks the status, when the game is saved as SGF, and at
-a resume (position.py lets it go again).
+loaded when a host asks the status, when the game is saved as SGF, at
+a resume (position.py lets it go again), and for the events of a period
+used and of a time-out (let go again).
 """
 from gogadget.points import BLACK, colour_name
 
@@ -90,6 +91,26 @@ def status(clock, now=None):
     elif clock.paused:
         t += ", paused: Confirm restarts it"
     return t
+
+
+def period_used(clock, ref):
+    """A byo-yomi period was used up (Clock.changed): said as an event."""
+    ref.event("clock", "%s: byo-yomi period used, %d left" % (
+        colour_name(clock.shown), clock.count[clock.shown]))
+
+
+def time_out(clock, ref, c):
+    """c is out of time (Clock.time_out): B+T / W+T, and the game ends
+    unless the config lets play go on (casual games)."""
+    clock.save(ref, c)
+    ref.event("time", "%s out of time" % colour_name(c))
+    if clock.play_on or ref.phase not in ("play", "count"):
+        return
+    from gogadget import counting
+    from gogadget.journal import K_RESULT
+    winner = 3 - c
+    ref.log.append(ref, K_RESULT, winner, 0xFFFF)  # gamelog.RESULT_WORDS: T
+    counting.finish(ref, winner, colour_name(winner) + "+T")
 
 
 def told(ref, args):
