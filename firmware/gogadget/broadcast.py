@@ -56,12 +56,15 @@ broker has not acknowledged is kept: the events (up to `backlog` of them,
 oldest dropped first: the snapshot covers a gap) and the snapshot are
 published after the next connection, in order.
 
-The snapshot is kept in one preallocated bytearray, taken when the
-referee is attached (at boot, before the heap fragments), updated move by
-move (a move appends its SGF node, a take-back cuts it) and published as a
-memoryview; the buffer grows by a whole game's capacity when a game is
-longer than that.  A MemoryError where it allocates skips that publish and
-tries again later; it never reaches the scan loop.
+The snapshot is never held: gogadget.mqtt's client (which says it
+`streams`) is handed a message that knows its length (the head, six bytes
+a move, four a pass, the tail) and writes itself into the socket, the head
+and the tail from two small preallocated buffers, the moves from the
+board's own move log through the event buffer, a few dozen at a time.  A
+client that does not stream (the host's) gets the message as bytes
+(snapshot()).  The last snapshot of a game that ended while the broker
+was out of reach is kept as bytes, to go after that game's events once a
+new game has replaced the board's moves.
 
 What is done once a connection or once a game (connecting, the status
 message, the snapshot's buffer from scratch) is in gogadget.roomjoin,
@@ -108,6 +111,9 @@ _KIND = (b"", b"move", b"undo", b"end")
 _COLOUR = b"?BW"
 NODE = const(6)  # ;B[pd]
 HEAD = const(176)  # the snapshot's keys and numbers before "setup", names apart
+# After the moves: ","phase":"count","result":"W+1000.5","prisoners":[361,361],
+# "clock":["canadian","B",65000000,255,65000000,255],"seq":65535}
+TAIL = const(160)
 _SLOW = const(10)  # polls between two looks at what changes rarely
 
 
@@ -194,8 +200,6 @@ class Broadcaster:
     will = WILL
     ping_ms = PING_MS
     head = HEAD
-    node_bytes = NODE
-    node = staticmethod(_node)
 
     def __init__(self, connect, board_id, referee=None, note="", ready=None, backlog=64,
                  black="Black", white="White", peer=None):
@@ -233,20 +237,17 @@ class Broadcaster:
         self._ends = []  # the results of the ends in the backlog, oldest first
         self._head = 0
         self._count = 0
-        # One event message; also the snapshot's head, written there before it
-        # is copied in front of the moves (never both at once): as long as a
-        # head without set-up stones.
-        self._ev = bytearray(HEAD + len(self._names))
-        # The snapshot: buf[_start:_end] is the message; its moves start at
-        # _h (the head, right-aligned before them) and end at _mend.
-        self._buf = bytearray(0)
+        # One event message; also the snapshot's head, then the moves on
+        # their way to the socket (never two at once): as long as a head
+        # with nine set-up stones of each colour (roomjoin.rebuild makes it
+        # longer for more).
+        self._ev = bytearray(HEAD + len(self._names) + join.SETUP)
+        self._tail = bytearray(TAIL)  # the snapshot's tail
+        self._hn = self._tn = 0  # the head's and the tail's bytes, as measured
         self._setup = b""
-        self._h = self._mend = self._start = self._end = 0
-        self._head_dirty = True  # the head must be written again (_render)
-        self._nodes = 0  # room for this many move nodes in _buf
+        self._msg = _Snapshot(self)
         self._snap_dirty = False  # a snapshot the broker has not acknowledged
-        self._snap_ok = False  # _buf holds the current game
-        self._snap_retry = 0
+        self._last = None  # the ended game's snapshot as bytes, while the broker is out of reach
         self._frozen = None  # the last snapshot of an earlier game, not acknowledged
         self._frozen_game = -1
         self._status = b""
@@ -270,8 +271,6 @@ class Broadcaster:
         self._fault = None
         self._damage = None
         self._clock = -1  # the clock's running colour, flag and pause, as last published
-        if referee is not None:
-            self._reserve()
         forget("roomjoin")
 
     def attach(self, referee):
@@ -281,20 +280,6 @@ class Broadcaster:
         self._fault = self._damage = None
         if self.peer is not None:
             self.peer.attach(referee)
-        self._reserve()
-
-    def _reserve(self):
-        """The snapshot's buffer, sized for a whole game, taken now (at boot,
-        when App attaches the referee), while the heap is still in one
-        piece: after the journal's resume a fragmented heap may have no
-        block that size (the emulated Pico W's bench: 28 KB free, and the
-        snapshot of a 394-move game could not be allocated).  The first
-        poll writes the game into it."""
-        try:
-            self._rebuild(0)
-        except MemoryError:
-            pass  # (the first poll tries again)
-        self._snap_ok = False
 
     # -- the scan loop's call ----------------------------------------------
 
@@ -349,10 +334,13 @@ class Broadcaster:
             1 if self._hello_dirty else 0)
 
     def snapshot(self):
-        """The current snapshot message (a memoryview; tests, the host)."""
-        if not self._snap_ok:
+        """The current snapshot message as bytes (a client that does not
+        stream, tests, the host); None before the first look."""
+        if self._game < 0:
             return None
-        return memoryview(self._buf)[self._start:self._end]
+        snap = _join().whole(self)
+        forget("roomjoin")
+        return snap
 
     def close(self, now_ms=0):
         """Leave the broker: say offline (retained), then disconnect."""
@@ -375,8 +363,7 @@ class Broadcaster:
         game = log.game
         seq = log.seq
         try:
-            if game != self._game or seq < self._seq or self._setups != len(board.setup_stones) \
-                    or not self._snap_ok:
+            if game != self._game or seq < self._seq or self._setups != len(board.setup_stones):
                 if game != self._game and self._game >= 0:
                     # A new game: its events so far (if they can be told
                     # apart) go out after the old game's.
@@ -384,28 +371,20 @@ class Broadcaster:
                     self._game = game
                     self._ended = False
                     self._seq = self._moves = 0
-                    self._rebuild(0)
                     if seq:
                         self._events(seq, board.moves)
-                else:
-                    self._game = game
-                    self._rebuild()
+                self._game = game
+                self._rebuild()
             elif seq != self._seq or board.moves != self._moves:
                 self._events(seq - self._seq, board.moves - self._moves)
-            if ref.komi != self._komi or ref.rules.changes != self._rules:
-                self._head_dirty = True
             self._seen(game, seq)
-            if self._snap_ok:
-                self._render()
             if ref.has_fault:
                 self._observe_status()  # the number of faulty places may have changed
+            if self._ended and self._client is None:
+                self._keep_last()
         except MemoryError:
-            # The snapshot could not be built: _publish_next builds it again
-            # (from the board) when it is its turn, at most once a second.
-            self._snap_ok = False
-            self._seen(game, seq)
-            self._snap_retry = ticks_add(now_ms, RETRY_MIN_MS)
-            self.error = "out of memory for the snapshot"
+            self._seen(game, seq)  # (an end's result not kept: its event says the end)
+            self.error = "out of memory"
         self._snap_dirty = True
 
     def _seen(self, game, seq):
@@ -434,18 +413,14 @@ class Broadcaster:
                 colour, pt = board.move(i)
                 seq += 1
                 self._push(seq, E_MOVE, colour, i + 1, pt)
-                self._append_node(colour, pt)
             if ended:
                 self._push(seq + 1, E_END, 0, 0, 0)
         elif dm < 0 and d == -dm and not ended:
             for n in range(self._moves, board.moves, -1):
                 seq += 1
                 self._push(seq, E_UNDO, 0, n, 0)
-                self._cut_node()
-        else:
-            # More happened than one look can tell apart: no events (a gap
-            # in seq), the snapshot that follows has it all.
-            self._rebuild()
+        # (else more happened than one look can tell apart: no events, a
+        # gap in seq, and the snapshot that follows has it all)
 
     def _push(self, seq, kind, colour, n, pt):
         cap = self._cap
@@ -500,57 +475,38 @@ class Broadcaster:
 
     # -- the snapshot ------------------------------------------------------------
 
-    def _append_node(self, colour, pt):
-        if self._mend + NODE > self._h + self._nodes * NODE:
-            self._grow()
-        self._mend = _node(self._buf, self._mend, self.ref.board.size, colour, pt)
-
-    def _rebuild(self, moves=-1):
-        """The snapshot from the board (roomjoin.rebuild)."""
-        _join().rebuild(self, moves)
+    def _rebuild(self):
+        """A new game, a power cut, new set-up stones: the set-up's text
+        (roomjoin.rebuild)."""
+        _join().rebuild(self)
         forget("roomjoin")
 
-    def _grow(self):
-        _join().grow(self)
-        forget("roomjoin")
-
-    def _cut_node(self):
-        buf = self._buf
-        if self._mend <= self._h:
-            return
-        self._mend -= 4 if buf[self._mend - 2] == 91 else NODE  # ;B[] or ;B[pd]
-
-    def _render(self):
-        """Write the head before the moves (when what it says changed) and
-        the tail after them."""
+    def _measure(self):
+        """The snapshot's length: its head and tail written (into _ev and
+        _tail), the moves counted, six bytes a move and four a pass."""
         ref = self.ref
         board = ref.board
-        buf = self._buf
-        if self._head_dirty:
-            hs = self._ev
-            p = _put(hs, 0, b'{"v":1,"game":')
-            p = _int(hs, p, self._game)
-            p = _put(hs, p, b',"size":')
-            p = _int(hs, p, board.size)
-            p = _put(hs, p, b',"komi":')
-            p = _half(hs, p, int(ref.komi * 2))
-            p = _put(hs, p, b',"rules":"')
-            p = _put(hs, p, ref.rules.name.encode()[:16])
-            p = _put(hs, p, b'","handicap":')
-            p = _int(hs, p, ref.handicap)
-            p = _put(hs, p, b',"black":')
-            p = _put(hs, p, self._names)
-            p = _put(hs, p, b',"setup":"')
-            p = _put(hs, p, self._setup)
-            p = _put(hs, p, b'","moves":"')
-            h = self._h
-            self._start = h - p
-            buf[h - p:h] = memoryview(hs)[:p]
-            self._head_dirty = False
+        hs = self._ev
+        p = _put(hs, 0, b'{"v":1,"game":')
+        p = _int(hs, p, self._game)
+        p = _put(hs, p, b',"size":')
+        p = _int(hs, p, board.size)
+        p = _put(hs, p, b',"komi":')
+        p = _half(hs, p, int(ref.komi * 2))
+        p = _put(hs, p, b',"rules":"')
+        p = _put(hs, p, ref.rules.name.encode()[:16])
+        p = _put(hs, p, b'","handicap":')
+        p = _int(hs, p, ref.handicap)
+        p = _put(hs, p, b',"black":')
+        p = _put(hs, p, self._names)
+        p = _put(hs, p, b',"setup":"')
+        p = _put(hs, p, self._setup)
+        self._hn = _put(hs, p, b'","moves":"')
+        buf = self._tail
         phase = ref.phase
         if phase == "resume":
             phase = ref.resume_phase
-        q = _put(buf, self._mend, b'","phase":"')
+        q = _put(buf, 0, b'","phase":"')
         q = _put(buf, q, _PHASE.get(phase, b"play"))
         q = _put(buf, q, b'","result":"')
         if ref.result:
@@ -579,15 +535,50 @@ class Broadcaster:
         q = _put(buf, q, b'],"seq":')
         q = _int(buf, q, self._seq)
         buf[q] = 125  # }
-        self._end = q + 1
+        self._tn = q + 1
+        passes = board.passes
+        return self._hn + NODE * board.moves - 2 * (passes[1] + passes[2]) + self._tn
+
+    def _write(self, out):
+        """The snapshot _measure measured, into out (a socket: its
+        write(buf, n) takes the first n bytes of buf): the head, the moves
+        from the board's move log (read in place: a move's (colour, point)
+        would be a new tuple each) a bufferful at a time, the tail."""
+        ev = self._ev
+        out.write(ev, self._hn)
+        board = self.ref.board
+        size = board.size
+        info = board._log_info
+        pts = board._log_pt
+        full = len(ev) - NODE
+        k = 0
+        for i in range(board.moves):
+            k = _node(ev, k, size, info[i] & 3, pts[i])
+            if k > full:
+                out.write(ev, k)
+                k = 0
+        if k:
+            out.write(ev, k)
+        out.write(self._tail, self._tn)
+
+    def _keep_last(self):
+        """The ended game's snapshot as bytes while the broker is out of
+        reach: a new game would replace its moves on the board before it
+        could go out (_freeze)."""
+        self._last = None
+        try:
+            self._last = self.snapshot()
+        except MemoryError:
+            pass  # (lost: the game's events still say how it ended)
 
     def _freeze(self):
         """A new game while the broker lacks the last snapshot of the old
         one: keep that message to publish after the old game's events."""
-        if self._snap_dirty and self._snap_ok:
-            _join().freeze(self)
-            forget("roomjoin")
+        if self._snap_dirty and self._last is not None:
+            self._frozen = self._last
+            self._frozen_game = self._game
             self._snap_dirty = False
+        self._last = None
 
     # -- the broker --------------------------------------------------------------
 
@@ -608,6 +599,8 @@ class Broadcaster:
         if client is not None:
             _close(client)
         self.failures += 1
+        if self._ended and self._snap_dirty:
+            self._keep_last()
         try:
             self.error = "%s: %r" % (type(exc).__name__, exc)
         except MemoryError:
@@ -649,17 +642,14 @@ class Broadcaster:
         elif self._count:
             topic_, msg, retain, what = self.t_move, self._event_message(), False, 2
         else:
-            if not self._snap_ok:
-                if ticks_diff(now_ms, self._snap_retry) < 0:
-                    return
+            msg = self._msg
+            if not getattr(client, "streams", False):
                 try:
-                    self._rebuild()
-                    self._render()
+                    msg = self.snapshot()
                 except MemoryError:
-                    self._snap_ok = False
-                    self._snap_retry = ticks_add(now_ms, self._backoff)
+                    self.error = "out of memory for the snapshot"
                     return
-            topic_, msg, retain, what = self.t_game, self.snapshot(), True, 4
+            topic_, retain, what = self.t_game, True, 4
         try:
             client.publish(topic_, msg, retain, 1)
         except Exception as exc:  # noqa: BLE001
@@ -675,6 +665,7 @@ class Broadcaster:
             self._hello_dirty = False
         else:
             self._snap_dirty = False
+            self._last = None
         self.published += 1
         self._backoff = RETRY_MIN_MS
         self._ping_at = ticks_add(now_ms, PING_MS)
@@ -714,6 +705,20 @@ class Broadcaster:
                 ev[p + 1] = 97 + size - pt // (size + 1)
                 p += 2
         return memoryview(ev)[:_put(ev, p, b'"}')]
+
+
+class _Snapshot:
+    """The snapshot as a message that writes itself, for a client that
+    streams (gogadget.mqtt): len(), then write_to(sock)."""
+
+    def __init__(self, b):
+        self.b = b
+
+    def __len__(self):
+        return self.b._measure()
+
+    def write_to(self, sock):
+        self.b._write(sock)
 
 
 def _join():

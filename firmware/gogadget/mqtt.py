@@ -7,7 +7,8 @@ it a socket timeout and close() another few hundred bytes).
     c.set_last_will(topic, msg, retain, qos)   # before connect
     c.set_callback(f)                          # f(topic, msg): subscribed messages
     c.connect(clean_session)                   # CONNECT, CONNACK; MQTTException(code) if refused
-    c.publish(topic, msg, retain, 1)           # returns once the broker sent its PUBACK
+    c.publish(topic, msg, retain, 1)           # returns once the broker sent its PUBACK; msg:
+                                               # bytes, or len() and write_to(sock) (streams)
     c.subscribe(topic, 1)                      # returns on its SUBACK
     c.check_msg()                              # one waiting message, if any (never waits)
     c.ping(); c.disconnect(); c.close()        # close: no DISCONNECT, so the will goes out
@@ -29,6 +30,8 @@ class MQTTException(Exception):
 
 
 class Client:
+    streams = True  # publish takes a message that writes itself (len(msg), msg.write_to(sock))
+
     def __init__(self, client_id, server, port=1883, user=None, password=None, keepalive=0,
                  timeout=1):
         """The ids and the password: bytes or ASCII str (written as they are);
@@ -186,7 +189,11 @@ class Client:
             b[0] = self.pid >> 8
             b[1] = self.pid & 0xFF
             self._out(2)
-        self.sock.write(msg)
+        w = getattr(msg, "write_to", None)
+        if w is None:
+            self.sock.write(msg)
+        else:
+            w(self.sock)  # (a message that writes itself: the room's snapshot)
         if qos:
             self._await(0x40)
 

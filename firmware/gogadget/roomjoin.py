@@ -1,23 +1,19 @@
 """What the Broadcaster (gogadget.broadcast) does when it joins the room
 and when it writes a game's snapshot from scratch: the connection (the
 client, its last will, the peer's subscriptions), the status message (when
-what it says changed), and the snapshot's buffer (sized for the game, its
-moves from the board; grown past the referee's capacity; an earlier game's
-last snapshot kept for after its events).
+what it says changed), the snapshot's set-up stones' text, and the whole
+snapshot as bytes for a client that does not stream.
 
 A board does these once a connection or once a game, so the Broadcaster
 imports this module for them and lets it go again (compat.forget): on
 the official firmware a module's bytecode is heap, and the scan loop's
 publishing needs none of this.  What it shares with the Broadcaster (the
-last will, the ping period, the snapshot's head and node sizes, the node
-writer) it takes from the Broadcaster it is handed, never by importing
+last will, the ping period, the snapshot's head size and its writers) it
+takes from the Broadcaster it is handed, never by importing
 gogadget.broadcast (which imports this module: no circle)."""
-from gogadget.compat import const, ticks_add
+from gogadget.compat import ticks_add
 
-# After the moves: ","phase":"count","result":"W+1000.5","prisoners":[361,361],
-# "clock":["canadian","B",65000000,255,65000000,255],"seq":65535}
-_TAIL = const(160)
-_SETUP = const(76)  # AB[aa]... AW[aa]...: nine stones each
+SETUP = 76  # AB[aa]... AW[aa]...: nine stones each (the event buffer's room for them)
 
 
 def connect(b, now_ms):
@@ -44,13 +40,10 @@ def connect(b, now_ms):
     return client
 
 
-def rebuild(b, moves=-1):
-    """The snapshot buffer for the current game, its moves (the first
-    `moves` of them) from the board: a new game, a power cut, a look
-    that could not tell the events apart."""
+def rebuild(b):
+    """The set-up stones' text for the snapshot's head (a new game, a power
+    cut, new set-up stones); the event buffer made longer if they need it."""
     board = b.ref.board
-    if moves < 0:
-        moves = board.moves
     size = board.size
     out = []
     for want in (1, 2):
@@ -61,48 +54,29 @@ def rebuild(b, moves=-1):
             for pt in pts:
                 out.append("[" + chr(97 + pt % w) + chr(97 + size - pt // w) + "]")
     b._setup = "".join(out).encode()
-    # (room for nine stones of each colour's set-up: a handicap game's
-    # snapshot needs no new buffer)
-    h = b.head + len(b._names) + max(len(b._setup), _SETUP)
-    chunk = size * size + size * size // 8  # the referee's whole-game capacity
-    nodes = chunk
-    while nodes < board.moves:
-        nodes += chunk
-    if b._h < h or nodes > b._nodes or b._nodes > nodes + chunk:
-        b._snap_ok = False
-        b._buf = bytearray(0)  # the old one may go first
-        if h > len(b._ev):
-            b._ev = bytearray(0)
-            b._ev = bytearray(h)
-        b._buf = bytearray(h + nodes * b.node_bytes + _TAIL)
-        b._nodes = nodes
-        b._h = h
-    b._head_dirty = True
-    b._mend = b._h  # (the head is written right-aligned before it)
-    for i in range(moves):
-        colour, pt = board.move(i)
-        b._mend = b.node(b._buf, b._mend, size, colour, pt)
-    b._snap_ok = True
+    h = b.head + len(b._names) + max(len(b._setup), SETUP)
+    if h > len(b._ev):
+        b._ev = bytearray(0)  # the old one may go first
+        b._ev = bytearray(h)
 
 
-def grow(b):
-    """Room for another whole game's moves in the snapshot."""
-    size = b.ref.board.size
-    nodes = b._nodes + size * size + size * size // 8
-    old = b._buf
-    buf = bytearray(b._h + nodes * b.node_bytes + _TAIL)
-    buf[:b._mend] = memoryview(old)[:b._mend]
-    b._buf = buf
-    b._nodes = nodes
+class _Into:
+    """A socket's write(buf, n) into a bytearray of the message's length."""
+
+    def __init__(self, n):
+        self.buf = bytearray(n)
+        self.at = 0
+
+    def write(self, data, n):
+        self.buf[self.at:self.at + n] = memoryview(data)[:n]
+        self.at += n
 
 
-def freeze(b):
-    """A copy of the old game's last snapshot (b._freeze: the broker lacks it)."""
-    try:
-        b._frozen = bytes(memoryview(b._buf)[b._start:b._end])
-        b._frozen_game = b._game
-    except MemoryError:
-        b._frozen = None  # lost: the old game's events still say how it ended
+def whole(b):
+    """The snapshot as bytes (Broadcaster.snapshot)."""
+    out = _Into(b._measure())
+    b._write(out)
+    return bytes(out.buf)
 
 
 def status(b, faults):
