@@ -90,12 +90,12 @@ T_GAME = "game"  # retained: the snapshot of the whole current game
 T_MOVE = "move"  # events: move, pass, take-back, end; each with its seq
 FORMAT = 1  # "v" in every message
 MAX_MESSAGE = 8192  # bytes; the relay drops bigger ones
-MAX_ID = 32
+_MAX_ID = const(32)
 
 KEEPALIVE_S = 60  # the MQTT keepalive the client is made with
-PING_MS = const(30000)  # idle this long: ping (half the keepalive)
-RETRY_MIN_MS = const(1000)
-RETRY_MAX_MS = const(30000)
+_PING_MS = const(30000)  # idle this long: ping (half the keepalive)
+_RETRY_MIN = const(1000)
+_RETRY_MAX = const(30000)
 WILL = b'{"v":1,"online":false}'
 PHASES = ("setup", "play", "count", "over")  # as the snapshot names them
 _PHASE = {"setup": b"setup", "play": b"play", "count": b"count", "over": b"over"}
@@ -104,22 +104,22 @@ _PHASE = {"setup": b"setup", "play": b"play", "count": b"count", "over": b"over"
 # 2-3 seq, 4 kind | colour << 2 | the point's high bits << 4, 5-6 n, 7 the
 # point's low byte.  An end's result is in _ends (one a game, in order).
 _ENTRY = const(8)
-E_MOVE = const(1)
-E_UNDO = const(2)
-E_END = const(3)
+_E_MOVE = const(1)
+_E_UNDO = const(2)
+_E_END = const(3)
 _KIND = (b"", b"move", b"undo", b"end")
 _COLOUR = b"?BW"
-NODE = const(6)  # ;B[pd]
-HEAD = const(176)  # the snapshot's keys and numbers before "setup", names apart
+_NODE = const(6)  # ;B[pd]
+_HEAD = const(176)  # the snapshot's keys and numbers before "setup", names apart
 # After the moves: ","phase":"count","result":"W+1000.5","prisoners":[361,361],
 # "clock":["canadian","B",65000000,255,65000000,255],"seq":65535}
-TAIL = const(160)
+_TAIL = const(160)
 _SLOW = const(10)  # polls between two looks at what changes rarely
 
 
 def valid_board_id(name):
     """1-32 characters of a-z A-Z 0-9 - _ (a board's id is its MQTT user)."""
-    if not name or len(name) > MAX_ID:
+    if not name or len(name) > _MAX_ID:
         return False
     for ch in name:
         if not (ch.isalpha() or ch.isdigit() or ch in "-_") or ord(ch) > 127:
@@ -198,8 +198,8 @@ class Broadcaster:
     # What roomjoin shares with the scan loop's publishing, handed to it
     # through the Broadcaster (it may not import this module: a circle).
     will = WILL
-    ping_ms = PING_MS
-    head = HEAD
+    ping_ms = _PING_MS
+    head = _HEAD
 
     def __init__(self, connect, board_id, referee=None, note="", ready=None, backlog=64,
                  black="Black", white="White", peer=None):
@@ -222,7 +222,7 @@ class Broadcaster:
         self._names = join.json_string(black) + b',"white":' + join.json_string(white)
         self._client = None
         self._retry_at = None  # None: connect at the first poll
-        self._backoff = RETRY_MIN_MS
+        self._backoff = _RETRY_MIN
         self._ping_at = 0
         self._tick = 0
         # Figures for the host, the tests and the bench.
@@ -241,8 +241,8 @@ class Broadcaster:
         # their way to the socket (never two at once): as long as a head
         # with nine set-up stones of each colour (roomjoin.rebuild makes it
         # longer for more).
-        self._ev = bytearray(HEAD + len(self._names) + join.SETUP)
-        self._tail = bytearray(TAIL)  # the snapshot's tail
+        self._ev = bytearray(_HEAD + len(self._names) + join.SETUP)
+        self._tail = bytearray(_TAIL)  # the snapshot's tail
         self._hn = self._tn = 0  # the head's and the tail's bytes, as measured
         self._setup = b""
         self._msg = _Snapshot(self)
@@ -412,13 +412,13 @@ class Broadcaster:
             for i in range(self._moves, board.moves):
                 colour, pt = board.move(i)
                 seq += 1
-                self._push(seq, E_MOVE, colour, i + 1, pt)
+                self._push(seq, _E_MOVE, colour, i + 1, pt)
             if ended:
-                self._push(seq + 1, E_END, 0, 0, 0)
+                self._push(seq + 1, _E_END, 0, 0, 0)
         elif dm < 0 and d == -dm and not ended:
             for n in range(self._moves, board.moves, -1):
                 seq += 1
-                self._push(seq, E_UNDO, 0, n, 0)
+                self._push(seq, _E_UNDO, 0, n, 0)
         # (else more happened than one look can tell apart: no events, a
         # gap in seq, and the snapshot that follows has it all)
 
@@ -440,13 +440,13 @@ class Broadcaster:
         ring[e + 5] = n & 0xFF
         ring[e + 6] = (n >> 8) & 0xFF
         ring[e + 7] = pt & 0xFF
-        if kind == E_END:
+        if kind == _E_END:
             self._ends.append(self.ref.result.encode()[:16])  # (a game's end: allocates)
         self._count += 1
 
     def _next(self):
         """The oldest event is gone (published, or dropped from a full backlog)."""
-        if self._ring[self._head * _ENTRY + 4] & 3 == E_END:
+        if self._ring[self._head * _ENTRY + 4] & 3 == _E_END:
             self._ends.pop(0)
         self._head = (self._head + 1) % self._cap
         self._count -= 1
@@ -537,7 +537,7 @@ class Broadcaster:
         buf[q] = 125  # }
         self._tn = q + 1
         passes = board.passes
-        return self._hn + NODE * board.moves - 2 * (passes[1] + passes[2]) + self._tn
+        return self._hn + _NODE * board.moves - 2 * (passes[1] + passes[2]) + self._tn
 
     def _write(self, out):
         """The snapshot _measure measured, into out (a socket: its
@@ -550,7 +550,7 @@ class Broadcaster:
         size = board.size
         info = board._log_info
         pts = board._log_pt
-        full = len(ev) - NODE
+        full = len(ev) - _NODE
         k = 0
         for i in range(board.moves):
             k = _node(ev, k, size, info[i] & 3, pts[i])
@@ -584,7 +584,7 @@ class Broadcaster:
 
     def _connect(self, now_ms):
         if self.ready is not None and not self.ready():
-            self._retry_at = ticks_add(now_ms, RETRY_MIN_MS)  # the network is not up
+            self._retry_at = ticks_add(now_ms, _RETRY_MIN)  # the network is not up
             return
         try:
             join = _join()
@@ -606,7 +606,7 @@ class Broadcaster:
         except MemoryError:
             self.error = "failed"
         self._retry_at = ticks_add(now_ms, self._backoff)
-        self._backoff = min(2 * self._backoff, RETRY_MAX_MS)
+        self._backoff = min(2 * self._backoff, _RETRY_MAX)
 
     def _check_msg(self, now_ms):
         """One message for the peer, if one is waiting (its callback runs)."""
@@ -623,7 +623,7 @@ class Broadcaster:
         except Exception as exc:  # noqa: BLE001
             self._fail(client, exc, now_ms)
             return
-        self._ping_at = ticks_add(now_ms, PING_MS)
+        self._ping_at = ticks_add(now_ms, _PING_MS)
 
     def _publish_next(self, now_ms):
         """One message, in order: the status, the events (an earlier game's
@@ -667,8 +667,8 @@ class Broadcaster:
             self._snap_dirty = False
             self._last = None
         self.published += 1
-        self._backoff = RETRY_MIN_MS
-        self._ping_at = ticks_add(now_ms, PING_MS)
+        self._backoff = _RETRY_MIN
+        self._ping_at = ticks_add(now_ms, _PING_MS)
 
     def _ring_game(self):
         e = self._head * _ENTRY
@@ -686,13 +686,13 @@ class Broadcaster:
         kind = ring[e + 4] & 3
         p = _put(ev, p, b',"t":"')
         p = _put(ev, p, _KIND[kind])
-        if kind == E_END:
+        if kind == _E_END:
             p = _put(ev, p, b'","result":"')
             p = _put(ev, p, self._ends[0])
         else:
             p = _put(ev, p, b'","n":')
             p = _int(ev, p, ring[e + 5] | ring[e + 6] << 8)
-            if kind == E_UNDO:
+            if kind == _E_UNDO:
                 ev[p] = 125  # }
                 return memoryview(ev)[:p + 1]
             p = _put(ev, p, b',"c":"')
