@@ -5,10 +5,11 @@ it a socket timeout and close() another few hundred bytes).
 
     c = Client(client_id, host, port, user, password, keepalive_s, timeout_s)
     c.set_last_will(topic, msg, retain, qos)   # before connect
-    c.set_callback(f)                          # f(topic, msg): subscribed messages
     c.connect(clean_session)                   # CONNECT, CONNACK; MQTTException(code) if refused
     c.publish(topic, msg, retain, 1)           # returns once the broker sent its PUBACK; msg:
                                                # bytes, or len() and write_to(sock) (streams)
+    # gogadget.mqttsub.Client, for a board paired with another (pairing.Follower):
+    c.set_callback(f)                          # f(topic, msg): subscribed messages
     c.subscribe(topic, 1)                      # returns on its SUBACK
     c.check_msg()                              # one waiting message, if any (never waits)
     c.ping(); c.disconnect(); c.close()        # close: no DISCONNECT, so the will goes out
@@ -17,6 +18,7 @@ Every wait for the broker is bounded by timeout_s (the socket's timeout,
 set before its connect): an answer that does not come is an OSError.
 QoS 0 and 1 only.  A message published to the board while it waits for a
 PUBACK or SUBACK goes to the callback (and is acknowledged) on the way.
+Subscribing is mqttsub.py's (a board not paired holds none of its code).
 
 socket: the socket module used; None is MicroPython's own (the tests and
 the emulated Pico W's bench put tests/mp/mqtt_socket.py here).
@@ -44,13 +46,9 @@ class Client:
         self.keepalive = keepalive
         self.timeout = timeout
         self.sock = None
-        self.cb = None
         self.pid = 0
         self.will = None
         self._b = bytearray(10)  # headers out, short answers in
-
-    def set_callback(self, f):
-        self.cb = f
 
     def set_last_will(self, topic, msg, retain=False, qos=0):
         self.will = (topic, msg, retain, qos)
@@ -92,7 +90,7 @@ class Client:
 
     def wait_msg(self, op=0):
         """Read one packet: a PUBLISH goes to the callback (its PUBACK
-        sent); anything else returns its type, its body (<= 10 bytes)
+        sent, by mqttsub.Client); anything else returns its type, its body (<= 10 bytes)
         left in _b.  op: its first byte when read already."""
         if not op:
             op = self._read(1)[0]
@@ -107,39 +105,18 @@ class Client:
         if op & 0xF0 != 0x30:
             self._read(size) if size <= 10 else self.sock.read(size)
             return op & 0xF0
-        n = self._read(2)
-        n = n[0] << 8 | n[1]
-        topic = self.sock.read(n)
-        size -= n + 2
-        if op & 6:
-            size -= 2
-            pid = self._read(2)
-            pid = pid[0] << 8 | pid[1]
-        msg = self.sock.read(size)
-        if len(topic) != n or len(msg) != size:
-            raise OSError(-1)
-        if self.cb is not None:
-            self.cb(topic, msg)
-        if op & 6:
-            self._head(0x40, 2, pid)  # PUBACK (QoS 1: nothing of QoS 2 is subscribed)
+        return self._incoming(op, size)
+
+    def _incoming(self, op, size):
+        """A PUBLISH: none comes to a client that subscribed to nothing
+        (mqttsub.Client's takes them); its bytes are skipped."""
+        self.sock.read(size)
         return 0x30
 
     def _await(self, want):
         while self.wait_msg() != want or self._b[0] << 8 | self._b[1] != self.pid:
             pass
         return self._b
-
-    def check_msg(self):
-        """One message if one is waiting; returns at once when none is."""
-        sock = self.sock
-        sock.setblocking(False)
-        try:
-            got = sock.readinto(self._b, 1)
-        finally:
-            sock.settimeout(self.timeout)
-        if got == 0:
-            raise OSError(-1)  # the broker closed the connection
-        return got and self.wait_msg(self._b[0])
 
     def connect(self, clean_session=True):
         s = socket
@@ -196,16 +173,6 @@ class Client:
             w(self.sock)  # (a message that writes itself: the room's snapshot)
         if qos:
             self._await(0x40)
-
-    def subscribe(self, topic, qos=0):
-        self.pid = self.pid % 0xFFFF + 1
-        self._head(0x82, 5 + len(topic), self.pid)
-        self._str(topic)
-        b = self._b
-        b[0] = qos
-        self._out(1)
-        if self._await(0x90)[2] == 0x80:
-            raise MQTTException(0x80)  # refused (the broker's ACL)
 
     def ping(self):
         self.sock.write(b"\xc0\0")

@@ -71,8 +71,13 @@ class Wifi:
 
 def mqtt_factory(config, timeout_s=SOCKET_TIMEOUT_S):
     """The Broadcaster's client factory from the config's broker settings:
-    client id and user name the board's id unless mqtt_user says otherwise."""
-    from gogadget.mqtt import Client
+    client id and user name the board's id unless mqtt_user says otherwise.
+    A board paired with another (config.opponent) subscribes too: its
+    client is gogadget.mqttsub's."""
+    if config.opponent:
+        from gogadget.mqttsub import Client
+    else:
+        from gogadget.mqtt import Client
     user = config.mqtt_user or config.board_id
     host = config.broker
     port = config.broker_port
