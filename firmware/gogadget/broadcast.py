@@ -201,12 +201,13 @@ class Broadcaster:
     ping_ms = _PING_MS
     head = _HEAD
 
-    def __init__(self, connect, board_id, referee=None, note="", ready=None, backlog=64,
+    def __init__(self, connect, board_id, referee=None, note="", ready=None, backlog=32,
                  black="Black", white="White", peer=None):
         """connect: the client factory; board_id: the board's name and MQTT
         user; note: said in the status; ready: None or a function telling
         whether the network is up (no connection is tried while it is not);
-        backlog: how many events are kept for the broker; black, white: the
+        backlog: how many events are kept for the broker (32: half an hour
+        of a game out of reach; the snapshot covers more); black, white: the
         players' names in the snapshot; peer: see the module notes."""
         if not valid_board_id(board_id):
             raise ValueError("bad board id %r (1-32 of a-z A-Z 0-9 - _)" % (board_id,))
