@@ -192,14 +192,31 @@ def _node(buf, pos, size, colour, pt):
     return pos + 6
 
 
+def _close(client):
+    """Drop a client's connection without DISCONNECT (the broker then
+    publishes the last will)."""
+    try:
+        close = getattr(client, "close", None)
+        if close is not None:
+            close()
+        elif getattr(client, "sock", None) is not None:
+            client.sock.close()
+    except Exception:  # noqa: BLE001  (it is broken already)
+        pass
+
+
 class Broadcaster:
     """Publishes a referee's game over MQTT; see the module notes."""
 
     # What roomjoin shares with the scan loop's publishing, handed to it
     # through the Broadcaster (it may not import this module: a circle).
     will = WILL
+    drop = staticmethod(_close)
     ping_ms = _PING_MS
     head = _HEAD
+    entry = _ENTRY
+    tail = _TAIL
+    retry_ms = _RETRY_MIN
 
     def __init__(self, connect, board_id, referee=None, note="", ready=None, backlog=32,
                  black="Black", white="White", peer=None):
@@ -219,59 +236,8 @@ class Broadcaster:
         self.t_status = topic(board_id, T_STATUS).encode()
         self.t_game = topic(board_id, T_GAME).encode()
         self.t_move = topic(board_id, T_MOVE).encode()
-        join = _join()
-        self._names = join.json_string(black) + b',"white":' + join.json_string(white)
-        self._client = None
-        self._retry_at = None  # None: connect at the first poll
-        self._backoff = _RETRY_MIN
-        self._ping_at = 0
-        self._tick = 0
-        # Figures for the host, the tests and the bench.
-        self.connects = 0
-        self.failures = 0
-        self.published = 0
-        self.dropped = 0  # events dropped from a full backlog
-        self.error = ""  # the last failure, as text
-        # The backlog ring of events not acknowledged.
-        self._cap = backlog
-        self._ring = bytearray(backlog * _ENTRY)
-        self._ends = []  # the results of the ends in the backlog, oldest first
-        self._head = 0
-        self._count = 0
-        # One event message; also the snapshot's head, then the moves on
-        # their way to the socket (never two at once): as long as a head
-        # with nine set-up stones of each colour (roomjoin.rebuild makes it
-        # longer for more).
-        self._ev = bytearray(_HEAD + len(self._names) + join.SETUP)
-        self._tail = bytearray(_TAIL)  # the snapshot's tail
-        self._hn = self._tn = 0  # the head's and the tail's bytes, as measured
-        self._setup = b""
+        _join().init(self, backlog, black, white, peer, referee)
         self._msg = _Snapshot(self)
-        self._snap_dirty = False  # a snapshot the broker has not acknowledged
-        self._last = None  # the ended game's snapshot as bytes, while the broker is out of reach
-        self._frozen = None  # the last snapshot of an earlier game, not acknowledged
-        self._frozen_game = -1
-        self._status = b""
-        self._status_dirty = False
-        self._faults = -1  # what the status said: faulty places, the journal's report
-        self._said_damage = None
-        self.peer = peer
-        self._hello_dirty = False  # the peer's hello is not on this connection yet
-        self._peer_note = ""
-        if peer is not None and referee is not None:
-            peer.attach(referee)
-        # What was last looked at (poll compares these, nothing else).
-        self._game = -1
-        self._seq = 0
-        self._moves = 0
-        self._phase = ""
-        self._komi = None
-        self._rules = -1
-        self._setups = -1
-        self._ended = False
-        self._fault = None
-        self._damage = None
-        self._clock = -1  # the clock's running colour, flag and pause, as last published
         forget("roomjoin")
 
     def attach(self, referee):
@@ -344,16 +310,10 @@ class Broadcaster:
         return snap
 
     def close(self, now_ms=0):
-        """Leave the broker: say offline (retained), then disconnect."""
-        client = self._client
-        self._client = None
-        if client is None:
-            return
-        try:
-            client.publish(self.t_status, WILL, True, 1)
-            client.disconnect()
-        except Exception:  # noqa: BLE001  (leaving anyway)
-            _close(client)
+        """Leave the broker: say offline (retained), then disconnect
+        (roomjoin.leave)."""
+        _join().leave(self)
+        forget("roomjoin")
 
     # -- looking at the referee ------------------------------------------------
 
@@ -728,16 +688,3 @@ def _join():
     (compat.forget): on the board its bytecode is heap the game needs."""
     from gogadget import roomjoin
     return roomjoin
-
-
-def _close(client):
-    """Drop a client's connection without DISCONNECT (the broker then
-    publishes the last will)."""
-    try:
-        close = getattr(client, "close", None)
-        if close is not None:
-            close()
-        elif getattr(client, "sock", None) is not None:
-            client.sock.close()
-    except Exception:  # noqa: BLE001  (it is broken already)
-        pass

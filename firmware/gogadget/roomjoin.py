@@ -16,6 +16,74 @@ from gogadget.compat import ticks_add
 SETUP = 76  # AB[aa]... AW[aa]...: nine stones each (the event buffer's room for them)
 
 
+def init(b, backlog, black, white, peer, referee):
+    """The Broadcaster's state (Broadcaster.__init__ checked the id and made
+    the topics)."""
+    b._names = json_string(black) + b',"white":' + json_string(white)
+    b._client = None
+    b._retry_at = None  # None: connect at the first poll
+    b._backoff = b.retry_ms
+    b._ping_at = 0
+    b._tick = 0
+    # Figures for the host, the tests and the bench.
+    b.connects = 0
+    b.failures = 0
+    b.published = 0
+    b.dropped = 0  # events dropped from a full backlog
+    b.error = ""  # the last failure, as text
+    # The backlog ring of events not acknowledged.
+    b._cap = backlog
+    b._ring = bytearray(backlog * b.entry)
+    b._ends = []  # the results of the ends in the backlog, oldest first
+    b._head = 0
+    b._count = 0
+    # One event message; also the snapshot's head, then the moves on their
+    # way to the socket (never two at once): as long as a head with nine
+    # set-up stones of each colour (rebuild makes it longer for more).
+    b._ev = bytearray(b.head + len(b._names) + SETUP)
+    b._tail = bytearray(b.tail)  # the snapshot's tail
+    b._hn = b._tn = 0  # the head's and the tail's bytes, as measured
+    b._setup = b""
+    b._snap_dirty = False  # a snapshot the broker has not acknowledged
+    b._last = None  # the ended game's snapshot as bytes, while the broker is out of reach
+    b._frozen = None  # the last snapshot of an earlier game, not acknowledged
+    b._frozen_game = -1
+    b._status = b""
+    b._status_dirty = False
+    b._faults = -1  # what the status said: faulty places, the journal's report
+    b._said_damage = None
+    b.peer = peer
+    b._hello_dirty = False  # the peer's hello is not on this connection yet
+    b._peer_note = ""
+    if peer is not None and referee is not None:
+        peer.attach(referee)
+    # What was last looked at (poll compares these, nothing else).
+    b._game = -1
+    b._seq = 0
+    b._moves = 0
+    b._phase = ""
+    b._komi = None
+    b._rules = -1
+    b._setups = -1
+    b._ended = False
+    b._fault = None
+    b._damage = None
+    b._clock = -1  # the clock's running colour, flag and pause, as last published
+
+
+def leave(b):
+    """Say offline (retained), then disconnect (Broadcaster.close)."""
+    client = b._client
+    b._client = None
+    if client is None:
+        return
+    try:
+        client.publish(b.t_status, b.will, True, 1)
+        client.disconnect()
+    except Exception:  # noqa: BLE001  (leaving anyway)
+        b.drop(client)
+
+
 def connect(b, now_ms):
     """A new client, connected, its peer subscribed (returned); or None,
     the failure noted (b._fail: retried after the backoff)."""
