@@ -48,8 +48,8 @@ PHASES = {
     "new game": ((PLAY, "gogadget.counting", "gogadget.position"), 65300),
     "resume": ((PLAY, "gogadget.position"), 62500),
     "host": ((PLAY, "gogadget.link", "gogadget.gtp", "gogadget.ruleopts", "gogadget.score"), 81800),
-    "room": ((PLAY, "gogadget.broadcast", "gogadget.hw.net", "gogadget.mqtt"), 70000),
-    "clocked": ((PLAY, "gogadget.clock"), 64700),
+    "room": ((PLAY, "gogadget.broadcast", "gogadget.hw.net", "gogadget.mqtt"), 69500),
+    "clocked": ((PLAY, "gogadget.clock"), 64400),
 }
 # Under the unix port the fakes stand in for what only the RP2040 loads:
 # its viper loops (boot.py has rp2fast load them there and hand them to the
