@@ -30,7 +30,6 @@ the clock holds it: host_sim/tools/memory.py's "clocked" phase); its words,
 its SGF properties and the journal's read-back are clockio.py's, GTP's
 settings clockgtp.py's, each loaded for its job.
 """
-from array import array
 
 from gogadget import frame as fr
 from gogadget import journal as jn
@@ -77,56 +76,15 @@ class Clock:
 
     def __init__(self, system, main_ms, period_ms=0, periods=0, stones=0, inc_ms=0,
                  max_ms=0, play_on=False, moves=0):
-        self.system = system
+        """The settings in ms (periods: byoyomi's; stones: canadian's);
+        moves: how many moves' times the record keeps.  Full time, stopped
+        until the first move (clockmake.make: once a game, let go)."""
         self.word = SYSTEMS[system].encode()  # for the room's snapshot (broadcast.py)
-        self.main_ms = main_ms
-        self.period_ms = period_ms if system in (BYOYOMI, CANADIAN) else 0
-        self.periods = periods if system == BYOYOMI else stones if system == CANADIAN else 0
-        self.inc_ms = inc_ms if system == FISCHER else 0
-        self.max_ms = max_ms if system == FISCHER else 0
-        self.play_on = play_on
-        # Preallocated, changed in place: [unused, black, white].
-        self.main = [0, 0, 0]  # main time left
-        self.period = [0, 0, 0]  # the current period's time left (byoyomi, canadian)
-        self.count = [0, 0, 0]  # periods left (byoyomi) / stones left in the period (canadian)
-        self._snap = [0, 0, 0, 0, 0, 0, 0, 0, 0]  # before each colour's last move's bonus
-        # Per move, for the record (SGF BL/WL, OB/OW): whole seconds left
-        # after it (config.MAX_TIME_S keeps them in 16 bits) and the
-        # periods/stones left.  Allocated once, with the clock.
-        self.secs = array("H", range(moves))
-        self.counts = bytearray(moves)
-        self.index = -1  # the move the pending completion (moving) belongs to
-        self.reset()
-
-    def reset(self):
-        """A new game: full time, stopped until its first move."""
-        for c in (1, 2):
-            self.main[c] = self.main_ms
-            self.period[c] = self.period_ms
-            self.count[c] = self.periods
-        self.running = 0  # the colour whose time runs now (0: nobody)
-        self.since = 0  # the tick up to which the running player was charged
-        self.saved = 0  # running time not yet journalled
-        self.started = False  # the first move starts the clock
-        self.paused = False  # after a power cut, until Confirm
-        self.flagged = 0  # the colour out of time (0: none)
-        self.told = 0  # the flag the referee has acted on (time_out)
-        self.moving = 0  # the colour whose move waits for its prisoners to be lifted
-        self.remote_turn = False  # a remote player is to move (follow; pairing's stopwatch)
-        self.remote_run = 0  # the remote colour whose clock their board last said runs
-        self.remote_at = 0  # when their figure came (display counts it down from there)
-        self.turn_c = 0  # the colour whose turn `turn` times
-        self.turn = 0  # ms charged to turn_c since its turn began
-        self.last = 0  # the colour of the last move completed
-        self.took = -1  # ms it took, as its board said (-1: not known)
-        self.seen = [0, 0]  # display's answer: ms and periods/stones shown
-        self.remote = 0  # the remote colour (follow copies Referee.remote)
-        self.warning = False
-        self.shown = 0  # the colour whose used period is being shown
-        self.shown_ms = 0
-        self._undo = 0  # bit per colour: _snap holds its last move's state
-        for i in range(len(self.secs)):
-            self.secs[i] = UNKNOWN
+        from gogadget import clockmake
+        clockmake.make(self, system, main_ms, period_ms, periods, stones, inc_ms, max_ms,
+                       play_on, moves)
+        clockmake = None
+        forget("clockmake")
 
     # -- time ----------------------------------------------------------------
 
