@@ -355,6 +355,12 @@ class Clock:
         forget("clockio")
 
 
+_TOLD = [None]  # clocktold, once loaded: an import statement allocates (display runs per frame)
+
+
 def _told():
-    from gogadget import clocktold
-    return clocktold
+    m = _TOLD[0]
+    if m is None:
+        from gogadget import clocktold as m
+        _TOLD[0] = m
+    return m
