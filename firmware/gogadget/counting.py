@@ -174,6 +174,12 @@ def keep(ref, how):
     if ref.journal is None:
         return True
     ok = False
+    # The journal's open file goes first: on the official firmware an open
+    # file is one block of ~1.1 KB (littlefs's cache), and the save opens
+    # two (sgf.mpy, read to load it, and the record); closed, the journal's
+    # leaves a hole that fits them in a fragmented heap.  The next record
+    # opens it again.
+    ref.journal.close()
     try:
         from gogadget import sgf
         name = sgf.save_game(ref.journal.dir, ref.board, ref.rules, ref.komi, ref.result,
