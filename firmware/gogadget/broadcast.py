@@ -218,6 +218,17 @@ class Broadcaster:
     tail = _TAIL
     retry_ms = _RETRY_MIN
 
+    # Set by roomjoin.init (what each is: there); annotations cost nothing
+    # on the board.
+    _names: bytes
+    _ring: bytearray
+    _cap: int
+    _ends: list
+    _ev: bytearray
+    _tail: bytearray
+    _setup: bytes
+    _status: bytes
+
     def __init__(self, connect, board_id, referee=None, note="", ready=None, backlog=32,
                  black="Black", white="White", peer=None):
         """connect: the client factory; board_id: the board's name and MQTT
@@ -233,6 +244,7 @@ class Broadcaster:
         self.board_id = board_id
         self.note = note  # said in the status (with the journal's report)
         self.ready = ready  # None, or a function: is the network up?
+        self.peer = peer
         self.t_status = topic(board_id, T_STATUS).encode()
         self.t_game = topic(board_id, T_GAME).encode()
         self.t_move = topic(board_id, T_MOVE).encode()

@@ -30,6 +30,7 @@ the clock holds it: host_sim/tools/memory.py's "clocked" phase); its words,
 its SGF properties and the journal's read-back are clockio.py's, GTP's
 settings clockgtp.py's, each loaded for its job.
 """
+from array import array  # (the per-move record's type, below)
 
 from gogadget import frame as fr
 from gogadget import journal as jn
@@ -73,6 +74,44 @@ class Clock:
     """Both players' time, indexed by colour (BLACK 1, WHITE 2)."""
 
     unknown = UNKNOWN  # (for clockio, which imports nothing from here)
+
+    # Set by clockmake.make (what each is: there); annotations cost nothing
+    # on the board.
+    system: int
+    main_ms: int
+    period_ms: int
+    periods: int
+    inc_ms: int
+    max_ms: int
+    play_on: bool
+    main: "list[int]"
+    period: "list[int]"
+    count: "list[int]"
+    _snap: "list[int]"
+    secs: "array"
+    counts: bytearray
+    index: int
+    running: int
+    since: int
+    saved: int
+    started: bool
+    paused: bool
+    flagged: int
+    told: int
+    moving: int
+    remote_turn: bool
+    remote_run: int
+    remote_at: int
+    turn_c: int
+    turn: int
+    last: int
+    took: int
+    seen: "list[int]"
+    remote: int
+    warning: bool
+    shown: int
+    shown_ms: int
+    _undo: int
 
     def __init__(self, system, main_ms, period_ms=0, periods=0, stones=0, inc_ms=0,
                  max_ms=0, play_on=False, moves=0):
@@ -355,7 +394,7 @@ class Clock:
         forget("clockio")
 
 
-_TOLD = [None]  # clocktold, once loaded: an import statement allocates (display runs per frame)
+_TOLD: list = [None]  # clocktold, once loaded: an import statement allocates (display runs per frame)
 
 
 def _told():

@@ -52,7 +52,6 @@ def init(b, backlog, black, white, peer, referee):
     b._status_dirty = False
     b._faults = -1  # what the status said: faulty places, the journal's report
     b._said_damage = None
-    b.peer = peer
     b._hello_dirty = False  # the peer's hello is not on this connection yet
     b._peer_note = ""
     if peer is not None and referee is not None:
