@@ -76,26 +76,44 @@ def make_broadcast(config):
 
 
 # What a game's end loads (the count, its score, the result's text, the
-# save, a new game's position; the clock's words for a game on the clock).
+# save, a new game's position; the clock's words for a game on the clock),
+# what a host's first word loads (the GTP link), and the room's publisher.
 LATE = ("counting", "score", "font", "sgf", "position")
+HOST = ("link", "gtp", "ruleopts")
+ROOM = ("mqtt", "broadcast", "hw.net")
 
 
-def learn_names(clocked=False):
-    """Load once, and let go, every module a game's end loads, so that their
-    names are MicroPython's before the game fragments the heap.  The VM
-    interns every name and string constant of a module as it loads it and
-    never frees one; its table of names grows by doubling, a block each
-    time (past ~1,260 names, 7.7 KB).  On the emulated Pico W the save's
-    sgf.py crossed that line at the game's end, when the largest free block
-    was 1,568 bytes of 43,600 free: the game could not be kept.  Loaded
-    here, the end adds no name (tests/test_save_heap.py)."""
+def learn_names(config):
+    """Every name the board will need, interned first, while the heap is in
+    one piece.  The VM interns every name and string constant of a module
+    as it loads it and never frees one; its table of names grows by
+    doubling, one block each time (past ~1,260 names, 7.7 KB).  On the
+    emulated Pico W with the room, the save's sgf.py crossed that line at a
+    game's end, when the largest free block was 1,568 bytes of 43,600
+    free, and the game could not be kept; a host's first word (the GTP
+    link's names) could cross it in the middle of a game.  So the modules a
+    game's end loads are loaded here once and let go (none is interned
+    later: tests/test_save_heap.py), then the App's and the room's, which
+    stay.  With the room the board is past that line (the emulated Pico W:
+    1,441 names with the host's, the table grown before the App was built,
+    2.5 KB the largest free block after it): the host's names are learnt
+    too, so that the table grows here.  Without it (the Pico: ~1,100
+    names) they are not, so that it need not grow at all."""
+    import gc
     import sys
     for _ in "0123456789.+BWRT?":
         pass  # (a one-character string is a name: the result's, drawn by font)
-    for name in LATE + (("clockio",) if clocked else ()):
+    late = LATE + (("clockio",) if config.time_control != "none" else ()) + (
+        HOST if config.broker else ())
+    for name in late:
         if "gogadget." + name not in sys.modules:  # (one in use stays)
             __import__("gogadget." + name)
-            forget(name)
+    forget(*late)
+    gc.collect()  # (their holes, for what stays)
+    import gogadget.app  # noqa: F401  (held from here on)
+    if config.broker:
+        for name in ROOM:
+            __import__("gogadget." + name)
 
 
 def self_test(sensors, size=0, leds=None, brightness=0):
@@ -118,7 +136,7 @@ def start(stream=None, watchdog=True):
     rp2fast.install()  # viper scan, LED and rules loops on the RP2040
     config, how = load_config()
     print("gogadget: " + how)
-    learn_names(config.time_control != "none")
+    learn_names(config)
     from gogadget.hw import pico
     calibration = None
     if config.sensors == "colour":

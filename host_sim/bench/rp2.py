@@ -359,17 +359,20 @@ def main():
     from gogadget.hw import rp2fast
     rp2fast.install()
     from gogadget.compat import forget
+    from gogadget.config import Config
+    cfg = Config(size=19, **(CLOCK_CONTROL if clocked else {}))
+    if room:
+        cfg.broker = "broker.local"
+        cfg.board_id = "board01"
     from gogadget import boot
-    boot.learn_names(clocked)  # as boot.start does: the end's names known before the heap is in pieces
+    boot.learn_names(cfg)  # as boot.start does: every name known before the heap is in pieces
     boot = None
     forget("boot")
-    from gogadget.config import Config
     from gogadget.hw import pico
     from gogadget import loop  # held by main.py while the board runs
     from gogadget.app import App
     from gogadget import signals as sg
     from gogadget.events import BTN_PASS, BTN_CONFIRM
-    cfg = Config(size=19, **(CLOCK_CONTROL if clocked else {}))
     leds = pico.make_leds(cfg)
     # The board's own drivers, as boot.py makes them (their code and buffers
     # count); the App reads the virtual board above instead of the ADC.
@@ -396,8 +399,6 @@ def main():
         mqtt.socket = mqtt_socket
         from gogadget.broadcast import Broadcaster
         from gogadget.hw import net
-        cfg.broker = "broker.local"
-        cfg.board_id = "board01"
         b = Broadcaster(net.mqtt_factory(cfg), cfg.board_id)
     t = [0]
     def steps(n, what):
