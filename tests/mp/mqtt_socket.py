@@ -11,24 +11,22 @@ SUBACK and PINGREQ with PINGRESP, and counts what was published.
 The bytes written are parsed as MQTT packets however the client splits
 its writes (fixed header, remaining length, the PUBLISH's topic length and
 packet id), looked at, never kept: the board's heap holds only the few
-bytes of answers waiting to be read."""
+bytes of answers waiting to be read.  On the emulated Pico it is part of
+the heap bench's own part, so it is kept small: its state is one list."""
 
 published = [0, 0]  # publishes, their bytes (topic and message)
+
+
 _RX = 16
 
 
 class Sock:
     def __init__(self, *args):
-        self._rx = bytearray(_RX)
-        self._head = 0
-        self._len = 0
-        self._state = 0  # 0: a packet's first byte; 1: its remaining length; 2: its body
-        self._op = 0
-        self._size = 0  # the body's length
-        self._shift = 0
-        self._at = 0  # bytes of the body seen
-        self._topic = 0  # a PUBLISH's topic length
-        self._pid = 0  # a PUBLISH's or SUBSCRIBE's packet id
+        self.rx = bytearray(_RX)  # answers waiting, a ring
+        # state (0 first byte, 1 remaining length, 2 body), op, QoS, body
+        # length, its shift, body bytes seen, topic length, packet id, the
+        # answers' first byte in rx, their length
+        self.s = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0]
         self.blocking = True
 
     def settimeout(self, t):
@@ -43,94 +41,77 @@ class Sock:
     def close(self):
         pass
 
-    def _answer(self, data):
-        rx = self._rx
-        n = self._head + self._len
-        for x in data:
-            rx[n % _RX] = x
-            n += 1
-        self._len += len(data)
-
-    def _body(self, i, c):
-        """Byte i of the current packet's body is c (only those looked at)."""
-        op = self._op
-        if op == 0x30:
-            if i < 2:
-                self._topic = self._topic << 8 | c
-            else:  # (QoS 1: the packet id after the topic)
-                self._pid = self._pid << 8 | c
-        elif op == 0x80 and i < 2:
-            self._pid = self._pid << 8 | c
-
-    def _done(self):
-        op = self._op
-        if op == 0x10:
-            self._answer(b"\x20\x02\x00\x00")  # CONNACK: no session, accepted
-        elif op == 0x30:
-            published[0] += 1
-            published[1] += self._size - 2 - (2 if self._qos else 0)  # topic and message
-            if self._qos:
-                self._answer((0x40, 2, self._pid >> 8, self._pid & 255))
-        elif op == 0x80:
-            self._answer((0x90, 3, self._pid >> 8, self._pid & 255, 1))
-        elif op == 0xC0:
-            self._answer(b"\xd0\x00")
-        self._state = 0
-
     def write(self, data, n=-1):
         if n < 0:
             n = len(data)
+        s = self.s
         i = 0
         while i < n:
-            state = self._state
-            if state == 0:
-                c = data[i]
-                self._op = c & 0xF0
-                self._qos = (c >> 1) & 3
-                self._size = self._shift = self._at = self._topic = self._pid = 0
-                self._state = 1
+            c = data[i]
+            if s[0] == 0:
+                s[0] = 1
+                s[1] = c & 0xF0
+                s[2] = (c >> 1) & 3
+                s[3] = s[4] = s[5] = s[6] = s[7] = 0
                 i += 1
-            elif state == 1:
-                c = data[i]
-                self._size |= (c & 0x7F) << self._shift
-                self._shift += 7
+                continue
+            if s[0] == 1:
+                s[3] |= (c & 0x7F) << s[4]
+                s[4] += 7
                 i += 1
-                if not c & 0x80:
-                    self._state = 2
-                    if not self._size:
-                        self._done()
+                if c & 0x80:
+                    continue
+                s[0] = 2
             else:
-                # The body: the bytes looked at one by one, the rest skipped at once.
-                pub = self._op == 0x30
-                pid_at = 2 + self._topic
-                while i < n and self._at < self._size:
-                    at = self._at
-                    if at < 2 or pub and self._qos and pid_at <= at < pid_at + 2:
-                        self._body(at, data[i])
-                        self._at += 1
-                        i += 1
-                        pid_at = 2 + self._topic
-                    else:
-                        stop = pid_at if pub and self._qos and at < pid_at else self._size
-                        skip = min(n - i, stop - at)
-                        self._at += skip
-                        i += skip
-                if self._at == self._size:
-                    self._done()
+                at = s[5]
+                pub = s[1] == 0x30
+                if at < 2 or pub and s[2] and 2 + s[6] <= at < 4 + s[6]:
+                    # a PUBLISH's topic length and QoS 1 packet id, a SUBSCRIBE's packet id
+                    k = 6 if pub and at < 2 else 7
+                    s[k] = s[k] << 8 | c
+                    skip = 1
+                else:  # the rest skipped at once
+                    stop = 2 + s[6] if pub and s[2] and at < 2 + s[6] else s[3]
+                    skip = min(n - i, stop - at)
+                s[5] = at + skip
+                i += skip
+            if s[5] == s[3]:
+                self._done(s)
         return n
 
+    def _answer(self, s, data):
+        for x in data:
+            self.rx[(s[8] + s[9]) % _RX] = x
+            s[9] += 1
+
+    def _done(self, s):
+        op = s[1]
+        if op == 0x10:
+            self._answer(s, b"\x20\x02\x00\x00")  # CONNACK: no session, accepted
+        elif op == 0x30:
+            published[0] += 1
+            published[1] += s[3] - 2 - (2 if s[2] else 0)  # topic and message
+            if s[2]:
+                self._answer(s, (0x40, 2, s[7] >> 8, s[7] & 255))
+        elif op == 0x80:
+            self._answer(s, (0x90, 3, s[7] >> 8, s[7] & 255, 1))
+        elif op == 0xC0:
+            self._answer(s, b"\xd0\x00")
+        s[0] = 0
+
     def readinto(self, buf, n=-1):
+        s = self.s
         if n < 0:
             n = len(buf)
-        if not self._len:
+        if not s[9]:
             if not self.blocking:
                 return None
             raise OSError(110)  # ETIMEDOUT: the broker said nothing
-        n = min(n, self._len)
+        n = min(n, s[9])
         for i in range(n):
-            buf[i] = self._rx[self._head]
-            self._head = (self._head + 1) % _RX
-        self._len -= n
+            buf[i] = self.rx[s[8]]
+            s[8] = (s[8] + 1) % _RX
+        s[9] -= n
         return n
 
     def read(self, n):
