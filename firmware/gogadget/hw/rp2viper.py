@@ -15,23 +15,28 @@ every twin against its plain loop.
 import micropython
 
 @micropython.viper
-def scan(steps: int, pin: ptr8, val: ptr8, chan: ptr8, place: ptr16, raw: ptr16,
-         masks: ptr32, regs: ptr32, settle: int):
-    # regs: SIO set, SIO clear, ADC CS addresses (ptr32 of a 3-word array)
+def scan(steps: int, plan: ptr8, chan: ptr8, raw: ptr16, masks: ptr32, regs: ptr32, settle: int):
+    # hw/muxscanplain.read_raw: a step byte is muxscan's STEP_*; regs: SIO
+    # set, SIO clear, ADC CS addresses and the select state the plan starts in
     setr = ptr32(regs[0])
     clrr = ptr32(regs[1])
     adc = ptr32(regs[2])
+    state = int(regs[3])
     i = 0
     while i < steps:
-        p = pin[i]
-        if p != 255:
-            if val[i]:
+        s = plan[i]
+        if s & 16:  # STEP_SET
+            p = s & 7  # STEP_LINE
+            m = 1 << p
+            if s & 8:  # STEP_VALUE
                 setr[0] = masks[p]
+                state |= m
             else:
                 clrr[0] = masks[p]
-        c = chan[i]
-        if c != 255:
-            cs = 5 | (c << 12)
+                state = (state | m) ^ m
+        if s & 128:  # STEP_READ
+            b = (s >> 5) & 3  # STEP_BANK_SHIFT
+            cs = 5 | (chan[b] << 12)
             k = 0
             v = 0
             while k <= settle:
@@ -40,7 +45,7 @@ def scan(steps: int, pin: ptr8, val: ptr8, chan: ptr8, place: ptr16, raw: ptr16,
                     pass
                 v = adc[1]
                 k += 1
-            raw[place[i]] = (v << 4) | (v >> 8)
+            raw[(b << 8) | state] = (v << 4) | (v >> 8)
         i += 1
 
 @micropython.viper
