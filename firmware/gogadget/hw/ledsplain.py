@@ -18,22 +18,46 @@ def uses(frame, phase, n):
     return u
 
 
-def render(count, frame, table, base, led, buf):
-    """Copy the colour bytes of frame[1..count]'s codes from table (from
-    base: the blink phases' table) to each LED's place in buf: -> the sum
-    of the bytes written (the current, leds._limit)."""
+def render(count, frame, table, key, phase, layout, buf):
+    """Copy the colour bytes of frame[1..count]'s codes from table to each
+    LED's place in buf (0 where the code's blink phase is off in key): ->
+    the sum of the bytes written (the current, leds._limit).  layout: the
+    board's size, the buffer's bytes per LED and where an LED's first colour
+    byte sits in them; the board's LEDs run serpentine (pins.led_index: even
+    rows left to right, odd rows right to left), the status pixels follow."""
+    size = layout[0]
+    bpp = layout[1]
+    n = size * size
     total = 0
+    o = layout[2]  # the first colour byte of this slot's LED
+    step = bpp  # to the next slot's LED within a row
+    col = 0
+    odd = 0
     for i in range(1, count + 1):
         c = frame[i]
         if c >= _CODES:
             c &= 0x0F
-        t = base + c * 3
-        o = led[i]
-        a = table[t]
-        b = table[t + 1]
-        c = table[t + 2]
+        if phase[c] & key:
+            a = b = c = 0
+        else:
+            t = c * 3
+            a = table[t]
+            b = table[t + 1]
+            c = table[t + 2]
         buf[o] = a
         buf[o + 1] = b
         buf[o + 2] = c
         total += a + b + c
+        col += 1
+        if col == size:  # a new row (or the status pixels, at i == n)
+            col = 0
+            odd ^= 1
+            if odd and i < n:
+                o = (i + size - 1) * bpp + layout[2]
+                step = 0 - bpp
+            else:
+                o = i * bpp + layout[2]
+                step = bpp
+        else:
+            o += step
     return total
