@@ -29,15 +29,17 @@ file.  The samples drift with the sensor like the baseline (the steps stay),
 so what the file holds is moved by the drift tracked since it was written.
 
 This module holds what a game needs of a calibration: the thresholds a
-scan classifies by, the drift tracking and the file's write-back.  The
-thresholds are derived from the samples by hw/calibderive.py (with the
-calibration procedure's steps and the file's read-back), which boot and
-the procedure load and let go of: a game's heap never holds it.
+scan classifies by and the drift tracking.  The thresholds are derived from
+the samples by hw/calibderive.py (with the calibration procedure's steps
+and the file's read-back), which boot and the procedure load and let go
+of: a game's heap never holds it.  The file's write and the samples' read
+are hw/calibfile.py's, loaded for each and let go of (a game writes its
+drift back a few times at most).
 """
 import sys
 from array import array
 
-from gogadget.compat import const, zeros
+from gogadget.compat import const, forget, zeros
 from gogadget.scan import S_BLACK, S_EMPTY, S_FAULT, S_WHITE
 
 MAGIC = b"GGC1"
@@ -71,7 +73,6 @@ HAVE_WHITE = const(2)
 # Uncalibrated guess: mid-rail baseline, steps of a typical 3 mm N52 magnet
 # 4 mm above a DRV5053VA.
 DEFAULT_BASE = const(32768)
-_PIECE = const(32)  # places read or written at a time (calibration file)
 DEFAULT_STEP = const(8000)
 
 
@@ -233,50 +234,15 @@ class Calibration:
         """(black, white, flags): the stone samples as arrays, and which
         were taken.  In RAM while a calibration is taken; else read from
         the file, moved by the drift tracked since it was written (the
-        defaults when nothing was sampled)."""
+        defaults when nothing was sampled: hw/calibfile.py)."""
         if self.flags is not None:
             return self.black, self.white, self.flags
-        n = len(self.base)
-        black = _filled("H", n, DEFAULT_BASE + DEFAULT_STEP)
-        white = _filled("H", n, DEFAULT_BASE - DEFAULT_STEP)
-        flags = bytearray(n)
-        if self.file is not None:
-            _check(self.file, self.size)
-            with open(self.file, "rb") as f:
-                f.seek(5 + 2 * n)
-                f.readinto(black)  # little-endian u16, as the RP2040 keeps them
-                f.readinto(white)
-                f.readinto(flags)
-                for k, a in ((1, black), (2, white)):
-                    self._drift(f, k, a)
-        return black, white, flags
-
-    def _drift(self, f, k, samples, start=0, m=-1):
-        """Move samples[0:m] (the file's sample array k, 1 black or 2 white,
-        from place start) by the drift tracked since the file was written:
-        the file's baseline is read a few places at a time."""
-        n = len(self.base)
-        if m < 0:
-            m = n
-        base = self.base
-        lim = self.track_limit
-        old = array("H", [0] * _PIECE)
-        done = 0
-        while done < m:
-            c = min(_PIECE, m - done)
-            f.seek(5 + 2 * (start + done))
-            f.readinto(memoryview(old)[:c])
-            for j in range(c):
-                drift = base[start + done + j] - old[j]
-                v = samples[done + j]
-                # as the sensor drifts, but a sample within a tracking band
-                # of a rail stays (the u16 never wraps)
-                if drift and lim < v < 65535 - lim:
-                    v += drift
-                    v = lim + 1 if v <= lim else 65534 - lim if v >= 65535 - lim else v
-                    samples[done + j] = v
-            done += c
-        f.seek(5 + 2 * (k * n + start + m))  # where a reader of array k goes on
+        from gogadget.hw import calibfile
+        try:
+            return calibfile.samples(self)
+        finally:
+            calibfile = None
+            forget("hw.calibfile")
 
     # --- flash -----------------------------------------------------------
     def save_drift(self):
@@ -293,58 +259,16 @@ class Calibration:
                     pass  # gone: samples() says so if a self-test asks
 
     def save(self, path):
-        """Write atomically: a power cut leaves the old file or the new one.
-        Written in pieces: the file is never one block of the heap."""
-        n = len(self.base)
-        tmp = path + ".tmp"
-        with open(tmp, "wb") as out:
-            out.write(MAGIC)
-            out.write(bytes((self.size,)))
-            out.write(self.base)  # little-endian u16, as the RP2040 keeps them
-            if self.flags is None and self.file is not None:
-                self._copy_samples(out, self.file)  # the file's, moved by the drift
-            else:  # a calibration just taken (or the defaults)
-                black, white, flags = self.samples()
-                out.write(black)
-                out.write(white)
-                out.write(flags)
-                black = white = flags = None
-            out.write(bytes((self.share, self.xshare & 0xFF)))
-        import os
+        """Write atomically: a power cut leaves the old file or the new one
+        (hw/calibfile.py, loaded for the write and let go of: a game writes
+        its drift back a few times at most)."""
+        from gogadget.hw import calibfile
         try:
-            os.remove(path)
-        except OSError:
-            pass
-        os.rename(tmp, path)
-        self.path = self.file = path
-        self.dirty = False
-        for i in range(n):
-            self.saved[i] = self.base[i]
-        self.black = self.white = self.flags = None  # the file holds them
+            calibfile.save(self, path)
+        finally:
+            calibfile = None
+            forget("hw.calibfile")
 
-    def _copy_samples(self, out, path):
-        n = len(self.base)
-        _check(path, self.size)
-        piece = array("H", [0] * _PIECE)
-        with open(path, "rb") as f:
-            for k in (1, 2):
-                done = 0
-                while done < n:
-                    c = min(_PIECE, n - done)
-                    f.seek(5 + 2 * (k * n + done))
-                    f.readinto(memoryview(piece)[:c])
-                    self._drift(f, k, piece, done, c)
-                    out.write(memoryview(piece)[:c])
-                    done += c
-            f.seek(5 + 6 * n)
-            flags = bytearray(2 * _PIECE)
-            done = 0
-            while done < n:
-                c = f.readinto(memoryview(flags)[:min(len(flags), n - done)])
-                if not c:
-                    raise CalibrationError("calibration file %s is damaged" % path)
-                out.write(memoryview(flags)[:c])
-                done += c
 
 def _plain_look():
     """calibplain.look, the plain loop the Pico replaces with its viper
@@ -364,23 +288,3 @@ def _filled(typecode, n, value):
     for i in range(n):
         a[i] = value
     return a
-
-
-def _check(path, size):
-    """The length of a calibration file for this size; CalibrationError if
-    it is damaged or for another size (OSError if it is missing)."""
-    import os
-    n = size * size
-    length = os.stat(path)[6]
-    head = bytearray(5)
-    with open(path, "rb") as f:
-        got = f.readinto(head)
-    if got == 5 and head[:4] == MAGIC and head[4] != size:
-        raise CalibrationError("calibration file %s is for %dx%d" % (path, head[4], head[4]))
-    if length not in (5 + 7 * n, 6 + 7 * n, 7 + 7 * n) or got != 5 or head[:4] != MAGIC:
-        raise CalibrationError("calibration file %s is damaged" % path)
-    return length
-
-
-def _clamp(v):
-    return 0 if v < 0 else 65535 if v > 65535 else v

@@ -2,15 +2,16 @@
 procedure's samples in (set_base, set_sample, set_near, on checkerboard's
 places), the thresholds out (derive), and a calibration file read back
 (load), which derives them again.  Boot and the calibration procedure use
-it, a game never: hw/pico.py and hw/calibrate.py let go of it when done
-(compat.forget), so a game's heap holds only what a scan needs (calib.py:
-the thresholds, the drift tracking and the file's write-back).  The
+it, a game never: hw/pico.py and hw/calibrate.py let go of it (and of
+hw/calibfile.py) when done (compat.forget), so a game's heap holds only
+what a scan needs (calib.py: the thresholds and the drift tracking).  The
 method itself is told in calib.py's notes."""
 from array import array
 
 from gogadget.hw.calib import (BAD_SHARE, DEFAULT_STEP, HAVE_BLACK, HAVE_WHITE, MIN_STEP,
                                RANK_PER, SHARE_MAX, SHARE_MIN, THRESHOLD_SHARE, Calibration,
-                               CalibrationError, _check, _clamp)
+                               CalibrationError)
+from gogadget.hw.calibfile import check
 from gogadget.scan import S_BLACK, S_WHITE
 
 
@@ -164,7 +165,7 @@ def load(path, size):
     """Read a calibration file; CalibrationError if it is damaged or for
     another board size (OSError if it is missing).  Read straight into
     the arrays that keep it: no buffer of the whole file."""
-    length = _check(path, size)
+    length = check(path, size)
     n = size * size
     cal = Calibration(size)
     cal.black = array("H", cal.base)
@@ -187,6 +188,10 @@ def load(path, size):
     cal.path = cal.file = path
     cal.black = cal.white = cal.flags = None  # the file holds them
     return cal
+
+
+def _clamp(v):
+    return 0 if v < 0 else 65535 if v > 65535 else v
 
 
 def checkerboard(size, parity):
