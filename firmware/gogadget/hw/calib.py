@@ -40,7 +40,7 @@ import sys
 from array import array
 
 from gogadget.compat import const, forget, zeros
-from gogadget.scan import S_BLACK, S_EMPTY, S_FAULT, S_WHITE
+from gogadget.scan import S_WHITE
 
 MAGIC = b"GGC1"
 # A board whose median step is below MIN_STEP (u16 counts, ~32 mV) has
@@ -93,16 +93,16 @@ class Calibration:
         self.flags = None
         self.file = None
         # Classification table used by the scanner's hot loop: a reading
-        # >= hi is colour hic, <= lo is colour loc, otherwise empty.
+        # <= lo is colour loc, >= hi the other colour (loc ^ 3: S_BLACK and
+        # S_WHITE are 1 and 2; a table of it cost 361 bytes), otherwise
+        # empty.
         # Uncalibrated: half the default step either side of the baseline
         # (what calibderive.derive gives with no samples).
         self.lo = _filled("H", n, DEFAULT_BASE - DEFAULT_STEP // 2)
         self.hi = _filled("H", n, DEFAULT_BASE + DEFAULT_STEP // 2)
         self.loc = bytearray(n)
-        self.hic = bytearray(n)
         for i in range(n):
             self.loc[i] = S_WHITE
-            self.hic[i] = S_BLACK
         self.fresh = True  # calib.track looks at every place first
         self.calibrated = False
         self.bad = []

@@ -143,14 +143,14 @@ def derive(cal):
         if abs(db) < least_b or abs(dw) < least_w or (db > 0) == (dw > 0):
             bad.append(i)
             # Never classify a stone here: thresholds beyond the rails.
-            cal.lo[i], cal.loc[i], cal.hi[i], cal.hic[i] = 0, S_WHITE, 65535, S_BLACK
+            cal.lo[i], cal.loc[i], cal.hi[i] = 0, S_WHITE, 65535
             continue
         tb = _clamp(base + gap_b if db > 0 else base - gap_b)
         tw = _clamp(base + gap_w if dw > 0 else base - gap_w)
         if db > 0:
-            cal.lo[i], cal.loc[i], cal.hi[i], cal.hic[i] = tw, S_WHITE, tb, S_BLACK
+            cal.lo[i], cal.loc[i], cal.hi[i] = tw, S_WHITE, tb
         else:
-            cal.lo[i], cal.loc[i], cal.hi[i], cal.hic[i] = tb, S_BLACK, tw, S_WHITE
+            cal.lo[i], cal.loc[i], cal.hi[i] = tb, S_BLACK, tw
     cal.calibrated = bool(sampled)
     cal.bad = bad
     for i in range(n):  # new thresholds: the neighbours' fields are measured again

@@ -119,5 +119,5 @@ class MuxScanner:
         if self._fast is None:
             return self._plain.classify(self, scan)
         return self._fast_classify(len(self.raw), self.raw, self.fault, cal.lo, cal.hi,
-                                   cal.loc, cal.hic, scan, self._rails, cal.prev,
+                                   cal.loc, scan, self._rails, cal.prev,
                                    cal.changed, len(cal.changed))

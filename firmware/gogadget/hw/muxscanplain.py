@@ -44,7 +44,6 @@ def classify(sc, scan):
     lo = cal.lo
     hi = cal.hi
     loc = cal.loc
-    hic = cal.hic
     prev = cal.prev
     changed = cal.changed
     most = len(changed)
@@ -58,7 +57,7 @@ def classify(sc, scan):
         if fault[i] or v < rail_lo or v > rail_hi:
             c = S_FAULT
         elif v >= hi[i]:
-            c = hic[i]
+            c = loc[i] ^ 3  # the other colour (calib: S_BLACK ^ S_WHITE == 3)
         elif v <= lo[i]:
             c = loc[i]
         else:

@@ -49,8 +49,9 @@ def scan(steps: int, plan: ptr8, chan: ptr8, raw: ptr16, masks: ptr32, regs: ptr
         i += 1
 
 @micropython.viper
-def classify(n: int, raw: ptr16, fault: ptr8, lo: ptr16, hi: ptr16, loc: ptr8, hic: ptr8,
+def classify(n: int, raw: ptr16, fault: ptr8, lo: ptr16, hi: ptr16, loc: ptr8,
              scan: ptr8, rails: ptr16, prev: ptr8, changed: ptr16, most: int) -> int:
+    # hw/muxscanplain.classify (the colour above hi is the other one: loc ^ 3)
     rail_lo = rails[0]
     rail_hi = rails[1]
     fault_code = rails[2]
@@ -62,7 +63,7 @@ def classify(n: int, raw: ptr16, fault: ptr8, lo: ptr16, hi: ptr16, loc: ptr8, h
         if fault[i] or v < rail_lo or v > rail_hi:
             c = fault_code
         elif v >= hi[i]:
-            c = hic[i]
+            c = loc[i] ^ 3
         elif v <= lo[i]:
             c = loc[i]
         else:
@@ -91,7 +92,6 @@ def track_look(cal, raw: ptr16, scan: ptr8, todo: ptr16, count: int, every: int)
     xt = ptr16(cal.xt)
     saved = ptr16(cal.saved)
     loc = ptr8(cal.loc)
-    hic = ptr8(cal.hic)
     n = size * size
     top = 65535 - lim
     dirty = 0
@@ -169,7 +169,7 @@ def track_look(cal, raw: ptr16, scan: ptr8, todo: ptr16, count: int, every: int)
             hi[i] = h
             if s != own:
                 if v >= h:
-                    s = int(hic[i])
+                    s = int(loc[i]) ^ 3
                 elif v <= l:
                     s = int(loc[i])
                 else:
