@@ -40,12 +40,12 @@ for i in range(n):
         want[i] = cal.loc[i]
     else:
         want[i] = S_EMPTY
-got = bytearray(n)
 prev = bytearray(random.getrandbits(2) for _ in range(n))
+got = bytearray(prev)  # the last call's codes: the changes are against them
 changed = array("H", [0] * 24)
 count = ns["classify"](n, raw, fault, cal.lo, cal.hi, cal.loc, got,
                        array("H", [pins.RAIL_LOW, pins.RAIL_HIGH, S_FAULT, S_EMPTY]),
-                       prev, changed, len(changed))
+                       changed, len(changed))
 assert got == want
 # the changed places: counted, and the first few listed in order
 diff = [i for i in range(n) if want[i] != prev[i]]

@@ -8,6 +8,15 @@ from gogadget.hw import pins
 
 NO_PIN = const(255)
 NO_READ = const(255)
+# A step as the scanner keeps it (steps()), one byte: the line set (0..3
+# level 1, 4..7 level 2) and its value when STEP_SET; the bank (0..3) that
+# reads when STEP_READ.  The place read is not kept: the select state is its
+# channels (c1 | c2 << 4), so it is bank << 8 | state (pins.mux_place).
+STEP_LINE = const(7)
+STEP_VALUE = const(8)
+STEP_SET = const(16)
+STEP_BANK_SHIFT = const(5)
+STEP_READ = const(128)
 
 
 def gray(i):
@@ -68,3 +77,24 @@ def build_plan(size):
     plan = (bytearray(count), bytearray(count), bytearray(count), zeros("H", count))
     _walk(size, state, plan)
     return plan + (state,)
+
+
+def steps(size):
+    """-> (steps, state): build_plan's steps as the scanner keeps them, a
+    byte each (STEP_*), and the select state the plan starts in."""
+    pin, val, bank, place, state = build_plan(size)
+    out = bytearray(len(pin))
+    st = state
+    for i in range(len(out)):
+        s = 0
+        p = pin[i]
+        if p != NO_PIN:
+            s = STEP_SET | p | (STEP_VALUE if val[i] else 0)
+            st = st | 1 << p if val[i] else st & ~(1 << p)
+        if bank[i] != NO_READ:
+            if place[i] != bank[i] << 8 | st:  # what the scan will read
+                raise ValueError("plan step %d reads %d, not place %d" % (i, bank[i] << 8 | st,
+                                                                         place[i]))
+            s |= STEP_READ | bank[i] << STEP_BANK_SHIFT
+        out[i] = s
+    return out, state

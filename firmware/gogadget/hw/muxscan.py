@@ -8,25 +8,17 @@ SETTLE_READS thrown away conversions: the mux outputs and the ADC's sample
 capacitor still hold the previous sensor's voltage.  A scan then runs the
 plan from a preallocated array and allocates nothing.
 
-The plan is kept as one byte a step (STEP_*): the line to set and its value,
-and the bank whose ADC reads.  The place read is not stored: the select
+The plan is kept as one byte a step (muxplan.STEP_*): the line to set and
+its value, and the bank whose ADC reads.  The place read is not stored: the select
 lines' state is the place's channels (c1 | c2 << 4, pins.mux_place), so
 the place is bank << 8 | state (a byte a step, where four arrays took 5:
 1.4 KB less heap on 19x19).
 """
 from array import array
 
-from gogadget.compat import const, forget, zeros
+from gogadget.compat import forget, zeros
 from gogadget.hw.calib import Calibration
 from gogadget.scan import S_EMPTY, S_FAULT, SENSOR_COLOUR
-
-# A step of the plan, one byte: the line set (0..3 level 1, 4..7 level 2)
-# and its value when STEP_SET; the bank (0..3) that reads when STEP_READ.
-STEP_LINE = const(7)
-STEP_VALUE = const(8)
-STEP_SET = const(16)
-STEP_BANK_SHIFT = const(5)
-STEP_READ = const(128)
 
 class MuxScanner:
     kind = SENSOR_COLOUR
@@ -55,16 +47,7 @@ class MuxScanner:
         self.fault = bytearray(n)  # 1: left out (self-test)
         lines = list(select) + list(bank_select)
         from gogadget.hw import muxplan
-        pin, val, bank, _, state = muxplan.build_plan(size)
-        steps = bytearray(len(pin))
-        for i in range(len(steps)):
-            s = 0
-            if pin[i] != muxplan.NO_PIN:
-                s = STEP_SET | pin[i] | (STEP_VALUE if val[i] else 0)
-            if bank[i] != muxplan.NO_READ:
-                s |= STEP_READ | bank[i] << STEP_BANK_SHIFT
-            steps[i] = s
-        pin = val = bank = None
+        steps, state = muxplan.steps(size)
         forget("hw.muxplan")  # boot only: the plan's bytecode leaves the heap
         self._steps = steps
         self.plan_len = len(steps)
@@ -114,10 +97,10 @@ class MuxScanner:
 
     def classify(self, scan):
         """-> how many places read other than at the last calib.track (the
-        first len(calibration.changed) of them are listed there)."""
+        first len(calibration.changed) of them are listed there): scan
+        holds what the last read left in it, no copy is kept."""
         cal = self.calibration
         if self._fast is None:
             return self._plain.classify(self, scan)
         return self._fast_classify(len(self.raw), self.raw, self.fault, cal.lo, cal.hi,
-                                   cal.loc, scan, self._rails, cal.prev,
-                                   cal.changed, len(cal.changed))
+                                   cal.loc, scan, self._rails, cal.changed, len(cal.changed))

@@ -3,13 +3,13 @@ loops, through the pins' and ADCs' own methods: what every board but the
 Pico runs (the Pico runs their viper twins on the SIO and ADC registers,
 hw/rp2viper.scan and classify), so a Pico never holds this module's
 bytecode.  hw/muxscan.py loads it when a scanner is made without them."""
-from gogadget.hw.muxscan import STEP_BANK_SHIFT, STEP_LINE, STEP_READ, STEP_SET, STEP_VALUE
+from gogadget.hw.muxplan import STEP_BANK_SHIFT, STEP_LINE, STEP_READ, STEP_SET, STEP_VALUE
 from gogadget.scan import S_EMPTY, S_FAULT
 
 
 def read_raw(sc):
     """One pass of the scanner sc's plan over every sensor into sc.raw
-    (muxscan's STEP_* bytes; the place read is the bank and the select
+    (muxplan's STEP_* bytes; the place read is the bank and the select
     state)."""
     setters = sc._set
     reads = sc._read
@@ -44,7 +44,6 @@ def classify(sc, scan):
     lo = cal.lo
     hi = cal.hi
     loc = cal.loc
-    prev = cal.prev
     changed = cal.changed
     most = len(changed)
     count = 0
@@ -62,9 +61,9 @@ def classify(sc, scan):
             c = loc[i]
         else:
             c = S_EMPTY
-        scan[i] = c
-        if c != prev[i]:
+        if c != scan[i]:  # scan holds the last call's codes (calib.track's)
             if count < most:
                 changed[count] = i
             count += 1
+        scan[i] = c
     return count

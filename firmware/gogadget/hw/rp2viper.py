@@ -16,7 +16,7 @@ import micropython
 
 @micropython.viper
 def scan(steps: int, plan: ptr8, chan: ptr8, raw: ptr16, masks: ptr32, regs: ptr32, settle: int):
-    # hw/muxscanplain.read_raw: a step byte is muxscan's STEP_*; regs: SIO
+    # hw/muxscanplain.read_raw: a step byte is muxplan's STEP_*; regs: SIO
     # set, SIO clear, ADC CS addresses and the select state the plan starts in
     setr = ptr32(regs[0])
     clrr = ptr32(regs[1])
@@ -50,8 +50,9 @@ def scan(steps: int, plan: ptr8, chan: ptr8, raw: ptr16, masks: ptr32, regs: ptr
 
 @micropython.viper
 def classify(n: int, raw: ptr16, fault: ptr8, lo: ptr16, hi: ptr16, loc: ptr8,
-             scan: ptr8, rails: ptr16, prev: ptr8, changed: ptr16, most: int) -> int:
-    # hw/muxscanplain.classify (the colour above hi is the other one: loc ^ 3)
+             scan: ptr8, rails: ptr16, changed: ptr16, most: int) -> int:
+    # hw/muxscanplain.classify (the colour above hi is the other one: loc ^ 3;
+    # a change is against what scan held, the last call's codes)
     rail_lo = rails[0]
     rail_hi = rails[1]
     fault_code = rails[2]
@@ -68,11 +69,11 @@ def classify(n: int, raw: ptr16, fault: ptr8, lo: ptr16, hi: ptr16, loc: ptr8,
             c = loc[i]
         else:
             c = empty
-        scan[i] = c
-        if c != prev[i]:
+        if c != scan[i]:
             if count < most:
                 changed[count] = i
             count += 1
+        scan[i] = c
         i += 1
     return count
 
