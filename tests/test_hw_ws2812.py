@@ -210,3 +210,8 @@ def test_micropython_pio_write_allocates_nothing(micropython):
     r = micropython(code=MP_PIO)
     assert r.returncode == 0, r.stderr + r.stdout
     assert r.stdout.split() == ["transfers", "6", "waits", "5", "bad", "0"], r.stdout
+
+
+def test_the_set_up_and_the_chain_agree_on_codes_and_phases():
+    from gogadget.hw import ledsetup, leds
+    assert (ledsetup._SLOW, ledsetup._FAST, ledsetup._CODES) == (leds._SLOW, leds._FAST, leds._CODES)

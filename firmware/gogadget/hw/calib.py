@@ -37,10 +37,8 @@ are hw/calibfile.py's, loaded for each and let go of (a game writes its
 drift back a few times at most).
 """
 import sys
-from array import array
 
 from gogadget.compat import const, forget, zeros
-from gogadget.scan import S_WHITE
 
 MAGIC = b"GGC1"
 # A board whose median step is below MIN_STEP (u16 counts, ~32 mV) has
@@ -82,62 +80,13 @@ class CalibrationError(ValueError):
 
 class Calibration:
     def __init__(self, size):
-        n = size * size
-        self.size = size
-        self.base = _filled("H", n, DEFAULT_BASE)
-        # The stone samples and which were taken (HAVE_*): arrays while a
-        # calibration is taken, else None (the file at `file` holds them, or
-        # nothing is sampled: the defaults); samples() has them either way.
-        self.black = None
-        self.white = None
-        self.flags = None
-        self.file = None
-        # Classification table used by the scanner's hot loop: a reading
-        # <= lo is colour loc, >= hi the other colour (loc ^ 3: S_BLACK and
-        # S_WHITE are 1 and 2; a table of it cost 361 bytes), otherwise
-        # empty.
-        # Uncalibrated: half the default step either side of the baseline
-        # (what calibderive.derive gives with no samples).
-        self.lo = _filled("H", n, DEFAULT_BASE - DEFAULT_STEP // 2)
-        self.hi = _filled("H", n, DEFAULT_BASE + DEFAULT_STEP // 2)
-        self.loc = bytearray(n)
-        for i in range(n):
-            self.loc[i] = S_WHITE
-        self.fresh = True  # calib.track looks at every place first
-        self.calibrated = False
-        self.bad = []
-        self.track_limit = 0
-        self.track_next = 0
-        # Per place: what it and its four neighbours held when it was last
-        # seen change, and its reading then (calib.track).
-        self.ctx = _filled("H", n, 0xFFFF)
-        self.held = zeros("H", n)
-        # Per place: the offset the neighbours' fields give its thresholds.
-        self.xt = zeros("h", n)
-        # The scan codes of the last call, for a caller that does not say
-        # which places changed (count -1: the tests', the host's benches);
-        # the Pico's scanner always does (its classify compares with what
-        # the scan buffer held), and keeps no copy.
-        self.prev = None if sys.platform == "rp2" else bytearray(n)
-        self.changed = zeros("H", CHANGED)
-        self.todo = zeros("H", TODO)
-        # The baseline as the file holds it, and where drift goes (None: not
-        # written back): drift tracked further than track_limit from it at
-        # any place is written back (save_drift), so a power cut in a warm
-        # game does not bring back the cold baseline under the resumed stones.
-        self.saved = array("H", self.base)
-        self.path = None
-        self.dirty = False
-        self.share = THRESHOLD_SHARE
-        # What one black neighbour moves a sensor, x256 of the median black
-        # step (negative: towards white), measured on the checkerboard; a
-        # place first looked at among stones (after a power cut, a new
-        # calibration) starts from it rather than from no field at all.
-        self.xshare = 0
-        self.xb = 0  # that, in counts, for a black and a white neighbour
-        self.xw = 0
-        self.xreach = 0  # how far one neighbour's field may stray from it
-        self.near = None  # readings of the empty places beside the black samples
+        """An uncalibrated board's (the defaults): its arrays and what they
+        hold are set and told in hw/calibfile.py's blank, loaded for it and
+        let go of (a calibration is made at boot and by the procedure)."""
+        from gogadget.hw import calibfile
+        calibfile.blank(self, size)
+        calibfile = None
+        forget("hw.calibfile")
         if sys.platform != "rp2":
             _plain_look()  # loaded now, not in the first scan (the Pico has its viper twin)
 

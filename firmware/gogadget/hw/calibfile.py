@@ -1,14 +1,79 @@
 """A calibration's file (hw/calib.py's notes give its layout): the write
 and the stone samples' read-back, each a few places at a time (the file,
-2.5 KB on 19x19, is never one block of the heap).  calib.Calibration loads
-this module for a save or a read of the samples and lets it go afterwards:
-a game writes its drift back a few times at most."""
+2.5 KB on 19x19, is never one block of the heap); and an uncalibrated
+board's arrays (blank: what a missing file means).  calib.Calibration loads
+this module when it is made, for a save or a read of the samples, and lets
+it go afterwards: a game writes its drift back a few times at most."""
+import sys
 from array import array
 
-from gogadget.compat import const
-from gogadget.hw.calib import DEFAULT_BASE, DEFAULT_STEP, MAGIC, CalibrationError, _filled
+from gogadget.compat import const, zeros
+from gogadget.hw.calib import (CHANGED, DEFAULT_BASE, DEFAULT_STEP, MAGIC, THRESHOLD_SHARE, TODO,
+                               CalibrationError, _filled)
+from gogadget.scan import S_WHITE
 
 _PIECE = const(32)  # places read or written at a time
+
+
+def blank(cal, size):
+    """Set Calibration cal up for a board of size uncalibrated (its
+    __init__): the defaults."""
+    n = size * size
+    cal.size = size
+    cal.base = _filled("H", n, DEFAULT_BASE)
+    # The stone samples and which were taken (HAVE_*): arrays while a
+    # calibration is taken, else None (the file at `file` holds them, or
+    # nothing is sampled: the defaults); samples() has them either way.
+    cal.black = None
+    cal.white = None
+    cal.flags = None
+    cal.file = None
+    # Classification table used by the scanner's hot loop: a reading
+    # <= lo is colour loc, >= hi the other colour (loc ^ 3: S_BLACK and
+    # S_WHITE are 1 and 2; a table of it cost 361 bytes), otherwise
+    # empty.
+    # Uncalibrated: half the default step either side of the baseline
+    # (what calibderive.derive gives with no samples).
+    cal.lo = _filled("H", n, DEFAULT_BASE - DEFAULT_STEP // 2)
+    cal.hi = _filled("H", n, DEFAULT_BASE + DEFAULT_STEP // 2)
+    cal.loc = bytearray(n)
+    for i in range(n):
+        cal.loc[i] = S_WHITE
+    cal.fresh = True  # calib.track looks at every place first
+    cal.calibrated = False
+    cal.bad = []
+    cal.track_limit = 0
+    cal.track_next = 0
+    # Per place: what it and its four neighbours held when it was last
+    # seen change, and its reading then (calib.track).
+    cal.ctx = _filled("H", n, 0xFFFF)
+    cal.held = zeros("H", n)
+    # Per place: the offset the neighbours' fields give its thresholds.
+    cal.xt = zeros("h", n)
+    # The scan codes of the last call, for a caller that does not say
+    # which places changed (count -1: the tests', the host's benches);
+    # the Pico's scanner always does (its classify compares with what
+    # the scan buffer held), and keeps no copy.
+    cal.prev = None if sys.platform == "rp2" else bytearray(n)
+    cal.changed = zeros("H", CHANGED)
+    cal.todo = zeros("H", TODO)
+    # The baseline as the file holds it, and where drift goes (None: not
+    # written back): drift tracked further than track_limit from it at
+    # any place is written back (save_drift), so a power cut in a warm
+    # game does not bring back the cold baseline under the resumed stones.
+    cal.saved = array("H", cal.base)
+    cal.path = None
+    cal.dirty = False
+    cal.share = THRESHOLD_SHARE
+    # What one black neighbour moves a sensor, x256 of the median black
+    # step (negative: towards white), measured on the checkerboard; a
+    # place first looked at among stones (after a power cut, a new
+    # calibration) starts from it rather than from no field at all.
+    cal.xshare = 0
+    cal.xb = 0  # that, in counts, for a black and a white neighbour
+    cal.xw = 0
+    cal.xreach = 0  # how far one neighbour's field may stray from it
+    cal.near = None  # readings of the empty places beside the black samples
 
 
 def samples(cal):

@@ -13,10 +13,8 @@ Two safety limits sit here, below the composer's own budget: the brightness
 never exceeds max_brightness, and if the rendered frame would still draw
 more than budget_ma the whole chain is scaled down before it is written.
 """
-from array import array
-
 from gogadget import frame as F
-from gogadget.compat import const
+from gogadget.compat import const, forget
 
 _SLOW = const(1)  # blink phase bits of the visible-state key
 _FAST = const(2)
@@ -31,56 +29,12 @@ class LedChain:
     def __init__(self, np, size, max_brightness=255, budget_ma=None, fast=None):
         """np: a neopixel.NeoPixel (or anything with n, bpp, ORDER, buf, write);
         fast: hw/rp2fast.load() on an RP2040 (the loops of show and render
-        as viper code, same results)."""
-        count = size * size + F.STATUS_PIXELS
-        if np.n < count:
-            raise ValueError("%dx%d needs %d LEDs, the chain has %d" % (size, size, count, np.n))
-        self.np = np
-        self.size = size
-        self.max_brightness = max_brightness
-        self.budget_ma = budget_ma
-        bpp = np.bpp
-        order = np.ORDER
-        # The three colour bytes of an LED are adjacent in the chain's buffer
-        # (GRB for neopixel, B R G in a PIO word): LED k's first is at
-        # k * bpp + lo; _pos: where red, green, blue sit from there.
-        lo = min(order[0], order[1], order[2])
-        self._pos = (order[0] - lo, order[1] - lo, order[2] - lo)
-        if sorted(self._pos) != [0, 1, 2]:
-            raise ValueError("colour bytes of an LED must be adjacent, ORDER %r" % (order,))
-        # the render's layout: the board's LEDs (size, bpp, lo), then the
-        # status pixels
-        self._layout = array("H", [size, bpp, lo])
-        # Which blink phases a code uses (show() ORs these over the frame).
-        self._phase = bytearray(_CODES)
-        for code in range(_CODES):
-            pattern = code & 0xF0
-            self._phase[code] = _SLOW if pattern == F.BLINK else _FAST if pattern == F.FAST else 0
-        # RGB per code (_CODES x 3) at the brightness in use (DIM codes at a
-        # quarter of it), laid out in the chain's byte order, so a render
-        # only copies bytes (and writes 0 for a code whose blink phase is
-        # off: a table per phase cost 576 bytes more); rebuilt from the
-        # palette when that brightness changes (_scale).  No full-brightness
-        # copy is kept: it cost 3 KB of heap for a rebuild that comes once a
-        # game or less.
-        self._scaled = bytearray(_CODES * 3)
-        self._scaled_for = -1
-        self._last = bytearray(1 + count)
-        self._fresh = True  # the chain's content is unknown: write the next frame
-        self._key = -1
-        self._uses = 0  # which blink phases the last frame uses
-        self.writes = 0
-        self.current_ma = 0  # estimated draw of the last write
-        self.count = count
-        # The passes over the frame: viper twins on the RP2040, elsewhere the
-        # plain loops of hw/ledsplain.py (which a Pico never loads).
-        if fast:
-            self._uses_pass = fast["uses"]
-            self._render_pass = fast["render"]
-        else:
-            from gogadget.hw.ledsplain import render, uses
-            self._uses_pass = uses
-            self._render_pass = render
+        as viper code, same results).  The set-up is hw/ledsetup.py's,
+        loaded for it and let go of: its bytecode is needed once."""
+        from gogadget.hw import ledsetup
+        ledsetup.setup(self, np, size, max_brightness, budget_ma, fast)
+        ledsetup = None
+        forget("hw.ledsetup")
 
     def _visible_key(self, now_ms):
         # Bits of the blink patterns the frame uses that are off now

@@ -1,10 +1,14 @@
 """The mux scanner's plan: the order of its reads and the select lines to
-flip before each, worked out once when the scanner is made (hw/muxscan.py
-lets go of this module then).  Level-1 channels are visited in Gray-code
+flip before each, worked out once when the scanner is made, and the rest of
+that set-up (make; hw/muxscan.py lets go of this module then).  Level-1 channels are visited in Gray-code
 order, level-2 channels in Gray-code order forwards and backwards in turn,
 so most reads need one GPIO write."""
+from array import array
+
 from gogadget.compat import const, zeros
 from gogadget.hw import pins
+from gogadget.hw.calib import Calibration
+from gogadget.scan import S_EMPTY, S_FAULT
 
 NO_PIN = const(255)
 NO_READ = const(255)
@@ -79,7 +83,7 @@ def build_plan(size):
     return plan + (state,)
 
 
-def steps(size):
+def steps_of(size):
     """-> (steps, state): build_plan's steps as the scanner keeps them, a
     byte each (STEP_*), and the select state the plan starts in."""
     pin, val, bank, place, state = build_plan(size)
@@ -98,3 +102,49 @@ def steps(size):
             s |= STEP_READ | bank[i] << STEP_BANK_SHIFT
         out[i] = s
     return out, state
+
+
+def make(sc, size, select, bank_select, adcs, calibration, settle_reads, fast, gpios,
+         channels):
+    """Set MuxScanner sc up (its __init__'s arguments): the plan's steps and
+    the arrays a scan runs on, the select lines in the state the plan starts
+    in."""
+    if settle_reads is None:
+        settle_reads = pins.SETTLE_READS
+    if len(select) != 4 or len(bank_select) != 4:
+        raise ValueError("a 4067 needs 4 select lines")
+    if len(adcs) < pins.bank_count(size):
+        raise ValueError("%dx%d needs %d ADC inputs" % (size, size, pins.bank_count(size)))
+    sc.size = size
+    sc.calibration = calibration or Calibration(size)
+    sc.settle_reads = settle_reads
+    n = size * size
+    sc.raw = zeros("H", n)  # last readings, for calibration and self-test
+    sc.fault = bytearray(n)  # 1: left out (self-test)
+    lines = list(select) + list(bank_select)
+    steps, state = steps_of(size)
+    sc._steps = steps
+    sc.plan_len = len(steps)
+    sc._state = state
+    for b in range(8):  # start in the state the plan ends in
+        lines[b].value(state >> b & 1)
+    # readings this close to a rail: a dead or shorted sensor
+    sc._rails = array("H", [pins.RAIL_LOW, pins.RAIL_HIGH, S_FAULT, S_EMPTY])
+    sc._fast = None
+    sc._fast_look = None
+    if fast is None or gpios is None or channels is None:
+        # Every board but the Pico: the plain loops (muxscanplain), which
+        # call the pins' and ADCs' methods; the plan's bank per step.
+        from gogadget.hw import muxscanplain
+        sc._plain = muxscanplain
+        sc._set = [p.value for p in lines]
+        sc._read = [a.read_u16 for a in adcs]
+    else:
+        from gogadget.hw import rp2fast
+        sc._fast = fast["scan"]
+        sc._fast_classify = fast["classify"]
+        sc._fast_look = fast["track_look"]
+        sc._chan = bytes(channels)  # the ADC input of each bank
+        sc._masks = array("I", [1 << g for g in gpios])
+        # SIO set, SIO clear, ADC CS addresses; the select state
+        sc._regs = array("I", [rp2fast.SIO_OUT_SET, rp2fast.SIO_OUT_CLR, rp2fast.ADC_CS, state])

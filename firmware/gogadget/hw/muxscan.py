@@ -14,11 +14,9 @@ lines' state is the place's channels (c1 | c2 << 4, pins.mux_place), so
 the place is bank << 8 | state (a byte a step, where four arrays took 5:
 1.4 KB less heap on 19x19).
 """
-from array import array
+from gogadget.compat import forget
+from gogadget.scan import SENSOR_COLOUR
 
-from gogadget.compat import forget, zeros
-from gogadget.hw.calib import Calibration
-from gogadget.scan import S_EMPTY, S_FAULT, SENSOR_COLOUR
 
 class MuxScanner:
     kind = SENSOR_COLOUR
@@ -32,49 +30,11 @@ class MuxScanner:
         select + bank_select) and channels (the ADC input of each bank): the
         scan then drives the SIO and ADC registers from viper code, the same
         plan in the same order."""
-        from gogadget.hw import pins  # let go of after boot: not held here
-        if settle_reads is None:
-            settle_reads = pins.SETTLE_READS
-        if len(select) != 4 or len(bank_select) != 4:
-            raise ValueError("a 4067 needs 4 select lines")
-        if len(adcs) < pins.bank_count(size):
-            raise ValueError("%dx%d needs %d ADC inputs" % (size, size, pins.bank_count(size)))
-        self.size = size
-        self.calibration = calibration or Calibration(size)
-        self.settle_reads = settle_reads
-        n = size * size
-        self.raw = zeros("H", n)  # last readings, for calibration and self-test
-        self.fault = bytearray(n)  # 1: left out (self-test)
-        lines = list(select) + list(bank_select)
-        from gogadget.hw import muxplan
-        steps, state = muxplan.steps(size)
-        forget("hw.muxplan")  # boot only: the plan's bytecode leaves the heap
-        self._steps = steps
-        self.plan_len = len(steps)
-        self._state = state
-        for b in range(8):  # start in the state the plan ends in
-            lines[b].value(state >> b & 1)
-        # readings this close to a rail: a dead or shorted sensor
-        self._rails = array("H", [pins.RAIL_LOW, pins.RAIL_HIGH, S_FAULT, S_EMPTY])
-        self._fast = None
-        self._fast_look = None
-        if fast is None or gpios is None or channels is None:
-            # Every board but the Pico: the plain loops (muxscanplain), which
-            # call the pins' and ADCs' methods; the plan's bank per step.
-            from gogadget.hw import muxscanplain
-            self._plain = muxscanplain
-            self._set = [p.value for p in lines]
-            self._read = [a.read_u16 for a in adcs]
-        else:
-            from gogadget.hw import rp2fast
-            self._fast = fast["scan"]
-            self._fast_classify = fast["classify"]
-            self._fast_look = fast["track_look"]
-            self._chan = bytes(channels)  # the ADC input of each bank
-            self._masks = array("I", [1 << g for g in gpios])
-            # SIO set, SIO clear, ADC CS addresses; the select state
-            self._regs = array("I", [rp2fast.SIO_OUT_SET, rp2fast.SIO_OUT_CLR, rp2fast.ADC_CS,
-                                     state])
+        from gogadget.hw import muxplan  # boot only: the plan and the set-up leave the heap
+        muxplan.make(self, size, select, bank_select, adcs, calibration, settle_reads, fast,
+                     gpios, channels)
+        muxplan = None
+        forget("hw.muxplan")
 
     def read_raw(self):
         """One pass over every sensor into self.raw."""
