@@ -340,3 +340,20 @@ def test_the_colour_above_a_threshold_is_the_other_of_loc():
     # hw/calib keeps only the colour below lo (loc); the scan's colour above
     # hi is loc ^ 3 (classify, track_look and their plain loops)
     assert S_BLACK ^ 3 == S_WHITE and S_WHITE ^ 3 == S_BLACK
+
+
+def test_a_place_the_self_test_left_out_reads_as_a_fault():
+    from gogadget.hw import selftest
+    board, scanner = colour_scanner(9)
+    calibrated(board, scanner)
+    assert len(scanner.fault) == (81 + 7) // 8  # a bit a place
+    scanner.fault[19 >> 3] |= 1 << (19 & 7)  # as selftest.check marks place 19
+    scan = new_scan(9)
+    scanner.read(scan)
+    assert [p for p in range(81) if scan[p] == S_FAULT] == [19]
+    assert selftest.check(scanner) == [] and not any(scanner.fault)  # all fine: cleared
+    occupancy = shift_scanner(9)[1]
+    occupancy.fault[70 >> 3] |= 1 << (70 & 7)
+    scan = new_scan(9)
+    occupancy.read(scan)
+    assert [p for p in range(81) if scan[p] == S_FAULT] == [70]

@@ -120,7 +120,7 @@ def make(sc, size, select, bank_select, adcs, calibration, settle_reads, fast, g
     sc.settle_reads = settle_reads
     n = size * size
     sc.raw = zeros("H", n)  # last readings, for calibration and self-test
-    sc.fault = bytearray(n)  # 1: left out (self-test)
+    sc.fault = bytearray((n + 7) >> 3)  # bit p & 7 of byte p >> 3: left out (self-test)
     lines = list(select) + list(bank_select)
     steps, state = steps_of(size)
     sc._steps = steps

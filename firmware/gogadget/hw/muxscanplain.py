@@ -53,7 +53,7 @@ def classify(sc, scan):
     rail_hi = sc._rails[1]
     for i in range(len(raw)):
         v = raw[i]
-        if fault[i] or v < rail_lo or v > rail_hi:
+        if (fault[i >> 3] >> (i & 7)) & 1 or v < rail_lo or v > rail_hi:
             c = S_FAULT
         elif v >= hi[i]:
             c = loc[i] ^ 3  # the other colour (calib: S_BLACK ^ S_WHITE == 3)

@@ -61,7 +61,7 @@ def classify(n: int, raw: ptr16, fault: ptr8, lo: ptr16, hi: ptr16, loc: ptr8,
     i = 0
     while i < n:
         v = raw[i]
-        if fault[i] or v < rail_lo or v > rail_hi:
+        if (fault[i >> 3] >> (i & 7)) & 1 or v < rail_lo or v > rail_hi:
             c = fault_code
         elif v >= hi[i]:
             c = loc[i] ^ 3
