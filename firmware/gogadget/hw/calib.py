@@ -37,6 +37,7 @@ are hw/calibfile.py's, loaded for each and let go of (a game writes its
 drift back a few times at most).
 """
 import sys
+from array import array
 
 from gogadget.compat import const, forget, zeros
 
@@ -79,6 +80,38 @@ class CalibrationError(ValueError):
 
 
 class Calibration:
+    # Set by hw/calibfile.py's blank, which tells them (for the checker
+    # only: MicroPython compiles no code for these).
+    size: int
+    base: array
+    lo: array
+    hi: array
+    loc: bytearray
+    ctx: array
+    held: array
+    xt: array
+    saved: array
+    prev: "bytearray | None"
+    changed: array
+    todo: array
+    black: "array | None"
+    white: "array | None"
+    flags: "bytearray | None"
+    file: "str | None"
+    path: "str | None"
+    fresh: bool
+    calibrated: bool
+    dirty: bool
+    bad: list
+    track_limit: int
+    track_next: int
+    share: int
+    xshare: int
+    xb: int
+    xw: int
+    xreach: int
+    near: "list | None"
+
     def __init__(self, size):
         """An uncalibrated board's (the defaults): its arrays and what they
         hold are set and told in hw/calibfile.py's blank, loaded for it and

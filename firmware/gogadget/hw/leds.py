@@ -26,13 +26,26 @@ _CODES = const(64)
 
 
 class LedChain:
+    # Set by hw/ledsetup.py (for the checker only: no code is compiled for these).
+    count: int
+    _pos: tuple
+    _layout: object
+    _phase: bytearray
+    _scaled: bytearray
+    _scaled_for: int
+    _last: bytearray
+
     def __init__(self, np, size, max_brightness=255, budget_ma=None, fast=None):
         """np: a neopixel.NeoPixel (or anything with n, bpp, ORDER, buf, write);
         fast: hw/rp2fast.load() on an RP2040 (the loops of show and render
         as viper code, same results).  The set-up is hw/ledsetup.py's,
         loaded for it and let go of: its bytecode is needed once."""
+        self.np = np
+        self.size = size
+        self.max_brightness = max_brightness
+        self.budget_ma = budget_ma
         from gogadget.hw import ledsetup
-        ledsetup.setup(self, np, size, max_brightness, budget_ma, fast)
+        self._uses_pass, self._render_pass = ledsetup.setup(self, np, size, fast)
         ledsetup = None
         forget("hw.ledsetup")
 

@@ -11,15 +11,13 @@ _FAST = const(2)
 _CODES = const(64)
 
 
-def setup(chain, np, size, max_brightness, budget_ma, fast):
-    """Set LedChain chain up (its __init__'s arguments)."""
+def setup(chain, np, size, fast):
+    """Set LedChain chain up (its __init__'s arguments) -> its passes over
+    a frame (uses, render): the viper twins on the RP2040, elsewhere the
+    plain loops of hw/ledsplain.py (which a Pico never loads)."""
     count = size * size + F.STATUS_PIXELS
     if np.n < count:
         raise ValueError("%dx%d needs %d LEDs, the chain has %d" % (size, size, count, np.n))
-    chain.np = np
-    chain.size = size
-    chain.max_brightness = max_brightness
-    chain.budget_ma = budget_ma
     bpp = np.bpp
     order = np.ORDER
     # The three colour bytes of an LED are adjacent in the chain's buffer
@@ -53,12 +51,7 @@ def setup(chain, np, size, max_brightness, budget_ma, fast):
     chain.writes = 0
     chain.current_ma = 0  # estimated draw of the last write
     chain.count = count
-    # The passes over the frame: viper twins on the RP2040, elsewhere the
-    # plain loops of hw/ledsplain.py (which a Pico never loads).
     if fast:
-        chain._uses_pass = fast["uses"]
-        chain._render_pass = fast["render"]
-    else:
-        from gogadget.hw.ledsplain import render, uses
-        chain._uses_pass = uses
-        chain._render_pass = render
+        return fast["uses"], fast["render"]
+    from gogadget.hw.ledsplain import render, uses
+    return uses, render

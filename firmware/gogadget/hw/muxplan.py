@@ -108,7 +108,8 @@ def make(sc, size, select, bank_select, adcs, calibration, settle_reads, fast, g
          channels):
     """Set MuxScanner sc up (its __init__'s arguments): the plan's steps and
     the arrays a scan runs on, the select lines in the state the plan starts
-    in."""
+    in; -> its loops (scan, classify, track_look: the viper twins or None)
+    and the plain loops' module (or None)."""
     if settle_reads is None:
         settle_reads = pins.SETTLE_READS
     if len(select) != 4 or len(bank_select) != 4:
@@ -130,21 +131,16 @@ def make(sc, size, select, bank_select, adcs, calibration, settle_reads, fast, g
         lines[b].value(state >> b & 1)
     # readings this close to a rail: a dead or shorted sensor
     sc._rails = array("H", [pins.RAIL_LOW, pins.RAIL_HIGH, S_FAULT, S_EMPTY])
-    sc._fast = None
-    sc._fast_look = None
     if fast is None or gpios is None or channels is None:
         # Every board but the Pico: the plain loops (muxscanplain), which
         # call the pins' and ADCs' methods; the plan's bank per step.
         from gogadget.hw import muxscanplain
-        sc._plain = muxscanplain
         sc._set = [p.value for p in lines]
         sc._read = [a.read_u16 for a in adcs]
-    else:
-        from gogadget.hw import rp2fast
-        sc._fast = fast["scan"]
-        sc._fast_classify = fast["classify"]
-        sc._fast_look = fast["track_look"]
-        sc._chan = bytes(channels)  # the ADC input of each bank
-        sc._masks = array("I", [1 << g for g in gpios])
-        # SIO set, SIO clear, ADC CS addresses; the select state
-        sc._regs = array("I", [rp2fast.SIO_OUT_SET, rp2fast.SIO_OUT_CLR, rp2fast.ADC_CS, state])
+        return None, None, None, muxscanplain
+    from gogadget.hw import rp2fast
+    sc._chan = bytes(channels)  # the ADC input of each bank
+    sc._masks = array("I", [1 << g for g in gpios])
+    # SIO set, SIO clear, ADC CS addresses; the select state
+    sc._regs = array("I", [rp2fast.SIO_OUT_SET, rp2fast.SIO_OUT_CLR, rp2fast.ADC_CS, state])
+    return fast["scan"], fast["classify"], fast["track_look"], None

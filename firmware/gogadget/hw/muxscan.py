@@ -14,12 +14,30 @@ lines' state is the place's channels (c1 | c2 << 4, pins.mux_place), so
 the place is bank << 8 | state (a byte a step, where four arrays took 5:
 1.4 KB less heap on 19x19).
 """
+from array import array
+
 from gogadget.compat import forget
+from gogadget.hw.calib import Calibration
 from gogadget.scan import SENSOR_COLOUR
 
 
 class MuxScanner:
     kind = SENSOR_COLOUR
+    # Set by muxplan.make (for the checker only: no code is compiled for these).
+    size: int
+    calibration: Calibration
+    settle_reads: int
+    raw: array
+    fault: bytearray
+    plan_len: int
+    _steps: bytearray
+    _state: int
+    _rails: array
+    _chan: bytes
+    _masks: array
+    _regs: array
+    _set: list
+    _read: list
 
     def __init__(self, size, select, bank_select, adcs, calibration=None,
                  settle_reads=None, fast=None, gpios=None, channels=None):
@@ -31,8 +49,9 @@ class MuxScanner:
         scan then drives the SIO and ADC registers from viper code, the same
         plan in the same order."""
         from gogadget.hw import muxplan  # boot only: the plan and the set-up leave the heap
-        muxplan.make(self, size, select, bank_select, adcs, calibration, settle_reads, fast,
-                     gpios, channels)
+        self._fast, self._fast_classify, self._fast_look, self._plain = muxplan.make(
+            self, size, select, bank_select, adcs, calibration, settle_reads, fast, gpios,
+            channels)
         muxplan = None
         forget("hw.muxplan")
 
@@ -60,7 +79,8 @@ class MuxScanner:
         first len(calibration.changed) of them are listed there): scan
         holds what the last read left in it, no copy is kept."""
         cal = self.calibration
-        if self._fast is None:
+        fast = self._fast_classify
+        if fast is None:
             return self._plain.classify(self, scan)
-        return self._fast_classify(len(self.raw), self.raw, self.fault, cal.lo, cal.hi,
-                                   cal.loc, scan, self._rails, cal.changed, len(cal.changed))
+        return fast(len(self.raw), self.raw, self.fault, cal.lo, cal.hi, cal.loc, scan,
+                    self._rails, cal.changed, len(cal.changed))
