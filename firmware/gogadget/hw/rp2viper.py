@@ -228,47 +228,42 @@ def uses(frame: ptr8, phase: ptr8, n: int) -> int:
 @micropython.viper
 def render(count: int, frame: ptr8, table: ptr8, key: int, phase: ptr8, layout: ptr16,
            buf: ptr8) -> int:
-    # hw/ledsplain.render: serpentine rows, then the status pixels
+    # hw/ledsplain.render: a row at a time (serpentine), then the status pixels
     size = layout[0]
     bpp = layout[1]
     lo = layout[2]
     n = size * size
     total = 0
-    o = lo
-    step = bpp
-    col = 0
-    odd = 0
     i = 1
+    row = 0
     while i <= count:
-        c = frame[i]
-        if c >= 64:  # hw/leds.py's _CODES
-            c &= 0x0F
-        if phase[c] & key:
-            a = 0
-            b = 0
-            c = 0
+        if i <= n and row & 1:
+            o = (i + size - 2) * bpp + lo
+            step = 0 - bpp
         else:
+            o = (i - 1) * bpp + lo
+            step = bpp
+        end = i + size
+        if end > count + 1:
+            end = count + 1
+        while i < end:
+            c = frame[i]
+            if c >= 64:  # hw/leds.py's _CODES
+                c &= 0x0F
+            if key:
+                if phase[c] & key:
+                    c = 0  # frame.OFF: dark in this blink phase
             t = c * 3
             a = table[t]
             b = table[t + 1]
             c = table[t + 2]
-        buf[o] = a
-        buf[o + 1] = b
-        buf[o + 2] = c
-        total += a + b + c
-        col += 1
-        if col == size:
-            col = 0
-            odd ^= 1
-            if odd and i < n:
-                o = (i + size - 1) * bpp + lo
-                step = 0 - bpp
-            else:
-                o = i * bpp + lo
-                step = bpp
-        else:
+            buf[o] = a
+            buf[o + 1] = b
+            buf[o + 2] = c
+            total += a + b + c
             o += step
-        i += 1
+            i += 1
+        row += 1
     return total
 
 @micropython.viper
