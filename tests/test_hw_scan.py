@@ -161,7 +161,7 @@ def test_calibration_file_round_trip_and_damage(tmp_path):
     cal.save(path)
     back = calibderive.load(path, 9)
     assert list(back.lo) == list(cal.lo) and list(back.hi) == list(cal.hi)
-    assert bytes(back.hic) == bytes(cal.hic) and back.calibrated
+    assert bytes(back.loc) == bytes(cal.loc) and back.calibrated
     assert not os.path.exists(path + ".tmp")
     with pytest.raises(CalibrationError, match="is for 9x9"):
         calibderive.load(path, 13)
@@ -327,10 +327,33 @@ def test_the_plan_needs_no_large_block_of_the_heap(micropython):
 def test_an_uncalibrated_board_has_the_thresholds_derive_gives_without_samples(size):
     # Calibration() sets them itself: a game never loads calibderive.
     cal = Calibration(size)
-    made = (list(cal.lo), list(cal.hi), bytes(cal.loc), bytes(cal.hic), cal.calibrated,
+    made = (list(cal.lo), list(cal.hi), bytes(cal.loc), cal.calibrated,
             cal.bad, cal.fresh, cal.track_limit, cal.xb, cal.xw, cal.xreach, list(cal.xt),
             list(cal.ctx))
     assert derive(cal) == []
-    assert made == (list(cal.lo), list(cal.hi), bytes(cal.loc), bytes(cal.hic), cal.calibrated,
+    assert made == (list(cal.lo), list(cal.hi), bytes(cal.loc), cal.calibrated,
                     cal.bad, cal.fresh, cal.track_limit, cal.xb, cal.xw, cal.xreach,
                     list(cal.xt), list(cal.ctx))
+
+
+def test_the_colour_above_a_threshold_is_the_other_of_loc():
+    # hw/calib keeps only the colour below lo (loc); the scan's colour above
+    # hi is loc ^ 3 (classify, track_look and their plain loops)
+    assert S_BLACK ^ 3 == S_WHITE and S_WHITE ^ 3 == S_BLACK
+
+
+def test_a_place_the_self_test_left_out_reads_as_a_fault():
+    from gogadget.hw import selftest
+    board, scanner = colour_scanner(9)
+    calibrated(board, scanner)
+    assert len(scanner.fault) == (81 + 7) // 8  # a bit a place
+    scanner.fault[19 >> 3] |= 1 << (19 & 7)  # as selftest.check marks place 19
+    scan = new_scan(9)
+    scanner.read(scan)
+    assert [p for p in range(81) if scan[p] == S_FAULT] == [19]
+    assert selftest.check(scanner) == [] and not any(scanner.fault)  # all fine: cleared
+    occupancy = shift_scanner(9)[1]
+    occupancy.fault[70 >> 3] |= 1 << (70 & 7)
+    scan = new_scan(9)
+    occupancy.read(scan)
+    assert [p for p in range(81) if scan[p] == S_FAULT] == [70]

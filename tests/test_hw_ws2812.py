@@ -24,12 +24,13 @@ def pio_chain(size, **kw):
 
 
 def sent_rgb(leds, led):
-    """(r, g, b) in the word the DMA fed the state machine for LED `led`."""
+    """(r, g, b) in the bytes the DMA fed the state machine for LED `led`
+    (G, R, B: the order the chain takes them)."""
     sm = leds.np.sm
-    assert sm.sent_count == leds.np.n
-    word = sm.sent[led]
-    assert word & 0xFF == 0, hex(word)  # 24 bits used, shifted out from bit 31
-    return (word >> 16) & 0xFF, (word >> 24) & 0xFF, (word >> 8) & 0xFF
+    assert sm.sent_count == 3 * leds.np.n
+    g, r, b = sm.sent[3 * led], sm.sent[3 * led + 1], sm.sent[3 * led + 2]
+    assert max(g, r, b) < 256
+    return r, g, b
 
 
 def settle(np):
@@ -51,7 +52,7 @@ def test_pio_program_and_state_machine_config():
     assert sm is leds.np.sm and sm.running
     prog = sm.program
     assert prog.settings == {"sideset_init": rp2.PIO.OUT_LOW, "out_shiftdir": rp2.PIO.SHIFT_LEFT,
-                             "autopull": True, "pull_thresh": 24}
+                             "autopull": True, "pull_thresh": 8}
     # T1 = 2, T2 = 5, T3 = 3 PIO cycles: 10 per bit at 8 MHz = 800 kHz
     assert [tuple(i) for i in prog.instructions] == [
         ("wrap_target", (), None, 0),
@@ -96,7 +97,7 @@ def test_write_returns_at_once_and_the_next_waits_for_the_transfer():
     assert np.waits == 1 and np.sm.transfers == 2
     assert dma.polls == rp2.DMA.BUSY_POLLS  # the first ran out, the second is running
     lit = F.rgb(F.PUT_WHITE, min(frm[0], leds.max_brightness))
-    assert sent_rgb(leds, 1) == lit and first[1] == 0
+    assert sent_rgb(leds, 1) == lit and first[3:6] == [0, 0, 0]
     settle(np)
     frm[3] = F.PUT_WHITE
     leds.show(frm, 40)
@@ -131,15 +132,17 @@ def test_fake_catches_a_frame_rendered_under_a_running_transfer():
 def test_dma_control_word_feeds_the_led_state_machine():
     leds = pio_chain(9)
     leds.show(F.new_frame(9), 0)
-    assert leds.np.dma.write is leds.np.sm and leds.np.dma.count == 81 + F.STATUS_PIXELS
+    assert leds.np.dma.write is leds.np.sm and leds.np.dma.count == 3 * (81 + F.STATUS_PIXELS)
     ctrl = rp2.DMA.unpack_ctrl(leds.np.dma.ctrl)
-    assert ctrl["size"] == 2 and ctrl["inc_read"] == 1 and ctrl["inc_write"] == 0
+    # bytes (each repeated on the FIFO's four byte lanes), 3 an LED
+    assert ctrl["size"] == 0 and ctrl["inc_read"] == 1 and ctrl["inc_write"] == 0
+    assert len(leds.np._buf) == 3 * (81 + F.STATUS_PIXELS)
     assert ctrl["treq_sel"] == 0  # DREQ_PIO0_TX0
     far = PioChain(rp2, machine.Pin(0), 4, sm_id=5)
     assert rp2.DMA.unpack_ctrl(far._ctrl)["treq_sel"] == 9  # DREQ_PIO1_TX1
 
 
-def test_budget_scaling_through_pio_keeps_words_24_bit():
+def test_budget_scaling_through_pio_keeps_bytes():
     leds = pio_chain(19, max_brightness=100, budget_ma=2000)
     frm = F.new_frame(19)
     frm[0] = 255
@@ -196,9 +199,8 @@ micropython.heap_unlock()
 bad = 0
 for slot in range(size * size + F.STATUS_PIXELS):
     led = pins.led_index(size, slot) if slot < size * size else slot
-    w = np.sm.sent[led]
     r, g, b = F.rgb(frm[1 + slot], 80, 100)
-    if w != (g << 16 | r << 8 | b) << 8:
+    if np.sm.sent[3 * led] != g or np.sm.sent[3 * led + 1] != r or np.sm.sent[3 * led + 2] != b:
         bad += 1
 print("transfers", np.sm.transfers, "waits", np.waits, "bad", bad)
 """
@@ -208,3 +210,8 @@ def test_micropython_pio_write_allocates_nothing(micropython):
     r = micropython(code=MP_PIO)
     assert r.returncode == 0, r.stderr + r.stdout
     assert r.stdout.split() == ["transfers", "6", "waits", "5", "bad", "0"], r.stdout
+
+
+def test_the_set_up_and_the_chain_agree_on_codes_and_phases():
+    from gogadget.hw import ledsetup, leds
+    assert (ledsetup._SLOW, ledsetup._FAST, ledsetup._CODES) == (leds._SLOW, leds._FAST, leds._CODES)

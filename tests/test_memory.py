@@ -167,21 +167,26 @@ for i in range(361):
     cal.base[i] += 300  # the sensors drifted a tracking band and more
 cal.dirty = True
 cal.save_drift()
-print("saved", cal.dirty, cal.path)
+print("saved", cal.dirty, cal.path, "from", calibderive.__file__)
 """
 
 
-def test_a_calibration_drift_is_written_back_in_a_fragmented_heap(tmp_path, micropython):
+def test_a_calibration_drift_is_written_back_in_a_fragmented_heap(tmp_path, micropython,
+                                                                  mpy_build):
     # The file (2.5 KB on 19x19) is copied a few places at a time, never
     # read whole: mid-game, a fragmented heap may have no block that big.
+    # The write's module (hw/calibfile.py) is loaded then, from its .mpy as
+    # on the board (from source the unix port's compiler would want more).
     from gogadget.hw import calibderive
     from gogadget.hw.calib import Calibration
     path = str(tmp_path / "calib.bin")
     Calibration(19).save(path)
     before = open(path, "rb").read()
-    res = micropython(code=DRIFT_IN_A_FRAGMENTED_HEAP % path, heapsize="96k")
+    code = "import sys\nsys.path.insert(0, %r)\n" % str(mpy_build) + DRIFT_IN_A_FRAGMENTED_HEAP % path
+    res = micropython(code=code, heapsize="96k")
     out = res.stdout + res.stderr
     assert "no 2 KB block" in out and "saved False " + path in out, out
+    assert "from " + str(mpy_build) in out, out
     back = calibderive.load(path, 19)
     assert [back.base[i] for i in range(3)] == [32768 + 300] * 3
     assert open(path, "rb").read() != before

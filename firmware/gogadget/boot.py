@@ -158,6 +158,7 @@ def start(stream=None, watchdog=True):
         print("gogadget: confirm held at power-up, not starting")
         return None
     beat.fault = self_test(sensors, config.size, leds, config.max_brightness)
+    forget("hw.pins")  # the drivers took what they need of the wiring at boot
     if stream is None:
         from gogadget.hw.usb import StdioStream
         stream = StdioStream()

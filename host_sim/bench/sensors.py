@@ -144,7 +144,7 @@ class Run:
             v = self.sensors.raw[p] >> 4
             hi = cal.hi[p] >> 4
             lo = cal.lo[p] >> 4
-            if want == cal.hic[p]:
+            if want == cal.loc[p] ^ 3:  # the colour above hi (hw/calib.py)
                 return v - hi
             if want == cal.loc[p]:
                 return lo - v

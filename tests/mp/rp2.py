@@ -3,8 +3,9 @@
 
 asm_pio records the program it assembles and the decorator's settings;
 StateMachine records its init; DMA checks its control word the way the
-RP2040 lays it out and, on trigger, copies the 32-bit little-endian words
-it reads into the state machine's `sent` (the FIFO side of the PIO).  A
+RP2040 lays it out and, on trigger, copies the items it reads (bytes,
+halfwords or little-endian words, as its size says) into the state
+machine's `sent` (the FIFO side of the PIO).  A
 transfer then stays "active" for DMA.BUSY_POLLS calls of active() and the
 FIFO holds words for StateMachine.FIFO_POLLS calls of tx_fifo(), so a test
 sees whether a driver returns at once and whether it waits before the
@@ -122,6 +123,20 @@ _BITS = (("enable", 0, 1), ("high_pri", 1, 1), ("size", 2, 2), ("inc_read", 4, 1
          ("treq_sel", 15, 6), ("irq_quiet", 21, 1), ("bswap", 22, 1), ("sniff_en", 23, 1))
 
 
+def _item(read, i, width):
+    """Item i of a transfer of width bytes, as the FIFO gets it.  A narrow
+    write is repeated on every byte lane (RP2040 datasheet 2.1.4), so a
+    state machine shifting left with autopull at 8 bits sends a byte as it
+    is: kept here as the byte itself (its 32-bit repetition would be a long
+    int on MicroPython, and the driver's writes run under heap_lock)."""
+    j = i * width
+    if width == 1:
+        return read[j]
+    if width == 2:
+        return read[j] | read[j + 1] << 8
+    return read[j] | read[j + 1] << 8 | read[j + 2] << 16 | read[j + 3] << 24
+
+
 class DMA:
     BUSY_POLLS = 3  # active() calls a transfer stays active for
 
@@ -165,9 +180,9 @@ class DMA:
         # running transfer sends a torn frame).
         read = self.read
         sent = self.target.sent
+        width = 1 << ((self.ctrl >> 2) & 3)
         for i in range(self.count):
-            j = i * 4
-            if sent[i] != read[j] | read[j + 1] << 8 | read[j + 2] << 16 | read[j + 3] << 24:
+            if sent[i] != _item(read, i, width):
                 raise RuntimeError("the buffer changed under a running transfer")
 
     def config(self, read=None, write=None, count=None, ctrl=None, trigger=False):
@@ -184,20 +199,19 @@ class DMA:
         if write.fifo:
             raise RuntimeError("DMA triggered before the FIFO drained: no latch gap")
         # bit tests, not unpack_ctrl: its dict would allocate on every write
-        if ctrl & 0x3D != 0x19:  # enable, size = 2 (words), inc_read, not inc_write
-            raise ValueError("want 32-bit words, read incrementing, write fixed: %r"
-                             % (DMA.unpack_ctrl(ctrl),))
+        if ctrl & 0x31 != 0x11 or ctrl & 0x0C == 0x0C:  # enable, inc_read, not inc_write
+            raise ValueError("want read incrementing, write fixed: %r" % (DMA.unpack_ctrl(ctrl),))
+        width = 1 << ((ctrl >> 2) & 3)
         if (ctrl >> 15) & 0x3F != write.tx_dreq():
             raise ValueError("treq_sel %d is not the TX DREQ of state machine %d"
                              % ((ctrl >> 15) & 0x3F, write.id))
-        if count * 4 > len(read):
-            raise ValueError("count %d words overruns a %d-byte buffer" % (count, len(read)))
+        if count * width > len(read):
+            raise ValueError("count %d items overruns a %d-byte buffer" % (count, len(read)))
         if len(write.sent) < count:
             write.sent = array("I", [0] * count)
         sent = write.sent
         for i in range(count):
-            j = i * 4
-            sent[i] = read[j] | read[j + 1] << 8 | read[j + 2] << 16 | read[j + 3] << 24
+            sent[i] = _item(read, i, width)
         write.sent_count = count
         write.transfers += 1
         self.target = write

@@ -29,16 +29,17 @@ file.  The samples drift with the sensor like the baseline (the steps stay),
 so what the file holds is moved by the drift tracked since it was written.
 
 This module holds what a game needs of a calibration: the thresholds a
-scan classifies by, the drift tracking and the file's write-back.  The
-thresholds are derived from the samples by hw/calibderive.py (with the
-calibration procedure's steps and the file's read-back), which boot and
-the procedure load and let go of: a game's heap never holds it.
+scan classifies by and the drift tracking.  The thresholds are derived from
+the samples by hw/calibderive.py (with the calibration procedure's steps
+and the file's read-back), which boot and the procedure load and let go
+of: a game's heap never holds it.  The file's write and the samples' read
+are hw/calibfile.py's, loaded for each and let go of (a game writes its
+drift back a few times at most).
 """
 import sys
 from array import array
 
-from gogadget.compat import const, zeros
-from gogadget.scan import S_BLACK, S_EMPTY, S_FAULT, S_WHITE
+from gogadget.compat import const, forget, zeros
 
 MAGIC = b"GGC1"
 # A board whose median step is below MIN_STEP (u16 counts, ~32 mV) has
@@ -71,7 +72,6 @@ HAVE_WHITE = const(2)
 # Uncalibrated guess: mid-rail baseline, steps of a typical 3 mm N52 magnet
 # 4 mm above a DRV5053VA.
 DEFAULT_BASE = const(32768)
-_PIECE = const(32)  # places read or written at a time (calibration file)
 DEFAULT_STEP = const(8000)
 
 
@@ -80,60 +80,46 @@ class CalibrationError(ValueError):
 
 
 class Calibration:
+    # Set by hw/calibfile.py's blank, which tells them (for the checker
+    # only: MicroPython compiles no code for these).
+    size: int
+    base: array
+    lo: array
+    hi: array
+    loc: bytearray
+    ctx: array
+    held: array
+    xt: array
+    saved: array
+    prev: "bytearray | None"
+    changed: array
+    todo: array
+    black: "array | None"
+    white: "array | None"
+    flags: "bytearray | None"
+    file: "str | None"
+    path: "str | None"
+    fresh: bool
+    calibrated: bool
+    dirty: bool
+    bad: list
+    track_limit: int
+    track_next: int
+    share: int
+    xshare: int
+    xb: int
+    xw: int
+    xreach: int
+    near: "list | None"
+
     def __init__(self, size):
-        n = size * size
-        self.size = size
-        self.base = _filled("H", n, DEFAULT_BASE)
-        # The stone samples and which were taken (HAVE_*): arrays while a
-        # calibration is taken, else None (the file at `file` holds them, or
-        # nothing is sampled: the defaults); samples() has them either way.
-        self.black = None
-        self.white = None
-        self.flags = None
-        self.file = None
-        # Classification table used by the scanner's hot loop: a reading
-        # >= hi is colour hic, <= lo is colour loc, otherwise empty.
-        # Uncalibrated: half the default step either side of the baseline
-        # (what calibderive.derive gives with no samples).
-        self.lo = _filled("H", n, DEFAULT_BASE - DEFAULT_STEP // 2)
-        self.hi = _filled("H", n, DEFAULT_BASE + DEFAULT_STEP // 2)
-        self.loc = bytearray(n)
-        self.hic = bytearray(n)
-        for i in range(n):
-            self.loc[i] = S_WHITE
-            self.hic[i] = S_BLACK
-        self.fresh = True  # calib.track looks at every place first
-        self.calibrated = False
-        self.bad = []
-        self.track_limit = 0
-        self.track_next = 0
-        # Per place: what it and its four neighbours held when it was last
-        # seen change, and its reading then (calib.track).
-        self.ctx = _filled("H", n, 0xFFFF)
-        self.held = zeros("H", n)
-        # Per place: the offset the neighbours' fields give its thresholds,
-        # and the scan codes of the last call.
-        self.xt = zeros("h", n)
-        self.prev = bytearray(n)
-        self.changed = zeros("H", CHANGED)
-        self.todo = zeros("H", TODO)
-        # The baseline as the file holds it, and where drift goes (None: not
-        # written back): drift tracked further than track_limit from it at
-        # any place is written back (save_drift), so a power cut in a warm
-        # game does not bring back the cold baseline under the resumed stones.
-        self.saved = array("H", self.base)
-        self.path = None
-        self.dirty = False
-        self.share = THRESHOLD_SHARE
-        # What one black neighbour moves a sensor, x256 of the median black
-        # step (negative: towards white), measured on the checkerboard; a
-        # place first looked at among stones (after a power cut, a new
-        # calibration) starts from it rather than from no field at all.
-        self.xshare = 0
-        self.xb = 0  # that, in counts, for a black and a white neighbour
-        self.xw = 0
-        self.xreach = 0  # how far one neighbour's field may stray from it
-        self.near = None  # readings of the empty places beside the black samples
+        """An uncalibrated board's (the defaults): its arrays and what they
+        hold are set and told in hw/calibfile.py's blank, loaded for it and
+        let go of (a calibration is made at boot and by the procedure)."""
+        from gogadget.hw import calibfile
+        calibfile.blank(self, size)
+        calibfile = None
+        forget("hw.calibfile")
         if sys.platform != "rp2":
             _plain_look()  # loaded now, not in the first scan (the Pico has its viper twin)
 
@@ -188,7 +174,7 @@ class Calibration:
             count = len(changed)
         elif count < 0:
             count = 0
-            if scan != prev:
+            if prev is not None and scan != prev:
                 for i in range(n):
                     if scan[i] != prev[i] and count < len(changed):
                         changed[count] = i
@@ -227,56 +213,22 @@ class Calibration:
             look = _plain_look()
         if look(self, raw, scan, todo, count, 1 if every else 0):
             self.dirty = True
-        prev[:] = scan
+        if prev is not None:
+            prev[:] = scan
 
     def samples(self):
         """(black, white, flags): the stone samples as arrays, and which
         were taken.  In RAM while a calibration is taken; else read from
         the file, moved by the drift tracked since it was written (the
-        defaults when nothing was sampled)."""
+        defaults when nothing was sampled: hw/calibfile.py)."""
         if self.flags is not None:
             return self.black, self.white, self.flags
-        n = len(self.base)
-        black = _filled("H", n, DEFAULT_BASE + DEFAULT_STEP)
-        white = _filled("H", n, DEFAULT_BASE - DEFAULT_STEP)
-        flags = bytearray(n)
-        if self.file is not None:
-            _check(self.file, self.size)
-            with open(self.file, "rb") as f:
-                f.seek(5 + 2 * n)
-                f.readinto(black)  # little-endian u16, as the RP2040 keeps them
-                f.readinto(white)
-                f.readinto(flags)
-                for k, a in ((1, black), (2, white)):
-                    self._drift(f, k, a)
-        return black, white, flags
-
-    def _drift(self, f, k, samples, start=0, m=-1):
-        """Move samples[0:m] (the file's sample array k, 1 black or 2 white,
-        from place start) by the drift tracked since the file was written:
-        the file's baseline is read a few places at a time."""
-        n = len(self.base)
-        if m < 0:
-            m = n
-        base = self.base
-        lim = self.track_limit
-        old = array("H", [0] * _PIECE)
-        done = 0
-        while done < m:
-            c = min(_PIECE, m - done)
-            f.seek(5 + 2 * (start + done))
-            f.readinto(memoryview(old)[:c])
-            for j in range(c):
-                drift = base[start + done + j] - old[j]
-                v = samples[done + j]
-                # as the sensor drifts, but a sample within a tracking band
-                # of a rail stays (the u16 never wraps)
-                if drift and lim < v < 65535 - lim:
-                    v += drift
-                    v = lim + 1 if v <= lim else 65534 - lim if v >= 65535 - lim else v
-                    samples[done + j] = v
-            done += c
-        f.seek(5 + 2 * (k * n + start + m))  # where a reader of array k goes on
+        from gogadget.hw import calibfile
+        try:
+            return calibfile.samples(self)
+        finally:
+            calibfile = None
+            forget("hw.calibfile")
 
     # --- flash -----------------------------------------------------------
     def save_drift(self):
@@ -293,58 +245,16 @@ class Calibration:
                     pass  # gone: samples() says so if a self-test asks
 
     def save(self, path):
-        """Write atomically: a power cut leaves the old file or the new one.
-        Written in pieces: the file is never one block of the heap."""
-        n = len(self.base)
-        tmp = path + ".tmp"
-        with open(tmp, "wb") as out:
-            out.write(MAGIC)
-            out.write(bytes((self.size,)))
-            out.write(self.base)  # little-endian u16, as the RP2040 keeps them
-            if self.flags is None and self.file is not None:
-                self._copy_samples(out, self.file)  # the file's, moved by the drift
-            else:  # a calibration just taken (or the defaults)
-                black, white, flags = self.samples()
-                out.write(black)
-                out.write(white)
-                out.write(flags)
-                black = white = flags = None
-            out.write(bytes((self.share, self.xshare & 0xFF)))
-        import os
+        """Write atomically: a power cut leaves the old file or the new one
+        (hw/calibfile.py, loaded for the write and let go of: a game writes
+        its drift back a few times at most)."""
+        from gogadget.hw import calibfile
         try:
-            os.remove(path)
-        except OSError:
-            pass
-        os.rename(tmp, path)
-        self.path = self.file = path
-        self.dirty = False
-        for i in range(n):
-            self.saved[i] = self.base[i]
-        self.black = self.white = self.flags = None  # the file holds them
+            calibfile.save(self, path)
+        finally:
+            calibfile = None
+            forget("hw.calibfile")
 
-    def _copy_samples(self, out, path):
-        n = len(self.base)
-        _check(path, self.size)
-        piece = array("H", [0] * _PIECE)
-        with open(path, "rb") as f:
-            for k in (1, 2):
-                done = 0
-                while done < n:
-                    c = min(_PIECE, n - done)
-                    f.seek(5 + 2 * (k * n + done))
-                    f.readinto(memoryview(piece)[:c])
-                    self._drift(f, k, piece, done, c)
-                    out.write(memoryview(piece)[:c])
-                    done += c
-            f.seek(5 + 6 * n)
-            flags = bytearray(2 * _PIECE)
-            done = 0
-            while done < n:
-                c = f.readinto(memoryview(flags)[:min(len(flags), n - done)])
-                if not c:
-                    raise CalibrationError("calibration file %s is damaged" % path)
-                out.write(memoryview(flags)[:c])
-                done += c
 
 def _plain_look():
     """calibplain.look, the plain loop the Pico replaces with its viper
@@ -364,23 +274,3 @@ def _filled(typecode, n, value):
     for i in range(n):
         a[i] = value
     return a
-
-
-def _check(path, size):
-    """The length of a calibration file for this size; CalibrationError if
-    it is damaged or for another size (OSError if it is missing)."""
-    import os
-    n = size * size
-    length = os.stat(path)[6]
-    head = bytearray(5)
-    with open(path, "rb") as f:
-        got = f.readinto(head)
-    if got == 5 and head[:4] == MAGIC and head[4] != size:
-        raise CalibrationError("calibration file %s is for %dx%d" % (path, head[4], head[4]))
-    if length not in (5 + 7 * n, 6 + 7 * n, 7 + 7 * n) or got != 5 or head[:4] != MAGIC:
-        raise CalibrationError("calibration file %s is damaged" % path)
-    return length
-
-
-def _clamp(v):
-    return 0 if v < 0 else 65535 if v > 65535 else v

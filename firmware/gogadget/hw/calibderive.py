@@ -2,15 +2,16 @@
 procedure's samples in (set_base, set_sample, set_near, on checkerboard's
 places), the thresholds out (derive), and a calibration file read back
 (load), which derives them again.  Boot and the calibration procedure use
-it, a game never: hw/pico.py and hw/calibrate.py let go of it when done
-(compat.forget), so a game's heap holds only what a scan needs (calib.py:
-the thresholds, the drift tracking and the file's write-back).  The
+it, a game never: hw/pico.py and hw/calibrate.py let go of it (and of
+hw/calibfile.py) when done (compat.forget), so a game's heap holds only
+what a scan needs (calib.py: the thresholds and the drift tracking).  The
 method itself is told in calib.py's notes."""
 from array import array
 
 from gogadget.hw.calib import (BAD_SHARE, DEFAULT_STEP, HAVE_BLACK, HAVE_WHITE, MIN_STEP,
                                RANK_PER, SHARE_MAX, SHARE_MIN, THRESHOLD_SHARE, Calibration,
-                               CalibrationError, _check, _clamp)
+                               CalibrationError)
+from gogadget.hw.calibfile import check
 from gogadget.scan import S_BLACK, S_WHITE
 
 
@@ -142,14 +143,14 @@ def derive(cal):
         if abs(db) < least_b or abs(dw) < least_w or (db > 0) == (dw > 0):
             bad.append(i)
             # Never classify a stone here: thresholds beyond the rails.
-            cal.lo[i], cal.loc[i], cal.hi[i], cal.hic[i] = 0, S_WHITE, 65535, S_BLACK
+            cal.lo[i], cal.loc[i], cal.hi[i] = 0, S_WHITE, 65535
             continue
         tb = _clamp(base + gap_b if db > 0 else base - gap_b)
         tw = _clamp(base + gap_w if dw > 0 else base - gap_w)
         if db > 0:
-            cal.lo[i], cal.loc[i], cal.hi[i], cal.hic[i] = tw, S_WHITE, tb, S_BLACK
+            cal.lo[i], cal.loc[i], cal.hi[i] = tw, S_WHITE, tb
         else:
-            cal.lo[i], cal.loc[i], cal.hi[i], cal.hic[i] = tb, S_BLACK, tw, S_WHITE
+            cal.lo[i], cal.loc[i], cal.hi[i] = tb, S_BLACK, tw
     cal.calibrated = bool(sampled)
     cal.bad = bad
     for i in range(n):  # new thresholds: the neighbours' fields are measured again
@@ -164,7 +165,7 @@ def load(path, size):
     """Read a calibration file; CalibrationError if it is damaged or for
     another board size (OSError if it is missing).  Read straight into
     the arrays that keep it: no buffer of the whole file."""
-    length = _check(path, size)
+    length = check(path, size)
     n = size * size
     cal = Calibration(size)
     cal.black = array("H", cal.base)
@@ -187,6 +188,10 @@ def load(path, size):
     cal.path = cal.file = path
     cal.black = cal.white = cal.flags = None  # the file holds them
     return cal
+
+
+def _clamp(v):
+    return 0 if v < 0 else 65535 if v > 65535 else v
 
 
 def checkerboard(size, parity):

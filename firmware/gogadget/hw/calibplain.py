@@ -80,7 +80,7 @@ def look(cal, raw, scan, todo, count, every):
             lo[i] += d
             hi[i] += d
             if s != own:  # the neighbours' field had pushed it over: read it again
-                s = cal.hic[i] if v >= hi[i] else cal.loc[i] if v <= lo[i] else S_EMPTY
+                s = cal.loc[i] ^ 3 if v >= hi[i] else cal.loc[i] if v <= lo[i] else S_EMPTY
                 scan[i] = s
                 ctx[i] = (near & 0xFF) | s << 8
             continue

@@ -83,7 +83,7 @@ class Calibrator:
             return self.result
         self._press(button)
         if self.result is not None:  # done: the deriving leaves the heap with this module
-            forget("hw.calibderive")
+            forget("hw.calibderive", "hw.calibfile")
         return self.result
 
     def _press(self, button):

@@ -1,7 +1,10 @@
 """The WS2812B/SK6812 chain under the board, through the neopixel module.
 
-Chain order is pins.led_index (LED 0 under A1, serpentine), then the frame's
-status pixels.  show() writes the chain only when what is visible changed:
+Chain order is pins.led_index (LED 0 under A1, serpentine: even rows left
+to right, odd rows right to left), then the frame's status pixels; the
+render walks it row by row (a table of each slot's LED cost 730 bytes of
+heap on 19x19; tests/test_hw_ws2812.py holds the render to pins.led_index).
+show() writes the chain only when what is visible changed:
 a new frame, a new brightness, or a blink phase that a shown code uses; a
 WS2812 bitstream of 364 LEDs takes 11 ms, half a scan period (on the RP2040
 ws2812pio.py sends it by DMA while the next scan runs).
@@ -10,11 +13,8 @@ Two safety limits sit here, below the composer's own budget: the brightness
 never exceeds max_brightness, and if the rendered frame would still draw
 more than budget_ma the whole chain is scaled down before it is written.
 """
-from array import array
-
 from gogadget import frame as F
-from gogadget.compat import const
-from gogadget.hw import pins
+from gogadget.compat import const, forget
 
 _SLOW = const(1)  # blink phase bits of the visible-state key
 _FAST = const(2)
@@ -26,58 +26,28 @@ _CODES = const(64)
 
 
 class LedChain:
+    # Set by hw/ledsetup.py (for the checker only: no code is compiled for these).
+    count: int
+    _pos: tuple
+    _layout: object
+    _phase: bytearray
+    _scaled: bytearray
+    _scaled_for: int
+    _last: bytearray
+
     def __init__(self, np, size, max_brightness=255, budget_ma=None, fast=None):
         """np: a neopixel.NeoPixel (or anything with n, bpp, ORDER, buf, write);
         fast: hw/rp2fast.load() on an RP2040 (the loops of show and render
-        as viper code, same results)."""
-        count = size * size + F.STATUS_PIXELS
-        if np.n < count:
-            raise ValueError("%dx%d needs %d LEDs, the chain has %d" % (size, size, count, np.n))
+        as viper code, same results).  The set-up is hw/ledsetup.py's,
+        loaded for it and let go of: its bytecode is needed once."""
         self.np = np
         self.size = size
         self.max_brightness = max_brightness
         self.budget_ma = budget_ma
-        bpp = np.bpp
-        order = np.ORDER
-        # The three colour bytes of an LED are adjacent in the chain's buffer
-        # (GRB for neopixel, B R G in a PIO word); _led[1 + slot] is the first
-        # of them (indexed like the frame), _pos where red, green, blue sit.
-        lo = min(order[0], order[1], order[2])
-        self._pos = (order[0] - lo, order[1] - lo, order[2] - lo)
-        if sorted(self._pos) != [0, 1, 2]:
-            raise ValueError("colour bytes of an LED must be adjacent, ORDER %r" % (order,))
-        self._led = array("H", [0] * (1 + count))
-        for slot in range(count):
-            led = pins.led_index(size, slot) if slot < size * size else slot
-            self._led[1 + slot] = led * bpp + lo
-        # Which blink phases a code uses (show() ORs these over the frame).
-        self._phase = bytearray(_CODES)
-        for code in range(_CODES):
-            pattern = code & 0xF0
-            self._phase[code] = _SLOW if pattern == F.BLINK else _FAST if pattern == F.FAST else 0
-        # RGB per code for each blink phase (4 x _CODES x 3) at the brightness
-        # in use (DIM codes at a quarter of it), laid out in the chain's byte
-        # order, so a render only copies bytes; rebuilt from the palette when
-        # that brightness changes (_scale).  No full-brightness copy is kept:
-        # it cost 3 KB of heap for a rebuild that comes once a game or less.
-        self._scaled = bytearray(4 * _CODES * 3)
-        self._scaled_for = -1
-        self._last = bytearray(1 + count)
-        self._fresh = True  # the chain's content is unknown: write the next frame
-        self._key = -1
-        self._uses = 0  # which blink phases the last frame uses
-        self.writes = 0
-        self.current_ma = 0  # estimated draw of the last write
-        self.count = count
-        # The passes over the frame: viper twins on the RP2040, elsewhere the
-        # plain loops of hw/ledsplain.py (which a Pico never loads).
-        if fast:
-            self._uses_pass = fast["uses"]
-            self._render_pass = fast["render"]
-        else:
-            from gogadget.hw.ledsplain import render, uses
-            self._uses_pass = uses
-            self._render_pass = render
+        from gogadget.hw import ledsetup
+        self._uses_pass, self._render_pass = ledsetup.setup(self, np, size, fast)
+        ledsetup = None
+        forget("hw.ledsetup")
 
     def _visible_key(self, now_ms):
         # Bits of the blink patterns the frame uses that are off now
@@ -112,17 +82,16 @@ class LedChain:
         scaled = self._scaled
         p0, p1, p2 = self._pos
         palette = F.PALETTE
-        for key in range(4):
-            for code in range(_CODES):
-                t = (key * _CODES + code) * 3
-                if code & 0x0F != F.OFF and not key & self._phase[code]:
-                    r, g, b = palette[code & 0x0F]
-                    k = dim if code & 0xF0 == F.DIM else bright
-                    scaled[t + p0] = r * k // 255
-                    scaled[t + p1] = g * k // 255
-                    scaled[t + p2] = b * k // 255
-                else:
-                    scaled[t + p0] = scaled[t + p1] = scaled[t + p2] = 0
+        for code in range(_CODES):
+            t = code * 3
+            if code & 0x0F != F.OFF:
+                r, g, b = palette[code & 0x0F]
+                k = dim if code & 0xF0 == F.DIM else bright
+                scaled[t + p0] = r * k // 255
+                scaled[t + p1] = g * k // 255
+                scaled[t + p2] = b * k // 255
+            else:
+                scaled[t + p0] = scaled[t + p1] = scaled[t + p2] = 0
         self._scaled_for = bright
 
     def _render(self, frame, key):
@@ -131,11 +100,9 @@ class LedChain:
             bright = self.max_brightness
         if bright != self._scaled_for:
             self._scale(bright)
-        table = self._scaled
-        base = key * _CODES * 3
-        led = self._led
         buf = self.np.buf  # looked up each time: the PIO driver hands it out once free
-        self._limit(buf, self._render_pass(self.count, frame, table, base, led, buf))
+        self._limit(buf, self._render_pass(self.count, frame, self._scaled, key, self._phase,
+                                           self._layout, buf))
 
     def _limit(self, buf, total):
         idle = self.np.n * F.MA_IDLE

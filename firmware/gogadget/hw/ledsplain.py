@@ -18,22 +18,44 @@ def uses(frame, phase, n):
     return u
 
 
-def render(count, frame, table, base, led, buf):
-    """Copy the colour bytes of frame[1..count]'s codes from table (from
-    base: the blink phases' table) to each LED's place in buf: -> the sum
-    of the bytes written (the current, leds._limit)."""
+def render(count, frame, table, key, phase, layout, buf):
+    """Copy the colour bytes of frame[1..count]'s codes from table to each
+    LED's place in buf (code 0, frame.OFF, where the code's blink phase is
+    off in key): -> the sum of the bytes written (the current,
+    leds._limit).  layout: the board's size, the buffer's bytes per LED and
+    where an LED's first colour byte sits in them; the board's LEDs run
+    serpentine (pins.led_index: even rows left to right, odd rows right to
+    left), a row at a time, then the status pixels."""
+    size = layout[0]
+    bpp = layout[1]
+    lo = layout[2]
+    n = size * size
     total = 0
-    for i in range(1, count + 1):
-        c = frame[i]
-        if c >= _CODES:
-            c &= 0x0F
-        t = base + c * 3
-        o = led[i]
-        a = table[t]
-        b = table[t + 1]
-        c = table[t + 2]
-        buf[o] = a
-        buf[o + 1] = b
-        buf[o + 2] = c
-        total += a + b + c
+    i = 1
+    row = 0
+    while i <= count:
+        if i <= n and row & 1:
+            o = (i + size - 2) * bpp + lo  # the row's first slot is its last LED
+            step = -bpp
+        else:
+            o = (i - 1) * bpp + lo
+            step = bpp
+        end = min(i + size, count + 1)
+        while i < end:
+            c = frame[i]
+            if c >= _CODES:
+                c &= 0x0F
+            if key and phase[c] & key:
+                c = 0
+            t = c * 3
+            a = table[t]
+            b = table[t + 1]
+            c = table[t + 2]
+            buf[o] = a
+            buf[o + 1] = b
+            buf[o + 2] = c
+            total += a + b + c
+            o += step
+            i += 1
+        row += 1
     return total

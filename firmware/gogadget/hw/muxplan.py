@@ -1,13 +1,26 @@
 """The mux scanner's plan: the order of its reads and the select lines to
-flip before each, worked out once when the scanner is made (hw/muxscan.py
-lets go of this module then).  Level-1 channels are visited in Gray-code
+flip before each, worked out once when the scanner is made, and the rest of
+that set-up (make; hw/muxscan.py lets go of this module then).  Level-1 channels are visited in Gray-code
 order, level-2 channels in Gray-code order forwards and backwards in turn,
 so most reads need one GPIO write."""
+from array import array
+
 from gogadget.compat import const, zeros
 from gogadget.hw import pins
+from gogadget.hw.calib import Calibration
+from gogadget.scan import S_EMPTY, S_FAULT
 
 NO_PIN = const(255)
 NO_READ = const(255)
+# A step as the scanner keeps it (steps()), one byte: the line set (0..3
+# level 1, 4..7 level 2) and its value when STEP_SET; the bank (0..3) that
+# reads when STEP_READ.  The place read is not kept: the select state is its
+# channels (c1 | c2 << 4), so it is bank << 8 | state (pins.mux_place).
+STEP_LINE = const(7)
+STEP_VALUE = const(8)
+STEP_SET = const(16)
+STEP_BANK_SHIFT = const(5)
+STEP_READ = const(128)
 
 
 def gray(i):
@@ -68,3 +81,66 @@ def build_plan(size):
     plan = (bytearray(count), bytearray(count), bytearray(count), zeros("H", count))
     _walk(size, state, plan)
     return plan + (state,)
+
+
+def steps_of(size):
+    """-> (steps, state): build_plan's steps as the scanner keeps them, a
+    byte each (STEP_*), and the select state the plan starts in."""
+    pin, val, bank, place, state = build_plan(size)
+    out = bytearray(len(pin))
+    st = state
+    for i in range(len(out)):
+        s = 0
+        p = pin[i]
+        if p != NO_PIN:
+            s = STEP_SET | p | (STEP_VALUE if val[i] else 0)
+            st = st | 1 << p if val[i] else st & ~(1 << p)
+        if bank[i] != NO_READ:
+            if place[i] != bank[i] << 8 | st:  # what the scan will read
+                raise ValueError("plan step %d reads %d, not place %d" % (i, bank[i] << 8 | st,
+                                                                         place[i]))
+            s |= STEP_READ | bank[i] << STEP_BANK_SHIFT
+        out[i] = s
+    return out, state
+
+
+def make(sc, size, select, bank_select, adcs, calibration, settle_reads, fast, gpios,
+         channels):
+    """Set MuxScanner sc up (its __init__'s arguments): the plan's steps and
+    the arrays a scan runs on, the select lines in the state the plan starts
+    in; -> its loops (scan, classify, track_look: the viper twins or None)
+    and the plain loops' module (or None)."""
+    if settle_reads is None:
+        settle_reads = pins.SETTLE_READS
+    if len(select) != 4 or len(bank_select) != 4:
+        raise ValueError("a 4067 needs 4 select lines")
+    if len(adcs) < pins.bank_count(size):
+        raise ValueError("%dx%d needs %d ADC inputs" % (size, size, pins.bank_count(size)))
+    sc.size = size
+    sc.calibration = calibration or Calibration(size)
+    sc.settle_reads = settle_reads
+    n = size * size
+    sc.raw = zeros("H", n)  # last readings, for calibration and self-test
+    sc.fault = bytearray((n + 7) >> 3)  # bit p & 7 of byte p >> 3: left out (self-test)
+    lines = list(select) + list(bank_select)
+    steps, state = steps_of(size)
+    sc._steps = steps
+    sc.plan_len = len(steps)
+    sc._state = state
+    for b in range(8):  # start in the state the plan ends in
+        lines[b].value(state >> b & 1)
+    # readings this close to a rail: a dead or shorted sensor
+    sc._rails = array("H", [pins.RAIL_LOW, pins.RAIL_HIGH, S_FAULT, S_EMPTY])
+    if fast is None or gpios is None or channels is None:
+        # Every board but the Pico: the plain loops (muxscanplain), which
+        # call the pins' and ADCs' methods; the plan's bank per step.
+        from gogadget.hw import muxscanplain
+        sc._set = [p.value for p in lines]
+        sc._read = [a.read_u16 for a in adcs]
+        return None, None, None, muxscanplain
+    from gogadget.hw import rp2fast
+    sc._chan = bytes(channels)  # the ADC input of each bank
+    sc._masks = array("I", [1 << g for g in gpios])
+    # SIO set, SIO clear, ADC CS addresses; the select state
+    sc._regs = array("I", [rp2fast.SIO_OUT_SET, rp2fast.SIO_OUT_CLR, rp2fast.ADC_CS, state])
+    return fast["scan"], fast["classify"], fast["track_look"], None

@@ -2,24 +2,45 @@
 analog multiplexers, read by the RP2040 ADC (wiring in pins.py).
 
 At start the scanner works out a plan (hw/muxplan.py, let go of once the
-plan's arrays are made): the order of reads and the select lines to flip
-before each, so most reads need one GPIO write.  Every switch is followed by SETTLE_READS thrown
-away conversions: the mux outputs and the ADC's sample capacitor still hold
-the previous sensor's voltage.  A scan then runs the plan from preallocated
-arrays and allocates nothing.
+plan is made): the order of reads and the select lines to flip before
+each, so most reads need one GPIO write.  Every switch is followed by
+SETTLE_READS thrown away conversions: the mux outputs and the ADC's sample
+capacitor still hold the previous sensor's voltage.  A scan then runs the
+plan from a preallocated array and allocates nothing.
+
+The plan is kept as one byte a step (muxplan.STEP_*): the line to set and
+its value, and the bank whose ADC reads.  The place read is not stored: the select
+lines' state is the place's channels (c1 | c2 << 4, pins.mux_place), so
+the place is bank << 8 | state (a byte a step, where four arrays took 5:
+1.4 KB less heap on 19x19).
 """
 from array import array
 
-from gogadget.compat import forget, zeros
-from gogadget.hw import pins
+from gogadget.compat import forget
 from gogadget.hw.calib import Calibration
-from gogadget.scan import S_EMPTY, S_FAULT, SENSOR_COLOUR
+from gogadget.scan import SENSOR_COLOUR
+
 
 class MuxScanner:
     kind = SENSOR_COLOUR
+    # Set by muxplan.make (for the checker only: no code is compiled for these).
+    size: int
+    calibration: Calibration
+    settle_reads: int
+    raw: array
+    fault: bytearray
+    plan_len: int
+    _steps: bytearray
+    _state: int
+    _rails: array
+    _chan: bytes
+    _masks: array
+    _regs: array
+    _set: list
+    _read: list
 
     def __init__(self, size, select, bank_select, adcs, calibration=None,
-                 settle_reads=pins.SETTLE_READS, fast=None, gpios=None, channels=None):
+                 settle_reads=None, fast=None, gpios=None, channels=None):
         """select, bank_select: 4 Pin objects each (S0..S3 of level 1 and 2);
         adcs: one ADC object per bank (ADC0, ADC1).
 
@@ -27,54 +48,20 @@ class MuxScanner:
         select + bank_select) and channels (the ADC input of each bank): the
         scan then drives the SIO and ADC registers from viper code, the same
         plan in the same order."""
-        if len(select) != 4 or len(bank_select) != 4:
-            raise ValueError("a 4067 needs 4 select lines")
-        if len(adcs) < pins.bank_count(size):
-            raise ValueError("%dx%d needs %d ADC inputs" % (size, size, pins.bank_count(size)))
-        self.size = size
-        self.calibration = calibration or Calibration(size)
-        self.settle_reads = settle_reads
-        n = size * size
-        self.raw = zeros("H", n)  # last readings, for calibration and self-test
-        self.fault = bytearray(n)  # 1: left out (self-test)
-        lines = list(select) + list(bank_select)
-        from gogadget.hw import muxplan
-        self._pin, self._val, bank, self._place, state = muxplan.build_plan(size)
-        no_read = muxplan.NO_READ
-        forget("hw.muxplan")  # boot only: the plan's bytecode leaves the heap
-        self.plan_len = len(self._pin)
-        for b in range(8):  # start in the state the plan ends in
-            lines[b].value(state >> b & 1)
-        self._fast = None
-        self._fast_look = None
-        if fast is None or gpios is None or channels is None:
-            # Every board but the Pico: the plain loops (muxscanplain), which
-            # call the pins' and ADCs' methods; the plan's bank per step.
-            from gogadget.hw import muxscanplain
-            self._plain = muxscanplain
-            self._set = [p.value for p in lines]
-            self._read = [a.read_u16 for a in adcs]
-            self._bank = bank
-        else:
-            from gogadget.hw import rp2fast
-            self._fast = fast["scan"]
-            self._fast_classify = fast["classify"]
-            self._fast_look = fast["track_look"]
-            for i in range(len(bank)):  # the ADC input each step reads
-                if bank[i] != no_read:
-                    bank[i] = channels[bank[i]]
-            self._chan = bank
-            self._masks = array("I", [1 << g for g in gpios])
-            self._regs = array("I", [rp2fast.SIO_OUT_SET, rp2fast.SIO_OUT_CLR, rp2fast.ADC_CS])
-            self._rails = array("H", [pins.RAIL_LOW, pins.RAIL_HIGH, S_FAULT, S_EMPTY])
+        from gogadget.hw import muxplan  # boot only: the plan and the set-up leave the heap
+        self._fast, self._fast_classify, self._fast_look, self._plain = muxplan.make(
+            self, size, select, bank_select, adcs, calibration, settle_reads, fast, gpios,
+            channels)
+        muxplan = None
+        forget("hw.muxplan")
 
     def read_raw(self):
         """One pass over every sensor into self.raw."""
         if self._fast is None:
             self._plain.read_raw(self)
             return
-        self._fast(self.plan_len, self._pin, self._val, self._chan, self._place, self.raw,
-                   self._masks, self._regs, self.settle_reads)
+        self._fast(self.plan_len, self._steps, self._chan, self.raw, self._masks, self._regs,
+                   self.settle_reads)
 
     def read(self, scan):
         """Fill scan (scan.py format) from one pass over the sensors, then
@@ -89,10 +76,11 @@ class MuxScanner:
 
     def classify(self, scan):
         """-> how many places read other than at the last calib.track (the
-        first len(calibration.changed) of them are listed there)."""
+        first len(calibration.changed) of them are listed there): scan
+        holds what the last read left in it, no copy is kept."""
         cal = self.calibration
-        if self._fast is None:
+        fast = self._fast_classify
+        if fast is None:
             return self._plain.classify(self, scan)
-        return self._fast_classify(len(self.raw), self.raw, self.fault, cal.lo, cal.hi,
-                                   cal.loc, cal.hic, scan, self._rails, cal.prev,
-                                   cal.changed, len(cal.changed))
+        return fast(len(self.raw), self.raw, self.fault, cal.lo, cal.hi, cal.loc, scan,
+                    self._rails, cal.changed, len(cal.changed))

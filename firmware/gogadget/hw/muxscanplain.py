@@ -3,35 +3,37 @@ loops, through the pins' and ADCs' own methods: what every board but the
 Pico runs (the Pico runs their viper twins on the SIO and ADC registers,
 hw/rp2viper.scan and classify), so a Pico never holds this module's
 bytecode.  hw/muxscan.py loads it when a scanner is made without them."""
-from gogadget.compat import const
-from gogadget.hw import pins
+from gogadget.hw.muxplan import STEP_BANK_SHIFT, STEP_LINE, STEP_READ, STEP_SET, STEP_VALUE
 from gogadget.scan import S_EMPTY, S_FAULT
-
-NO_PIN = const(255)  # muxplan.NO_PIN: no select line set in this step
-NO_READ = const(255)  # muxplan.NO_READ: no conversion in this step
 
 
 def read_raw(sc):
-    """One pass of the scanner sc's plan over every sensor into sc.raw."""
+    """One pass of the scanner sc's plan over every sensor into sc.raw
+    (muxplan's STEP_* bytes; the place read is the bank and the select
+    state)."""
     setters = sc._set
     reads = sc._read
-    pin = sc._pin
-    val = sc._val
-    bank = sc._bank
-    place = sc._place
+    steps = sc._steps
+    state = sc._state
     raw = sc.raw
     settle = sc.settle_reads
     for i in range(sc.plan_len):
-        p = pin[i]
-        if p != NO_PIN:
-            setters[p](val[i])
-        b = bank[i]
-        if b == NO_READ:
+        s = steps[i]
+        if s & STEP_SET:
+            p = s & STEP_LINE
+            if s & STEP_VALUE:
+                setters[p](1)
+                state |= 1 << p
+            else:
+                setters[p](0)
+                state &= ~(1 << p)
+        if not s & STEP_READ:
             continue
+        b = s >> STEP_BANK_SHIFT & 3
         r = reads[b]
         for _ in range(settle):
             r()
-        raw[place[i]] = r()
+        raw[b << 8 | state] = r()
 
 
 def classify(sc, scan):
@@ -42,28 +44,26 @@ def classify(sc, scan):
     lo = cal.lo
     hi = cal.hi
     loc = cal.loc
-    hic = cal.hic
-    prev = cal.prev
     changed = cal.changed
     most = len(changed)
     count = 0
     raw = sc.raw
     fault = sc.fault
-    rail_lo = pins.RAIL_LOW
-    rail_hi = pins.RAIL_HIGH
+    rail_lo = sc._rails[0]
+    rail_hi = sc._rails[1]
     for i in range(len(raw)):
         v = raw[i]
-        if fault[i] or v < rail_lo or v > rail_hi:
+        if (fault[i >> 3] >> (i & 7)) & 1 or v < rail_lo or v > rail_hi:
             c = S_FAULT
         elif v >= hi[i]:
-            c = hic[i]
+            c = loc[i] ^ 3  # the other colour (calib: S_BLACK ^ S_WHITE == 3)
         elif v <= lo[i]:
             c = loc[i]
         else:
             c = S_EMPTY
-        scan[i] = c
-        if c != prev[i]:
+        if c != scan[i]:  # scan holds the last call's codes (calib.track's)
             if count < most:
                 changed[count] = i
             count += 1
+        scan[i] = c
     return count

@@ -41,7 +41,7 @@ def load_calibration(size, path=CALIBRATION_FILE):
     except CalibrationError as exc:
         return Calibration(size), "%s: hold pass + new to calibrate" % exc
     finally:
-        forget("hw.calibderive")
+        forget("hw.calibderive", "hw.calibfile")
 
 
 def make_sensors(config, machine=None, calibration=None):

@@ -15,23 +15,28 @@ every twin against its plain loop.
 import micropython
 
 @micropython.viper
-def scan(steps: int, pin: ptr8, val: ptr8, chan: ptr8, place: ptr16, raw: ptr16,
-         masks: ptr32, regs: ptr32, settle: int):
-    # regs: SIO set, SIO clear, ADC CS addresses (ptr32 of a 3-word array)
+def scan(steps: int, plan: ptr8, chan: ptr8, raw: ptr16, masks: ptr32, regs: ptr32, settle: int):
+    # hw/muxscanplain.read_raw: a step byte is muxplan's STEP_*; regs: SIO
+    # set, SIO clear, ADC CS addresses and the select state the plan starts in
     setr = ptr32(regs[0])
     clrr = ptr32(regs[1])
     adc = ptr32(regs[2])
+    state = int(regs[3])
     i = 0
     while i < steps:
-        p = pin[i]
-        if p != 255:
-            if val[i]:
+        s = plan[i]
+        if s & 16:  # STEP_SET
+            p = s & 7  # STEP_LINE
+            m = 1 << p
+            if s & 8:  # STEP_VALUE
                 setr[0] = masks[p]
+                state |= m
             else:
                 clrr[0] = masks[p]
-        c = chan[i]
-        if c != 255:
-            cs = 5 | (c << 12)
+                state = (state | m) ^ m
+        if s & 128:  # STEP_READ
+            b = (s >> 5) & 3  # STEP_BANK_SHIFT
+            cs = 5 | (chan[b] << 12)
             k = 0
             v = 0
             while k <= settle:
@@ -40,12 +45,14 @@ def scan(steps: int, pin: ptr8, val: ptr8, chan: ptr8, place: ptr16, raw: ptr16,
                     pass
                 v = adc[1]
                 k += 1
-            raw[place[i]] = (v << 4) | (v >> 8)
+            raw[(b << 8) | state] = (v << 4) | (v >> 8)
         i += 1
 
 @micropython.viper
-def classify(n: int, raw: ptr16, fault: ptr8, lo: ptr16, hi: ptr16, loc: ptr8, hic: ptr8,
-             scan: ptr8, rails: ptr16, prev: ptr8, changed: ptr16, most: int) -> int:
+def classify(n: int, raw: ptr16, fault: ptr8, lo: ptr16, hi: ptr16, loc: ptr8,
+             scan: ptr8, rails: ptr16, changed: ptr16, most: int) -> int:
+    # hw/muxscanplain.classify (the colour above hi is the other one: loc ^ 3;
+    # a change is against what scan held, the last call's codes)
     rail_lo = rails[0]
     rail_hi = rails[1]
     fault_code = rails[2]
@@ -54,19 +61,19 @@ def classify(n: int, raw: ptr16, fault: ptr8, lo: ptr16, hi: ptr16, loc: ptr8, h
     i = 0
     while i < n:
         v = raw[i]
-        if fault[i] or v < rail_lo or v > rail_hi:
+        if (fault[i >> 3] >> (i & 7)) & 1 or v < rail_lo or v > rail_hi:
             c = fault_code
         elif v >= hi[i]:
-            c = hic[i]
+            c = loc[i] ^ 3
         elif v <= lo[i]:
             c = loc[i]
         else:
             c = empty
-        scan[i] = c
-        if c != prev[i]:
+        if c != scan[i]:
             if count < most:
                 changed[count] = i
             count += 1
+        scan[i] = c
         i += 1
     return count
 
@@ -86,7 +93,6 @@ def track_look(cal, raw: ptr16, scan: ptr8, todo: ptr16, count: int, every: int)
     xt = ptr16(cal.xt)
     saved = ptr16(cal.saved)
     loc = ptr8(cal.loc)
-    hic = ptr8(cal.hic)
     n = size * size
     top = 65535 - lim
     dirty = 0
@@ -164,7 +170,7 @@ def track_look(cal, raw: ptr16, scan: ptr8, todo: ptr16, count: int, every: int)
             hi[i] = h
             if s != own:
                 if v >= h:
-                    s = int(hic[i])
+                    s = int(loc[i]) ^ 3
                 elif v <= l:
                     s = int(loc[i])
                 else:
@@ -220,23 +226,44 @@ def uses(frame: ptr8, phase: ptr8, n: int) -> int:
     return u
 
 @micropython.viper
-def render(count: int, frame: ptr8, table: ptr8, base: int, led: ptr16, buf: ptr8) -> int:
+def render(count: int, frame: ptr8, table: ptr8, key: int, phase: ptr8, layout: ptr16,
+           buf: ptr8) -> int:
+    # hw/ledsplain.render: a row at a time (serpentine), then the status pixels
+    size = layout[0]
+    bpp = layout[1]
+    lo = layout[2]
+    n = size * size
     total = 0
     i = 1
+    row = 0
     while i <= count:
-        c = frame[i]
-        if c >= 64:  # hw/leds.py's _CODES
-            c &= 0x0F
-        t = base + c * 3
-        o = led[i]
-        a = table[t]
-        b = table[t + 1]
-        c = table[t + 2]
-        buf[o] = a
-        buf[o + 1] = b
-        buf[o + 2] = c
-        total += a + b + c
-        i += 1
+        if i <= n and row & 1:
+            o = (i + size - 2) * bpp + lo
+            step = 0 - bpp
+        else:
+            o = (i - 1) * bpp + lo
+            step = bpp
+        end = i + size
+        if end > count + 1:
+            end = count + 1
+        while i < end:
+            c = frame[i]
+            if c >= 64:  # hw/leds.py's _CODES
+                c &= 0x0F
+            if key:
+                if phase[c] & key:
+                    c = 0  # frame.OFF: dark in this blink phase
+            t = c * 3
+            a = table[t]
+            b = table[t + 1]
+            c = table[t + 2]
+            buf[o] = a
+            buf[o + 1] = b
+            buf[o + 2] = c
+            total += a + b + c
+            o += step
+            i += 1
+        row += 1
     return total
 
 @micropython.viper

@@ -18,7 +18,7 @@ NOISE_MAX = const(3000)  # u16 counts between the extremes of `samples` reads
 
 def check(scanner, samples=8):
     """Test every sensor; returns a list of (place, reason) and marks the
-    places in scanner.fault."""
+    places in scanner.fault (a bit a place: bit p & 7 of byte p >> 3)."""
     n = scanner.size * scanner.size
     faults = []
     if not hasattr(scanner, "calibration"):  # occupancy chain
@@ -53,10 +53,11 @@ def check(scanner, samples=8):
                 if lo[p] < a or hi[p] > b:
                     faults.append((p, "out of calibrated range (%d..%d, expected %d..%d)"
                                    % (lo[p], hi[p], a, b)))
-    for p in range(n):
-        scanner.fault[p] = 0
+    fault = scanner.fault
+    for i in range(len(fault)):
+        fault[i] = 0
     for p, _ in faults:
-        scanner.fault[p] = 1
+        fault[p >> 3] |= 1 << (p & 7)
     return faults
 
 

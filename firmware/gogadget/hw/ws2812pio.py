@@ -4,13 +4,15 @@ a 19x19 chain overlaps the next scan instead of blocking it (neopixel.write
 busy-waits for the whole stream).
 
 Same seam as neopixel.NeoPixel for LedChain: n, bpp, ORDER, buf, write().
-Each LED is one little-endian 32-bit word G<<24 | R<<16 | B<<8 (what an
-array('I') of GRB << 8 holds): the state machine shifts left and autopulls
-24 bits.  The words are kept in bytearrays so LedChain renders bytes straight
-into them (ORDER below); building G<<24 as an int would make a long int on
-the RP2040 (small ints stop at 2**30) and allocate on every write.
+Each LED is three bytes, G R B, as neopixel keeps them: DMA moves one byte
+at a time into the state machine's FIFO, and the RP2040 repeats a narrow
+write on all four byte lanes of the bus (datasheet 2.1.4), so the state
+machine, shifting left with autopull at 8 bits, sends each byte's bits from
+its top.  A 32-bit word an LED (G<<24 | R<<16 | B<<8, autopull at 24) kept a
+fourth byte an LED that is never sent: 365 bytes of heap on 19x19.  LedChain
+renders bytes straight into the buffer (ORDER below).
 
-One buffer (1.5 KB of heap on 19x19; a second one, rendered into while DMA
+One buffer (1.1 KB of heap on 19x19; a second one, rendered into while DMA
 read the first, cost as much again for frames that seldom come 11 ms
 apart): `buf` hands it out only once the last transfer has gone out, so a
 frame never changes under a running transfer.  A frame that comes within
@@ -20,7 +22,7 @@ low 100 us before the next frame so the chain latches the last one.
 """
 import time
 
-from gogadget.compat import const
+from gogadget.compat import const, forget
 
 _sleep_us = getattr(time, "sleep_us", None)  # MicroPython; the CPython fakes need no latch
 
@@ -32,38 +34,22 @@ _DREQ_PIO1_TX0 = const(8)  # PIO1 TX0..TX3 = 8..11
 _LATCH_US = const(100)
 
 
-def program(rp2):
-    """The ws2812 program of MicroPython's examples/rp2/pio_ws2812.py."""
-    @rp2.asm_pio(sideset_init=rp2.PIO.OUT_LOW, out_shiftdir=rp2.PIO.SHIFT_LEFT,
-                 autopull=True, pull_thresh=24)
-    def ws2812():
-        # asm_pio runs this body with the PIO instructions as globals.
-        T1 = 2
-        T2 = 5
-        T3 = 3
-        wrap_target()  # pyright: ignore[reportUndefinedVariable]
-        label("bitloop")  # pyright: ignore[reportUndefinedVariable]
-        out(x, 1).side(0)[T3 - 1]  # pyright: ignore[reportUndefinedVariable]
-        jmp(not_x, "do_zero").side(1)[T1 - 1]  # pyright: ignore[reportUndefinedVariable]
-        jmp("bitloop").side(1)[T2 - 1]  # pyright: ignore[reportUndefinedVariable]
-        label("do_zero")  # pyright: ignore[reportUndefinedVariable]
-        nop().side(0)[T2 - 1]  # pyright: ignore[reportUndefinedVariable]
-        wrap()  # pyright: ignore[reportUndefinedVariable]
-    return ws2812
-
-
 class PioChain:
-    ORDER = (2, 3, 1, 0)  # byte of R, G, B (and the unused 4th) in a LE word
-    bpp = 4
+    ORDER = (1, 0, 2, 3)  # byte of R, G, B of an LED (neopixel's GRB)
+    bpp = 3
 
     def __init__(self, rp2, pin, n, sm_id=0):
         self.n = n
-        self._buf = bytearray(n * 4)
-        self.sm = rp2.StateMachine(sm_id, program(rp2), freq=_FREQ, sideset_base=pin)
+        self._buf = bytearray(n * 3)
+        from gogadget.hw import ws2812prog  # its bytecode is needed once: let go of
+        self.sm = rp2.StateMachine(sm_id, ws2812prog.program(rp2), freq=_FREQ,
+                                   sideset_base=pin)
+        ws2812prog = None
+        forget("hw.ws2812prog")
         self.sm.active(1)
         self.dma = rp2.DMA()
         dreq = (_DREQ_PIO0_TX0 if sm_id < 4 else _DREQ_PIO1_TX0) + (sm_id & 3)
-        self._ctrl = self.dma.pack_ctrl(size=2, inc_write=False, treq_sel=dreq)
+        self._ctrl = self.dma.pack_ctrl(size=0, inc_write=False, treq_sel=dreq)  # bytes
         self.waits = 0  # frames that found the previous transfer still running
 
     def busy(self):
@@ -88,5 +74,5 @@ class PioChain:
         self._wait()
         if _sleep_us:
             _sleep_us(_LATCH_US)
-        self.dma.config(read=self._buf, write=self.sm, count=self.n,
+        self.dma.config(read=self._buf, write=self.sm, count=3 * self.n,
                         ctrl=self._ctrl, trigger=True)
