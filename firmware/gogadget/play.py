@@ -36,8 +36,9 @@ takes the move back.
 from gogadget import board as core
 from gogadget import journal as jn
 from gogadget import signals as sg
-from gogadget.compat import const, forget, ticks_diff
+from gogadget.compat import const, ticks_diff
 from gogadget.points import EMPTY, BLACK, PASS, colour_name, vertex
+from gogadget.rules import game_over
 from gogadget.scan import S_EMPTY, S_STONE
 from gogadget.view import M_REMOVE, M_STRAY, diff
 
@@ -140,21 +141,15 @@ def accept(ref, colour, pt):
 
 
 def pass_move(ref, colour):
-    """A pass: two in a row (White's last where the rules say so) start counting."""
-    from gogadget import score
+    """A pass: True when it ends the game (two in a row, White's last where
+    the rules say so): the referee then lets this module go before the
+    count's is loaded (the two are never on the heap at once)."""
     ref.board.pass_move(colour)
     ref.log.append(ref, jn.K_MOVE, colour, PASS)
     if ref.clock is not None:
         ref.clock.made(ref, colour)
     ref.event("pass", colour_name(colour))
-    if score.game_over(ref.board, ref.rules):
-        from gogadget import counting  # let go of when play resumes (referee)
-        counting.begin(ref)
-    else:
-        score = None
-        forget("score")  # needed again at the next pass
-    ref.dirty = True
-    ref.refresh()
+    return game_over(ref.board, ref.rules)
 
 
 def _missing_captured(ref, opp):

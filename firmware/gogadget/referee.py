@@ -409,7 +409,7 @@ class Referee:
         if self.phase == "over":
             raise ValueError("game is over")
         if pt == PASS:
-            _play().pass_move(self, colour)
+            self._pass(colour)
             self.last_seen = False
             return core.OK
         code = self.board.play(colour, pt)
@@ -462,7 +462,7 @@ class Referee:
             if phase == "play" and self.board.to_move() == self.remote:
                 self.event("prompt", "the opponent's turn")
             elif phase == "play":
-                _play().pass_move(self, self.board.to_move())
+                self._pass(self.board.to_move())
                 self.last_seen = True
         elif button == BTN_RESIGN:
             if phase in ("play", "count"):
@@ -470,6 +470,15 @@ class Referee:
                 self.resign(3 - self.remote if self.remote else self.board.to_move())
         elif button == BTN_CONFIRM:
             self._confirm(asked)
+        self.dirty = True
+        self.refresh()
+
+    def _pass(self, colour):
+        if _play().pass_move(self, colour):
+            # The game is over: play's module goes before the count's comes.
+            _LOADED[2] = None
+            forget("play")
+            _counting().begin(self)
         self.dirty = True
         self.refresh()
 

@@ -69,6 +69,18 @@ DEFAULT_PRESET = "chinese"
 RU_NAMES = (("chinese", "Chinese"), ("japanese", "Japanese"), ("aga", "AGA"),
             ("new-zealand", "NZ"), ("tromp-taylor", "Tromp-Taylor"))
 
+def game_over(board, rules):
+    """Two consecutive passes end the game (000/002 Rule 9); with
+    rules.white_passes_last the last of them must be White's (002 concise 7,
+    003 "White must play last").  (Here, not in score.py: every pass asks,
+    and the count's module is not loaded for it.)"""
+    if board.consecutive_passes() < 2:
+        return False
+    if rules.white_passes_last:
+        return board.last_move()[0] == 2  # WHITE
+    return True
+
+
 def komi_prisoners(size):
     """004: the prisoners Black hands White before an even game."""
     return 5 if size >= 19 else 4 if size >= 13 else 3
