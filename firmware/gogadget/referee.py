@@ -24,13 +24,13 @@ from gogadget import board as core
 from gogadget import view
 from gogadget import journal as jn
 from gogadget import signals as sg
-from gogadget.compat import forget, ticks_diff, zeros
+from gogadget.compat import const, forget, ticks_diff, zeros
 from gogadget.events import BTN_PASS, BTN_CONFIRM, BTN_NEW, BTN_RESIGN
 from gogadget.frame import new_frame
-from gogadget.gamelog import GameLog, komi_code, pack_rules, unpack_rules
+from gogadget.gamelog import GameLog, komi_code
 from gogadget.points import (EMPTY, BLACK, WHITE, PASS, check_size, colour_name,
-                             handicap_points, max_handicap, point, vertex)
-from gogadget.rules import Rules, PRESETS, format_points
+                             handicap_points, max_handicap, point)
+from gogadget.rules import Rules
 from gogadget.scan import S_EMPTY
 from gogadget.settle import Settler
 
@@ -56,7 +56,7 @@ def _plain():
 # heap): a game in progress holds neither the set-up and resume code nor
 # the count's.  _LOADED keeps them while in use (no import per scan).
 _LOADED = [None, None, None]  # type: list  # counting, position, play
-_TB_NONE = 0  # play.TB_NONE: no take-back under way
+_TB_NONE = const(0)  # play.TB_NONE: no take-back under way
 
 
 def _counting():
@@ -81,6 +81,18 @@ def _play():
         from gogadget import play as m
         _LOADED[2] = m
     return m
+
+
+def _rare(job, *args):
+    """One of the referee's rare jobs (gameops.py: a new game, a take-back
+    asked for by the host, the status line, the record), its module loaded
+    for the job and let go of after it."""
+    from gogadget import gameops
+    try:
+        return getattr(gameops, job)(*args)
+    finally:
+        gameops = None
+        forget("gameops")
 
 
 def _let_go():
@@ -212,17 +224,7 @@ class Referee:
             self.clock = from_config(self.config, n + n // 8)
 
     def _keep_unsaved(self):
-        """The game that could not be kept is still the journal's: try to keep
-        it again before a new game replaces the journal; if that fails too,
-        move the journal aside whole.  Nothing is lost either way."""
-        how = self.unsaved
-        if _counting().keep(self, how):
-            return
-        self.unsaved = ""
-        if self.journal is not None:
-            name = self.journal.set_aside()
-            if name:
-                self.event("error", "the %s game is kept as its journal, %s" % (how, name))
+        _rare("keep_unsaved", self)
 
     def handicap_done(self):
         self.board.handicap = self.handicap
@@ -237,28 +239,7 @@ class Referee:
         """Start a new game; None keeps the current size and komi (komi:
         the new preset's when a preset is given), no handicap; free: the
         handicap is placed where Black likes, whatever the preset says."""
-        size = self.size if size is None else size
-        if komi is None and preset is None:
-            komi = self.komi
-        preset = self.rules.name if preset is None else preset
-        if preset not in PRESETS and preset != "custom":
-            raise ValueError("unknown rules " + preset)
-        keep = self.rules if self.rules.name == "custom" and preset == "custom" else None
-        if keep is not None:
-            preset = self.config.preset
-        self.start(size, komi, handicap or 0, preset, free)
-        if keep is not None:
-            # Options changed one by one (GTP) stay for the next game.
-            unpack_rules(self.rules, keep.ko, pack_rules(keep))
-            self.rules.name = "custom"
-            self.board.ko = keep.ko
-            self.board.suicide = keep.suicide
-        self.alarm = False
-        self.log.header(self)
-        self.event("new-game", "%dx%d komi %s rules %s handicap %d" % (
-            size, size, format_points(self.komi), self.rules.name, self.handicap))
-        self.refresh()
-        return True
+        return _rare("new_game", self, size, komi, handicap, preset, free)
 
     def set_komi(self, komi):
         self.komi = float(komi)
@@ -428,23 +409,7 @@ class Referee:
     def undo(self):
         """Take back the last move; the LEDs prompt the physical fix.
         False if there is nothing to take back."""
-        if not self.board.moves:
-            return False
-        colour, pt = self.board.last_move()  # pyright: ignore[reportGeneralTypeIssues]
-        self.board.undo()
-        self.log.append(self, jn.K_UNDO)
-        if self.clock is not None and self.clock.take_back(colour):
-            self.clock.save(self, colour)
-        self.sync_want()
-        self.last_seen = True
-        self.takeback = _TB_NONE
-        self.tb_ready = self.tb_confirmed = False
-        self.result = ""
-        self.phase = "play"
-        self.event("undo", colour_name(colour) + " " + vertex(self.size, pt))
-        self.dirty = True
-        self.refresh()
-        return True
+        return _rare("undo", self)
 
     # -- buttons -----------------------------------------------------------
 
@@ -548,40 +513,11 @@ class Referee:
         return self.unresolved
 
     def sgf(self):
-        from gogadget import sgf
-        try:
-            return sgf.record(self.board, self.rules, self.komi, self.result, _date(), self.clock)
-        finally:
-            sgf = None
-            forget("sgf")  # asked for by the host now and then: not kept on the heap
+        return _rare("sgf", self)
 
     def date(self):
         """Today as YYYY-MM-DD, or "" when the clock is not set."""
-        return _date()
+        return _rare("date")
 
     def status(self):
-        b = self.board
-        text = "%s: %s to move, move %d, prisoners B %d W %d, %d outstanding" % (
-            self.phase, colour_name(b.to_move()), b.moves, b.prisoners[BLACK],
-            b.prisoners[WHITE], self.unresolved)
-        if self.result:
-            text += ", result " + self.result
-        if self.has_fault:
-            text += ", sensor fault"
-        if self.damage:
-            text += ", " + self.damage
-        if self.clock is not None:
-            from gogadget.clockio import status  # (clock.py holds only the running clock)
-            text += ", " + status(self.clock, self.now)
-        return text
-
-
-def _date():
-    try:
-        import time
-        t = time.localtime()
-        if t[0] >= 2024:
-            return "%04d-%02d-%02d" % (t[0], t[1], t[2])
-    except (AttributeError, OverflowError, OSError):
-        pass
-    return ""
+        return _rare("status", self)

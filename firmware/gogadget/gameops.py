@@ -1,0 +1,120 @@
+"""The referee's rare jobs, loaded for the job and let go of after it
+(referee._rare): on MicroPython a module's bytecode is heap, and a game in
+progress needs none of this between a new game and its end.
+
+    new_game       a new game from the buttons, the host or the count
+    keep_unsaved   the last game that could not be kept, before a new one
+    undo           a take-back the host or the remote opponent asked for
+    status         the host's status line
+    sgf, date      the game's record
+"""
+from gogadget import journal as jn
+from gogadget.compat import const, forget
+from gogadget.gamelog import pack_rules, unpack_rules
+from gogadget.points import BLACK, WHITE, colour_name, vertex
+from gogadget.rules import PRESETS, format_points
+
+_TB_NONE = const(0)  # play.TB_NONE
+
+
+def new_game(ref, size=None, komi=None, handicap=None, preset=None, free=False):
+    """Start a new game; None keeps the current size and komi (komi:
+    the new preset's when a preset is given), no handicap; free: the
+    handicap is placed where Black likes, whatever the preset says."""
+    size = ref.size if size is None else size
+    if komi is None and preset is None:
+        komi = ref.komi
+    preset = ref.rules.name if preset is None else preset
+    if preset not in PRESETS and preset != "custom":
+        raise ValueError("unknown rules " + preset)
+    keep = ref.rules if ref.rules.name == "custom" and preset == "custom" else None
+    if keep is not None:
+        preset = ref.config.preset
+    ref.start(size, komi, handicap or 0, preset, free)
+    if keep is not None:
+        # Options changed one by one (GTP) stay for the next game.
+        unpack_rules(ref.rules, keep.ko, pack_rules(keep))
+        ref.rules.name = "custom"
+        ref.board.ko = keep.ko
+        ref.board.suicide = keep.suicide
+    ref.alarm = False
+    ref.log.header(ref)
+    ref.event("new-game", "%dx%d komi %s rules %s handicap %d" % (
+        size, size, format_points(ref.komi), ref.rules.name, ref.handicap))
+    ref.refresh()
+    return True
+
+
+def keep_unsaved(ref):
+    """The game that could not be kept is still the journal's: try to keep
+    it again before a new game replaces the journal; if that fails too,
+    move the journal aside whole.  Nothing is lost either way."""
+    from gogadget import counting  # (the referee lets it go when play resumes)
+    how = ref.unsaved
+    if counting.keep(ref, how):
+        return
+    ref.unsaved = ""
+    if ref.journal is not None:
+        name = ref.journal.set_aside()
+        if name:
+            ref.event("error", "the %s game is kept as its journal, %s" % (how, name))
+
+
+def undo(ref):
+    """Take back the last move; the LEDs prompt the physical fix.
+    False if there is nothing to take back."""
+    if not ref.board.moves:
+        return False
+    colour, pt = ref.board.last_move()  # pyright: ignore[reportGeneralTypeIssues]
+    ref.board.undo()
+    ref.log.append(ref, jn.K_UNDO)
+    if ref.clock is not None and ref.clock.take_back(colour):
+        ref.clock.save(ref, colour)
+    ref.sync_want()
+    ref.last_seen = True
+    ref.takeback = _TB_NONE
+    ref.tb_ready = ref.tb_confirmed = False
+    ref.result = ""
+    ref.phase = "play"
+    ref.event("undo", colour_name(colour) + " " + vertex(ref.size, pt))
+    ref.dirty = True
+    ref.refresh()
+    return True
+
+
+def sgf(ref):
+    from gogadget import sgf
+    try:
+        return sgf.record(ref.board, ref.rules, ref.komi, ref.result, date(), ref.clock)
+    finally:
+        sgf = None
+        forget("sgf")  # asked for by the host now and then: not kept on the heap
+
+
+def status(ref):
+    b = ref.board
+    text = "%s: %s to move, move %d, prisoners B %d W %d, %d outstanding" % (
+        ref.phase, colour_name(b.to_move()), b.moves, b.prisoners[BLACK],
+        b.prisoners[WHITE], ref.unresolved)
+    if ref.result:
+        text += ", result " + ref.result
+    if ref.has_fault:
+        text += ", sensor fault"
+    if ref.damage:
+        text += ", " + ref.damage
+    if ref.clock is not None:
+        from gogadget.clockio import status  # (clock.py holds only the running clock)
+        text += ", " + status(ref.clock, ref.now)
+    return text
+
+
+def date():
+    """Today as YYYY-MM-DD, or "" when the clock is not set."""
+    try:
+        import time
+        t = time.localtime()
+        if t[0] >= 2024:
+            return "%04d-%02d-%02d" % (t[0], t[1], t[2])
+    except (AttributeError, OverflowError, OSError):
+        pass
+    return ""
