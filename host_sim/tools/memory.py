@@ -39,17 +39,17 @@ CORE = (
 PLAY = "gogadget.play"
 # phase: (what it holds beyond CORE, budget: the most bytes of .mpy for all it holds)
 PHASES = {
-    "idle": ((PLAY,), 60500),
-    "playing": ((PLAY,), 60500),
-    "passing": ((PLAY,), 60500),
-    "counting": (("gogadget.counting", "gogadget.score"), 61900),
-    "saving": (("gogadget.counting", "gogadget.sgf"), 61900),
-    "over": (("gogadget.counting",), 59600),
-    "new game": ((PLAY, "gogadget.counting", "gogadget.position"), 65300),
-    "resume": ((PLAY, "gogadget.position"), 62500),
-    "host": ((PLAY, "gogadget.link", "gogadget.gtp", "gogadget.ruleopts", "gogadget.score"), 81800),
-    "room": ((PLAY, "gogadget.broadcast", "gogadget.hw.net", "gogadget.mqtt"), 70000),
-    "clocked": ((PLAY, "gogadget.clock"), 64700),
+    "idle": ((PLAY,), 58300),
+    "playing": ((PLAY,), 58300),
+    "passing": ((PLAY,), 58300),
+    "counting": (("gogadget.counting", "gogadget.score"), 59700),
+    "saving": (("gogadget.counting", "gogadget.sgf"), 59800),
+    "over": (("gogadget.counting",), 57500),
+    "new game": ((PLAY, "gogadget.counting", "gogadget.position"), 63000),
+    "resume": ((PLAY, "gogadget.position"), 60300),
+    "host": ((PLAY, "gogadget.link", "gogadget.gtp", "gogadget.ruleopts", "gogadget.score"), 80100),
+    "room": ((PLAY, "gogadget.broadcast", "gogadget.hw.net", "gogadget.mqtt"), 67800),
+    "clocked": ((PLAY, "gogadget.clock"), 62400),
 }
 # Under the unix port the fakes stand in for what only the RP2040 loads:
 # its viper loops (boot.py has rp2fast load them there and hand them to the
@@ -110,7 +110,8 @@ def mpy_sizes(modules, mpy_cross=None):
             if not any(f.startswith("-march") for f in flags):
                 flags = flags + ["-march=armv6m"]
             out = Path(d) / (m + ".mpy")
-            res = subprocess.run([exe, *flags, "-o", str(out), str(src)], capture_output=True,
+            res = subprocess.run([exe, "-s", mpy.source_name(rel), *flags, "-o", str(out), str(src)],
+                                 capture_output=True,
                                  text=True, timeout=60)
             if res.returncode != 0:
                 raise RuntimeError("mpy-cross failed on %s: %s" % (src, res.stderr))
