@@ -107,5 +107,5 @@ def test_architecture_quotes_the_memory_map(sizes):
 def test_the_referee_names_plays_idle_take_back_as_play_does():
     # The referee loads play.py only while a game is played, so it keeps
     # the one constant it needs before that: it must be play's.
-    from gogadget import play, referee
-    assert referee._TB_NONE == play.TB_NONE
+    from gogadget import gameops, play, referee
+    assert referee._TB_NONE == gameops._TB_NONE == play.TB_NONE

@@ -33,8 +33,7 @@ K_RESULT = const(7)  # arg winner (0 draw), value margin*2
 K_KOMI = const(8)  # value komi*2+32768
 K_GAME = const(9)  # value the game's number (the NNNN.sgf it will be kept as)
 K_CLOCK = const(10)  # arg colour (+4 in overtime), value+b4+b5 ms left, b6 periods/stones left; arg 8+system: a time control set over GTP (clockgtp)
-KIND_NAMES = ("?", "new", "rules", "setup", "move", "undo", "resign", "result", "komi", "game",
-              "clock")
+_KINDS = const(11)  # record kinds are 1..K_CLOCK
 
 NAME = "journal.bin"
 TMP = "journal.tmp"
@@ -83,7 +82,7 @@ def decode(data, pos):
     if crc8(data if pos == 0 else memoryview(data)[pos:pos + RECORD], 7) != data[pos + 7]:
         return None
     kind = data[pos] & 0x0F
-    if kind == 0 or kind >= len(KIND_NAMES):
+    if kind == 0 or kind >= _KINDS:
         return None
     return (kind, data[pos + 1], data[pos + 2] | (data[pos + 3] << 8),
             data[pos + 4], data[pos + 5], data[pos + 6])

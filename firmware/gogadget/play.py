@@ -48,13 +48,13 @@ _ILLEGAL_PROMPT = (sg.P_NONE, sg.P_ILLEGAL, sg.P_ILLEGAL, sg.P_KO, sg.P_SUPERKO,
 # Referee.takeback: how far a take-back has come (Referee.tb_ready: the
 # board shows the position before the last move).
 TB_NONE = const(0)
-TB_LIFTED = const(1)  # the last stone was lifted on its own
-TB_RETURNING = const(2)  # ...and a prisoner is back: surely a take-back
+_TB_LIFTED = const(1)  # the last stone was lifted on its own
+_TB_RETURNING = const(2)  # ...and a prisoner is back: surely a take-back
 # Lifted with one prisoner back beside it in the same motion: that reads the
 # same as the opponent taking the last stone in one motion by playing there
 # (or, with occupancy sensors, the stone slid onto the prisoner's point), so
 # the lights ask to restore the record; Confirm still takes the move back.
-TB_AMBIGUOUS = const(3)
+_TB_AMBIGUOUS = const(3)
 
 
 def refresh(ref):
@@ -209,7 +209,7 @@ def _takeback(ref):
     lp = ref.place(last[1])
     if ref.stable[lp] != S_EMPTY or ref.fault[lp] or ref.want[lp] == EMPTY:
         # Back on the board (or never there to lift: it took itself off).
-        if ref.takeback >= TB_RETURNING:
+        if ref.takeback >= _TB_RETURNING:
             _prisoners_again(ref, board)
         _no_takeback(ref)
         return False
@@ -224,11 +224,11 @@ def _takeback(ref):
                 or not _only_prisoners_back(ref, caps, opp):
             return False
         if not ref.extras:
-            ref.takeback = TB_LIFTED
+            ref.takeback = _TB_LIFTED
         elif ref.extras == 1 and _beside(ref, lp, ref.extra):
-            ref.takeback = TB_AMBIGUOUS
+            ref.takeback = _TB_AMBIGUOUS
         else:
-            ref.takeback = TB_RETURNING
+            ref.takeback = _TB_RETURNING
     present = returned = 0
     back = 0
     for pt in caps:
@@ -240,12 +240,12 @@ def _takeback(ref):
                 returned += 1  # lifted as a prisoner, now put back
                 back = pt
     if returned >= 2:
-        ref.takeback = TB_RETURNING  # no single move puts two stones down
-    elif returned and ref.takeback == TB_LIFTED:
+        ref.takeback = _TB_RETURNING  # no single move puts two stones down
+    elif returned and ref.takeback == _TB_LIFTED:
         # One prisoner back after the last stone was lifted: a take-back,
         # unless a stone there is the opponent's move taking the last stone
         # (its prisoner lifted first): then it cannot tell, as in one motion.
-        ref.takeback = TB_AMBIGUOUS if _retakes(board, opp, back, last[1]) else TB_RETURNING
+        ref.takeback = _TB_AMBIGUOUS if _retakes(board, opp, back, last[1]) else _TB_RETURNING
     # The position before the last move: its stone off, every prisoner
     # back, nothing else out of place.
     ready = present == len(caps) and ref.missings == 1 and not ref.wrong \
@@ -262,7 +262,7 @@ def _takeback(ref):
         _mark_strays(ref, -1)
         for pt in caps:
             mark[ref.place(pt)] &= ~M_STRAY
-    if ref.takeback == TB_RETURNING:
+    if ref.takeback == _TB_RETURNING:
         _takeback_lights(ref, lp, caps, opp)
     return True
 

@@ -18,15 +18,15 @@ SUICIDE_MULTI = const(1)  # several stones may be self-captured, a lone stone ma
 SUICIDE_ALLOWED = const(2)  # 002 without 7A, Tromp-Taylor, New Zealand
 
 SCORING_AREA = const(0)  # stones + territory (000, 002 Rules 9-10)
-SCORING_TERRITORY = const(1)  # territory + prisoners + dead stones (001, 003, 004)
+_SCORING_TERRITORY = const(1)  # territory + prisoners + dead stones (001, 003, 004)
 
-TIE_DRAW = const(0)
+_TIE_DRAW = const(0)
 TIE_WHITE = const(1)  # 004: equal scores, White wins (not with handicap)
 
 # What White receives for Black's handicap stones.
-COMP_NONE = const(0)
-COMP_N = const(1)  # one point per handicap stone (Chinese)
-COMP_N_MINUS_1 = const(2)  # one point per stone after the first (AGA)
+_COMP_NONE = const(0)
+_COMP_N = const(1)  # one point per handicap stone (Chinese)
+_COMP_N_MINUS_1 = const(2)  # one point per stone after the first (AGA)
 
 
 # name: (ko, suicide, scoring, pass stones, white passes last, tie, komi,
@@ -35,17 +35,17 @@ COMP_N_MINUS_1 = const(2)  # one point per stone after the first (AGA)
 # Komi "as prisoners" (004) ignores the komi column and hands White
 # 3 / 4 / 5 prisoners on 9x9 / 13x13 / 19x19 in even games.
 PRESETS = {
-    "000": (KO_SIMPLE, SUICIDE_ALLOWED, SCORING_AREA, 0, 0, TIE_DRAW, 0.0, 0, COMP_NONE, 0),
-    "000-7a": (KO_SIMPLE, SUICIDE_FORBIDDEN, SCORING_AREA, 0, 0, TIE_DRAW, 0.0, 0, COMP_NONE, 0),
-    "001": (KO_PREVIOUS, SUICIDE_FORBIDDEN, SCORING_TERRITORY, 0, 0, TIE_DRAW, 6.5, 0, COMP_NONE, 0),
-    "002": (KO_POSITIONAL, SUICIDE_ALLOWED, SCORING_AREA, 1, 1, TIE_DRAW, 0.0, 0, COMP_NONE, 0),
-    "003": (KO_SIMPLE, SUICIDE_FORBIDDEN, SCORING_TERRITORY, 1, 1, TIE_DRAW, 0.0, 0, COMP_NONE, 0),
-    "004": (KO_POSITIONAL, SUICIDE_FORBIDDEN, SCORING_TERRITORY, 0, 0, TIE_WHITE, 0.0, 1, COMP_NONE, 0),
-    "tromp-taylor": (KO_POSITIONAL, SUICIDE_ALLOWED, SCORING_AREA, 0, 0, TIE_DRAW, 7.5, 0, COMP_NONE, 1),
-    "chinese": (KO_POSITIONAL, SUICIDE_FORBIDDEN, SCORING_AREA, 0, 0, TIE_DRAW, 7.5, 0, COMP_N, 0),
-    "japanese": (KO_SIMPLE, SUICIDE_FORBIDDEN, SCORING_TERRITORY, 0, 0, TIE_DRAW, 6.5, 0, COMP_NONE, 0),
-    "aga": (KO_SITUATIONAL, SUICIDE_FORBIDDEN, SCORING_AREA, 1, 1, TIE_DRAW, 7.5, 0, COMP_N_MINUS_1, 0),
-    "new-zealand": (KO_SITUATIONAL, SUICIDE_ALLOWED, SCORING_AREA, 0, 0, TIE_DRAW, 7.0, 0, COMP_NONE, 1),
+    "000": (KO_SIMPLE, SUICIDE_ALLOWED, SCORING_AREA, 0, 0, _TIE_DRAW, 0.0, 0, _COMP_NONE, 0),
+    "000-7a": (KO_SIMPLE, SUICIDE_FORBIDDEN, SCORING_AREA, 0, 0, _TIE_DRAW, 0.0, 0, _COMP_NONE, 0),
+    "001": (KO_PREVIOUS, SUICIDE_FORBIDDEN, _SCORING_TERRITORY, 0, 0, _TIE_DRAW, 6.5, 0, _COMP_NONE, 0),
+    "002": (KO_POSITIONAL, SUICIDE_ALLOWED, SCORING_AREA, 1, 1, _TIE_DRAW, 0.0, 0, _COMP_NONE, 0),
+    "003": (KO_SIMPLE, SUICIDE_FORBIDDEN, _SCORING_TERRITORY, 1, 1, _TIE_DRAW, 0.0, 0, _COMP_NONE, 0),
+    "004": (KO_POSITIONAL, SUICIDE_FORBIDDEN, _SCORING_TERRITORY, 0, 0, TIE_WHITE, 0.0, 1, _COMP_NONE, 0),
+    "tromp-taylor": (KO_POSITIONAL, SUICIDE_ALLOWED, SCORING_AREA, 0, 0, _TIE_DRAW, 7.5, 0, _COMP_NONE, 1),
+    "chinese": (KO_POSITIONAL, SUICIDE_FORBIDDEN, SCORING_AREA, 0, 0, _TIE_DRAW, 7.5, 0, _COMP_N, 0),
+    "japanese": (KO_SIMPLE, SUICIDE_FORBIDDEN, _SCORING_TERRITORY, 0, 0, _TIE_DRAW, 6.5, 0, _COMP_NONE, 0),
+    "aga": (KO_SITUATIONAL, SUICIDE_FORBIDDEN, SCORING_AREA, 1, 1, _TIE_DRAW, 7.5, 0, _COMP_N_MINUS_1, 0),
+    "new-zealand": (KO_SITUATIONAL, SUICIDE_ALLOWED, SCORING_AREA, 0, 0, _TIE_DRAW, 7.0, 0, _COMP_NONE, 1),
 }
 DEFAULT_PRESET = "chinese"
 # SGF RU values that other programs understand, for the presets that have one.
@@ -94,9 +94,9 @@ class Rules:
         """Points White receives for `handicap` stones under area scoring."""
         if handicap < 2 or self.scoring != SCORING_AREA:
             return 0
-        if self.compensation == COMP_N:
+        if self.compensation == _COMP_N:
             return handicap
-        if self.compensation == COMP_N_MINUS_1:
+        if self.compensation == _COMP_N_MINUS_1:
             return handicap - 1
         return 0
 

@@ -12,7 +12,7 @@ is flickers per scan (the sensors misread per reading, not per second).
 
 Debouncing, per place.  A place's new reading is *ready* once the sensor
 has given it for config.stable_ms (more while the sensors flicker
-a lot: measured as flickers per scan over the last NOISE_MEMORY_MS or so, up
+a lot: measured as flickers per scan over the last _NOISE_MEMORY_MS or so, up
 to NOISE_EXTRA_MS is added so that chance runs of equal misreadings stay
 below _FALSE_PER_S a second).  A reading that differs for a single scan is a
 flicker and is forgiven: it neither starts a change nor restarts one on its
@@ -60,7 +60,7 @@ Boot.  The first three scans are voted place by place into `stable`, so
 the settled view starts from what the board holds (stones left on it over
 a power cut are not fresh changes); places the three scans disagree on are
 settled like any change before the first view is handed on (`primed`),
-for BOOT_WAIT_MS at most.  The first WARM_MS after boot use the longest
+for _BOOT_WAIT_MS at most.  The first WARM_MS after boot use the longest
 debounce, while the flicker estimate builds up from what the sensors really do.
 
 An unchanged scan with every place settled costs one buffer comparison and
@@ -75,10 +75,10 @@ from gogadget.compat import const, ticks_add, ticks_diff, zeros
 # so): timed in milliseconds, never in scans, like the settings it derives
 # its scan counts from (config.scans()).
 WARM_MS = const(1000)  # after boot the longest debounce, while the flicker rate is measured
-BOOT_WAIT_MS = const(500)  # longest wait for the places the boot vote doubted
+_BOOT_WAIT_MS = const(500)  # longest wait for the places the boot vote doubted
 STALL_MS = const(2000)  # a change that never settles (a flapping sensor) holds the rest this long
 NOISE_EXTRA_MS = const(60)  # the most the debounce grows while sensors flicker a lot
-NOISE_MEMORY_MS = const(1280)  # the flicker rate is measured over about this long
+_NOISE_MEMORY_MS = const(1280)  # the flicker rate is measured over about this long
 MAX_SCANS = const(250)  # the per-place counters saturate just past this (configfile checks)
 from gogadget.scan import S_EMPTY, new_scan
 
@@ -187,13 +187,13 @@ class Settler:
         self._cap = min(max(k + extra, self._window, self._k_slide) + 1, 255)
         self._k = k
         self.stable_scans = k  # the debounce in scans with quiet sensors
-        self._boot_scans = config.scans(BOOT_WAIT_MS)
+        self._boot_scans = config.scans(_BOOT_WAIT_MS)
         self._flick = 0
         # The flicker sum leaks 1/2**shift a scan: a memory of about
-        # NOISE_MEMORY_MS; each flicker adds 2**(10 - shift), so the sum
+        # _NOISE_MEMORY_MS; each flicker adds 2**(10 - shift), so the sum
         # stays flickers per scan x1024 at any scan rate.
         shift = 0
-        while shift < 10 and (2 << shift) * period <= NOISE_MEMORY_MS:
+        while shift < 10 and (2 << shift) * period <= _NOISE_MEMORY_MS:
             shift += 1
         self._leak = shift
         # Noisy sensors: with f single-scan flickers a scan over n places, a
@@ -426,7 +426,7 @@ class Settler:
         return False  # a stone turned over in place: no slide
 
     def _noise(self, flick):
-        """Track the flicker rate (a leaky sum over about NOISE_MEMORY_MS,
+        """Track the flicker rate (a leaky sum over about _NOISE_MEMORY_MS,
         x1024 per flicker a scan); while it is high, lengthen the debounce
         and raise the count of places that make a hand."""
         f = self._flick

@@ -35,7 +35,7 @@ M_CONTRA = const(8)  # the place contradicts the game since Referee.since[place]
 M_SLID = const(16)  # counting: knocked off its point, to be put back (not dead)
 
 # Referee.fault per place.
-F_IGNORED = const(1)  # the person said the sensor is stuck: ignored until it agrees
+_F_IGNORED = const(1)  # the person said the sensor is stuck: ignored until it agrees
 F_DRIVER = const(2)  # the driver reads the sensor as faulty (S_FAULT)
 
 TICK_SHIFT = const(7)  # Referee.since keeps time in 128 ms units, 16 bits (2 h range)
@@ -168,7 +168,7 @@ def _blind_beside(ref, pl):
 
 def _unblind(ref, nb, pl):
     """Stop ignoring nb if it is blind and should be empty, and ask about it."""
-    if ref.fault[nb] != F_IGNORED or ref.want[nb] != EMPTY or ref.stable[nb] == S_EMPTY \
+    if ref.fault[nb] != _F_IGNORED or ref.want[nb] != EMPTY or ref.stable[nb] == S_EMPTY \
             or ref.phase != "play":
         return False  # (one that reads empty agrees: the pass clears it)
     ref.fault[nb] = 0
@@ -212,7 +212,7 @@ def ask_stuck(ref, now_ms):
 def ignore_sensor(ref, pl):
     """The person's answer: the sensor at pl is stuck; ignore it until it
     agrees with the game again."""
-    ref.fault[pl] = F_IGNORED
+    ref.fault[pl] = _F_IGNORED
     ref.mark[pl] &= ~M_CONTRA
     ref.ask_stuck = -1
     ref.event("fault", "sensor %s stuck: ignored until it agrees with the game"
