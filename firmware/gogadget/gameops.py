@@ -55,7 +55,9 @@ def keep_unsaved(ref):
         return
     ref.unsaved = ""
     if ref.journal is not None:
-        name = ref.journal.set_aside()
+        from gogadget.journalread import set_aside  # (let go of with this module)
+        name = set_aside(ref.journal)
+        forget("journalread")
         if name:
             ref.event("error", "the %s game is kept as its journal, %s" % (how, name))
 
