@@ -109,3 +109,13 @@ def test_the_referee_names_plays_idle_take_back_as_play_does():
     # the one constant it needs before that: it must be play's.
     from gogadget import gameops, play, referee
     assert referee._TB_NONE == gameops._TB_NONE == play.TB_NONE
+
+
+def test_the_plain_diff_names_marks_and_faults_as_view_does():
+    # viewplain is loaded by view.diff, so it cannot import view's constants
+    # back: its copies must be view's.
+    from gogadget import view, viewplain
+    assert (viewplain._M_REMOVE, viewplain._M_STRAY, viewplain._M_CONTRA, viewplain._F_IGNORED,
+            viewplain._F_DRIVER, viewplain._TICK_SHIFT) == (
+        view.M_REMOVE, view.M_STRAY, view.M_CONTRA, view.F_IGNORED, view.F_DRIVER,
+        view.TICK_SHIFT)

@@ -76,7 +76,7 @@ def refresh(ref):
         m = mark[pl] & ~M_DEAD
         s = scan[pl]
         if fault[pl] and s != S_FAULT and (s == S_EMPTY) == (want[pl] == EMPTY):
-            # A sensor the person said was stuck (view.ignore_sensor) is
+            # A sensor the person said was stuck (gameops.ignore_sensor) is
             # ignored through the count until it agrees with the game: a
             # reed held closed by its neighbours' field must neither block
             # the count nor end it as a new stone.

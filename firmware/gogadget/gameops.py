@@ -7,14 +7,21 @@ progress needs none of this between a new game and its end.
     undo           a take-back the host or the remote opponent asked for
     status         the host's status line
     sgf, date      the game's record
+    ask_stuck      a place contradicting the game for stuck_ms: is its sensor stuck?
+    ignore_sensor  the person's answer (Confirm): it is
 """
 from gogadget import journal as jn
+from gogadget import signals as sg
 from gogadget.compat import const, forget
 from gogadget.gamelog import pack_rules, unpack_rules
 from gogadget.points import BLACK, WHITE, colour_name, vertex
 from gogadget.rules import PRESETS, format_points
+from gogadget.view import F_IGNORED, M_CONTRA, age_ms
 
 _TB_NONE = const(0)  # play.TB_NONE
+# Prompts the stuck-sensor question may follow: a stone to put right.
+_ASKABLE = (sg.P_PUT_BLACK, sg.P_PUT_WHITE, sg.P_REMOVE, sg.P_WRONG_COLOUR, sg.P_ILLEGAL,
+            sg.P_KO, sg.P_SUPERKO)
 
 
 def new_game(ref, size=None, komi=None, handicap=None, preset=None, free=False):
@@ -120,3 +127,35 @@ def date():
     except (AttributeError, OverflowError, OSError):
         pass
     return ""
+
+
+def ask_stuck(ref, now_ms):
+    """Ask about the place that has contradicted the game longest, if it
+    has for stuck_ms and its light only asks for a stone to be put right."""
+    mark = ref.mark
+    since = ref.since
+    prompt = ref.prompt
+    limit = ref.config.stuck_ms
+    best = -1
+    best_age = 0
+    for pl in range(ref.n):
+        if mark[pl] & M_CONTRA and prompt[pl] in _ASKABLE:
+            a = age_ms(now_ms, since[pl])
+            if a >= limit and a > best_age:
+                best = pl
+                best_age = a
+    if best >= 0:
+        ref.ask_stuck = best
+        ref.event("fault", "sensor %s stuck? put the stone right, or press Confirm to ignore it"
+                  % vertex(ref.size, ref.pt(best)))
+    return best
+
+
+def ignore_sensor(ref, pl):
+    """The person's answer: the sensor at pl is stuck; ignore it until it
+    agrees with the game again."""
+    ref.fault[pl] = F_IGNORED
+    ref.mark[pl] &= ~M_CONTRA
+    ref.ask_stuck = -1
+    ref.event("fault", "sensor %s stuck: ignored until it agrees with the game"
+              % vertex(ref.size, ref.pt(pl)))

@@ -107,6 +107,8 @@ class Referee:
     def __init__(self, config, journal=None):
         if _FAST[0] is None:
             _plain()
+        if view._FAST[0] is None and view._PLAIN[0] is None:
+            view.plain()
         self.config = config
         self.journal = journal
         self.log = GameLog(journal)
@@ -279,7 +281,7 @@ class Referee:
                 and self.phase != "over" and not self.takeback \
                 and ticks_diff(now_ms, self._stuck_next) >= 0 \
                 and view.age_ms(now_ms, self.oldest) >= self.config.stuck_ms:
-            if view.ask_stuck(self, now_ms) < 0:
+            if _rare("ask_stuck", self, now_ms) < 0:
                 self._stuck_next = now_ms + _STUCK_RETRY_MS
             self.dirty = True
         if self._ask_new and ticks_diff(now_ms, self._ask_new_ms) >= self.config.confirm_ms:
@@ -480,7 +482,7 @@ class Referee:
         elif phase == "play" and self.takeback:
             _play().take_back(self)
         elif self.ask_stuck >= 0:
-            view.ignore_sensor(self, self.ask_stuck)
+            _rare("ignore_sensor", self, self.ask_stuck)
         elif phase == "count":
             self.confirm_count()
         elif phase == "setup" and self.free:

@@ -60,7 +60,7 @@ PHASES = {
 # none of them is).
 ON_THE_BOARD = {"gogadget.app": "gogadget.hw.rp2viper", "neopixel": "gogadget.hw.ws2812pio"}
 NOT_ON_THE_BOARD = ("neopixel", "gogadget.boardplain", "gogadget.settleplain",
-                    "gogadget.refereeplain", "gogadget.hw.calibplain", "gogadget.hw.muxscanplain",
+                    "gogadget.refereeplain", "gogadget.viewplain", "gogadget.hw.calibplain", "gogadget.hw.muxscanplain",
                     "gogadget.hw.ledsplain")
 
 
