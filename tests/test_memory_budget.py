@@ -119,3 +119,11 @@ def test_the_plain_diff_names_marks_and_faults_as_view_does():
             viewplain._F_DRIVER, viewplain._TICK_SHIFT) == (
         view.M_REMOVE, view.M_STRAY, view.M_CONTRA, view.F_IGNORED, view.F_DRIVER,
         view.TICK_SHIFT)
+
+
+def test_the_take_back_names_its_stages_as_play_does():
+    # takeback is loaded by play, so it cannot import play's stages back.
+    from gogadget import play, takeback
+    assert (takeback._TB_NONE, takeback._TB_LIFTED, takeback._TB_RETURNING,
+            takeback._TB_AMBIGUOUS) == (play.TB_NONE, play.TB_LIFTED, play.TB_RETURNING,
+                                        play.TB_AMBIGUOUS)

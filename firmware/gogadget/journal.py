@@ -78,6 +78,14 @@ def _sync():
         sync()
 
 
+def _exists(path):
+    try:
+        os.stat(path)
+        return True
+    except OSError:
+        return False
+
+
 def _write_file(path, data):
     with open(path, "wb") as f:
         f.write(data)

@@ -5,7 +5,7 @@ module's bytecode is heap, and a game in progress only writes its journal
 import os
 
 from gogadget.compat import const
-from gogadget.journal import RECORD, K_NEW, crc8, _replace, _sync
+from gogadget.journal import RECORD, K_NEW, crc8, _exists, _replace, _sync
 
 _KINDS = const(11)  # record kinds are 1..journal.K_CLOCK
 
@@ -23,14 +23,6 @@ def decode(data, pos):
         return None
     return (kind, data[pos + 1], data[pos + 2] | (data[pos + 3] << 8),
             data[pos + 4], data[pos + 5], data[pos + 6])
-
-
-def _exists(path):
-    try:
-        os.stat(path)
-        return True
-    except OSError:
-        return False
 
 
 def _size(path):

@@ -331,7 +331,7 @@ class Referee:
         if phase == "count" or phase == "over":
             if _LOADED[2] is not None:  # the game is over: play's module goes until the next
                 _LOADED[2] = None
-                forget("play")
+                forget("play", "takeback")
         if phase == "count":
             _counting().refresh(self)
         elif phase == "over":
@@ -444,7 +444,7 @@ class Referee:
         if _play().pass_move(self, colour):
             # The game is over: play's module goes before the count's comes.
             _LOADED[2] = None
-            forget("play")
+            forget("play", "takeback")
             _counting().begin(self)
         self.dirty = True
         self.refresh()

@@ -32,7 +32,7 @@ the board and a few buffers per call.
 
 from gogadget.compat import zeros
 from gogadget.points import EMPTY, BLACK, WHITE, EDGE
-from gogadget.rules import (SCORING_AREA, TIE_WHITE, game_over, komi_prisoners,
+from gogadget.rules import (SCORING_AREA, TIE_WHITE, game_over, komi_prisoners,  # noqa: F401 (score.game_over)
                             format_points)
 
 _DEAD = 4  # work-copy marks: a dead stone's point (empty for the fill)

@@ -22,6 +22,7 @@ about it at once, naming it ("check F9 ..."); its light asks as any other
 place's does (a stone there is a stray, never a move).  The person lifts
 what is there, or presses Confirm to have the sensor ignored again.
 """
+from gogadget import signals as sg
 from gogadget.compat import const, forget
 
 # Bits of Referee.mark, one byte per place.
@@ -43,7 +44,7 @@ TICK_SHIFT = const(7)  # Referee.since keeps time in 128 ms units, 16 bits (2 h 
 # installs it); None: viewplain.places, which does the same (and which the
 # viper pass hands the rare places to: a sensor fault, a blind place).
 _FAST = [None]
-_PLAIN = [None]  # viewplain.places, where no viper twin runs
+_PLAIN = [None]  # type: list  # viewplain.places, where no viper twin runs
 
 
 def use_fast(places):
@@ -83,3 +84,19 @@ def diff(ref):
 def age_ms(now_ms, then):
     """Milliseconds from a 16-bit `since` tick to now (128 ms resolution)."""
     return (((now_ms >> TICK_SHIFT) - then) & 0xFFFF) << TICK_SHIFT
+
+
+def beside(ref, a, b):
+    """Are places a and b neighbours on the board?"""
+    size = ref.size
+    d = a - b
+    return (d == 1 or d == -1) and a // size == b // size or d == size or d == -size
+
+
+def mark_strays(ref, resumed):
+    """Stones put down while the position is not right are strays."""
+    prompt = ref.prompt
+    mark = ref.mark
+    for pl in range(ref.n):
+        if prompt[pl] == sg.P_REMOVE and not mark[pl] & M_REMOVE and pl != resumed:
+            mark[pl] |= M_STRAY
