@@ -14,7 +14,7 @@ Debouncing, per place.  A place's new reading is *ready* once the sensor
 has given it for config.stable_ms (more while the sensors flicker
 a lot: measured as flickers per scan over the last _NOISE_MEMORY_MS or so, up
 to NOISE_EXTRA_MS is added so that chance runs of equal misreadings stay
-below _FALSE_PER_S a second).  A reading that differs for a single scan is a
+below settlelimits._FALSE_PER_S a second).  A reading that differs for a single scan is a
 flicker and is forgiven: it neither starts a change nor restarts one on its
 way, so noise cannot keep a stone from settling, however many places wait.
 A new stone beside a stone that reads the same may have been slid from it,
@@ -51,7 +51,7 @@ hand_settle_ms after that stops.  Single-scan flickers never count towards
 it, so sensor noise spread over the board is not a hand.  Two-scan
 misreadings do, and under a lot of flicker they are common (3% on 9x9:
 one starts somewhere every 14 scans), so while the sensors flicker the
-count needed grows by up to _HAND_EXTRA places, keeping the chance that
+count needed grows by up to settlelimits._HAND_EXTRA places, keeping the chance that
 misreadings make up a hand with one real change below _FALSE_PER_S:
 a stone put back beside two such misreadings was held 300 ms as under a
 hand, knocked to the next point meanwhile, and taken there as a move.
@@ -68,9 +68,8 @@ allocates nothing; while places settle, one pass over the board per scan
 (no allocation either).  So that the idle scan stays one comparison, the
 caller may skip feed() while `resting` is true and the scan equals `last`.
 """
-from math import exp, log
 
-from gogadget.compat import const, ticks_add, ticks_diff, zeros
+from gogadget.compat import const, forget, ticks_add, ticks_diff, zeros
 # The settler's own timings, not settings (the docstring says why each is
 # so): timed in milliseconds, never in scans, like the settings it derives
 # its scan counts from (config.scans()).
@@ -82,11 +81,7 @@ _NOISE_MEMORY_MS = const(1280)  # the flicker rate is measured over about this l
 MAX_SCANS = const(250)  # the per-place counters saturate just past this (configfile checks)
 from gogadget.scan import S_EMPTY, new_scan
 
-# Accepted chance a second that flickers pass the debounce as a change
-# (1e-6 a scan at the 50 scans/s this was first set for).
-_FALSE_PER_S = 5e-5
 _PRIME_SCANS = const(3)  # readings voted into the first settled view
-_HAND_EXTRA = const(6)  # places the hand count may add for noisy sensors
 _NO_DEV = const(255)  # Settler._dev: no reading is off by one scan
 
 # What a per-place pass found (Settler._out, by index): places still busy,
@@ -196,26 +191,13 @@ class Settler:
         while shift < 10 and (2 << shift) * period <= _NOISE_MEMORY_MS:
             shift += 1
         self._leak = shift
-        # Noisy sensors: with f single-scan flickers a scan over n places, a
-        # false reading lasts k scans about n * (f / n) ** k times a scan.
-        # Keep that under _FALSE_PER_S: the largest f (x1024) each k allows
-        # (in logarithms: n ** k overflows a single-precision float).
-        n = self.n
-        rate = log(_FALSE_PER_S * period / 1000)
-        self._k_limits = tuple(int(1024 * exp((rate + (kk - 1) * log(n)) / kk))
-                               for kk in range(k, k + extra))
-        # The hand: with f flickers a scan (the limits are x1024), two-scan
-        # misreadings start about n * (f / n) ** 2 times a scan and count
-        # for 2 scans, so about lam = 2 * f * f / n of them count at once
-        # (Poisson).  A hand is hand_places places, one of them maybe a real
-        # change: j chance ones happen about lam ** j / j! of the scans.
-        # Keep that under _FALSE_PER_S: the largest f (x1024) each count
-        # allows, j from hand_places - 1 up.
-        hp = config.hand_places
-        self._hand_limits = tuple(
-            int(1024 * exp(0.5 * (log(n / 2) + (rate + _log_factorial(j)) / j)))
-            for j in range(hp - 1, hp - 1 + _HAND_EXTRA))
-        self._hand = hp
+        # The flicker and hand limits (settlelimits.py: floating point, once
+        # per timing), loaded for that and let go of.
+        from gogadget.settlelimits import limits
+        self._k_limits, self._hand_limits = limits(self.n, period, k, extra, config.hand_places)
+        limits = None
+        forget("settlelimits")
+        self._hand = config.hand_places
         # A place part-way through settling must still be looked at on the
         # next scan, even if that scan equals the last one.
         self._busy = 0 if self.last == self.stable else 1
@@ -450,10 +432,3 @@ class Settler:
             extra = len(self._k_limits)
         self._k = self.stable_scans + extra
         self._hand = self.config.hand_places + more
-
-
-def _log_factorial(j):
-    out = 0.0
-    for i in range(2, j + 1):
-        out += log(i)
-    return out
