@@ -56,9 +56,9 @@ def keep_unsaved(ref):
     """The game that could not be kept is still the journal's: try to keep
     it again before a new game replaces the journal; if that fails too,
     move the journal aside whole.  Nothing is lost either way."""
-    from gogadget import counting  # (the referee lets it go when play resumes)
+    from gogadget import ending  # (the referee lets it go when play resumes)
     how = ref.unsaved
-    if counting.keep(ref, how):
+    if ending.keep(ref, how):
         return
     ref.unsaved = ""
     if ref.journal is not None:

@@ -116,8 +116,8 @@ def resume(ref, records, report, now_ms):
         ref.alarm = True
     if over is not None:
         ref.result = over[1]
-        from gogadget import counting
-        counting.over(ref, over[0])
+        from gogadget import ending
+        ending.over(ref, over[0])
     else:
         ref.resume_phase = "count" if game_over(ref.board, ref.rules) else "play"
         if ref.free:

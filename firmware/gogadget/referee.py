@@ -7,8 +7,9 @@ board (`want`, by place), and the phase decides what the differences mean:
     position.py   "setup": clearing the board, handicap, a given position;
                   "resume": after a power cut, the journalled game put back
     play.py       "play": moves, captures, illegal stones, strays, take-back
-    counting.py   "count": dead stones marked by lifting them; "over": result
-    view.py       the comparison itself, and the stuck-sensor question
+    counting.py   "count": dead stones marked by lifting them
+    ending.py     the result journalled, shown and kept; "over"
+    view.py       the comparison itself (gameops.py: the stuck-sensor question)
     gamelog.py    the game's journal records, written and replayed
 
 This module holds the state they share, the buttons, the events and the
@@ -55,7 +56,7 @@ def _plain():
 # and let go of when play resumes (on MicroPython a module's bytecode is
 # heap): a game in progress holds neither the set-up and resume code nor
 # the count's.  _LOADED keeps them while in use (no import per scan).
-_LOADED = [None, None, None]  # type: list  # counting, position, play
+_LOADED = [None, None, None, None]  # type: list  # counting, position, play, ending
 _TB_NONE = const(0)  # play.TB_NONE: no take-back under way
 
 
@@ -72,6 +73,14 @@ def _position():
     if m is None:
         from gogadget import position as m
         _LOADED[1] = m
+    return m
+
+
+def _ending():
+    m = _LOADED[3]
+    if m is None:
+        from gogadget import ending as m
+        _LOADED[3] = m
     return m
 
 
@@ -96,8 +105,8 @@ def _rare(job, *args):
 
 
 def _let_go():
-    _LOADED[0] = _LOADED[1] = None
-    forget("counting", "position", "score")
+    _LOADED[0] = _LOADED[1] = _LOADED[3] = None
+    forget("counting", "position", "score", "ending")
 
 
 class Referee:
@@ -120,7 +129,7 @@ class Referee:
         self.now = 0
         self._booted = False  # the settled view has been taken from the board
         self._batch = False  # the settler adopted a batch not yet looked at
-        self.unsaved = ""  # the last game could not be kept as SGF (counting.keep)
+        self.unsaved = ""  # the last game could not be kept as SGF (ending.keep)
         self.starts = 0  # games started (a new board): the link follows them
         # The colour a remote opponent plays (pairing.Remote sets it; 0: both
         # players are at this board): the local person never moves for it.
@@ -289,7 +298,7 @@ class Referee:
             self.event("prompt", "new game not confirmed: play on")
             self.dirty = True
         if self.phase == "over":
-            _counting().scroll(self, now_ms)
+            _ending().scroll(self, now_ms)
         if self.shown is not None and (self.dirty or ticks_diff(now_ms, self.shown_until) >= 0):
             self.shown = None
             self.dirty = True
@@ -322,7 +331,8 @@ class Referee:
     def refresh_phase(self):
         phase = self.phase
         if phase == "play":
-            if self._held or _LOADED[0] is not None or _LOADED[1] is not None:
+            if self._held or _LOADED[0] is not None or _LOADED[1] is not None \
+                    or _LOADED[3] is not None:
                 self._held = False
                 _let_go()
             _play().refresh(self)
@@ -335,7 +345,10 @@ class Referee:
         if phase == "count":
             _counting().refresh(self)
         elif phase == "over":
-            _counting().refresh_over(self)
+            if _LOADED[0] is not None:  # the count is done: its modules go
+                _LOADED[0] = None
+                forget("counting", "score")
+            _ending().refresh_over(self)
         else:  # "setup", "resume"
             _play()  # loaded before play starts, not in the first move's cycle
             _position().refresh(self)
@@ -452,7 +465,7 @@ class Referee:
     def resign(self, colour):
         self.log.append(self, jn.K_RESIGN, colour)
         self.event("resign", colour_name(colour) + " resigns")
-        _counting().finish(self, 3 - colour, colour_name(3 - colour) + "+R")
+        _ending().finish(self, 3 - colour, colour_name(3 - colour) + "+R")
 
     def count_result(self):
         """The result the count would give now (the dead stones marked)."""
@@ -460,7 +473,12 @@ class Referee:
 
     def confirm_count(self):
         c = _counting().count_now(self)
-        _counting().finish(self, c.winner, c.result, c)
+        winner, result, margin = c.winner, c.result, abs(c.black - c.white)
+        c = None
+        # The count is done: its modules go before the record is kept.
+        _LOADED[0] = None
+        forget("counting", "score")
+        _ending().finish(self, winner, result, margin)
 
     def _new_pressed(self, now_ms, asked):
         if self.phase in ("over", "setup") or (self.board.moves == 0 and not self.setups) \
@@ -474,7 +492,7 @@ class Referee:
     def _confirm(self, asked):
         phase = self.phase
         if asked:
-            _counting().keep(self, "unfinished")
+            _ending().keep(self, "unfinished")
             self.new_game(handicap=self.config.handicap)
         elif self.ask_undo and self.ask_undo == self.board.moves and phase != "over":
             self.ask_undo = 0

@@ -39,17 +39,17 @@ CORE = (
 PLAY = "gogadget.play"
 # phase: (what it holds beyond CORE, budget: the most bytes of .mpy for all it holds)
 PHASES = {
-    "idle": ((PLAY,), 54500),
-    "playing": ((PLAY,), 54500),
-    "passing": ((PLAY,), 54500),
-    "counting": (("gogadget.counting", "gogadget.score"), 56800),
-    "saving": (("gogadget.counting", "gogadget.sgf"), 56800),
-    "over": (("gogadget.counting",), 54600),
-    "new game": ((PLAY, "gogadget.counting", "gogadget.position"), 59300),
-    "resume": ((PLAY, "gogadget.position"), 56500),
-    "host": ((PLAY, "gogadget.link", "gogadget.gtp", "gogadget.ruleopts", "gogadget.score"), 76300),
-    "room": ((PLAY, "gogadget.broadcast", "gogadget.hw.net", "gogadget.mqtt"), 64000),
-    "clocked": ((PLAY, "gogadget.clock"), 58700),
+    "idle": ((PLAY,), 54700),
+    "playing": ((PLAY,), 54700),
+    "passing": ((PLAY,), 54700),
+    "counting": (("gogadget.counting", "gogadget.score"), 56000),
+    "saving": (("gogadget.ending", "gogadget.sgf"), 55500),
+    "over": (("gogadget.ending",), 53200),
+    "new game": ((PLAY, "gogadget.ending", "gogadget.position"), 57900),
+    "resume": ((PLAY, "gogadget.position"), 56700),
+    "host": ((PLAY, "gogadget.link", "gogadget.gtp", "gogadget.ruleopts", "gogadget.score"), 76500),
+    "room": ((PLAY, "gogadget.broadcast", "gogadget.hw.net", "gogadget.mqtt"), 64200),
+    "clocked": ((PLAY, "gogadget.clock"), 58800),
 }
 # Under the unix port the fakes stand in for what only the RP2040 loads:
 # its viper loops (boot.py has rp2fast load them there and hand them to the
