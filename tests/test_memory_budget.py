@@ -127,3 +127,49 @@ def test_the_take_back_names_its_stages_as_play_does():
     assert (takeback._TB_NONE, takeback._TB_LIFTED, takeback._TB_RETURNING,
             takeback._TB_AMBIGUOUS) == (play.TB_NONE, play.TB_LIFTED, play.TB_RETURNING,
                                         play.TB_AMBIGUOUS)
+
+
+# The second pass ends the game: the count's modules come, and play's must
+# be gone first (the lowest heap of a game was there when both were held).
+# And the confirmed count lets counting and score go before the record is
+# kept.  Looked at from inside the moves, under the unix port (forget works
+# there as on the board).
+HANDOVER = r"""
+import sys
+from gogadget.config import Config
+from gogadget.events import BTN_PASS, BTN_CONFIRM
+from gogadget.referee import Referee
+ref = Referee(Config(size=9))
+ref.resume([], "", 0)
+now = 0
+for _ in range(20):
+    ref.update(bytearray(81), now)
+    now += 20
+ref.press(BTN_PASS, now)
+# Loaded now, as the referee would load them (it lets them go when play
+# resumes, which it has), and watched.
+from gogadget import counting, ending
+seen = []
+begin = counting.begin
+def watch_begin(ref):
+    seen.append(("begin", "gogadget.play" in sys.modules))
+    begin(ref)
+counting.begin = watch_begin
+keep = ending.keep
+def watch_keep(ref, how):
+    seen.append(("keep", "gogadget.counting" in sys.modules or "gogadget.score" in sys.modules))
+    return keep(ref, how)
+ending.keep = watch_keep
+ref.press(BTN_PASS, now)
+print("PHASE", ref.phase)
+ref.press(BTN_CONFIRM, now)
+print("PHASE", ref.phase)
+print("SEEN", seen)
+"""
+
+
+def test_play_goes_before_the_count_comes_and_the_count_before_the_record():
+    res = run_micropython(HANDOVER)
+    assert res.returncode == 0, res.stdout + res.stderr
+    assert "PHASE count" in res.stdout and "PHASE over" in res.stdout, res.stdout
+    assert "SEEN [('begin', False), ('keep', False)]" in res.stdout, res.stdout
