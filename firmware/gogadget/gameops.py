@@ -6,7 +6,7 @@ progress needs none of this between a new game and its end.
     keep_unsaved   the last game that could not be kept, before a new one
     undo           a take-back the host or the remote opponent asked for
     status         the host's status line
-    sgf, date      the game's record
+    sgf            the game's record
     ask_stuck      a place contradicting the game for stuck_ms: is its sensor stuck?
     ignore_sensor  the person's answer (Confirm): it is
 """
@@ -94,7 +94,7 @@ def undo(ref):
 def sgf(ref):
     from gogadget import sgf
     try:
-        return sgf.record(ref.board, ref.rules, ref.komi, ref.result, date(), ref.clock)
+        return sgf.record(ref.board, ref.rules, ref.komi, ref.result, ref.date(), ref.clock)
     finally:
         sgf = None
         forget("sgf")  # asked for by the host now and then: not kept on the heap
@@ -115,18 +115,6 @@ def status(ref):
         from gogadget.clockio import status  # (clock.py holds only the running clock)
         text += ", " + status(ref.clock, ref.now)
     return text
-
-
-def date():
-    """Today as YYYY-MM-DD, or "" when the clock is not set."""
-    try:
-        import time
-        t = time.localtime()
-        if t[0] >= 2024:
-            return "%04d-%02d-%02d" % (t[0], t[1], t[2])
-    except (AttributeError, OverflowError, OSError):
-        pass
-    return ""
 
 
 def ask_stuck(ref, now_ms):
