@@ -39,17 +39,17 @@ CORE = (
 PLAY = "gogadget.play"
 # phase: (what it holds beyond CORE, budget: the most bytes of .mpy for all it holds)
 PHASES = {
-    "idle": ((PLAY,), 54700),
-    "playing": ((PLAY,), 54700),
-    "passing": ((PLAY,), 54700),
-    "counting": (("gogadget.counting", "gogadget.score"), 56000),
-    "saving": (("gogadget.ending", "gogadget.sgf"), 55500),
-    "over": (("gogadget.ending",), 53200),
-    "new game": ((PLAY, "gogadget.ending", "gogadget.position"), 57900),
-    "resume": ((PLAY, "gogadget.position"), 56700),
-    "host": ((PLAY, "gogadget.link", "gogadget.gtp", "gogadget.ruleopts", "gogadget.score"), 76500),
+    "idle": ((PLAY,), 54800),
+    "playing": ((PLAY,), 54800),
+    "passing": ((PLAY,), 54800),
+    "counting": (("gogadget.counting", "gogadget.score"), 56100),
+    "saving": (("gogadget.ending", "gogadget.sgf"), 55600),
+    "over": (("gogadget.ending",), 53300),
+    "new game": ((PLAY, "gogadget.ending", "gogadget.position"), 58000),
+    "resume": ((PLAY, "gogadget.position"), 56800),
+    "host": ((PLAY, "gogadget.link", "gogadget.gtp", "gogadget.ruleopts", "gogadget.score"), 76600),
     "room": ((PLAY, "gogadget.broadcast", "gogadget.hw.net", "gogadget.mqtt"), 64200),
-    "clocked": ((PLAY, "gogadget.clock"), 58800),
+    "clocked": ((PLAY, "gogadget.clock"), 58900),
 }
 # Under the unix port the fakes stand in for what only the RP2040 loads:
 # its viper loops (boot.py has rp2fast load them there and hand them to the
