@@ -64,7 +64,7 @@ def preset_table():
                 else rules.format_points(r.komi))
         opt = functools.partial(ruleopts.get_rule, r)
         lines.append("| `%s` | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
-            name, r.source, opt("ko"), opt("suicide"), opt("scoring"),
+            name, ruleopts.SOURCES[name], opt("ko"), opt("suicide"), opt("scoring"),
             opt("pass-stones"), opt("white-passes-last"), opt("tie"), komi,
             opt("handicap-compensation"), opt("handicap-placement")))
     lines.append("")

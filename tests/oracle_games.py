@@ -6,7 +6,7 @@ import random
 
 from gogadget.board import Board, OK
 from gogadget.points import BLACK, WHITE, EMPTY, PASS
-from gogadget.rules import KO_NAMES, SUICIDE_NAMES
+from gogadget.ruleopts import KO_NAMES, SUICIDE_NAMES
 
 
 def new_board(size, ko="simple", suicide="forbidden"):

@@ -8,6 +8,7 @@ import pytest
 from broadcast_view import View, parse_moves, sgf_moves
 from gogadget import broadcast as bc
 from gogadget import journal as jn
+from gogadget import journalread as jr
 from gogadget import roomjoin
 from gogadget.board import OK
 from gogadget.broadcast import Broadcaster
@@ -398,7 +399,7 @@ def test_power_cut_resume_publishes_the_snapshot_with_the_journal_numbers(tmp_pa
     net = rig.net
     j = jn.Journal(str(tmp_path / "store"))
     ref = Referee(Config(size=9), j)
-    ref.resume(*j.load(), 0)
+    ref.resume(*jr.load(j), 0)
     b = Broadcaster(net.factory, "b1", referee=ref)
     for i in range(20):
         b.poll(i * 20)

@@ -11,6 +11,7 @@ from conftest import ROOT
 sys.path.insert(0, str(ROOT / "tests" / "mp"))
 from fakehand import Hand  # noqa: E402
 from gogadget import journal as jn  # noqa: E402
+from gogadget import journalread as jr  # noqa: E402
 from gogadget.config import Config  # noqa: E402
 from gogadget.events import BTN_PASS  # noqa: E402
 from gogadget.points import BLACK, WHITE, parse_vertex  # noqa: E402
@@ -101,7 +102,7 @@ def test_a_journalled_clock_survives_other_colours():
     c = Clock(CANADIAN, 0, 300000, stones=25)
     c.run(WHITE, 0)
     c.moved(WHITE, 1000)
-    rec = jn.decode(c.record(WHITE), 0)
+    rec = jr.decode(c.record(WHITE), 0)
     d = Clock(CANADIAN, 0, 300000, stones=25)
     clockio.restore(d, *rec[1:])
     assert d.left(WHITE) == 299000 and d.overtime(WHITE) == 24 and d.left(BLACK) == 300000
@@ -349,7 +350,7 @@ def test_gtp_time_settings_survive_a_power_cut(tmp_path):
     h.moves("D4")
     assert _answer(lk, "time_left w 100 0")[0]
     h2 = Hand(9, journal=jn.Journal(str(tmp_path)), **tc)
-    records, report = h2.ref.journal.load()
+    records, report = jr.load(h2.ref.journal)
     h2.ref.resume(records, report, h2.t)
     c = h2.ref.clock
     assert h2.config.time_control == "canadian" and (c.main_ms, c.period_ms, c.periods) == (

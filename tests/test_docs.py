@@ -1,6 +1,6 @@
 """The README's generated sections match their single source of truth."""
 from host_sim import docgen
-from gogadget import rules
+from gogadget import rules, ruleopts
 
 
 def test_readme_preset_table_is_current():
@@ -11,7 +11,7 @@ def test_every_rule_text_has_a_preset():
     # Each rule text (000-004) is a preset (issue: "every rule text a preset").
     for doc in ("000", "001", "002", "003", "004"):
         assert doc in rules.PRESETS
-        assert rules.PRESETS[doc][0].startswith(doc)
+        assert ruleopts.SOURCES[doc].startswith(doc)
 
 
 def test_readme_shows_the_two_setup_commands():

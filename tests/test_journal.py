@@ -6,6 +6,8 @@ import random
 import pytest
 
 from gogadget import journal as jn
+
+from gogadget import journalread as jr
 from gogadget.app import App
 from gogadget.board import OK
 from gogadget.config import Config
@@ -154,24 +156,24 @@ def test_new_game_cut_before_rename_keeps_a_game(tmp_path):
     header = [jn.encode(jn.K_NEW, 13, 32768 + 13, 0, 0, 0)]
     with open(store + "/" + jn.TMP, "wb") as f:
         f.write(b"".join(header))
-    records, report = j.load()
+    records, report = jr.load(j)
     assert records[0][1] == 13 and report == ""
     # A header cut short loses nothing: the old game stays.
     play_recorded_game(store + "2", moves=10)
     with open(store + "2/" + jn.TMP, "wb") as f:
         f.write(bytes(jn.encode(jn.K_NEW, 13))[:5])
-    records, report = jn.Journal(store + "2").load()
+    records, report = jr.load(jn.Journal(store + "2"))
     assert records[0][1] == 9 and len(records) > 10
 
 
 def test_records_check_themselves():
     rec = jn.encode(jn.K_MOVE, 1, 300)
-    assert jn.decode(rec, 0) == (jn.K_MOVE, 1, 300, 0, 0, 0)
+    assert jr.decode(rec, 0) == (jn.K_MOVE, 1, 300, 0, 0, 0)
     for i in range(len(rec)):
         for bit in range(8):
             bad = bytearray(rec)
             bad[i] ^= 1 << bit
-            assert jn.decode(bad, 0) is None, (i, bit)
+            assert jr.decode(bad, 0) is None, (i, bit)
 
 
 def test_finished_games_are_numbered(tmp_path):
@@ -186,6 +188,7 @@ def test_power_cut_resume_micropython(micropython, tmp_path):
     # The same recovery on the MicroPython file API: cut mid-record.
     code = """
 from gogadget import journal as jn
+from gogadget import journalread as jr
 from gogadget.config import Config
 from gogadget.referee import Referee
 d = %r
@@ -199,7 +202,7 @@ j.close()
 f = open(d + "/journal.bin", "rb"); data = f.read(); f.close()
 f = open(d + "/journal.bin", "wb"); f.write(data[:len(data) - 3]); f.close()
 j2 = jn.Journal(d)
-records, report = j2.load()
+records, report = jr.load(j2)
 r2 = Referee(Config(size=9), j2)
 r2.resume(records, report, 0)
 print("MOVES", r2.board.moves, "PHASE", r2.phase, "REPORT", report)
@@ -213,6 +216,7 @@ print("MOVES", r2.board.moves, "PHASE", r2.phase, "REPORT", report)
 FRAGMENTED = r"""
 import gc
 from gogadget import journal as jn
+from gogadget import journalread as jr
 gc.collect()
 hold = [None] * 600
 big = [None] * 40
@@ -238,7 +242,7 @@ try:
     print("a 512-byte block is free")
 except MemoryError:
     print("free %%d bytes, no 512-byte block" %% gc.mem_free())
-records, report = jn.Journal(%r).load()
+records, report = jr.load(jn.Journal(%r))
 print("records", len(records), sum(1 for r in records if r[0] == jn.K_MOVE), repr(report))
 """
 

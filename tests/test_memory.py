@@ -8,6 +8,8 @@ aside whole.  The figures themselves come from the emulated Pico:
 from conftest import run_micropython
 
 from gogadget import journal as jn
+
+from gogadget import journalread as jr
 from gogadget import sgf
 from gogadget.config import Config
 from gogadget.events import BTN_CONFIRM, BTN_PASS
@@ -18,7 +20,7 @@ from gogadget.referee import Referee
 def _boot(store, size=9):
     j = jn.Journal(store)
     ref = Referee(Config(size=size), j)
-    records, report = j.load()
+    records, report = jr.load(j)
     ref.resume(records, report, 0)
     return ref, j
 
@@ -48,13 +50,13 @@ def test_journal_records_are_decoded_when_asked_for(tmp_path):
     for v in ("D4", "E5", "C3"):
         ref.external_move(ref.to_move(), parse_vertex(9, v))
     j.close()
-    records, report = jn.Journal(store).load()
+    records, report = jr.load(jn.Journal(store))
     assert report == "" and not isinstance(records, list)
     data = open(store + "/" + jn.NAME, "rb").read()
-    want = [jn.decode(data, pos) for pos in range(0, len(data), jn.RECORD)]
+    want = [jr.decode(data, pos) for pos in range(0, len(data), jn.RECORD)]
     assert len(records) == len(want) and list(records) == want
     assert records[0] == want[0] and records[-1] == want[-1] and records[-1][0] == jn.K_MOVE
-    assert not jn.Journal(str(tmp_path / "empty")).load()[0]
+    assert not jr.load(jn.Journal(str(tmp_path / "empty")))[0]
 
 
 def test_a_game_that_cannot_be_saved_is_saved_at_the_next_new_game(tmp_path, monkeypatch):
@@ -92,22 +94,23 @@ def test_a_game_that_cannot_be_saved_twice_is_kept_as_its_journal(tmp_path, monk
     kept = [t for k, t in _events(ref) if k == "error" and "journal-1.bad" in t]
     assert kept, "the person is told where the game went"
     aside = open(store + "/journal-1.bad", "rb").read()
-    moves = [jn.decode(aside, p) for p in range(0, len(aside), jn.RECORD)]
+    moves = [jr.decode(aside, p) for p in range(0, len(aside), jn.RECORD)]
     assert sum(1 for m in moves if m[0] == jn.K_MOVE) == 6  # 4 stones, 2 passes
     # The new game has a journal of its own.
-    assert jn.Journal(store).load()[0][0][0] == jn.K_NEW
+    assert jr.load(jn.Journal(store))[0][0][0] == jn.K_NEW
 
 
 RARE = """
 import sys, gc
 from gogadget import journal as jn
+from gogadget import journalread as jr
 from gogadget.config import Config
 from gogadget.events import BTN_CONFIRM, BTN_PASS
 from gogadget.points import parse_vertex
 from gogadget.referee import Referee
 j = jn.Journal(%r)
 ref = Referee(Config(size=9), j)
-ref.resume(*j.load(), 0)
+ref.resume(*jr.load(j), 0)
 for v in ("D4", "E5", "C3", "F6"):
     ref.external_move(ref.to_move(), parse_vertex(9, v))
 ref.press(BTN_PASS, 0)

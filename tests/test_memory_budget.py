@@ -107,5 +107,69 @@ def test_architecture_quotes_the_memory_map(sizes):
 def test_the_referee_names_plays_idle_take_back_as_play_does():
     # The referee loads play.py only while a game is played, so it keeps
     # the one constant it needs before that: it must be play's.
-    from gogadget import play, referee
-    assert referee._TB_NONE == play.TB_NONE
+    from gogadget import gameops, play, referee
+    assert referee._TB_NONE == gameops._TB_NONE == play.TB_NONE
+
+
+def test_the_plain_diff_names_marks_and_faults_as_view_does():
+    # viewplain is loaded by view.diff, so it cannot import view's constants
+    # back: its copies must be view's.
+    from gogadget import view, viewplain
+    assert (viewplain._M_REMOVE, viewplain._M_STRAY, viewplain._M_CONTRA, viewplain._F_IGNORED,
+            viewplain._F_DRIVER, viewplain._TICK_SHIFT) == (
+        view.M_REMOVE, view.M_STRAY, view.M_CONTRA, view.F_IGNORED, view.F_DRIVER,
+        view.TICK_SHIFT)
+
+
+def test_the_take_back_names_its_stages_as_play_does():
+    # takeback is loaded by play, so it cannot import play's stages back.
+    from gogadget import play, takeback
+    assert (takeback._TB_NONE, takeback._TB_LIFTED, takeback._TB_RETURNING,
+            takeback._TB_AMBIGUOUS) == (play.TB_NONE, play.TB_LIFTED, play.TB_RETURNING,
+                                        play.TB_AMBIGUOUS)
+
+
+# The second pass ends the game: the count's modules come, and play's must
+# be gone first (the lowest heap of a game was there when both were held).
+# And the confirmed count lets counting and score go before the record is
+# kept.  Looked at from inside the moves, under the unix port (forget works
+# there as on the board).
+HANDOVER = r"""
+import sys
+from gogadget.config import Config
+from gogadget.events import BTN_PASS, BTN_CONFIRM
+from gogadget.referee import Referee
+ref = Referee(Config(size=9))
+ref.resume([], "", 0)
+now = 0
+for _ in range(20):
+    ref.update(bytearray(81), now)
+    now += 20
+ref.press(BTN_PASS, now)
+# Loaded now, as the referee would load them (it lets them go when play
+# resumes, which it has), and watched.
+from gogadget import counting, ending
+seen = []
+begin = counting.begin
+def watch_begin(ref):
+    seen.append(("begin", "gogadget.play" in sys.modules))
+    begin(ref)
+counting.begin = watch_begin
+keep = ending.keep
+def watch_keep(ref, how):
+    seen.append(("keep", "gogadget.counting" in sys.modules or "gogadget.score" in sys.modules))
+    return keep(ref, how)
+ending.keep = watch_keep
+ref.press(BTN_PASS, now)
+print("PHASE", ref.phase)
+ref.press(BTN_CONFIRM, now)
+print("PHASE", ref.phase)
+print("SEEN", seen)
+"""
+
+
+def test_play_goes_before_the_count_comes_and_the_count_before_the_record():
+    res = run_micropython(HANDOVER)
+    assert res.returncode == 0, res.stdout + res.stderr
+    assert "PHASE count" in res.stdout and "PHASE over" in res.stdout, res.stdout
+    assert "SEEN [('begin', False), ('keep', False)]" in res.stdout, res.stdout

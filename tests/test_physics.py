@@ -372,7 +372,7 @@ def test_regression_seed_on_physics(seed, physics):
     (2400129, "J10"),  # 19x19 occupancy: a prisoner's reed held closed by its four captors
     (2400101, "E11"),  # 19x19 occupancy: the same at an illegal point, ignored through the count
     # 19x19 occupancy, preset 004: F9 ignored, then a bump slid F8's stone onto it; the board
-    # asks about F9 by name (view._blind_beside) and the person lifts the stone there
+    # asks about F9 by name (viewplain._blind_beside) and the person lifts the stone there
     (910200202, "F9"),
 ])
 def test_a_reed_held_closed_is_asked_about_and_ignored(seed, stuck):

@@ -1,6 +1,7 @@
 """The referee's game number and event count (docs/ROOM.md `game`, `seq`):
 counted as the journal is written, rebuilt by the replay after a power cut."""
 from gogadget import journal as jn
+from gogadget import journalread as jr
 from gogadget.board import OK
 from gogadget.config import Config
 from gogadget.events import BTN_CONFIRM, BTN_NEW, BTN_RESIGN
@@ -11,7 +12,7 @@ from gogadget.referee import Referee
 def boot(store, size=9):
     j = jn.Journal(store)
     ref = Referee(Config(size=size), j)
-    records, report = j.load()
+    records, report = jr.load(j)
     ref.resume(records, report, 0)
     return ref
 

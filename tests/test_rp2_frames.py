@@ -111,7 +111,7 @@ def test_play_takes_no_heap_frames():
 # down, settle and become moves.
 SETTLE_PROBE = r"""
 import gc
-from gogadget import settle, settleplain, view
+from gogadget import settle, settleplain, view, viewplain
 from gogadget.config import Config
 from gogadget.settle import WARM_MS
 from gogadget.referee import Referee
@@ -137,7 +137,7 @@ def diff_places(ref):
     if first[0]:
         first[0] = False
         note("view._places")
-    view._places(ref)
+    viewplain.places(ref)
     return 0
 
 for name in ("settle._places", "settle._mark", "view._places"):

@@ -13,6 +13,7 @@ desktop, fakes in tests):
 * broadcast (optional): a broadcast.Broadcaster, polled once per step
   after the host link (it publishes the game over MQTT, docs/ROOM.md).
 """
+from gogadget.compat import forget
 from gogadget.events import BTN_NONE
 from gogadget.journal import Journal
 from gogadget.referee import Referee
@@ -46,11 +47,15 @@ class App:
         the position back); a damaged journal is recovered and reported."""
         records, report = ([], "")
         if self.journal is not None:
+            from gogadget import journalread  # once a boot: let go of below
             try:
-                records, report = self.journal.load()
+                records, report = journalread.load(self.journal)
             except OSError as exc:
                 records, report = [], "journal unreadable: %s" % exc
+            journalread = None
         self.referee.resume(records, report, now_ms)
+        records = None
+        forget("journalread")
         self._fit_scan()
 
     def _fit_scan(self):

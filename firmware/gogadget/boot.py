@@ -77,10 +77,14 @@ def make_broadcast(config):
 
 # What a game's end loads (the count, its score, the result's text, the
 # save, a new game's position; the clock's words for a game on the clock),
+# what a game loads now and then (a take-back, a sensor's fault, the
+# calibration's drift written back), the room's start of a connection,
 # what a host's first word loads (the GTP link), and the room's publisher.
-LATE = ("counting", "score", "font", "sgf", "position")
+LATE = ("counting", "score", "font", "sgf", "position", "ending", "gameops", "takeback",
+        "viewplain", "hw.calibfile")
 HOST = ("link", "gtp", "ruleopts")
 ROOM = ("mqtt", "broadcast", "hw.net")
+ROOM_LATE = ("roomjoin",)  # each connection's and each game's start
 
 
 def learn_names(config):
@@ -104,7 +108,7 @@ def learn_names(config):
     for _ in "0123456789.+BWRT?":
         pass  # (a one-character string is a name: the result's, drawn by font)
     late = LATE + (("clockio",) if config.time_control != "none" else ()) + (
-        HOST if config.broker else ())
+        HOST + ROOM_LATE if config.broker else ())
     for name in late:
         if "gogadget." + name not in sys.modules:  # (one in use stays)
             __import__("gogadget." + name)

@@ -387,11 +387,15 @@ class Clock:
             self._flag_news(ref)
 
     def time_out(self, ref, c):
-        """c is out of time: B+T / W+T (clockio.time_out)."""
+        """c is out of time: B+T / W+T (clockio.time_out), and the game ends
+        unless the config lets play go on."""
         from gogadget import clockio
-        clockio.time_out(self, ref, c)
+        result = clockio.time_out(self, ref, c)
         clockio = None
         forget("clockio")
+        if result:
+            from gogadget import counting
+            counting.finish(ref, 3 - c, result)
 
 
 _TOLD: list = [None]  # clocktold, once loaded: an import statement allocates (display runs per frame)

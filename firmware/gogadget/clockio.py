@@ -11,9 +11,9 @@ used and of a time-out (let go again).
 """
 from gogadget.points import BLACK, colour_name
 
-# (Nothing from clock.py is imported: the clock reaches the SGF writer
-# through the count's module, which would close a circle.  The system is
-# the clock's own name for it, Clock.word.)
+# (Nothing from clock.py or the game's end is imported: the SGF writer
+# loads this module, which would close a circle.  The system is the
+# clock's own name for it, Clock.word.)
 
 
 def restore(clock, arg, value, b4, b5, b6):
@@ -100,17 +100,17 @@ def period_used(clock, ref):
 
 
 def time_out(clock, ref, c):
-    """c is out of time (Clock.time_out): B+T / W+T, and the game ends
-    unless the config lets play go on (casual games)."""
+    """c is out of time (Clock.time_out): journalled and told; -> the
+    result, B+T / W+T, journalled too, when the game ends (Clock.time_out
+    ends it), None when the config lets play go on (casual games)."""
     clock.save(ref, c)
     ref.event("time", "%s out of time" % colour_name(c))
     if clock.play_on or ref.phase not in ("play", "count"):
-        return
-    from gogadget import counting
+        return None
     from gogadget.journal import K_RESULT
     winner = 3 - c
     ref.log.append(ref, K_RESULT, winner, 0xFFFF)  # gamelog.RESULT_WORDS: T
-    counting.finish(ref, winner, colour_name(winner) + "+T")
+    return colour_name(winner) + "+T"
 
 
 def told(ref, args):

@@ -1,5 +1,5 @@
-"""The end of the game: counting with dead stones marked by lifting them,
-and the result shown across the board.
+"""Counting: dead stones marked by lifting them, territory shown, Confirm
+counts.
 
 Counting ("count").  A chain with any stone lifted is dead; putting its
 stones back revives it.  Territory shows dim in its owner's colour, and
@@ -11,18 +11,15 @@ of that: when a stone goes and another comes in the same batch (settle.py),
 the one that went is lit to be put back (it is not marked dead) and the one
 that came to be lifted.
 
-Over ("over").  The result is drawn in digits, scrolling when it is wider
-than the board; clearing the board starts the next game.
+The game's end (the result journalled, shown and kept, the "over"
+phase) is ending.py's: finish() and over() here load it for the callers
+that end a game from elsewhere (the host, the clock, a resume).
 """
-from gogadget import journal as jn
 from gogadget import signals as sg
-from gogadget.compat import forget, ticks_diff
+from gogadget.compat import forget
 from gogadget.points import EMPTY, BLACK, WHITE, vertex
 from gogadget.scan import S_EMPTY, S_STONE, S_FAULT
 from gogadget.view import M_REMOVE, M_STRAY, M_DEAD, M_SLID
-
-_SCROLL_MS = 180  # one column of score text per step when it is wider than the board
-
 
 def begin(ref):
     """Two passes: counting starts.  Stones already standing where none
@@ -76,7 +73,7 @@ def refresh(ref):
         m = mark[pl] & ~M_DEAD
         s = scan[pl]
         if fault[pl] and s != S_FAULT and (s == S_EMPTY) == (want[pl] == EMPTY):
-            # A sensor the person said was stuck (view.ignore_sensor) is
+            # A sensor the person said was stuck (gameops.ignore_sensor) is
             # ignored through the count until it agrees with the game: a
             # reed held closed by its neighbours' field must neither block
             # the count nor end it as a new stone.
@@ -148,100 +145,13 @@ def refresh(ref):
         ref.event("count", c.result)
 
 
-# -- over ------------------------------------------------------------------
-
-
-def finish(ref, winner, result, counted=None):
-    """The game ends with a result: journal it, show it, keep the game."""
-    if counted is not None:
-        margin = abs(counted.black - counted.white)
-        ref.log.append(ref, jn.K_RESULT, winner, int(margin * 2 + 0.5))
-    ref.result = result
-    counted = None
-    forget("score")  # counting is over: the record is saved without it
-    over(ref, winner)
-    ref.event("result", result)
-    keep(ref, "")
-    ref.refresh()
-
-
-def keep(ref, how):
-    """Keep the game beside the journal as the next NNNN.sgf, streamed to
-    flash a few bytes at a time (a long game's record never sits in RAM).
-    True when it is kept.  When it cannot be (flash full, out of memory) the
-    journal still holds the game: ref.unsaved says so, and the next new
-    game tries again before it replaces the journal (referee.new_game)."""
-    if ref.journal is None:
-        return True
-    ok = False
-    # The journal's open file goes first: on the official firmware an open
-    # file is one block of ~1.1 KB (littlefs's cache), and the save opens
-    # two (sgf.mpy, read to load it, and the record); closed, the journal's
-    # leaves a hole that fits them in a fragmented heap.  The next record
-    # opens it again.
-    ref.journal.close()
-    try:
-        from gogadget import sgf
-        name = sgf.save_game(ref.journal.dir, ref.board, ref.rules, ref.komi, ref.result,
-                             ref.date(), ref.clock)
-        ref.event("prompt", ("%s game kept as %s" % (how, name)).strip())
-        ok = True
-    except (OSError, MemoryError) as exc:
-        sgf = None
-        exc = "out of memory" if isinstance(exc, MemoryError) else repr(exc)
-        ref.event("error", "could not keep the game (%s): it stays in the journal, "
-                  "tried again at the next new game" % exc)
-    finally:
-        sgf = None
-        forget("sgf")  # used once a game: its bytecode need not stay on the heap
-    ref.unsaved = "" if ok else (how or "finished")
-    return ok
+def finish(ref, winner, result, margin=None):
+    """The game ends with a result (ending.finish)."""
+    from gogadget import ending
+    ending.finish(ref, winner, result, margin)
 
 
 def over(ref, winner):
-    """The game has a result: show it."""
-    from gogadget import font
-    ref.phase = "over"
-    ref.winner = winner
-    ref.cleared_before = None
-    ref.text = font.render(ref.result)
-    font = None
-    forget("font")
-    ref.over_ms = ref.now
-    ref.scroll = -999
-    ref.dirty = True
-
-
-def refresh_over(ref):
-    # Clearing the board after a finished game starts the next one.
-    scan = ref.stable
-    empty = True
-    for pl in range(ref.n):
-        if scan[pl] != S_EMPTY:
-            empty = False
-            break
-    if empty and ref.cleared_before is False:
-        ref.new_game(handicap=ref.config.handicap)
-        return
-    ref.cleared_before = empty
-    ref.unresolved = 0
-    ref.has_fault = False
-    ref.scroll = -999
-    scroll(ref, ref.now)
-
-
-def scroll(ref, now):
-    cols = ref.text
-    assert cols is not None  # set with the result, before any scrolling
-    size = ref.size
-    span = 0
-    if len(cols) <= size:
-        offset = -((size - len(cols)) // 2)
-    else:
-        # A ticker: the text, a gap of three columns, the text again.
-        span = len(cols) + 3
-        offset = (ticks_diff(now, ref.over_ms) // _SCROLL_MS) % span
-    if offset != ref.scroll:
-        ref.scroll = offset
-        sg.draw_text(ref.prompt, size, cols, offset, span)
-        ref.paint()
+    """The game has a result: show it (ending.over)."""
+    from gogadget import ending
+    ending.over(ref, winner)

@@ -18,7 +18,7 @@ from gogadget.points import (BLACK, WHITE, EMPTY, PASS, MIN_SIZE, MAX_SIZE, COLU
                              max_handicap, parse_colour, parse_vertex, point, row_col, star_points,
                              vertex)
 from gogadget.rules import Rules, DEFAULT_PRESET, format_points
-from gogadget.ruleopts import KEYS, describe_rules, set_rule
+from gogadget.ruleopts import KEYS, SOURCES, describe_rules, set_rule
 from gogadget.board import Board, OK, REASONS
 from gogadget.compat import forget
 
@@ -453,7 +453,7 @@ class Engine:
     def cmd_rules_info(self, args):
         return (describe_rules(self.rules).replace("komi=" + format_points(self.rules.komi),
                                                 "komi=" + format_points(self.current_komi()))
-                + "\n" + self.rules.source)
+                + "\n" + SOURCES[self.rules.preset])
 
 
 def _options(argv):

@@ -11,8 +11,8 @@ move, pass, undo, resignation, result) is one fixed-size record of RECORD bytes:
 
 A cut leaves at worst a partial last record, and flash that was being
 written may read back as garbage: either way the first record whose length,
-marker or CRC is wrong ends the good part.  load() keeps the whole damaged
-file aside (journal-N.bad), rewrites the good part and says what it did.
+marker or CRC is wrong ends the good part.  journalread.load() keeps the
+whole damaged file aside (journal-N.bad), rewrites the good part and says what it did.
 
 A new game replaces the journal: the header is written to journal.tmp and
 renamed over the old one, so a cut leaves either game, never neither.
@@ -33,8 +33,6 @@ K_RESULT = const(7)  # arg winner (0 draw), value margin*2
 K_KOMI = const(8)  # value komi*2+32768
 K_GAME = const(9)  # value the game's number (the NNNN.sgf it will be kept as)
 K_CLOCK = const(10)  # arg colour (+4 in overtime), value+b4+b5 ms left, b6 periods/stones left; arg 8+system: a time control set over GTP (clockgtp)
-KIND_NAMES = ("?", "new", "rules", "setup", "move", "undo", "resign", "result", "komi", "game",
-              "clock")
 
 NAME = "journal.bin"
 TMP = "journal.tmp"
@@ -74,21 +72,6 @@ def encode(kind, arg=0, value=0, b4=0, b5=0, b6=0):
     return rec
 
 
-def decode(data, pos):
-    """(kind, arg, value, b4, b5, b6) of the record at pos, or None if bad."""
-    if pos + RECORD > len(data):
-        return None
-    if data[pos] & 0xF0 != 0xA0:
-        return None
-    if crc8(data if pos == 0 else memoryview(data)[pos:pos + RECORD], 7) != data[pos + 7]:
-        return None
-    kind = data[pos] & 0x0F
-    if kind == 0 or kind >= len(KIND_NAMES):
-        return None
-    return (kind, data[pos + 1], data[pos + 2] | (data[pos + 3] << 8),
-            data[pos + 4], data[pos + 5], data[pos + 6])
-
-
 def _sync():
     sync = getattr(os, "sync", None)
     if sync is not None:
@@ -110,42 +93,9 @@ def _write_file(path, data):
     _sync()
 
 
-def _size(path):
-    return os.stat(path)[6]
-
-
-def _good_length(path, rec):
-    """Bytes of the good part of a journal file, read a record at a time
-    into rec (RECORD bytes, allocated once): a long game's journal is never
-    one block of the heap, which a fragmented heap may not have."""
-    good = 0
-    with open(path, "rb") as f:
-        while f.readinto(rec) == RECORD:
-            if decode(rec, 0) is None or (good == 0 and rec[0] & 0x0F != K_NEW):
-                break
-            good += RECORD
-    return good
-
-
-def _copy(src, dst, n):
-    """The first n bytes of src as the file dst (on flash when this returns),
-    through a small buffer."""
-    buf = bytearray(64)
-    with open(src, "rb") as f, open(dst, "wb") as g:
-        while n > 0:
-            got = f.readinto(buf)
-            if not got:
-                break
-            got = min(got, n)
-            g.write(memoryview(buf)[:got] if got < len(buf) else buf)
-            n -= got
-        g.flush()
-    _sync()
-
-
 def _replace(tmp, path):
     # Unix rename replaces; some flash file systems refuse, so remove first
-    # (load() finishes the job if the cut falls between the two).
+    # (journalread.load() finishes the job if the cut falls between the two).
     try:
         os.rename(tmp, path)
     except OSError:
@@ -193,93 +143,6 @@ class Journal:
         self._file.flush()
         _sync()
         self.size += len(record)
-
-    def load(self):
-        """Read the journal: (records, report).  records is a Records (a
-        sequence of the file's good records, each read from flash and decoded
-        when it is asked for: neither the file nor its 400 records are ever
-        in the heap at once), empty if there is no journal; report is "" or
-        what was wrong and what was kept aside."""
-        self.close()
-        report = ""
-        rec = bytearray(RECORD)
-        if _exists(self.tmp):
-            size = _size(self.tmp)
-            good = _good_length(self.tmp, rec)
-            if good and good == size:
-                # A new game was written but the cut came before the rename.
-                _replace(self.tmp, self.path)
-            else:
-                os.remove(self.tmp)  # a header cut short: no move was in it
-        if not _exists(self.path):
-            self.size = 0
-            return Records(None, 0, rec), report
-        size = _size(self.path)
-        good = _good_length(self.path, rec)
-        if good < size:
-            bad = self._aside_name()
-            _copy(self.path, self.dir + "/" + bad, size)
-            report = "journal damaged at byte %d of %d: kept as %s, %d records recovered" % (
-                good, size, bad, good // RECORD)
-            _copy(self.path, self.tmp, good)
-            _replace(self.tmp, self.path)
-            _sync()
-        self.size = good
-        return Records(self.path, good // RECORD, rec), report
-
-    def _aside_name(self):
-        n = 1
-        while _exists(self.dir + "/journal-%d.bad" % n):
-            n += 1
-        return "journal-%d.bad" % n
-
-    def set_aside(self):
-        """Move the journal aside whole (as journal-N.bad, without reading
-        it: a game that could not be saved as SGF is kept this way); returns
-        the name, or "" when there was no journal or it could not be moved."""
-        self.close()
-        name = self._aside_name()
-        try:
-            os.rename(self.path, self.dir + "/" + name)
-        except OSError:
-            return ""
-        _sync()
-        return name
-
-
-class Records:
-    """The good records of a journal file, each read and decoded when it is
-    asked for (len, indexing, iteration), into one buffer of RECORD bytes.
-    Read before the game writes to the journal again (the referee replays
-    them at boot)."""
-
-    def __init__(self, path, n, rec=None):
-        self._path = path
-        self._n = n
-        self._rec = rec if rec is not None else bytearray(RECORD)
-
-    def __len__(self):
-        return self._n
-
-    def __getitem__(self, i):
-        if i < 0:
-            i += self._n
-        if not 0 <= i < self._n:
-            raise IndexError("record index out of range")
-        with open(self._path, "rb") as f:
-            f.seek(i * RECORD)
-            f.readinto(self._rec)
-        return decode(self._rec, 0)
-
-    def __iter__(self):
-        if not self._n:
-            return
-        rec = self._rec
-        with open(self._path, "rb") as f:
-            for _ in range(self._n):
-                f.readinto(rec)
-                yield decode(rec, 0)
-
 
 # -- finished games ----------------------------------------------------------
 

@@ -36,12 +36,12 @@ takes the move back.
 from gogadget import board as core
 from gogadget import journal as jn
 from gogadget import signals as sg
-from gogadget.compat import const, forget, ticks_diff
-from gogadget.points import EMPTY, BLACK, PASS, colour_name, vertex
+from gogadget.compat import const, forget
+from gogadget.points import EMPTY, PASS, colour_name, vertex
+from gogadget.rules import game_over
 from gogadget.scan import S_EMPTY, S_STONE
-from gogadget.view import M_REMOVE, M_STRAY, diff
+from gogadget.view import M_REMOVE, M_STRAY, beside, diff, mark_strays
 
-_CONFIRM_GRACE_MS = const(1000)  # a Confirm just before the last prisoner settles still counts
 _ILLEGAL_PROMPT = (sg.P_NONE, sg.P_ILLEGAL, sg.P_ILLEGAL, sg.P_KO, sg.P_SUPERKO, sg.P_ILLEGAL)
 
 # Referee.takeback: how far a take-back has come (Referee.tb_ready: the
@@ -54,6 +54,7 @@ TB_RETURNING = const(2)  # ...and a prisoner is back: surely a take-back
 # (or, with occupancy sensors, the stone slid onto the prisoner's point), so
 # the lights ask to restore the record; Confirm still takes the move back.
 TB_AMBIGUOUS = const(3)
+_TB = [None]  # type: list  # takeback.py while a take-back may be under way
 
 
 def refresh(ref):
@@ -73,7 +74,7 @@ def refresh(ref):
     if ref.extras < 2:
         ref.multi = 0
     if ref.extras and (ref.missings or ref.wrong) and ref.settler.clean:
-        _mark_strays(ref, resumed)
+        mark_strays(ref, resumed)
     if ref.reported >= 0 and (ref.extras != 1 or ref.extra != ref.reported):
         ref.reported = -1
     last = ref.board.last_move()
@@ -101,13 +102,13 @@ def _try_move(ref, resumed):
         return False
     if s != S_STONE and s != colour:
         if ref.missings:
-            return False  # a stray (see _mark_strays), not a stone to turn over
+            return False  # a stray (see view.mark_strays), not a stone to turn over
         ref.prompt[pl] = sg.P_WRONG_COLOUR
         _report(ref, pl, "%s stone at %s: %s to play" % (colour_name(s), vertex(ref.size, pt),
                                                           colour_name(colour)))
         return False
     if ref.missings and pl != resumed and s == S_STONE and ref.missings == 1 \
-            and _beside(ref, pl, ref.missing):
+            and beside(ref, pl, ref.missing):
         return False  # a capture in one motion or a slide: cannot tell (see above)
     code = board.play(colour, pt)
     if code != core.OK:
@@ -140,21 +141,15 @@ def accept(ref, colour, pt):
 
 
 def pass_move(ref, colour):
-    """A pass: two in a row (White's last where the rules say so) start counting."""
-    from gogadget import score
+    """A pass: True when it ends the game (two in a row, White's last where
+    the rules say so): the referee then lets this module go before the
+    count's is loaded (the two are never on the heap at once)."""
     ref.board.pass_move(colour)
     ref.log.append(ref, jn.K_MOVE, colour, PASS)
     if ref.clock is not None:
         ref.clock.made(ref, colour)
     ref.event("pass", colour_name(colour))
-    if score.game_over(ref.board, ref.rules):
-        from gogadget import counting  # let go of when play resumes (referee)
-        counting.begin(ref)
-    else:
-        score = None
-        forget("score")  # needed again at the next pass
-    ref.dirty = True
-    ref.refresh()
+    return game_over(ref.board, ref.rules)
 
 
 def _missing_captured(ref, opp):
@@ -169,21 +164,6 @@ def _missing_captured(ref, opp):
                 and (w != opp or cells[ref.pt(pl)] != EMPTY):
             return False
     return True
-
-
-def _beside(ref, a, b):
-    size = ref.size
-    d = a - b
-    return (d == 1 or d == -1) and a // size == b // size or d == size or d == -size
-
-
-def _mark_strays(ref, resumed):
-    """Stones put down while the position is not right are strays."""
-    prompt = ref.prompt
-    mark = ref.mark
-    for pl in range(ref.n):
-        if prompt[pl] == sg.P_REMOVE and not mark[pl] & M_REMOVE and pl != resumed:
-            mark[pl] |= M_STRAY
 
 
 def _report(ref, pl, text):
@@ -204,7 +184,9 @@ def mark_last(ref):
 
 
 def _takeback(ref):
-    """Follow a take-back in progress; True while it decides the lights."""
+    """Follow a take-back in progress; True while it decides the lights.
+    The cheap looks are here; what follows a lifted last stone is in
+    takeback.py, loaded while a take-back may be under way."""
     board = ref.board
     last = board.last_move()
     if last is None or last[1] == PASS or not ref.last_seen or last[0] == ref.remote:
@@ -215,127 +197,35 @@ def _takeback(ref):
     if ref.stable[lp] != S_EMPTY or ref.fault[lp] or ref.want[lp] == EMPTY:
         # Back on the board (or never there to lift: it took itself off).
         if ref.takeback >= TB_RETURNING:
-            _prisoners_again(ref, board)
+            _tb().prisoners_again(ref, board)
         _no_takeback(ref)
         return False
-    caps = board.captured_stones()
-    opp = 3 - last[0]
-    scan = ref.stable
-    mark = ref.mark
-    if ref.takeback == TB_NONE:
-        # Lifted on its own, or with prisoners put back in the same motion;
-        # nothing else out of place.
-        if ref.missings != 1 or ref.missing != lp or ref.wrong or not ref.settler.fresh[lp] \
-                or not _only_prisoners_back(ref, caps, opp):
-            return False
-        if not ref.extras:
-            ref.takeback = TB_LIFTED
-        elif ref.extras == 1 and _beside(ref, lp, ref.extra):
-            ref.takeback = TB_AMBIGUOUS
-        else:
-            ref.takeback = TB_RETURNING
-    present = returned = 0
-    back = 0
-    for pt in caps:
-        pl = ref.place(pt)
-        s = scan[pl]
-        if s == S_STONE or s == opp:
-            present += 1
-            if not mark[pl] & M_REMOVE:
-                returned += 1  # lifted as a prisoner, now put back
-                back = pt
-    if returned >= 2:
-        ref.takeback = TB_RETURNING  # no single move puts two stones down
-    elif returned and ref.takeback == TB_LIFTED:
-        # One prisoner back after the last stone was lifted: a take-back,
-        # unless a stone there is the opponent's move taking the last stone
-        # (its prisoner lifted first): then it cannot tell, as in one motion.
-        ref.takeback = TB_AMBIGUOUS if _retakes(board, opp, back, last[1]) else TB_RETURNING
-    # The position before the last move: its stone off, every prisoner
-    # back, nothing else out of place.
-    ready = present == len(caps) and ref.missings == 1 and not ref.wrong \
-        and ref.extras + ref.pending == present
-    if ready and ref.tb_confirmed and ticks_diff(ref.now, ref.tb_confirmed_ms) < _CONFIRM_GRACE_MS:
-        ref.tb_confirmed = False
-        ref.tb_ready = True
-        ref.undo()  # Confirm came just before the last prisoner had settled
-        return True
-    if ready and not ref.tb_ready:
-        ref.event("prompt", "take-back ready: press Confirm (or put the stone back)")
-    ref.tb_ready = ready
-    if ref.extras > returned or ref.wrong:
-        _mark_strays(ref, -1)
-        for pt in caps:
-            mark[ref.place(pt)] &= ~M_STRAY
-    if ref.takeback == TB_RETURNING:
-        _takeback_lights(ref, lp, caps, opp)
-    return True
+    if ref.takeback == TB_NONE and (ref.missings != 1 or ref.missing != lp or ref.wrong
+                                    or not ref.settler.fresh[lp]):
+        return False  # not lifted on its own: no take-back starts
+    return _tb().follow(ref, board, last, lp)
 
 
-def _retakes(board, colour, pt, last):
-    """Would colour at pt be a legal move that captures the last move's
-    stone and nothing else?  (Tried on the rules core, then undone.)"""
-    if board.play(colour, pt) != core.OK:
-        return False
-    took = board.last_captures == 1 and board.captured_stones()[0] == last
-    board.undo()
-    return took
-
-
-def _only_prisoners_back(ref, caps, opp):
-    """Is every new stone on the board a prisoner of the last move, back in
-    a colour it could be?"""
-    scan = ref.stable
-    mark = ref.mark
-    n = 0
-    for pt in caps:
-        pl = ref.place(pt)
-        s = scan[pl]
-        if not mark[pl] & M_REMOVE and s != S_EMPTY:
-            if s != S_STONE and s != opp:
-                return False
-            n += 1
-    return n == ref.extras
+def _tb():
+    m = _TB[0]
+    if m is None:
+        from gogadget import takeback as m
+        _TB[0] = m
+    return m
 
 
 def _no_takeback(ref):
     ref.takeback = TB_NONE
     ref.tb_ready = False
     ref.tb_confirmed = False
-
-
-def _takeback_lights(ref, lp, caps, opp):
-    """The last stone's point shows the take-back; prisoners still to come
-    back are lit in their colour."""
-    prompt = ref.prompt
-    scan = ref.stable
-    prompt[lp] = sg.P_TAKEBACK
-    put = sg.P_PUT_BLACK if opp == BLACK else sg.P_PUT_WHITE
-    for pt in caps:
-        pl = ref.place(pt)
-        s = scan[pl]
-        if s == S_STONE or s == opp:
-            prompt[pl] = sg.P_NONE
-        elif s == S_EMPTY:
-            prompt[pl] = put
-        else:
-            prompt[pl] = sg.P_WRONG_COLOUR
-
-
-def _prisoners_again(ref, board):
-    """The last stone is back: prisoners already returned must come off again."""
-    scan = ref.stable
-    mark = ref.mark
-    for pt in board.captured_stones():
-        pl = ref.place(pt)
-        if scan[pl] != S_EMPTY:
-            mark[pl] = (mark[pl] | M_REMOVE) & ~M_STRAY
-    diff(ref)
+    if _TB[0] is not None:
+        _TB[0] = None
+        forget("takeback")
 
 
 def take_back(ref):
     """Confirm during a take-back: undo the last move, or say what is
-    missing (and do it if the board shows it within _CONFIRM_GRACE_MS)."""
+    missing (and do it if the board shows it within takeback._CONFIRM_GRACE_MS)."""
     if not ref.tb_ready:
         ref.tb_confirmed = True
         ref.tb_confirmed_ms = ref.now

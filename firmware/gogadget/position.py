@@ -17,6 +17,7 @@ from gogadget import signals as sg
 from gogadget import journal as jn
 from gogadget.compat import forget
 from gogadget.points import BLACK, WHITE, colour_name, max_handicap
+from gogadget.rules import game_over
 from gogadget.view import M_REMOVE, diff
 
 
@@ -115,14 +116,10 @@ def resume(ref, records, report, now_ms):
         ref.alarm = True
     if over is not None:
         ref.result = over[1]
-        from gogadget import counting
-        counting.over(ref, over[0])
+        from gogadget import ending
+        ending.over(ref, over[0])
     else:
-        from gogadget import score
-        ref.resume_phase = "count" if score.game_over(ref.board, ref.rules) else "play"
-        score = None
-        if ref.resume_phase == "play":
-            forget("score")  # loaded again when counting starts
+        ref.resume_phase = "count" if game_over(ref.board, ref.rules) else "play"
         if ref.free:
             ref.resume_phase = "setup"
         ref.phase = "setup" if ref.free else "resume"

@@ -7,8 +7,9 @@ board (`want`, by place), and the phase decides what the differences mean:
     position.py   "setup": clearing the board, handicap, a given position;
                   "resume": after a power cut, the journalled game put back
     play.py       "play": moves, captures, illegal stones, strays, take-back
-    counting.py   "count": dead stones marked by lifting them; "over": result
-    view.py       the comparison itself, and the stuck-sensor question
+    counting.py   "count": dead stones marked by lifting them
+    ending.py     the result journalled, shown and kept; "over"
+    view.py       the comparison itself (gameops.py: the stuck-sensor question)
     gamelog.py    the game's journal records, written and replayed
 
 This module holds the state they share, the buttons, the events and the
@@ -24,13 +25,13 @@ from gogadget import board as core
 from gogadget import view
 from gogadget import journal as jn
 from gogadget import signals as sg
-from gogadget.compat import forget, ticks_diff, zeros
+from gogadget.compat import const, forget, ticks_diff, zeros
 from gogadget.events import BTN_PASS, BTN_CONFIRM, BTN_NEW, BTN_RESIGN
 from gogadget.frame import new_frame
-from gogadget.gamelog import GameLog, komi_code, pack_rules, unpack_rules
+from gogadget.gamelog import GameLog, komi_code
 from gogadget.points import (EMPTY, BLACK, WHITE, PASS, check_size, colour_name,
-                             handicap_points, max_handicap, point, vertex)
-from gogadget.rules import Rules, PRESETS, format_points
+                             handicap_points, max_handicap, point)
+from gogadget.rules import Rules
 from gogadget.scan import S_EMPTY
 from gogadget.settle import Settler
 
@@ -55,8 +56,8 @@ def _plain():
 # and let go of when play resumes (on MicroPython a module's bytecode is
 # heap): a game in progress holds neither the set-up and resume code nor
 # the count's.  _LOADED keeps them while in use (no import per scan).
-_LOADED = [None, None, None]  # type: list  # counting, position, play
-_TB_NONE = 0  # play.TB_NONE: no take-back under way
+_LOADED = [None, None, None, None]  # type: list  # counting, position, play, ending
+_TB_NONE = const(0)  # play.TB_NONE: no take-back under way
 
 
 def _counting():
@@ -75,6 +76,14 @@ def _position():
     return m
 
 
+def _ending():
+    m = _LOADED[3]
+    if m is None:
+        from gogadget import ending as m
+        _LOADED[3] = m
+    return m
+
+
 def _play():
     m = _LOADED[2]
     if m is None:
@@ -83,9 +92,21 @@ def _play():
     return m
 
 
+def _rare(job, *args):
+    """One of the referee's rare jobs (gameops.py: a new game, a take-back
+    asked for by the host, the status line, the record), its module loaded
+    for the job and let go of after it."""
+    from gogadget import gameops
+    try:
+        return getattr(gameops, job)(*args)
+    finally:
+        gameops = None
+        forget("gameops")
+
+
 def _let_go():
-    _LOADED[0] = _LOADED[1] = None
-    forget("counting", "position", "score")
+    _LOADED[0] = _LOADED[1] = _LOADED[3] = None
+    forget("counting", "position", "score", "ending")
 
 
 class Referee:
@@ -95,6 +116,8 @@ class Referee:
     def __init__(self, config, journal=None):
         if _FAST[0] is None:
             _plain()
+        if view._FAST[0] is None and view._PLAIN[0] is None:
+            view.plain()
         self.config = config
         self.journal = journal
         self.log = GameLog(journal)
@@ -106,7 +129,7 @@ class Referee:
         self.now = 0
         self._booted = False  # the settled view has been taken from the board
         self._batch = False  # the settler adopted a batch not yet looked at
-        self.unsaved = ""  # the last game could not be kept as SGF (counting.keep)
+        self.unsaved = ""  # the last game could not be kept as SGF (ending.keep)
         self.starts = 0  # games started (a new board): the link follows them
         # The colour a remote opponent plays (pairing.Remote sets it; 0: both
         # players are at this board): the local person never moves for it.
@@ -212,17 +235,7 @@ class Referee:
             self.clock = from_config(self.config, n + n // 8)
 
     def _keep_unsaved(self):
-        """The game that could not be kept is still the journal's: try to keep
-        it again before a new game replaces the journal; if that fails too,
-        move the journal aside whole.  Nothing is lost either way."""
-        how = self.unsaved
-        if _counting().keep(self, how):
-            return
-        self.unsaved = ""
-        if self.journal is not None:
-            name = self.journal.set_aside()
-            if name:
-                self.event("error", "the %s game is kept as its journal, %s" % (how, name))
+        _rare("keep_unsaved", self)
 
     def handicap_done(self):
         self.board.handicap = self.handicap
@@ -237,28 +250,7 @@ class Referee:
         """Start a new game; None keeps the current size and komi (komi:
         the new preset's when a preset is given), no handicap; free: the
         handicap is placed where Black likes, whatever the preset says."""
-        size = self.size if size is None else size
-        if komi is None and preset is None:
-            komi = self.komi
-        preset = self.rules.name if preset is None else preset
-        if preset not in PRESETS and preset != "custom":
-            raise ValueError("unknown rules " + preset)
-        keep = self.rules if self.rules.name == "custom" and preset == "custom" else None
-        if keep is not None:
-            preset = self.config.preset
-        self.start(size, komi, handicap or 0, preset, free)
-        if keep is not None:
-            # Options changed one by one (GTP) stay for the next game.
-            unpack_rules(self.rules, keep.ko, pack_rules(keep))
-            self.rules.name = "custom"
-            self.board.ko = keep.ko
-            self.board.suicide = keep.suicide
-        self.alarm = False
-        self.log.header(self)
-        self.event("new-game", "%dx%d komi %s rules %s handicap %d" % (
-            size, size, format_points(self.komi), self.rules.name, self.handicap))
-        self.refresh()
-        return True
+        return _rare("new_game", self, size, komi, handicap, preset, free)
 
     def set_komi(self, komi):
         self.komi = float(komi)
@@ -298,7 +290,7 @@ class Referee:
                 and self.phase != "over" and not self.takeback \
                 and ticks_diff(now_ms, self._stuck_next) >= 0 \
                 and view.age_ms(now_ms, self.oldest) >= self.config.stuck_ms:
-            if view.ask_stuck(self, now_ms) < 0:
+            if _rare("ask_stuck", self, now_ms) < 0:
                 self._stuck_next = now_ms + _STUCK_RETRY_MS
             self.dirty = True
         if self._ask_new and ticks_diff(now_ms, self._ask_new_ms) >= self.config.confirm_ms:
@@ -306,7 +298,7 @@ class Referee:
             self.event("prompt", "new game not confirmed: play on")
             self.dirty = True
         if self.phase == "over":
-            _counting().scroll(self, now_ms)
+            _ending().scroll(self, now_ms)
         if self.shown is not None and (self.dirty or ticks_diff(now_ms, self.shown_until) >= 0):
             self.shown = None
             self.dirty = True
@@ -339,7 +331,8 @@ class Referee:
     def refresh_phase(self):
         phase = self.phase
         if phase == "play":
-            if self._held or _LOADED[0] is not None or _LOADED[1] is not None:
+            if self._held or _LOADED[0] is not None or _LOADED[1] is not None \
+                    or _LOADED[3] is not None:
                 self._held = False
                 _let_go()
             _play().refresh(self)
@@ -348,11 +341,14 @@ class Referee:
         if phase == "count" or phase == "over":
             if _LOADED[2] is not None:  # the game is over: play's module goes until the next
                 _LOADED[2] = None
-                forget("play")
+                forget("play", "takeback")
         if phase == "count":
             _counting().refresh(self)
         elif phase == "over":
-            _counting().refresh_over(self)
+            if _LOADED[0] is not None:  # the count is done: its modules go
+                _LOADED[0] = None
+                forget("counting", "score")
+            _ending().refresh_over(self)
         else:  # "setup", "resume"
             _play()  # loaded before play starts, not in the first move's cycle
             _position().refresh(self)
@@ -409,7 +405,7 @@ class Referee:
         if self.phase == "over":
             raise ValueError("game is over")
         if pt == PASS:
-            _play().pass_move(self, colour)
+            self._pass(colour)
             self.last_seen = False
             return core.OK
         code = self.board.play(colour, pt)
@@ -428,23 +424,7 @@ class Referee:
     def undo(self):
         """Take back the last move; the LEDs prompt the physical fix.
         False if there is nothing to take back."""
-        if not self.board.moves:
-            return False
-        colour, pt = self.board.last_move()  # pyright: ignore[reportGeneralTypeIssues]
-        self.board.undo()
-        self.log.append(self, jn.K_UNDO)
-        if self.clock is not None and self.clock.take_back(colour):
-            self.clock.save(self, colour)
-        self.sync_want()
-        self.last_seen = True
-        self.takeback = _TB_NONE
-        self.tb_ready = self.tb_confirmed = False
-        self.result = ""
-        self.phase = "play"
-        self.event("undo", colour_name(colour) + " " + vertex(self.size, pt))
-        self.dirty = True
-        self.refresh()
-        return True
+        return _rare("undo", self)
 
     # -- buttons -----------------------------------------------------------
 
@@ -462,7 +442,7 @@ class Referee:
             if phase == "play" and self.board.to_move() == self.remote:
                 self.event("prompt", "the opponent's turn")
             elif phase == "play":
-                _play().pass_move(self, self.board.to_move())
+                self._pass(self.board.to_move())
                 self.last_seen = True
         elif button == BTN_RESIGN:
             if phase in ("play", "count"):
@@ -473,10 +453,19 @@ class Referee:
         self.dirty = True
         self.refresh()
 
+    def _pass(self, colour):
+        if _play().pass_move(self, colour):
+            # The game is over: play's module goes before the count's comes.
+            _LOADED[2] = None
+            forget("play", "takeback")
+            _counting().begin(self)
+        self.dirty = True
+        self.refresh()
+
     def resign(self, colour):
         self.log.append(self, jn.K_RESIGN, colour)
         self.event("resign", colour_name(colour) + " resigns")
-        _counting().finish(self, 3 - colour, colour_name(3 - colour) + "+R")
+        _ending().finish(self, 3 - colour, colour_name(3 - colour) + "+R")
 
     def count_result(self):
         """The result the count would give now (the dead stones marked)."""
@@ -484,7 +473,12 @@ class Referee:
 
     def confirm_count(self):
         c = _counting().count_now(self)
-        _counting().finish(self, c.winner, c.result, c)
+        winner, result, margin = c.winner, c.result, abs(c.black - c.white)
+        c = None
+        # The count is done: its modules go before the record is kept.
+        _LOADED[0] = None
+        forget("counting", "score")
+        _ending().finish(self, winner, result, margin)
 
     def _new_pressed(self, now_ms, asked):
         if self.phase in ("over", "setup") or (self.board.moves == 0 and not self.setups) \
@@ -498,7 +492,7 @@ class Referee:
     def _confirm(self, asked):
         phase = self.phase
         if asked:
-            _counting().keep(self, "unfinished")
+            _ending().keep(self, "unfinished")
             self.new_game(handicap=self.config.handicap)
         elif self.ask_undo and self.ask_undo == self.board.moves and phase != "over":
             self.ask_undo = 0
@@ -506,7 +500,7 @@ class Referee:
         elif phase == "play" and self.takeback:
             _play().take_back(self)
         elif self.ask_stuck >= 0:
-            view.ignore_sensor(self, self.ask_stuck)
+            _rare("ignore_sensor", self, self.ask_stuck)
         elif phase == "count":
             self.confirm_count()
         elif phase == "setup" and self.free:
@@ -539,40 +533,19 @@ class Referee:
         return self.unresolved
 
     def sgf(self):
-        from gogadget import sgf
-        try:
-            return sgf.record(self.board, self.rules, self.komi, self.result, _date(), self.clock)
-        finally:
-            sgf = None
-            forget("sgf")  # asked for by the host now and then: not kept on the heap
+        return _rare("sgf", self)
 
     def date(self):
-        """Today as YYYY-MM-DD, or "" when the clock is not set."""
-        return _date()
+        """Today as YYYY-MM-DD, or "" when the clock is not set.  (Here,
+        not in gameops: every game's record asks, at its end.)"""
+        try:
+            import time
+            t = time.localtime()
+            if t[0] >= 2024:
+                return "%04d-%02d-%02d" % (t[0], t[1], t[2])
+        except (AttributeError, OverflowError, OSError):
+            pass
+        return ""
 
     def status(self):
-        b = self.board
-        text = "%s: %s to move, move %d, prisoners B %d W %d, %d outstanding" % (
-            self.phase, colour_name(b.to_move()), b.moves, b.prisoners[BLACK],
-            b.prisoners[WHITE], self.unresolved)
-        if self.result:
-            text += ", result " + self.result
-        if self.has_fault:
-            text += ", sensor fault"
-        if self.damage:
-            text += ", " + self.damage
-        if self.clock is not None:
-            from gogadget.clockio import status  # (clock.py holds only the running clock)
-            text += ", " + status(self.clock, self.now)
-        return text
-
-
-def _date():
-    try:
-        import time
-        t = time.localtime()
-        if t[0] >= 2024:
-            return "%04d-%02d-%02d" % (t[0], t[1], t[2])
-    except (AttributeError, OverflowError, OSError):
-        pass
-    return ""
+        return _rare("status", self)

@@ -2,8 +2,32 @@
 (gogadget-set-rule, gogadget-rules-info): rules.Rules holds the options as
 numbers; this module, loaded with gtp.py, is what names them, so that a
 board with no host does not hold the tables."""
-from gogadget.rules import (COMP_NAMES, KO_NAMES, PLACEMENT_NAMES, SCORING_NAMES,
-                            SUICIDE_NAMES, TIE_NAMES, format_points)
+from gogadget.rules import format_points
+
+# The names of each option's values, in the order of rules.py's numbers
+# (KO_*, SUICIDE_*, SCORING_*, TIE_*, COMP_*; placement: fixed 0, free 1).
+KO_NAMES = ("none", "simple", "previous", "positional", "situational")
+SUICIDE_NAMES = ("forbidden", "multi", "allowed")
+SCORING_NAMES = ("area", "territory")
+TIE_NAMES = ("draw", "white")
+COMP_NAMES = ("none", "n", "n-1")
+PLACEMENT_NAMES = ("fixed", "free")
+
+# The rule text each preset follows (README.md, "Rules", cites each text's
+# public source), by rules.PRESETS's names.
+SOURCES = {
+    "000": "000 Go Gadget reference rules, 7A not in effect",
+    "000-7a": "000 Go Gadget reference rules with optional Rule 7A",
+    "001": "001 basic rules for players",
+    "002": "002 rules of Go, reference statement with the concise statement's passes",
+    "003": "003 illustrated beginner's rules",
+    "004": "004 short rules sheet",
+    "tromp-taylor": "Tromp-Taylor logical rules",
+    "chinese": "Chinese rules",
+    "japanese": "Japanese rules",
+    "aga": "AGA rules",
+    "new-zealand": "New Zealand rules",
+}
 
 # gogadget-set-rule keys and the names each takes.
 KEYS = {

@@ -32,7 +32,7 @@ the board and a few buffers per call.
 
 from gogadget.compat import zeros
 from gogadget.points import EMPTY, BLACK, WHITE, EDGE
-from gogadget.rules import (SCORING_AREA, TIE_WHITE, komi_prisoners,
+from gogadget.rules import (SCORING_AREA, TIE_WHITE, game_over, komi_prisoners,  # noqa: F401 (score.game_over)
                             format_points)
 
 _DEAD = 4  # work-copy marks: a dead stone's point (empty for the fill)
@@ -74,17 +74,6 @@ class Count:
     def __repr__(self):
         return "Count(%s B=%s W=%s)" % (self.result, format_points(self.black),
                                          format_points(self.white))
-
-
-def game_over(board, rules):
-    """Two consecutive passes end the game (000/002 Rule 9); with
-    rules.white_passes_last the last of them must be White's (002 concise 7,
-    003 "White must play last")."""
-    if board.consecutive_passes() < 2:
-        return False
-    if rules.white_passes_last:
-        return board.last_move()[0] == WHITE
-    return True
 
 
 def white_bonus(board, rules, komi=None):

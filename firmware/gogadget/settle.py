@@ -12,9 +12,9 @@ is flickers per scan (the sensors misread per reading, not per second).
 
 Debouncing, per place.  A place's new reading is *ready* once the sensor
 has given it for config.stable_ms (more while the sensors flicker
-a lot: measured as flickers per scan over the last NOISE_MEMORY_MS or so, up
+a lot: measured as flickers per scan over the last _NOISE_MEMORY_MS or so, up
 to NOISE_EXTRA_MS is added so that chance runs of equal misreadings stay
-below _FALSE_PER_S a second).  A reading that differs for a single scan is a
+below settlelimits._FALSE_PER_S a second).  A reading that differs for a single scan is a
 flicker and is forgiven: it neither starts a change nor restarts one on its
 way, so noise cannot keep a stone from settling, however many places wait.
 A new stone beside a stone that reads the same may have been slid from it,
@@ -51,7 +51,7 @@ hand_settle_ms after that stops.  Single-scan flickers never count towards
 it, so sensor noise spread over the board is not a hand.  Two-scan
 misreadings do, and under a lot of flicker they are common (3% on 9x9:
 one starts somewhere every 14 scans), so while the sensors flicker the
-count needed grows by up to _HAND_EXTRA places, keeping the chance that
+count needed grows by up to settlelimits._HAND_EXTRA places, keeping the chance that
 misreadings make up a hand with one real change below _FALSE_PER_S:
 a stone put back beside two such misreadings was held 300 ms as under a
 hand, knocked to the next point meanwhile, and taken there as a move.
@@ -60,7 +60,7 @@ Boot.  The first three scans are voted place by place into `stable`, so
 the settled view starts from what the board holds (stones left on it over
 a power cut are not fresh changes); places the three scans disagree on are
 settled like any change before the first view is handed on (`primed`),
-for BOOT_WAIT_MS at most.  The first WARM_MS after boot use the longest
+for _BOOT_WAIT_MS at most.  The first WARM_MS after boot use the longest
 debounce, while the flicker estimate builds up from what the sensors really do.
 
 An unchanged scan with every place settled costs one buffer comparison and
@@ -68,25 +68,20 @@ allocates nothing; while places settle, one pass over the board per scan
 (no allocation either).  So that the idle scan stays one comparison, the
 caller may skip feed() while `resting` is true and the scan equals `last`.
 """
-from math import exp, log
 
-from gogadget.compat import const, ticks_add, ticks_diff, zeros
+from gogadget.compat import const, forget, ticks_add, ticks_diff, zeros
 # The settler's own timings, not settings (the docstring says why each is
 # so): timed in milliseconds, never in scans, like the settings it derives
 # its scan counts from (config.scans()).
 WARM_MS = const(1000)  # after boot the longest debounce, while the flicker rate is measured
-BOOT_WAIT_MS = const(500)  # longest wait for the places the boot vote doubted
+_BOOT_WAIT_MS = const(500)  # longest wait for the places the boot vote doubted
 STALL_MS = const(2000)  # a change that never settles (a flapping sensor) holds the rest this long
 NOISE_EXTRA_MS = const(60)  # the most the debounce grows while sensors flicker a lot
-NOISE_MEMORY_MS = const(1280)  # the flicker rate is measured over about this long
+_NOISE_MEMORY_MS = const(1280)  # the flicker rate is measured over about this long
 MAX_SCANS = const(250)  # the per-place counters saturate just past this (configfile checks)
 from gogadget.scan import S_EMPTY, new_scan
 
-# Accepted chance a second that flickers pass the debounce as a change
-# (1e-6 a scan at the 50 scans/s this was first set for).
-_FALSE_PER_S = 5e-5
 _PRIME_SCANS = const(3)  # readings voted into the first settled view
-_HAND_EXTRA = const(6)  # places the hand count may add for noisy sensors
 _NO_DEV = const(255)  # Settler._dev: no reading is off by one scan
 
 # What a per-place pass found (Settler._out, by index): places still busy,
@@ -187,35 +182,22 @@ class Settler:
         self._cap = min(max(k + extra, self._window, self._k_slide) + 1, 255)
         self._k = k
         self.stable_scans = k  # the debounce in scans with quiet sensors
-        self._boot_scans = config.scans(BOOT_WAIT_MS)
+        self._boot_scans = config.scans(_BOOT_WAIT_MS)
         self._flick = 0
         # The flicker sum leaks 1/2**shift a scan: a memory of about
-        # NOISE_MEMORY_MS; each flicker adds 2**(10 - shift), so the sum
+        # _NOISE_MEMORY_MS; each flicker adds 2**(10 - shift), so the sum
         # stays flickers per scan x1024 at any scan rate.
         shift = 0
-        while shift < 10 and (2 << shift) * period <= NOISE_MEMORY_MS:
+        while shift < 10 and (2 << shift) * period <= _NOISE_MEMORY_MS:
             shift += 1
         self._leak = shift
-        # Noisy sensors: with f single-scan flickers a scan over n places, a
-        # false reading lasts k scans about n * (f / n) ** k times a scan.
-        # Keep that under _FALSE_PER_S: the largest f (x1024) each k allows
-        # (in logarithms: n ** k overflows a single-precision float).
-        n = self.n
-        rate = log(_FALSE_PER_S * period / 1000)
-        self._k_limits = tuple(int(1024 * exp((rate + (kk - 1) * log(n)) / kk))
-                               for kk in range(k, k + extra))
-        # The hand: with f flickers a scan (the limits are x1024), two-scan
-        # misreadings start about n * (f / n) ** 2 times a scan and count
-        # for 2 scans, so about lam = 2 * f * f / n of them count at once
-        # (Poisson).  A hand is hand_places places, one of them maybe a real
-        # change: j chance ones happen about lam ** j / j! of the scans.
-        # Keep that under _FALSE_PER_S: the largest f (x1024) each count
-        # allows, j from hand_places - 1 up.
-        hp = config.hand_places
-        self._hand_limits = tuple(
-            int(1024 * exp(0.5 * (log(n / 2) + (rate + _log_factorial(j)) / j)))
-            for j in range(hp - 1, hp - 1 + _HAND_EXTRA))
-        self._hand = hp
+        # The flicker and hand limits (settlelimits.py: floating point, once
+        # per timing), loaded for that and let go of.
+        from gogadget.settlelimits import limits
+        self._k_limits, self._hand_limits = limits(self.n, period, k, extra, config.hand_places)
+        limits = None
+        forget("settlelimits")
+        self._hand = config.hand_places
         # A place part-way through settling must still be looked at on the
         # next scan, even if that scan equals the last one.
         self._busy = 0 if self.last == self.stable else 1
@@ -426,7 +408,7 @@ class Settler:
         return False  # a stone turned over in place: no slide
 
     def _noise(self, flick):
-        """Track the flicker rate (a leaky sum over about NOISE_MEMORY_MS,
+        """Track the flicker rate (a leaky sum over about _NOISE_MEMORY_MS,
         x1024 per flicker a scan); while it is high, lengthen the debounce
         and raise the count of places that make a hand."""
         f = self._flick
@@ -450,10 +432,3 @@ class Settler:
             extra = len(self._k_limits)
         self._k = self.stable_scans + extra
         self._hand = self.config.hand_places + more
-
-
-def _log_factorial(j):
-    out = 0.0
-    for i in range(2, j + 1):
-        out += log(i)
-    return out

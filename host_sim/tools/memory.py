@@ -33,23 +33,23 @@ CORE = (
     "gogadget.rules", "gogadget.scan", "gogadget.settle", "gogadget.signals",
     "gogadget.view", "gogadget.hw", "gogadget.hw.buttons", "gogadget.hw.calib",
     "gogadget.hw.heartbeat", "gogadget.hw.leds", "gogadget.hw.muxscan",
-    "gogadget.hw.pins", "gogadget.hw.rp2viper", "gogadget.hw.ws2812pio",
+    "gogadget.hw.calibfmt", "gogadget.hw.rp2viper", "gogadget.hw.ws2812pio",
 )
 
 PLAY = "gogadget.play"
 # phase: (what it holds beyond CORE, budget: the most bytes of .mpy for all it holds)
 PHASES = {
-    "idle": ((PLAY,), 60500),
-    "playing": ((PLAY,), 60500),
-    "passing": ((PLAY,), 60500),
-    "counting": (("gogadget.counting", "gogadget.score"), 61900),
-    "saving": (("gogadget.counting", "gogadget.sgf"), 61900),
-    "over": (("gogadget.counting",), 59600),
-    "new game": ((PLAY, "gogadget.counting", "gogadget.position"), 65300),
-    "resume": ((PLAY, "gogadget.position"), 62500),
-    "host": ((PLAY, "gogadget.link", "gogadget.gtp", "gogadget.ruleopts", "gogadget.score"), 81800),
-    "room": ((PLAY, "gogadget.broadcast", "gogadget.hw.net", "gogadget.mqtt"), 69500),
-    "clocked": ((PLAY, "gogadget.clock"), 64400),
+    "idle": ((PLAY,), 51700),
+    "playing": ((PLAY,), 51700),
+    "passing": ((PLAY,), 51700),
+    "counting": (("gogadget.counting", "gogadget.score"), 53100),
+    "saving": (("gogadget.ending", "gogadget.sgf"), 52500),
+    "over": (("gogadget.ending",), 50200),
+    "new game": ((PLAY, "gogadget.ending", "gogadget.position"), 54900),
+    "resume": ((PLAY, "gogadget.position"), 53700),
+    "host": ((PLAY, "gogadget.link", "gogadget.gtp", "gogadget.ruleopts", "gogadget.score"), 73500),
+    "room": ((PLAY, "gogadget.broadcast", "gogadget.hw.net", "gogadget.mqtt"), 60500),
+    "clocked": ((PLAY, "gogadget.clock"), 55200),
 }
 # Under the unix port the fakes stand in for what only the RP2040 loads:
 # its viper loops (boot.py has rp2fast load them there and hand them to the
@@ -60,7 +60,7 @@ PHASES = {
 # none of them is).
 ON_THE_BOARD = {"gogadget.app": "gogadget.hw.rp2viper", "neopixel": "gogadget.hw.ws2812pio"}
 NOT_ON_THE_BOARD = ("neopixel", "gogadget.boardplain", "gogadget.settleplain",
-                    "gogadget.refereeplain", "gogadget.hw.calibplain", "gogadget.hw.muxscanplain",
+                    "gogadget.refereeplain", "gogadget.viewplain", "gogadget.hw.calibplain", "gogadget.hw.muxscanplain",
                     "gogadget.hw.ledsplain")
 
 
@@ -110,7 +110,8 @@ def mpy_sizes(modules, mpy_cross=None):
             if not any(f.startswith("-march") for f in flags):
                 flags = flags + ["-march=armv6m"]
             out = Path(d) / (m + ".mpy")
-            res = subprocess.run([exe, *flags, "-o", str(out), str(src)], capture_output=True,
+            res = subprocess.run([exe, "-s", mpy.source_name(rel), *flags, "-o", str(out), str(src)],
+                                 capture_output=True,
                                  text=True, timeout=60)
             if res.returncode != 0:
                 raise RuntimeError("mpy-cross failed on %s: %s" % (src, res.stderr))

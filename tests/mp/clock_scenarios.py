@@ -10,6 +10,7 @@ checked to within SLACK of the time the hand script waited.
 from gogadget import clockio
 from gogadget import frame as fr
 from gogadget import journal as jn
+from gogadget import journalread as jr
 from gogadget.clock import Clock, BYOYOMI, CANADIAN, FISCHER, ABSOLUTE, CH_FLAG, CH_PERIOD
 from gogadget.compat import ticks_add
 from gogadget.events import BTN_PASS, BTN_CONFIRM, BTN_NEW
@@ -137,7 +138,7 @@ def scenario_clock_time_loss_ends_game(tmp):
     assert h.ref.board.moves == 2, "no move after the game ended on time"
     # the journal says so after a power cut
     h2 = Hand(9, journal=jn.Journal(d), time_control="absolute", main_time=3)
-    records, report = h2.ref.journal.load()
+    records, report = jr.load(h2.ref.journal)
     h2.ref.resume(records, report, h2.t)
     assert h2.ref.result == "W+T"
     assert "W+T" in open(d + "/0001.sgf").read()
@@ -252,7 +253,7 @@ def scenario_clock_power_cut_pauses(tmp):
     assert n == 4
     # power cut: times as last journalled (each move, and every 10 s of a running clock)
     h2 = Hand(9, journal=jn.Journal(d), **tc)
-    records, report = h2.ref.journal.load()
+    records, report = jr.load(h2.ref.journal)
     h2.ref.resume(records, report, h2.t)
     clock = h2.ref.clock
     assert clock.paused and clock.running == 0
@@ -315,7 +316,7 @@ def scenario_clock_pure_logic(tmp):
     c.tick(45000)
     rec = c.record(BLACK)
     d = Clock(BYOYOMI, 0, 30000, 5)
-    clockio.restore(d, *jn.decode(rec, 0)[1:])
+    clockio.restore(d, *jr.decode(rec, 0)[1:])
     assert d.left(BLACK) == c.left(BLACK) == 15000 and d.overtime(BLACK) == 4
 
 
@@ -359,7 +360,7 @@ def scenario_clock_time_out_found_by_a_button(tmp):
 def _cut(d, **tc):
     """The board after a power cut: the config file's settings, the journal's game."""
     h = Hand(9, journal=jn.Journal(d), **tc)
-    records, report = h.ref.journal.load()
+    records, report = jr.load(h.ref.journal)
     h.ref.resume(records, report, h.t)
     return h
 

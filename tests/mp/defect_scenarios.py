@@ -5,6 +5,7 @@ before its fix (tests/test_referee_scenarios.py says how that was checked).
 """
 from gogadget import frame as fr
 from gogadget import journal as jn
+from gogadget import journalread as jr
 from gogadget.diagram import diagram
 from gogadget.events import BTN_PASS, BTN_CONFIRM, BTN_NEW
 from gogadget.points import BLACK, WHITE, EMPTY, place_point
@@ -23,7 +24,7 @@ def _reboot(h, size=None, **settings):
     h2 = Hand(size or h.size, journal=jn.Journal(h.ref.journal.dir),
               occupancy=h.occupancy, **settings)
     h2.scan[:] = h.scan
-    records, report = h2.ref.journal.load()
+    records, report = jr.load(h2.ref.journal)
     h2.ref.resume(records, report, h2.t)
     return h2, report
 

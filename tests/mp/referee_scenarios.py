@@ -11,6 +11,7 @@ import sys
 from gogadget import frame as fr
 from gogadget import signals as sg
 from gogadget import journal as jn
+from gogadget import journalread as jr
 from gogadget.board import OK
 from gogadget.diagram import diagram
 from gogadget.events import BTN_PASS, BTN_CONFIRM, BTN_NEW, BTN_RESIGN
@@ -543,7 +544,7 @@ def scenario_rule_change_survives_power_cut(tmp):
     rules = describe_rules(h.ref.rules)
     assert "ko=positional" in rules and "preset=custom" in rules
     h2 = Hand(9, journal=jn.Journal(d), preset="japanese")
-    records, report = h2.ref.journal.load()
+    records, report = jr.load(h2.ref.journal)
     h2.ref.resume(records, report, h2.t)
     assert describe_rules(h2.ref.rules) == rules, (describe_rules(h2.ref.rules), rules)
     assert h2.ref.komi == 0.5 and h2.ref.board.ko == h.ref.board.ko
@@ -553,7 +554,7 @@ def scenario_rule_change_survives_power_cut(tmp):
     h2.ref.rules.load("chinese")
     h2.scans(1)  # noticed within a scan, before any further move
     h3 = Hand(9, journal=jn.Journal(d), preset="japanese")
-    records, report = h3.ref.journal.load()
+    records, report = jr.load(h3.ref.journal)
     h3.ref.resume(records, report, h3.t)
     assert h3.ref.rules.name == "chinese" and describe_rules(h3.ref.rules) == describe_rules(h2.ref.rules)
 
@@ -790,7 +791,7 @@ def scenario_power_cut_resume(tmp):
     before = diagram(h.ref.board)
     # power cut: a new referee, a new empty scan, the journal on flash
     h2 = Hand(9, journal=jn.Journal(d))
-    records, report = h2.ref.journal.load()
+    records, report = jr.load(h2.ref.journal)
     assert report == ""
     h2.ref.resume(records, report, h2.t)
     assert diagram(h2.ref.board) == before and h2.ref.board.moves == 8

@@ -39,22 +39,17 @@ drift back a few times at most).
 import sys
 from array import array
 
-from gogadget.compat import const, forget, zeros
+from gogadget.compat import const, forget
+from gogadget.hw.calibfmt import (CHANGED, DEFAULT_BASE, DEFAULT_STEP, MAGIC,  # noqa: F401
+                                  THRESHOLD_SHARE, TODO, CalibrationError)
 
-MAGIC = b"GGC1"
 # A board whose median step is below MIN_STEP (u16 counts, ~32 mV) has
 # magnets too weak or too far for its sensors; a place whose own step is
 # below BAD_SHARE / 256 of the median has no working sensor or no magnet.
 MIN_STEP = const(640)
 BAD_SHARE = const(31)
-# Threshold at share / 256 of the median step from the baseline: half way
-# between an empty point's worst (the neighbours' fields the black step
-# shows on the empty places between its stones: 1 in RANK_PER of them are
-# worse) and the weakest stone (1 in RANK_PER of the samples are weaker),
-# at most 1.5 times that crosstalk, within SHARE_MIN..SHARE_MAX;
-# THRESHOLD_SHARE before that is measured
-# (make bench BENCH=sensors gives the margins this leaves).
-THRESHOLD_SHARE = const(56)
+# The threshold share's bounds and the rank it is measured at
+# (hw/calibfmt.py's THRESHOLD_SHARE says how).
 SHARE_MIN = const(40)
 SHARE_MAX = const(128)
 RANK_PER = const(64)
@@ -63,20 +58,8 @@ RANK_PER = const(64)
 # 1/2**TRACK_SHIFT of the difference; TRACK_PLACES places a scan.
 TRACK_SHIFT = const(4)
 TRACK_PLACES = const(8)
-# Changed places one call looks at with their neighbours (a capture of
-# more waits for its turn), and the places one call may look at.
-CHANGED = const(24)
-TODO = const(128)  # 5 * CHANGED + TRACK_PLACES
 HAVE_BLACK = const(1)
 HAVE_WHITE = const(2)
-# Uncalibrated guess: mid-rail baseline, steps of a typical 3 mm N52 magnet
-# 4 mm above a DRV5053VA.
-DEFAULT_BASE = const(32768)
-DEFAULT_STEP = const(8000)
-
-
-class CalibrationError(ValueError):
-    pass
 
 
 class Calibration:
@@ -266,11 +249,3 @@ def _plain_look():
 
 
 _PLAIN = []
-
-
-def _filled(typecode, n, value):
-    """An array of n items of value, in one allocation (compat.zeros)."""
-    a = zeros(typecode, n)
-    for i in range(n):
-        a[i] = value
-    return a

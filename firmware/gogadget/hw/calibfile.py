@@ -8,8 +8,8 @@ import sys
 from array import array
 
 from gogadget.compat import const, zeros
-from gogadget.hw.calib import (CHANGED, DEFAULT_BASE, DEFAULT_STEP, MAGIC, THRESHOLD_SHARE, TODO,
-                               CalibrationError, _filled)
+from gogadget.hw.calibfmt import (CHANGED, DEFAULT_BASE, DEFAULT_STEP, MAGIC, THRESHOLD_SHARE,
+                                  TODO, CalibrationError, filled)
 from gogadget.scan import S_WHITE
 
 _PIECE = const(32)  # places read or written at a time
@@ -20,7 +20,7 @@ def blank(cal, size):
     __init__): the defaults."""
     n = size * size
     cal.size = size
-    cal.base = _filled("H", n, DEFAULT_BASE)
+    cal.base = filled("H", n, DEFAULT_BASE)
     # The stone samples and which were taken (HAVE_*): arrays while a
     # calibration is taken, else None (the file at `file` holds them, or
     # nothing is sampled: the defaults); samples() has them either way.
@@ -34,8 +34,8 @@ def blank(cal, size):
     # empty.
     # Uncalibrated: half the default step either side of the baseline
     # (what calibderive.derive gives with no samples).
-    cal.lo = _filled("H", n, DEFAULT_BASE - DEFAULT_STEP // 2)
-    cal.hi = _filled("H", n, DEFAULT_BASE + DEFAULT_STEP // 2)
+    cal.lo = filled("H", n, DEFAULT_BASE - DEFAULT_STEP // 2)
+    cal.hi = filled("H", n, DEFAULT_BASE + DEFAULT_STEP // 2)
     cal.loc = bytearray(n)
     for i in range(n):
         cal.loc[i] = S_WHITE
@@ -46,7 +46,7 @@ def blank(cal, size):
     cal.track_next = 0
     # Per place: what it and its four neighbours held when it was last
     # seen change, and its reading then (calib.track).
-    cal.ctx = _filled("H", n, 0xFFFF)
+    cal.ctx = filled("H", n, 0xFFFF)
     cal.held = zeros("H", n)
     # Per place: the offset the neighbours' fields give its thresholds.
     cal.xt = zeros("h", n)
@@ -82,8 +82,8 @@ def samples(cal):
     the file, moved by the drift tracked since it was written (the
     defaults when nothing was sampled)."""
     n = len(cal.base)
-    black = _filled("H", n, DEFAULT_BASE + DEFAULT_STEP)
-    white = _filled("H", n, DEFAULT_BASE - DEFAULT_STEP)
+    black = filled("H", n, DEFAULT_BASE + DEFAULT_STEP)
+    white = filled("H", n, DEFAULT_BASE - DEFAULT_STEP)
     flags = bytearray(n)
     if cal.file is not None:
         check(cal.file, cal.size)

@@ -108,8 +108,8 @@ def make(sc, size, select, bank_select, adcs, calibration, settle_reads, fast, g
          channels):
     """Set MuxScanner sc up (its __init__'s arguments): the plan's steps and
     the arrays a scan runs on, the select lines in the state the plan starts
-    in; -> its loops (scan, classify, track_look: the viper twins or None)
-    and the plain loops' module (or None)."""
+    in; -> its loops (scan, classify, track_look): the viper twins, or
+    None where hw/muxscan.py is to load the plain loops' module."""
     if settle_reads is None:
         settle_reads = pins.SETTLE_READS
     if len(select) != 4 or len(bank_select) != 4:
@@ -132,15 +132,14 @@ def make(sc, size, select, bank_select, adcs, calibration, settle_reads, fast, g
     # readings this close to a rail: a dead or shorted sensor
     sc._rails = array("H", [pins.RAIL_LOW, pins.RAIL_HIGH, S_FAULT, S_EMPTY])
     if fast is None or gpios is None or channels is None:
-        # Every board but the Pico: the plain loops (muxscanplain), which
-        # call the pins' and ADCs' methods; the plan's bank per step.
-        from gogadget.hw import muxscanplain
+        # Every board but the Pico: the plain loops (muxscanplain, which
+        # hw/muxscan.py loads), through the pins' and ADCs' methods.
         sc._set = [p.value for p in lines]
         sc._read = [a.read_u16 for a in adcs]
-        return None, None, None, muxscanplain
+        return None, None, None
     from gogadget.hw import rp2fast
     sc._chan = bytes(channels)  # the ADC input of each bank
     sc._masks = array("I", [1 << g for g in gpios])
     # SIO set, SIO clear, ADC CS addresses; the select state
     sc._regs = array("I", [rp2fast.SIO_OUT_SET, rp2fast.SIO_OUT_CLR, rp2fast.ADC_CS, state])
-    return fast["scan"], fast["classify"], fast["track_look"], None
+    return fast["scan"], fast["classify"], fast["track_look"]

@@ -49,9 +49,13 @@ class MuxScanner:
         scan then drives the SIO and ADC registers from viper code, the same
         plan in the same order."""
         from gogadget.hw import muxplan  # boot only: the plan and the set-up leave the heap
-        self._fast, self._fast_classify, self._fast_look, self._plain = muxplan.make(
+        self._plain = None
+        self._fast, self._fast_classify, self._fast_look = muxplan.make(
             self, size, select, bank_select, adcs, calibration, settle_reads, fast, gpios,
             channels)
+        if self._fast is None:  # every board but the Pico: the plain loops
+            from gogadget.hw import muxscanplain  # (its STEP_* from muxplan, still loaded)
+            self._plain = muxscanplain
         muxplan = None
         forget("hw.muxplan")
 

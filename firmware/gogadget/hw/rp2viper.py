@@ -430,7 +430,7 @@ def settle_mark(st, lo: int, hi: int):
 
 @micropython.viper
 def diff_places(ref) -> int:
-    # view._places: prompts and counts per place; -1 when a sensor fault
+    # viewplain.places: prompts and counts per place; -1 when a sensor fault
     # appears or clears, which the plain pass reports (it then runs from the
     # start: the places done here come out the same when done twice)
     scan = ptr8(ref.stable)
@@ -495,7 +495,7 @@ def diff_places(ref) -> int:
                 miss = pl
                 if not (m & 8):
                     # a stone just went: an ignored place beside it that
-                    # reads a stone where none belongs (view._blind_beside)
+                    # reads a stone where none belongs (viewplain._blind_beside)
                     # is the plain pass's to ask about
                     size = int(ref.size)
                     col = pl % size
