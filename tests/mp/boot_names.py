@@ -1,0 +1,35 @@
+"""Run under MicroPython with the firmware's .mpy files (build/) on
+MICROPYPATH: the names the board interns at its start, as boot.start
+learns them, counted by the interpreter.  Prints qstr_info's line before
+("NAMES BEFORE") and after ("NAMES AFTER") for a config of its argv:
+
+    micropython boot_names.py [room] [clock]
+
+room: a broker in the config (the Pico W's room; the host's names are
+learnt too); clock: a game on byo-yomi."""
+import sys
+
+import machine  # tests/mp's pins (its own names are not the firmware's: counted before)
+import micropython
+
+machine.install_colour(19, seed=1)
+print("NAMES BEFORE", end=" ")
+micropython.qstr_info()
+from gogadget.config import Config  # noqa: E402
+
+cfg = Config(size=19)
+if "clock" in sys.argv:
+    cfg.time_control = "byoyomi"
+if "room" in sys.argv:
+    cfg.broker = "broker.local"
+    cfg.board_id = "board01"
+from gogadget import boot  # noqa: E402
+
+boot.learn_names(cfg)
+# The drivers, as boot.start makes them.
+from gogadget.hw import pico  # noqa: E402
+
+drivers = (pico.make_sensors(cfg), pico.make_leds(cfg), pico.make_buttons(cfg),
+           pico.make_heartbeat())
+print("NAMES AFTER", end=" ")
+micropython.qstr_info()
