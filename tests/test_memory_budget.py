@@ -117,8 +117,8 @@ def test_the_plain_diff_names_marks_and_faults_as_view_does():
     from gogadget import view, viewplain
     assert (viewplain._M_REMOVE, viewplain._M_STRAY, viewplain._M_CONTRA, viewplain._F_IGNORED,
             viewplain._F_DRIVER, viewplain._TICK_SHIFT) == (
-        view.M_REMOVE, view.M_STRAY, view.M_CONTRA, view.F_IGNORED, view.F_DRIVER,
-        view.TICK_SHIFT)
+        view.M_REMOVE, view.M_STRAY, view.M_CONTRA, view.F_IGNORED, view._F_DRIVER,
+        view._TICK_SHIFT)
 
 
 def test_the_take_back_names_its_stages_as_play_does():
