@@ -42,22 +42,6 @@ def count_now(ref):
     return score.count(ref.board, ref.rules, dead, ref.komi)
 
 
-def _knocked(ref):
-    """Did the last batch take a stone of the game away and put a stone
-    down where none belongs?  Then it was a slide, a bump."""
-    fresh = ref.settler.fresh
-    scan = ref.stable
-    want = ref.want
-    gone = came = False
-    for pl in range(ref.n):
-        if fresh[pl]:
-            if want[pl] == EMPTY:
-                came = came or scan[pl] != S_EMPTY
-            else:
-                gone = gone or scan[pl] == S_EMPTY
-    return gone and came
-
-
 def refresh(ref):
     scan = ref.stable
     want = ref.want
@@ -66,7 +50,16 @@ def refresh(ref):
     fresh = ref.settler.fresh
     board = ref.board
     colour = board.to_move()
-    knocked = _knocked(ref)
+    # Did the last batch take a stone of the game away and put a stone down
+    # where none belongs?  Then it was a slide, a bump (knocked).
+    gone = came = False
+    for pl in range(ref.n):
+        if fresh[pl]:
+            if want[pl] == EMPTY:
+                came = came or scan[pl] != S_EMPTY
+            else:
+                gone = gone or scan[pl] == S_EMPTY
+    knocked = gone and came
     ref.has_fault = False
     new = -1
     for pl in range(ref.n):

@@ -9,10 +9,10 @@ than the board; clearing the board starts the next game.
 """
 from gogadget import journal as jn
 from gogadget import signals as sg
-from gogadget.compat import forget, ticks_diff
+from gogadget.compat import const, forget, ticks_diff
 from gogadget.scan import S_EMPTY
 
-_SCROLL_MS = 180  # one column of score text per step when it is wider than the board
+_SCROLL_MS = const(180)  # one column of score text per step when it is wider than the board
 
 
 def finish(ref, winner, result, margin=None):
@@ -28,9 +28,10 @@ def finish(ref, winner, result, margin=None):
     ref.refresh()
 
 
-def keep(ref, how):
+def keep(ref, kind):
     """Keep the game beside the journal as the next NNNN.sgf, streamed to
-    flash a few bytes at a time (a long game's record never sits in RAM).
+    flash a few bytes at a time (a long game's record never sits in RAM);
+    kind: "" or the kind of game ("unfinished"), as the events say it.
     True when it is kept.  When it cannot be (flash full, out of memory) the
     journal still holds the game: ref.unsaved says so, and the next new
     game tries again before it replaces the journal (referee.new_game)."""
@@ -47,7 +48,7 @@ def keep(ref, how):
         from gogadget import sgf
         name = sgf.save_game(ref.journal.dir, ref.board, ref.rules, ref.komi, ref.result,
                              ref.date(), ref.clock)
-        ref.event("prompt", ("%s game kept as %s" % (how, name)).strip())
+        ref.event("prompt", ("%s game kept as %s" % (kind, name)).strip())
         ok = True
     except (OSError, MemoryError) as exc:
         sgf = None
@@ -57,7 +58,7 @@ def keep(ref, how):
     finally:
         sgf = None
         forget("sgf")  # used once a game: its bytecode need not stay on the heap
-    ref.unsaved = "" if ok else (how or "finished")
+    ref.unsaved = "" if ok else (kind or "finished")
     return ok
 
 

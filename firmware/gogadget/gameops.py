@@ -19,9 +19,6 @@ from gogadget.rules import PRESETS, format_points
 from gogadget.view import F_IGNORED, M_CONTRA, age_ms
 
 _TB_NONE = const(0)  # play.TB_NONE
-# Prompts the stuck-sensor question may follow: a stone to put right.
-_ASKABLE = (sg.P_PUT_BLACK, sg.P_PUT_WHITE, sg.P_REMOVE, sg.P_WRONG_COLOUR, sg.P_ILLEGAL,
-            sg.P_KO, sg.P_SUPERKO)
 
 
 def new_game(ref, size=None, komi=None, handicap=None, preset=None, free=False):
@@ -106,7 +103,7 @@ def status(ref):
         ref.phase, colour_name(b.to_move()), b.moves, b.prisoners[BLACK],
         b.prisoners[WHITE], ref.unresolved)
     if ref.result:
-        text += ", result " + ref.result
+        text += ", result %s" % ref.result  # (a string of 11: no name)
     if ref.has_fault:
         text += ", sensor fault"
     if ref.damage:
@@ -124,10 +121,13 @@ def ask_stuck(ref, now_ms):
     since = ref.since
     prompt = ref.prompt
     limit = ref.config.stuck_ms
+    # Prompts the question may follow: a stone to put right.
+    askable = (sg.P_PUT_BLACK, sg.P_PUT_WHITE, sg.P_REMOVE, sg.P_WRONG_COLOUR, sg.P_ILLEGAL,
+               sg.P_KO, sg.P_SUPERKO)
     best = -1
     best_age = 0
     for pl in range(ref.n):
-        if mark[pl] & M_CONTRA and prompt[pl] in _ASKABLE:
+        if mark[pl] & M_CONTRA and prompt[pl] in askable:
             a = age_ms(now_ms, since[pl])
             if a >= limit and a > best_age:
                 best = pl
