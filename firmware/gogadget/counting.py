@@ -16,10 +16,12 @@ phase) is ending.py's: finish() and over() here load it for the callers
 that end a game from elsewhere (the host, the clock, a resume).
 """
 from gogadget import signals as sg
-from gogadget.compat import forget
+from gogadget.compat import const, forget
 from gogadget.points import EMPTY, BLACK, WHITE, vertex
 from gogadget.scan import S_EMPTY, S_STONE, S_FAULT
 from gogadget.view import M_REMOVE, M_STRAY, M_DEAD, M_SLID
+
+_RESUMED = const(8)  # a slot of Referee._state (referee.py's)
 
 def begin(ref):
     """Two passes: counting starts.  Stones already standing where none
@@ -95,7 +97,7 @@ def refresh(ref):
         ref.phase = "play"
         ref.counted = None
         forget("score")  # back when counting starts again
-        ref.resumed = new
+        ref._state[_RESUMED] = new
         ref.event("count", "new stone at %s: counting ends, play resumes"
                   % vertex(ref.size, ref.pt(new)))
         ref.refresh_phase()

@@ -12,6 +12,8 @@ from gogadget import signals as sg
 from gogadget.compat import const, forget, ticks_diff
 from gogadget.scan import S_EMPTY
 
+_OVER_MS = const(11)  # slots of Referee._state (referee.py's)
+_CLEARED = const(12)
 _SCROLL_MS = const(180)  # one column of score text per step when it is wider than the board
 
 
@@ -67,11 +69,11 @@ def over(ref, winner):
     from gogadget import font
     ref.phase = "over"
     ref.winner = winner
-    ref.cleared_before = None
+    ref._state[_CLEARED] = -1  # not looked at yet
     ref.text = font.render(ref.result)
     font = None
     forget("font")
-    ref.over_ms = ref.now
+    ref._state[_OVER_MS] = ref.now
     ref.scroll = -999
     ref.dirty = True
 
@@ -84,10 +86,10 @@ def refresh_over(ref):
         if scan[pl] != S_EMPTY:
             empty = False
             break
-    if empty and ref.cleared_before is False:
+    if empty and ref._state[_CLEARED] == 0:  # cleared since the last look
         ref.new_game(handicap=ref.config.handicap)
         return
-    ref.cleared_before = empty
+    ref._state[_CLEARED] = 1 if empty else 0
     ref.unresolved = 0
     ref.has_fault = False
     ref.scroll = -999
@@ -104,7 +106,7 @@ def scroll(ref, now):
     else:
         # A ticker: the text, a gap of three columns, the text again.
         span = len(cols) + 3
-        offset = (ticks_diff(now, ref.over_ms) // _SCROLL_MS) % span
+        offset = (ticks_diff(now, ref._state[_OVER_MS]) // _SCROLL_MS) % span
     if offset != ref.scroll:
         ref.scroll = offset
         sg.draw_text(ref.prompt, size, cols, offset, span)

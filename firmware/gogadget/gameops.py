@@ -18,7 +18,8 @@ from gogadget.points import BLACK, WHITE, colour_name, vertex
 from gogadget.rules import PRESETS, format_points
 from gogadget.view import F_IGNORED, M_CONTRA, age_ms
 
-_TB_NONE = const(0)  # play.TB_NONE
+_TB_NONE = const(0)  # play._TB_NONE
+_TB_CONFIRMED = const(9)  # a slot of Referee._state (referee.py's)
 
 
 def new_game(ref, size=None, komi=None, handicap=None, preset=None, free=False):
@@ -79,7 +80,8 @@ def undo(ref):
     ref.sync_want()
     ref.last_seen = True
     ref.takeback = _TB_NONE
-    ref.tb_ready = ref.tb_confirmed = False
+    ref.tb_ready = False
+    ref._state[_TB_CONFIRMED] = 0
     ref.result = ""
     ref.phase = "play"
     ref.event("undo", colour_name(colour) + " " + vertex(ref.size, pt))

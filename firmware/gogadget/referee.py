@@ -63,16 +63,25 @@ def _plain():
     use_fast(sync_want)
 
 
-_TB_NONE = const(0)  # play.TB_NONE: no take-back under way
-# Referee._state: the referee's own small state, one preallocated array
-# (an attribute is a name the board interns and a slot in the instance).
+_TB_NONE = const(0)  # play._TB_NONE: no take-back under way
+# Referee._state: the small numbers the referee and its phase modules
+# keep, one preallocated array (an attribute is a name the board interns
+# and a slot in the instance).  The phase modules hold copies of the slots
+# they use (tests/test_memory_budget.py checks them).
 _BATCH = const(0)  # the settler adopted a batch not yet looked at
 _BOOTED = const(1)  # the settled view has been taken from the board
 _HELD = const(2)  # a phase module other than play's may be loaded
 _BRIGHTNESS = const(3)  # the global brightness cap of the LED frame
 _ASK_NEW_MS = const(4)  # when New was pressed (waiting for Confirm)
 _STUCK_NEXT = const(5)  # when a contradiction may next be asked about
-_STATE_SLOTS = const(6)
+_MULTI = const(6)  # play: new stones last reported as too many
+_REPORTED = const(7)  # play: place whose illegal stone was last reported (-1: none)
+_RESUMED = const(8)  # counting ended by a stone here: play tries it as a move (-1: none)
+_TB_CONFIRMED = const(9)  # play, takeback: Confirm pressed before the take-back was ready
+_TB_CONFIRMED_MS = const(10)  # ... when
+_OVER_MS = const(11)  # ending: when the game ended (the result's ticker)
+_CLEARED = const(12)  # ending: the board was empty at the last look (1), not (0), none yet (-1)
+_STATE_SLOTS = const(13)
 
 
 def _phase(k):
@@ -181,7 +190,6 @@ class Referee:
         for i in range(self.n):
             self.want[i] = self.mark[i] = self.fault[i] = 0
         self.settler.restart()
-        self.resumed = -1  # counting ended by a stone here: try it as a move
         self.ncontra = self.oldest = 0
         self.ask_stuck = -1  # place the board asks about (is its sensor stuck?)
         self._state[_STUCK_NEXT] = 0
@@ -190,14 +198,12 @@ class Referee:
         self.takeback = _TB_NONE
         self.tb_ready = False
         self.ask_undo = 0  # the remote opponent took back move N: Confirm takes it back here
-        self.tb_confirmed = False  # Confirm pressed before the take-back was ready
-        self.tb_confirmed_ms = 0
-        self.reported = -1  # place whose illegal stone was last reported
-        self.multi = 0  # new stones last reported as too many
+        st = self._state
+        st[_RESUMED] = st[_REPORTED] = st[_CLEARED] = -1
+        st[_TB_CONFIRMED] = st[_TB_CONFIRMED_MS] = st[_MULTI] = st[_OVER_MS] = 0
         self.counted = None
         self.text = None
         self.scroll = -1
-        self.over_ms = 0
         # Text the host asked to show (gogadget-show: a clock) in place of
         # the prompts until shown_until, or until anything happens.
         self.shown = None
@@ -207,7 +213,6 @@ class Referee:
         self.extra = self.missing = -1
         self.placed = 0
         self.winner = EMPTY
-        self.cleared_before = None
         self.last_seen = True  # the last move has been on the board (take-back allowed)
         self.sync_want()
         self.log.seen(rules)

@@ -12,10 +12,12 @@ from gogadget.scan import S_EMPTY, S_STONE
 from gogadget.view import M_REMOVE, M_STRAY, beside, diff, mark_strays
 
 _CONFIRM_GRACE_MS = const(1000)  # a Confirm just before the last prisoner settles still counts
-_TB_NONE = const(0)  # play.TB_NONE
-_TB_LIFTED = const(1)  # play.TB_LIFTED
-_TB_RETURNING = const(2)  # play.TB_RETURNING
-_TB_AMBIGUOUS = const(3)  # play.TB_AMBIGUOUS
+_TB_NONE = const(0)  # play._TB_NONE
+_TB_LIFTED = const(1)  # play._TB_LIFTED
+_TB_RETURNING = const(2)  # play._TB_RETURNING
+_TB_AMBIGUOUS = const(3)  # play._TB_AMBIGUOUS
+_TB_CONFIRMED = const(9)  # Referee._state's slots (referee.py's)
+_TB_CONFIRMED_MS = const(10)
 
 
 def follow(ref, board, last, pl):
@@ -73,8 +75,9 @@ def follow(ref, board, last, pl):
     # back, nothing else out of place.
     ready = present == len(caps) and ref.missings == 1 and not ref.wrong \
         and ref.extras + ref.pending == present
-    if ready and ref.tb_confirmed and ticks_diff(ref.now, ref.tb_confirmed_ms) < _CONFIRM_GRACE_MS:
-        ref.tb_confirmed = False
+    st = ref._state
+    if ready and st[_TB_CONFIRMED] and ticks_diff(ref.now, st[_TB_CONFIRMED_MS]) < _CONFIRM_GRACE_MS:
+        st[_TB_CONFIRMED] = 0
         ref.tb_ready = True
         ref.undo()  # Confirm came just before the last prisoner had settled
         return True

@@ -95,10 +95,12 @@ def beside(ref, pl, nb):
     return (d == 1 or d == -1) and pl // size == nb // size or d == size or d == -size
 
 
-def mark_strays(ref, resumed):
-    """Stones put down while the position is not right are strays."""
+def mark_strays(ref, pl):
+    """Stones put down while the position is not right are strays (but
+    the one at pl, a stone that ended the count: Referee._state's _RESUMED;
+    -1 for none)."""
     prompt = ref.prompt
     mark = ref.mark
-    for pl in range(ref.n):
-        if prompt[pl] == sg.P_REMOVE and not mark[pl] & M_REMOVE and pl != resumed:
-            mark[pl] |= M_STRAY
+    for p in range(ref.n):
+        if prompt[p] == sg.P_REMOVE and not mark[p] & M_REMOVE and p != pl:
+            mark[p] |= M_STRAY
