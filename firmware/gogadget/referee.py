@@ -59,8 +59,10 @@ def use_fast(sync_want):
 
 
 def _plain():
-    from gogadget.refereeplain import sync_want
-    use_fast(sync_want)
+    # Imported by name: a Pico, which never loads it, never learns the
+    # module's name either (an import statement's names are interned with
+    # this module; a string this long is not).
+    use_fast(__import__("gogadget.refereeplain", None, None, ("sync_want",)).sync_want)
 
 
 _TB_NONE = const(0)  # play._TB_NONE: no take-back under way
@@ -223,9 +225,11 @@ class Referee:
         time_settings); the clock module is loaded only for one."""
         self.clock = None
         if self.config.time_control != "none":
-            from gogadget.clock import from_config
+            # By name, as _plain's: a board with no clock never learns these.
+            make = getattr(__import__("gogadget.clock", None, None, ("from_config",)),
+                           "from_config")
             n = (size or self.size) ** 2
-            self.clock = from_config(self.config, n + n // 8)
+            self.clock = make(self.config, n + n // 8)
 
     def handicap_done(self):
         self.board.handicap = self.handicap
@@ -262,29 +266,30 @@ class Referee:
         self.now = now_ms
         clock = self.clock
         if clock is not None and (clock.running or clock.shown):
-            self._tick_clock(clock, now_ms)
+            ch = clock.tick(now_ms)  # allocates nothing
+            if ch:
+                clock.changed(self, ch)  # (a time-out ends the game before anything else)
         if self.rules.changes != self.log.changes:
             self.log.rules(self.rules)
         settler = self.settler
-        st = self._state
         # Skipping the call keeps an idle scan to one buffer comparison.
         if (not settler.resting or scan != settler.last) and settler.feed(scan, now_ms):
-            st[_BATCH] = 1
-            if not st[_BOOTED]:
+            self._state[_BATCH] = 1
+            if not self._state[_BOOTED]:
                 self._boot_view()
-        if st[_BATCH] and settler.clean:
+        if self._state[_BATCH] and settler.clean:
             # Only a clean batch is looked at (lights included): a change
             # still on its way must not show half-decided prompts.
-            st[_BATCH] = 0
+            self._state[_BATCH] = 0
             self.dirty = True
         if self.ncontra and self.ask_stuck < 0 and self.phase != "count" \
                 and self.phase != "over" and not self.takeback \
-                and ticks_diff(now_ms, st[_STUCK_NEXT]) >= 0 \
+                and ticks_diff(now_ms, self._state[_STUCK_NEXT]) >= 0 \
                 and view.age_ms(now_ms, self.oldest) >= self.config.stuck_ms:
             if _rare("ask_stuck", self, now_ms) < 0:
-                st[_STUCK_NEXT] = now_ms + _STUCK_RETRY_MS
+                self._state[_STUCK_NEXT] = now_ms + _STUCK_RETRY_MS
             self.dirty = True
-        if self._ask_new and ticks_diff(now_ms, st[_ASK_NEW_MS]) >= self.config.confirm_ms:
+        if self._ask_new and ticks_diff(now_ms, self._state[_ASK_NEW_MS]) >= self.config.confirm_ms:
             self._ask_new = False
             self.event("prompt", "new game not confirmed: play on")
             self.dirty = True
@@ -295,11 +300,6 @@ class Referee:
             self.dirty = True
         if self.dirty:
             self.refresh()
-
-    def _tick_clock(self, clock, now_ms):
-        ch = clock.tick(now_ms)  # allocates nothing
-        if ch:
-            clock.changed(self, ch)  # (a time-out ends the game before anything else)
 
     def _boot_view(self):
         """The first settled view: stones found where the game has none were
@@ -391,8 +391,11 @@ class Referee:
         PASS): checked, recorded at once and prompted on the LEDs until the
         person has placed it (and lifted its prisoners).  Returns the board
         reason code (core.OK when accepted)."""
-        if self.clock is not None and self.clock.running:
-            self._tick_clock(self.clock, self.now)
+        clock = self.clock
+        if clock is not None and clock.running:
+            ch = clock.tick(self.now)
+            if ch:
+                clock.changed(self, ch)
         if self.phase == "over":
             raise ValueError("game is over")
         if pt == PASS:
@@ -422,8 +425,11 @@ class Referee:
     def press(self, key, now_ms):
         """One button event (key: events.BTN_*)."""
         self.now = now_ms
-        if self.clock is not None and self.clock.running:
-            self._tick_clock(self.clock, now_ms)  # a flag that fell first ends the game first
+        clock = self.clock
+        if clock is not None and clock.running:
+            ch = clock.tick(now_ms)  # a flag that fell first ends the game first
+            if ch:
+                clock.changed(self, ch)
         phase = self.phase
         asked = self._ask_new
         self._ask_new = False  # any button but Confirm drops the question
