@@ -42,7 +42,6 @@ from gogadget.rules import game_over
 from gogadget.scan import S_EMPTY, S_STONE
 from gogadget.view import M_REMOVE, M_STRAY, beside, diff, mark_strays
 
-_ILLEGAL_PROMPT = (sg.P_NONE, sg.P_ILLEGAL, sg.P_ILLEGAL, sg.P_KO, sg.P_SUPERKO, sg.P_ILLEGAL)
 
 # Referee.takeback: how far a take-back has come (Referee.tb_ready: the
 # board shows the position before the last move).  Private: no other module
@@ -90,7 +89,10 @@ def refresh(ref):
     if not ref.last_seen and last is not None and (
             last[1] == PASS or ref.prompt[ref.place(last[1])] == sg.P_NONE):
         ref.last_seen = last[1] != PASS
-    mark_last(ref)
+    if last is not None and last[1] != PASS:  # the last move's light
+        pl = ref.place(last[1])
+        if ref.prompt[pl] == sg.P_NONE:
+            ref.prompt[pl] = sg.P_LAST
 
 
 def _try_move(ref, resumed):
@@ -121,9 +123,11 @@ def _try_move(ref, resumed):
         return False  # a capture in one motion or a slide: cannot tell (see above)
     code = board.play(colour, pt)
     if code != core.OK:
-        ref.prompt[pl] = _ILLEGAL_PROMPT[code]
-        _report(ref, pl, "%s %s %s" % (colour_name(colour), vertex(ref.size, pt),
-                                       core.REASONS[code]))
+        # The board's reason (core.OCCUPIED ... core.OFF_BOARD) as a prompt.
+        ref.prompt[pl] = (sg.P_NONE, sg.P_ILLEGAL, sg.P_ILLEGAL, sg.P_KO, sg.P_SUPERKO,
+                          sg.P_ILLEGAL)[code]
+        _report(ref, pl, colour_name(colour) + " " + vertex(ref.size, pt) + " "
+                + core.REASONS[code])
         return False
     if ref.missings and pl != resumed:
         # Did the move just played take every stone missing from the board,
@@ -175,14 +179,6 @@ def _report(ref, pl, text):
     if ref._state[_REPORTED] != pl:
         ref._state[_REPORTED] = pl
         ref.event("illegal", text)
-
-
-def mark_last(ref):
-    last = ref.board.last_move()
-    if last is not None and last[1] != PASS:
-        pl = ref.place(last[1])
-        if ref.prompt[pl] == sg.P_NONE:
-            ref.prompt[pl] = sg.P_LAST
 
 
 # -- take-back ------------------------------------------------------------

@@ -122,7 +122,9 @@ class Referee:
         if _FAST[0] is None:
             _plain()
         if view._FAST[0] is None and view._PLAIN[0] is None:
-            view.plain()
+            # No viper twin of diff's pass: the plain pass, kept (view._PLAIN).
+            from gogadget.viewplain import places
+            view._PLAIN[0] = places
         self.config = config
         self.journal = journal
         self.log = GameLog(journal)

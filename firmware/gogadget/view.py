@@ -46,7 +46,8 @@ _TICK_SHIFT = const(7)  # Referee.since keeps time in 128 ms units, 16 bits (2 h
 # installs it); None: viewplain.places, which does the same (and which the
 # viper pass hands the rare places to: a sensor fault, a blind place).
 _FAST = [None]
-_PLAIN = [None]  # type: list  # viewplain.places, where no viper twin runs
+_PLAIN = [None]  # type: list  # viewplain.places, where no viper twin runs (the first Referee
+# loads it, so a scan never does)
 
 
 def use_fast(places):
@@ -55,13 +56,6 @@ def use_fast(places):
     the plain pass then runs from the start (a place done twice comes out
     as done once), else 0."""
     _FAST[0] = places
-
-
-def plain():
-    """Where no viper twin runs: the plain pass, kept (the first Referee
-    loads it, so a scan never does)."""
-    from gogadget.viewplain import places
-    _PLAIN[0] = places
 
 
 def diff(ref):
