@@ -165,15 +165,15 @@ ref.press(BTN_PASS, now)
 # resumes, which it has), and watched.
 from gogadget import counting, ending
 seen = []
-begin = counting.begin
-def watch_begin(ref):
-    seen.append(("begin", "gogadget.play" in sys.modules))
-    begin(ref)
-counting.begin = watch_begin
+start = counting.start
+def watch_start(ref):
+    seen.append(("start", "gogadget.play" in sys.modules))
+    start(ref)
+counting.start = watch_start
 keep = ending.keep
-def watch_keep(ref, how):
+def watch_keep(ref, kind):
     seen.append(("keep", "gogadget.counting" in sys.modules or "gogadget.score" in sys.modules))
-    return keep(ref, how)
+    return keep(ref, kind)
 ending.keep = watch_keep
 ref.press(BTN_PASS, now)
 print("PHASE", ref.phase)
@@ -187,4 +187,4 @@ def test_play_goes_before_the_count_comes_and_the_count_before_the_record():
     res = run_micropython(HANDOVER)
     assert res.returncode == 0, res.stdout + res.stderr
     assert "PHASE count" in res.stdout and "PHASE over" in res.stdout, res.stdout
-    assert "SEEN [('begin', False), ('keep', False)]" in res.stdout, res.stdout
+    assert "SEEN [('start', False), ('keep', False)]" in res.stdout, res.stdout

@@ -23,7 +23,7 @@ from gogadget.view import M_REMOVE, M_STRAY, M_DEAD, M_SLID
 
 _RESUMED = const(8)  # a slot of Referee._state (referee.py's)
 
-def begin(ref):
+def start(ref):
     """Two passes: counting starts.  Stones already standing where none
     belongs are strays: only a stone put down from now on can end it."""
     ref.phase = "count"
@@ -35,7 +35,8 @@ def begin(ref):
     ref.event("count", "two passes: lift dead stones, then Confirm")
 
 
-def count_now(ref):
+def count(ref):
+    """The count of the position now, the dead stones marked (score.count)."""
     from gogadget import score
     dead = []
     for pl in range(ref.n):
@@ -108,7 +109,7 @@ def refresh(ref):
                 and not mark[pl] & (M_DEAD | M_SLID):
             for pt in board.chain(ref.pt(pl)):
                 mark[ref.place(pt)] |= M_DEAD
-    c = count_now(ref)
+    c = count(ref)
     owner = c.owner
     outstanding = 0
     for pl in range(ref.n):

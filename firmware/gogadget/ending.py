@@ -78,7 +78,8 @@ def over(ref, winner):
     ref.dirty = True
 
 
-def refresh_over(ref):
+def refresh(ref):
+    # The "over" phase's look at the board (Referee.refresh_phase).
     # Clearing the board after a finished game starts the next one.
     scan = ref.stable
     empty = True

@@ -83,9 +83,11 @@ def new_frame(size):
     return f
 
 
-def on(pattern, now_ms):
-    """Is a light of this pattern on at this moment (now_ms) of the frame
-    clock?  (The one definition of the blink rhythms.)"""
+def on(code, now_ms):
+    """Is a light of this code's pattern (its high nibble: BLINK, FAST ...)
+    on at this moment (now_ms) of the frame clock?  (The one definition of
+    the blink rhythms.)"""
+    pattern = code & 0xF0
     if pattern == BLINK:
         return now_ms % 1000 < 500
     if pattern == FAST:
@@ -97,7 +99,7 @@ def on(pattern, now_ms):
 def rgb(code, brightness, now_ms=0):
     """RGB the LED should show for a code at a global brightness (0..255),
     at this moment of the frame clock (blink patterns)."""
-    if code & 0x0F == OFF or not on(code & 0xF0, now_ms):
+    if code & 0x0F == OFF or not on(code, now_ms):
         return (0, 0, 0)
     r, g, b = PALETTE[code & 0x0F]
     if code & 0xF0 == DIM:

@@ -343,7 +343,7 @@ class Referee:
             if _FAST[_COUNTING] is not None:  # the count is done: its modules go
                 _FAST[_COUNTING] = None
                 forget("counting", "score")
-            _phase(_ENDING).refresh_over(self)
+            _phase(_ENDING).refresh(self)
         else:  # "setup", "resume"
             _phase(_PLAY)  # loaded before play starts, not in the first move's cycle
             _phase(_POSITION).refresh(self)
@@ -482,7 +482,7 @@ class Referee:
             # The game is over: play's module goes before the count's comes.
             _FAST[_PLAY] = None
             forget("play", "takeback")
-            _phase(_COUNTING).begin(self)
+            _phase(_COUNTING).start(self)
         self.dirty = True
         self.refresh()
 
@@ -493,10 +493,10 @@ class Referee:
 
     def count_result(self):
         """The result the count would give now (the dead stones marked)."""
-        return _phase(_COUNTING).count_now(self).result
+        return _phase(_COUNTING).count(self).result
 
     def confirm_count(self):
-        c = _phase(_COUNTING).count_now(self)
+        c = _phase(_COUNTING).count(self)
         winner, result, margin = c.winner, c.result, abs(c.black - c.white)
         c = None
         # The count is done: its modules go before the record is kept.
