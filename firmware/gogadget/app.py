@@ -73,14 +73,7 @@ class App:
             ref.press(button, now_ms)
         self.leds.show(ref.frame, now_ms)
         if self.stream is not None:
-            # One slice of the host link's work; until a host has spoken,
-            # one look for a byte on the line (allocating nothing).
-            link = self.link
-            if link is None and self.stream.readinto(self._knock):
-                link = self.open_link()
-                link.take(self._knock, 1)
-            if link is not None:
-                link.poll(now_ms)
+            self.poll_host(now_ms)
         if self.broadcast is not None:
             self.broadcast.poll(now_ms)
 
@@ -90,3 +83,15 @@ class App:
             from gogadget.link import Link
             self.link = Link(self, self.stream)
         return self.link
+
+    def poll_host(self, now_ms):
+        """One slice of the host link's work; until a host has spoken, one
+        look for a byte on the line (allocating nothing).  (A method of its
+        own: host_sim/bench/rp2.py times it apart.)"""
+        link = self.link
+        if link is None:
+            if not self.stream.readinto(self._knock):
+                return
+            link = self.open_link()
+            link.take(self._knock, 1)
+        link.poll(now_ms)
