@@ -555,3 +555,17 @@ def test_each_end_in_the_backlog_says_its_own_games_result(tmp_path):
     ends = [e for e in rig.net.events() if e["t"] == "end"]
     assert [(e["game"], e["result"]) for e in ends] == [(rig.ref.log.game, second)]
     assert not rig.b._st[bc._ENDS]
+
+
+def test_roomjoin_uses_the_broadcasters_state_indices():
+    # roomjoin may not import broadcast (a circle): it repeats the indices
+    # of the Broadcaster's state list it uses, which must be the same.
+    import re
+    from pathlib import Path
+    src = Path(bc.__file__).parent
+    mine = dict(re.findall(r"^_S_(\w+) = const\((\d+)\)", (src / "roomjoin.py").read_text(), re.M))
+    theirs = dict(re.findall(r"^_(\w+) = const\((\d+)\)", (src / "broadcast.py").read_text(), re.M))
+    assert mine and all(theirs.get(k) == v for k, v in mine.items()), (mine, theirs)
+    b = Broadcaster(FakeNet().factory, "b1")
+    assert len(b._st) == bc._TOPICS + 1
+    assert isinstance(b._st[bc._RING], bytearray) and isinstance(b._st[bc._TOPICS], tuple)
