@@ -305,15 +305,15 @@ class Broadcaster:
         if self._st[_GAME] < 0:
             return None
         from gogadget import roomjoin
-        snap = roomjoin.whole(self)
+        snap = roomjoin.snapshot(self)
         forget("roomjoin")
         return snap
 
     def close(self, now_ms=0):
         """Leave the broker: say offline (retained), then disconnect
-        (roomjoin.leave)."""
+        (roomjoin.close)."""
         from gogadget import roomjoin
-        roomjoin.leave(self)
+        roomjoin.close(self)
         forget("roomjoin")
 
     # -- looking at the referee ------------------------------------------------
@@ -343,9 +343,9 @@ class Broadcaster:
                         self._events(seq, board.moves)
                 st[_GAME] = game
                 # A new game, a power cut, new set-up stones: the set-up's
-                # text (roomjoin.rebuild).
+                # text (roomjoin.setup).
                 from gogadget import roomjoin
-                roomjoin.rebuild(self)
+                roomjoin.setup(self)
                 forget("roomjoin")
             elif seq != st[_SEQ] or board.moves != st[_MOVES]:
                 self._events(seq - st[_SEQ], board.moves - st[_MOVES])

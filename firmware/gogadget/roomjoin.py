@@ -66,12 +66,12 @@ def init(b, size, black, white, peer, referee):
         # The backlog ring, the ends' results; one event message (also the
         # snapshot's head, then its moves on their way to the socket: never
         # two at once), as long as a head with nine set-up stones of each
-        # colour (rebuild makes it longer for more); the snapshot's tail:
+        # colour (setup makes it longer for more); the snapshot's tail:
         bytearray(size), [], bytearray(_HEAD + len(names) + _SETUP), bytearray(_TAIL),
         None]
 
 
-def leave(b):
+def close(b):
     """Say offline (retained), then disconnect (Broadcaster.close)."""
     client = b._client
     b._client = None
@@ -106,7 +106,7 @@ def connect(b):
     st[_S_HELLO_DIRTY] = peer is not None
 
 
-def rebuild(b):
+def setup(b):
     """The set-up stones' text for the snapshot's head (a new game, a power
     cut, new set-up stones); the event buffer made longer if they need it."""
     st = b._st
@@ -139,7 +139,7 @@ class _Into:
         self.n += n
 
 
-def whole(b):
+def snapshot(b):
     """The snapshot as bytes (Broadcaster.snapshot)."""
     out = _Into(len(b))
     b.write_to(out)

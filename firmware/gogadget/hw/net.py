@@ -40,10 +40,11 @@ class Wifi:
         wlan = network.WLAN(network.STA_IF)
         wlan.active(True)
         self.wlan = wlan
-        self._join()
+        self.connect()
         return self
 
-    def _join(self):
+    def connect(self):
+        """A join started (the WLAN's connect: it goes on by itself)."""
         self.time = ticks_ms()
         try:
             self.wlan.connect(self.ssid, self.password)
@@ -63,7 +64,7 @@ class Wifi:
         status = wlan.status()
         if isinstance(status, int) and status < 0 \
                 or ticks_diff(ticks_ms(), self.time) > _JOIN_MS:
-            self._join()
+            self.connect()
         return False
 
 
