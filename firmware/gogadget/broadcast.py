@@ -326,26 +326,9 @@ class Broadcaster:
         seq = ref.log.seq
         try:
             if game != st[_GAME] or seq < st[_SEQ] or st[_SETUPS] != len(board.setup_stones):
-                if game != st[_GAME] and st[_GAME] >= 0:
-                    # A new game: keep the old one's last snapshot if the
-                    # broker lacks it, to go after that game's events; the
-                    # new game's events so far (if they can be told apart)
-                    # go out after the old game's.
-                    if st[_SNAP_DIRTY] and st[_LAST] is not None:
-                        st[_FROZEN] = st[_LAST]
-                        st[_FROZEN_GAME] = st[_GAME]
-                        st[_SNAP_DIRTY] = False
-                    st[_LAST] = None
-                    st[_GAME] = game
-                    st[_ENDED] = False
-                    st[_SEQ] = st[_MOVES] = 0
-                    if seq:
-                        self._events(seq, board.moves)
-                st[_GAME] = game
-                # A new game, a power cut, new set-up stones: the set-up's
-                # text (roomjoin.setup).
+                # A new game, a power cut, new set-up stones (roomjoin.setup).
                 from gogadget import roomjoin
-                roomjoin.setup(self)
+                roomjoin.setup(self, game, seq)
                 forget("roomjoin")
             elif seq != st[_SEQ] or board.moves != st[_MOVES]:
                 self._events(seq - st[_SEQ], board.moves - st[_MOVES])

@@ -14,8 +14,10 @@ it a socket timeout and close() another few hundred bytes).
     c.check_msg()                              # one waiting message, if any (never waits)
     c.ping(); c.disconnect(); c.close()        # close: no DISCONNECT, so the will goes out
 
-The keepalive is the Broadcaster's (broadcast.KEEPALIVE_S).  Every wait
-for the broker is bounded by timeout_s (the socket's timeout,
+The keepalive is the Broadcaster's (broadcast.KEEPALIVE_S).  The
+connection's code (the socket, CONNECT) is gogadget.roomjoin's, with the
+Broadcaster's (it joins the room; it is let go between connections).  Every
+wait for the broker is bounded by timeout_s (the socket's timeout,
 set before its connect): an answer that does not come is an OSError.
 QoS 0 and 1 only.  A message published to the board while it waits for a
 PUBACK or SUBACK goes to the callback (and is acknowledged) on the way.
@@ -24,8 +26,6 @@ Subscribing is mqttsub.py's (a board not paired holds none of its code).
 socket: the socket module used; None is MicroPython's own (the tests and
 the emulated Pico W's bench put tests/mp/mqtt_socket.py here).
 """
-
-from gogadget.broadcast import KEEPALIVE_S
 
 socket = None
 
@@ -120,38 +120,11 @@ class Client:
         return self.buf
 
     def connect(self, clean=True):
-        s = socket
-        if s is None:
-            import socket as s  # noqa: PLC0415  (MicroPython's, when no stand-in is set)
-        addr = s.getaddrinfo(self.broker, self.broker_port)[0][-1]
-        self.sock = s.socket()
-        self.sock.settimeout(self.timeout)  # before connect: an unreachable broker costs timeout_s
-        self.sock.connect(addr)
-        flags = 2 if clean else 0
-        size = 12 + len(self.client_id)
-        will = self.will
-        if will:
-            size += 4 + len(will[0]) + len(will[1])
-            flags |= 4 | will[3] << 3 | will[2] << 5
-        if self.user is not None:
-            size += 4 + len(self.user) + len(self.password or b"")
-            flags |= 0xC0
-        self._head(0x10, size)
-        b = self.buf
-        b[0:7] = b"\0\4MQTT\4"
-        b[7] = flags
-        b[8] = KEEPALIVE_S >> 8
-        b[9] = KEEPALIVE_S & 0xFF
-        self._out(10)
-        self._str(self.client_id)
-        if will:
-            self._str(will[0])
-            self._str(will[1])
-        if self.user is not None:
-            self._str(self.user)
-            self._str(self.password)
-        if self.wait_msg() != 0x20:
-            raise OSError(-1)  # not a CONNACK
+        """The socket, CONNECT, CONNACK (roomjoin.mqtt_connect: a
+        connection's code, let go between connections); returns CONNACK's
+        session-present flag."""
+        from gogadget import roomjoin
+        b = roomjoin.mqtt_connect(self, clean, socket)
         if b[1]:
             raise MQTTException(b[1])
         return b[0] & 1

@@ -20,11 +20,20 @@ _HEAD = const(176)  # the snapshot's keys and numbers before "setup", names apar
 # After the moves: ","phase":"count","result":"W+1000.5","prisoners":[361,361],
 # "clock":["canadian","B",65000000,255,65000000,255],"seq":65535}
 _TAIL = const(160)
+_KEEPALIVE_S = const(60)  # broadcast.KEEPALIVE_S (the same: tests/test_broadcast.py checks)
 
 # broadcast.py's indices into b._st (the same numbers):
+_S_GAME = const(0)
+_S_SEQ = const(1)
+_S_MOVES = const(2)
+_S_ENDED = const(7)
 _S_FAULT = const(8)
+_S_SNAP_DIRTY = const(17)
 _S_STATUS_DIRTY = const(18)
 _S_HELLO_DIRTY = const(19)
+_S_FROZEN = const(20)
+_S_FROZEN_GAME = const(21)
+_S_LAST = const(22)
 _S_FAULTS = const(23)
 _S_SAID_DAMAGE = const(24)
 _S_PEER_NOTE = const(25)
@@ -106,11 +115,28 @@ def connect(b):
     st[_S_HELLO_DIRTY] = peer is not None
 
 
-def setup(b):
-    """The set-up stones' text for the snapshot's head (a new game, a power
-    cut, new set-up stones); the event buffer made longer if they need it."""
+def setup(b, game, seq):
+    """A new game (game, seq: the referee's), a power cut, new set-up
+    stones (Broadcaster._observe): a new game's start, and the set-up
+    stones' text for the snapshot's head; the event buffer made longer if
+    they need it."""
     st = b._st
     board = b.ref.board
+    if game != st[_S_GAME] and st[_S_GAME] >= 0:
+        # A new game: keep the old one's last snapshot if the broker lacks
+        # it, to go after that game's events; the new game's events so far
+        # (if they can be told apart) go out after the old game's.
+        if st[_S_SNAP_DIRTY] and st[_S_LAST] is not None:
+            st[_S_FROZEN] = st[_S_LAST]
+            st[_S_FROZEN_GAME] = st[_S_GAME]
+            st[_S_SNAP_DIRTY] = False
+        st[_S_LAST] = None
+        st[_S_GAME] = game
+        st[_S_ENDED] = False
+        st[_S_SEQ] = st[_S_MOVES] = 0
+        if seq:
+            b._events(seq, board.moves)
+    st[_S_GAME] = game
     size = board.size
     w = size + 1
     out = []
@@ -125,6 +151,46 @@ def setup(b):
     if n > len(st[_S_EV]):
         st[_S_EV] = bytearray(0)  # the old one may go first
         st[_S_EV] = bytearray(n)
+
+
+def mqtt_connect(c, clean, socket):
+    """gogadget.mqtt's Client.connect (c): its socket (socket: the module,
+    None for MicroPython's), with its timeout set before the connect (an
+    unreachable broker costs timeout_s), CONNECT with the last will, the
+    user and password, CONNACK read into c.buf (returned); an answer that
+    is not one is an OSError."""
+    if socket is None:
+        import socket  # noqa: PLC0415  (MicroPython's, when no stand-in is set)
+    addr = socket.getaddrinfo(c.broker, c.broker_port)[0][-1]
+    sock = c.sock = socket.socket()
+    sock.settimeout(c.timeout)
+    sock.connect(addr)
+    flags = 2 if clean else 0
+    size = 12 + len(c.client_id)
+    will = c.will
+    if will:
+        size += 4 + len(will[0]) + len(will[1])
+        flags |= 4 | will[3] << 3 | will[2] << 5
+    if c.user is not None:
+        size += 4 + len(c.user) + len(c.password or b"")
+        flags |= 0xC0
+    c._head(0x10, size)
+    b = c.buf
+    b[0:7] = b"\0\4MQTT\4"
+    b[7] = flags
+    b[8] = _KEEPALIVE_S >> 8
+    b[9] = _KEEPALIVE_S & 0xFF
+    c._out(10)
+    c._str(c.client_id)
+    if will:
+        c._str(will[0])
+        c._str(will[1])
+    if c.user is not None:
+        c._str(c.user)
+        c._str(c.password)
+    if c.wait_msg() != 0x20:
+        raise OSError(-1)  # not a CONNACK
+    return b
 
 
 class _Into:
