@@ -570,7 +570,7 @@ class Broadcaster:
                 return
             else:
                 from gogadget import roomjoin
-                roomjoin.connect(self)  # (the client is self._client from its making on)
+                self._client = roomjoin.connect(self)  # (self._client from its making on)
                 forget("roomjoin")
             self._st[_PING_AT] = ticks_add(now_ms, _PING_MS)
         except Exception as exc:  # noqa: BLE001  OSError, MQTTException (refused), MemoryError

@@ -124,7 +124,8 @@ class Client:
         connection's code, let go between connections); returns CONNACK's
         session-present flag."""
         from gogadget import roomjoin
-        b = roomjoin.mqtt_connect(self, clean, socket)
+        self.sock = roomjoin.mqtt_connect(self, clean, socket)
+        b = self.buf
         if b[1]:
             raise MQTTException(b[1])
         return b[0] & 1

@@ -98,8 +98,8 @@ def close(b):
 
 def connect(b):
     """A new client (b._client from its making on), its last will set,
-    connected, its peer subscribed; a failure raises (Broadcaster._fail
-    drops it)."""
+    connected, its peer subscribed (returned); a failure raises
+    (Broadcaster._fail drops it)."""
     st = b._st
     peer = b.peer
     client = b._client = b.factory()
@@ -113,6 +113,7 @@ def connect(b):
         b._observe_status()
     st[_S_STATUS_DIRTY] = True  # online again (the will may have said otherwise)
     st[_S_HELLO_DIRTY] = peer is not None
+    return client
 
 
 def setup(b, game, seq):
@@ -157,8 +158,8 @@ def mqtt_connect(c, clean, socket):
     """gogadget.mqtt's Client.connect (c): its socket (socket: the module,
     None for MicroPython's), with its timeout set before the connect (an
     unreachable broker costs timeout_s), CONNECT with the last will, the
-    user and password, CONNACK read into c.buf (returned); an answer that
-    is not one is an OSError."""
+    user and password, CONNACK read into c.buf; returns the socket (c.sock
+    from its making on).  An answer that is not a CONNACK is an OSError."""
     if socket is None:
         import socket  # noqa: PLC0415  (MicroPython's, when no stand-in is set)
     addr = socket.getaddrinfo(c.broker, c.broker_port)[0][-1]
@@ -190,7 +191,7 @@ def mqtt_connect(c, clean, socket):
         c._str(c.password)
     if c.wait_msg() != 0x20:
         raise OSError(-1)  # not a CONNACK
-    return b
+    return sock
 
 
 class _Into:
