@@ -76,7 +76,7 @@ against another board) rides on the same connection: on every connection
 p.connected(client) gives the client its callback and subscribes its
 topics (QoS 1; the code for it is the Follower's, so that a board not
 paired holds none of it), and the Broadcaster publishes p.hello, (topic, message), retained, after the status (and
-again when p.hello_changed says the peer replaced it: an empty message
+again when the peer replaces it by a new tuple: an empty message
 clears the pairing once its game is over); a poll with nothing to publish
 lets p.check(client) take one waiting message (check_msg), and every poll
 calls p.poll().  The client then needs umqtt.simple's set_callback,
@@ -156,6 +156,7 @@ _ENDS = const(32)
 _EV = const(33)
 _TAIL = const(34)
 _TOPICS = const(35)  # (status, game, move), bytes
+_HELLO = const(36)  # the peer's hello as last seen
 
 
 def valid_board_id(name):
@@ -284,8 +285,8 @@ class Broadcaster:
             self._net(now_ms, 2)  # a message for the peer
         if self.peer is not None:
             self.peer.poll()
-            if self.peer.hello_changed:
-                self.peer.hello_changed = False
+            if self.peer.hello is not st[_HELLO]:  # (a new one: published)
+                st[_HELLO] = self.peer.hello
                 st[_HELLO_DIRTY] = self._client is not None  # else at the next connection
 
     @property

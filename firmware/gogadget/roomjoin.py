@@ -77,7 +77,8 @@ def init(b, size, black, white, peer, referee):
         # two at once), as long as a head with nine set-up stones of each
         # colour (setup makes it longer for more); the snapshot's tail:
         bytearray(size), [], bytearray(_HEAD + len(names) + _SETUP), bytearray(_TAIL),
-        None]
+        # The topics (set by the Broadcaster), the peer's hello as last seen:
+        None, None]
 
 
 def close(b):
