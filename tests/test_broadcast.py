@@ -568,5 +568,5 @@ def test_roomjoin_uses_the_broadcasters_state_indices():
     assert mine and all(theirs.get(k) == v for k, v in mine.items()), (mine, theirs)
     assert roomjoin._KEEPALIVE_S == bc.KEEPALIVE_S
     b = Broadcaster(FakeNet().factory, "b1")
-    assert len(b._st) == bc._HELLO + 1
+    assert len(b._st) == bc._TOPICS + 1
     assert isinstance(b._st[bc._RING], bytearray) and isinstance(b._st[bc._TOPICS], tuple)

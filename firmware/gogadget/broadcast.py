@@ -58,16 +58,18 @@ published after the next connection, in order.
 The snapshot is never held: gogadget.mqtt's client (which says it
 `streams`) is handed a message that knows its length (the head, six bytes
 a move, four a pass, the tail) and writes itself into the socket (the
-Broadcaster itself: len(b), b.write_to(sock)), the head
-and the tail from two small preallocated buffers, the moves from the
-board's own move log through the event buffer, a few dozen at a time.  A
+Broadcaster itself: len(b), b.write_to(sock)): the head (the game's keys
+and numbers up to the moves, as bytes, written again only when one of them
+changes), the moves from the board's own move log through the event
+buffer, 20 at a time, and the tail from a small preallocated buffer.  A
 client that does not stream (the host's) gets the message as bytes
 (snapshot()).  The last snapshot of a game that ended while the broker
 was out of reach is kept as bytes, to go after that game's events once a
 new game has replaced the board's moves.
 
-What is done once a connection or once a game (connecting, the status
-message, the snapshot's buffer from scratch) is in gogadget.roomjoin,
+What is done once a connection or once a game (connecting, the MQTT
+CONNECT, the status message, a new game's start, the snapshot's head) is
+in gogadget.roomjoin,
 imported for it and let go again: the scan loop's publishing holds only
 this module's code.
 
@@ -144,19 +146,20 @@ _FAULTS = const(23)
 _SAID_DAMAGE = const(24)
 _PEER_NOTE = const(25)
 _STATUS = const(26)
-# The snapshot: its head's and tail's bytes as measured, the set-up's text,
-# the players' names; the buffers (the ring, the ends' results, the event
-# message / the snapshot's head and moves, the snapshot's tail); the topics.
-_HN = const(27)
+# The snapshot: its tail's bytes as measured, its head (the game's keys and
+# numbers up to the moves, as bytes: roomjoin.setup writes it when one of
+# them changes), the players' names; the buffers (the ring, the ends'
+# results, the event message / the moves on their way to the socket, the
+# snapshot's tail); the topics.  And the peer's hello as last seen.
+_HELLO = const(27)  # the peer's hello as last seen
 _TN = const(28)
-_SETUP = const(29)
+_SETUP = const(29)  # the head
 _NAMES = const(30)
 _RING = const(31)
 _ENDS = const(32)
 _EV = const(33)
 _TAIL = const(34)
 _TOPICS = const(35)  # (status, game, move), bytes
-_HELLO = const(36)  # the peer's hello as last seen
 
 
 def valid_board_id(name):
@@ -326,13 +329,15 @@ class Broadcaster:
         game = ref.log.game
         seq = ref.log.seq
         try:
-            if game != st[_GAME] or seq < st[_SEQ] or st[_SETUPS] != len(board.setup_stones):
-                # A new game, a power cut, new set-up stones (roomjoin.setup).
+            new = game != st[_GAME] or seq < st[_SEQ] or st[_SETUPS] != len(board.setup_stones)
+            if not new and (seq != st[_SEQ] or board.moves != st[_MOVES]):
+                self._events(seq - st[_SEQ], board.moves - st[_MOVES])
+            if new or ref.komi != st[_KOMI] or ref.rules.changes != st[_RULES]:
+                # A new game, a power cut, new set-up stones, komi, rules:
+                # the snapshot's head (roomjoin.setup).
                 from gogadget import roomjoin
                 roomjoin.setup(self, game, seq)
                 forget("roomjoin")
-            elif seq != st[_SEQ] or board.moves != st[_MOVES]:
-                self._events(seq - st[_SEQ], board.moves - st[_MOVES])
             self._seen(game, seq)
             if ref.has_fault:
                 self._observe_status()  # the number of faulty places may have changed
@@ -440,35 +445,12 @@ class Broadcaster:
     # -- the snapshot ------------------------------------------------------------
 
     def __len__(self):
-        """The snapshot's length: its head and tail written (into the event
-        buffer and the tail's), the moves counted, six bytes a move and four
-        a pass."""
+        """The snapshot's length: its tail written (into the tail's buffer),
+        the moves counted, six bytes a move and four a pass; the head is
+        written already (roomjoin.setup)."""
         ref = self.ref
         board = ref.board
         st = self._st
-        hs = st[_EV]
-        p = _put(hs, 0, b'{"v":1,"game":')
-        p = _int(hs, p, st[_GAME])
-        p = _put(hs, p, b',"size":')
-        p = _int(hs, p, board.size)
-        p = _put(hs, p, b',"komi":')
-        halves = int(ref.komi * 2)  # komi is a multiple of 0.5: 13 -> 6.5, -2 -> -1
-        if halves < 0:
-            hs[p] = 45  # -
-            p += 1
-            halves = -halves
-        p = _int(hs, p, halves >> 1)
-        if halves & 1:
-            p = _put(hs, p, b".5")
-        p = _put(hs, p, b',"rules":"')
-        p = _put(hs, p, ref.rules.name.encode()[:16])
-        p = _put(hs, p, b'","handicap":')
-        p = _int(hs, p, ref.handicap)
-        p = _put(hs, p, b',"black":')
-        p = _put(hs, p, st[_NAMES])
-        p = _put(hs, p, b',"setup":"')
-        p = _put(hs, p, st[_SETUP])
-        st[_HN] = _put(hs, p, b'","moves":"')
         buf = st[_TAIL]
         phase = ref.phase
         if phase == "resume":
@@ -508,7 +490,7 @@ class Broadcaster:
         buf[q] = 125  # }
         st[_TN] = q + 1
         passes = board.passes
-        return st[_HN] + _NODE * board.moves - 2 * (passes[1] + passes[2]) + q + 1
+        return len(st[_SETUP]) + _NODE * board.moves - 2 * (passes[1] + passes[2]) + q + 1
 
     def write_to(self, out):
         """The snapshot len() measured, into out (a socket: its write(buf,
@@ -517,8 +499,8 @@ class Broadcaster:
         a new tuple each) a bufferful at a time, each an SGF node (;B[pd],
         a pass ;B[]), the tail."""
         st = self._st
+        out.write(st[_SETUP], len(st[_SETUP]))
         ev = st[_EV]
-        out.write(ev, st[_HN])
         board = self.ref.board
         size = board.size
         w = size + 1

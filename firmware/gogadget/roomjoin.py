@@ -1,22 +1,24 @@
 """What the Broadcaster (gogadget.broadcast) does when it joins the room
-and when it writes a game's snapshot from scratch: the connection (the
-client, its last will, the peer's subscriptions), the status message (when
-what it says changed), the snapshot's set-up stones' text, and the whole
-snapshot as bytes for a client that does not stream.
+and when a game starts: the connection (the client, its socket and MQTT
+CONNECT, its last will, the peer's subscriptions), the status message
+(when what it says changed), a new game's start and the snapshot's head
+(when one of its numbers changes), and the whole snapshot as bytes for a
+client that does not stream.
 
 A board does these once a connection or once a game, so the Broadcaster
 imports this module for them and lets it go again (compat.forget): on
 the official firmware a module's bytecode is heap, and the scan loop's
 publishing needs none of this.  What it shares with the Broadcaster (the
-last will, the ping period, the snapshot's head size and its writers) it
-takes from the Broadcaster it is handed, never by importing
-gogadget.broadcast (which imports this module: no circle).  The
+snapshot's writers, its state) it takes from the Broadcaster it is
+handed, never by importing gogadget.broadcast (which imports this module:
+no circle).  The
 Broadcaster's state is one list (b._st); the indices below are
 broadcast.py's, the same numbers (tests/test_broadcast.py checks)."""
 from gogadget.compat import const
 
-_SETUP = const(76)  # AB[aa]... AW[aa]...: nine stones each (the event buffer's room for them)
-_HEAD = const(176)  # the snapshot's keys and numbers before "setup", names apart
+# The event message (at most ~80 bytes: an end with its result); the moves
+# go through it on their way to the socket, 20 a write.
+_EV = const(128)
 # After the moves: ","phase":"count","result":"W+1000.5","prisoners":[361,361],
 # "clock":["canadian","B",65000000,255,65000000,255],"seq":65535}
 _TAIL = const(160)
@@ -38,9 +40,8 @@ _S_FAULTS = const(23)
 _S_SAID_DAMAGE = const(24)
 _S_PEER_NOTE = const(25)
 _S_STATUS = const(26)
-_S_SETUP = const(29)
+_S_SETUP = const(29)  # the snapshot's head
 _S_NAMES = const(30)
-_S_EV = const(33)
 _S_TOPICS = const(35)
 
 
@@ -70,15 +71,14 @@ def init(b, size, black, white, peer, referee):
         False, False, False, None, -1, None,
         # What the status said, and the message:
         -1, None, "", b"",
-        # The snapshot's head and tail lengths, the set-up's text, the names:
-        0, 0, b"", names,
+        # The peer's hello as last seen, the snapshot's tail length, its head
+        # (setup), the names:
+        None, 0, b"", names,
         # The backlog ring, the ends' results; one event message (also the
-        # snapshot's head, then its moves on their way to the socket: never
-        # two at once), as long as a head with nine set-up stones of each
-        # colour (setup makes it longer for more); the snapshot's tail:
-        bytearray(size), [], bytearray(_HEAD + len(names) + _SETUP), bytearray(_TAIL),
-        # The topics (set by the Broadcaster), the peer's hello as last seen:
-        None, None]
+        # snapshot's moves on their way to the socket); the snapshot's tail:
+        bytearray(size), [], bytearray(_EV), bytearray(_TAIL),
+        # The topics (set by the Broadcaster):
+        None]
 
 
 def close(b):
@@ -119,11 +119,11 @@ def connect(b):
 
 def setup(b, game, seq):
     """A new game (game, seq: the referee's), a power cut, new set-up
-    stones (Broadcaster._observe): a new game's start, and the set-up
-    stones' text for the snapshot's head; the event buffer made longer if
-    they need it."""
+    stones, komi or rules (Broadcaster._observe): a new game's start, and
+    the snapshot's head, {"v":1,"game":... up to "moves":", as bytes."""
     st = b._st
-    board = b.ref.board
+    ref = b.ref
+    board = ref.board
     if game != st[_S_GAME] and st[_S_GAME] >= 0:
         # A new game: keep the old one's last snapshot if the broker lacks
         # it, to go after that game's events; the new game's events so far
@@ -148,11 +148,14 @@ def setup(b, game, seq):
             out.append("AB" if colour == 1 else "AW")
             for pt in pts:
                 out.append("[" + chr(97 + pt % w) + chr(97 + size - pt // w) + "]")
-    st[_S_SETUP] = "".join(out).encode()
-    n = _HEAD + len(st[_S_NAMES]) + max(len(st[_S_SETUP]), _SETUP)
-    if n > len(st[_S_EV]):
-        st[_S_EV] = bytearray(0)  # the old one may go first
-        st[_S_EV] = bytearray(n)
+    halves = int(ref.komi * 2)  # komi is a multiple of 0.5: 13 -> 6.5, -1 -> -0.5
+    komi = (b"-" if halves < 0 else b"") + str(abs(halves) >> 1).encode() + (
+        b".5" if halves & 1 else b"")
+    st[_S_SETUP] = None  # (the old one may go first)
+    st[_S_SETUP] = (
+        b'{"v":1,"game":%d,"size":%d,"komi":%s,"rules":"%s","handicap":%d,"black":%s,'
+        b'"setup":"%s","moves":"' % (game, size, komi, ref.rules.name.encode()[:16],
+                                      ref.handicap, st[_S_NAMES], "".join(out).encode()))
 
 
 def mqtt_connect(c, clean, socket):
