@@ -49,9 +49,8 @@ class Side:
         """Everything in RAM goes: the App, the Broadcaster, the Follower
         (its connection dropped without DISCONNECT).  The config (the
         pairing) and the journal stay."""
-        from gogadget.broadcast import _close
         if self.pub._client is not None:
-            _close(self.pub._client)
+            self.pub._client.close()  # (no DISCONNECT: the will goes out)
         self.pub._client = None
         self.sim.reboot()
         self._connect()
@@ -72,9 +71,10 @@ class Side:
     def idle(self):
         """Everything this board's record holds is on the broker (its
         publisher has looked at the latest, and nothing is waiting)."""
+        from gogadget.broadcast import _GAME, _SEQ
         pub, log = self.pub, self.ref.log
-        return pub.connected and not pub.pending() and pub._seq == log.seq \
-            and pub._game == log.game
+        return pub.connected and not pub.pending() and pub._st[_SEQ] == log.seq \
+            and pub._st[_GAME] == log.game
 
     def habit(self, name):
         """One of the person's habits (host_sim/stress_player.py names

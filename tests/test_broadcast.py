@@ -181,7 +181,8 @@ def test_a_game_published_in_order(tmp_path):
     rig.drain()
     status = json.loads(rig.net.retained["gogadget/board/b1/status"])
     assert status == {"v": 1, "online": True, "faults": 0, "note": ""}
-    assert rig.net.clients[0].will == (b"gogadget/board/b1/status", bc.WILL, True, 1)
+    assert rig.net.clients[0].will == (b"gogadget/board/b1/status", b'{"v":1,"online":false}',
+                                         True, 1)
     rig.play("D4", "E5", "C3")
     rig.drain()
     rig.play("pass")
@@ -473,8 +474,9 @@ def test_the_snapshot_is_streamed_from_the_board_in_small_pieces(tmp_path, strea
     assert len(snap) > 201 * 4 + 100
     check_current(rig, rig.view())
     if stream:
-        assert 0 < rig.net.pieces <= len(rig.b._ev)
-        held = [len(v) for v in vars(rig.b).values() if isinstance(v, (bytes, bytearray))]
+        assert 0 < rig.net.pieces <= len(rig.b._st[bc._EV])
+        held = [len(v) for v in list(vars(rig.b).values()) + rig.b._st
+                if isinstance(v, (bytes, bytearray))]
         assert max(held) < len(snap) // 2, held
     else:
         assert rig.net.pieces == 0
@@ -552,4 +554,19 @@ def test_each_end_in_the_backlog_says_its_own_games_result(tmp_path):
     rig.drain()
     ends = [e for e in rig.net.events() if e["t"] == "end"]
     assert [(e["game"], e["result"]) for e in ends] == [(rig.ref.log.game, second)]
-    assert not rig.b._ends
+    assert not rig.b._st[bc._ENDS]
+
+
+def test_roomjoin_uses_the_broadcasters_state_indices():
+    # roomjoin may not import broadcast (a circle): it repeats the indices
+    # of the Broadcaster's state list it uses, which must be the same.
+    import re
+    from pathlib import Path
+    src = Path(bc.__file__).parent
+    mine = dict(re.findall(r"^_S_(\w+) = const\((\d+)\)", (src / "roomjoin.py").read_text(), re.M))
+    theirs = dict(re.findall(r"^_(\w+) = const\((\d+)\)", (src / "broadcast.py").read_text(), re.M))
+    assert mine and all(theirs.get(k) == v for k, v in mine.items()), (mine, theirs)
+    assert roomjoin._KEEPALIVE_S == bc.KEEPALIVE_S
+    b = Broadcaster(FakeNet().factory, "b1")
+    assert len(b._st) == bc._TOPICS + 1
+    assert isinstance(b._st[bc._RING], bytearray) and isinstance(b._st[bc._TOPICS], tuple)

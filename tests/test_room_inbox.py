@@ -5,9 +5,10 @@ what a message costs is the bench's business (make bench)."""
 import json
 import random
 
-from gogadget.broadcast import MAX_MESSAGE, T_GAME, T_MOVE, T_STATUS, topic
+from gogadget.broadcast import T_GAME, T_MOVE, T_STATUS, topic
 from host_sim.room.games import Room
 from host_sim.room.inbox import BOARD_QUEUE_BYTES, Inbox
+from host_sim.room.messages import MAX_MESSAGE
 from room_boards import SpecGame, encode, status
 
 

@@ -34,8 +34,7 @@ umqtt.simple's API -- set_last_will(topic, msg, retain, qos),
 connect(clean_session), publish(topic, msg, retain, qos) returning once
 the broker acknowledged it (QoS 1: PUBACK) and raising OSError when the
 connection fails, ping(), disconnect(), and close() (drop the socket
-without DISCONNECT, so the broker sends the will; a plain umqtt client
-without close() has its sock closed).  The client must be made with
+without DISCONNECT, so the broker sends the will).  The client must be made with
 keepalive=KEEPALIVE_S.  A new client is made for every connection.
 
     On the board (main.py):   gogadget.hw.net.mqtt_factory(config)
@@ -58,16 +57,19 @@ published after the next connection, in order.
 
 The snapshot is never held: gogadget.mqtt's client (which says it
 `streams`) is handed a message that knows its length (the head, six bytes
-a move, four a pass, the tail) and writes itself into the socket, the head
-and the tail from two small preallocated buffers, the moves from the
-board's own move log through the event buffer, a few dozen at a time.  A
+a move, four a pass, the tail) and writes itself into the socket (the
+Broadcaster itself: len(b), b.write_to(sock)): the head (the game's keys
+and numbers up to the moves, as bytes, written again only when one of them
+changes), the moves from the board's own move log through the event
+buffer, 20 at a time, and the tail from a small preallocated buffer.  A
 client that does not stream (the host's) gets the message as bytes
 (snapshot()).  The last snapshot of a game that ended while the broker
 was out of reach is kept as bytes, to go after that game's events once a
 new game has replaced the board's moves.
 
-What is done once a connection or once a game (connecting, the status
-message, the snapshot's buffer from scratch) is in gogadget.roomjoin,
+What is done once a connection or once a game (connecting, the MQTT
+CONNECT, the status message, a new game's start, the snapshot's head) is
+in gogadget.roomjoin,
 imported for it and let go again: the scan loop's publishing holds only
 this module's code.
 
@@ -76,7 +78,7 @@ against another board) rides on the same connection: on every connection
 p.connected(client) gives the client its callback and subscribes its
 topics (QoS 1; the code for it is the Follower's, so that a board not
 paired holds none of it), and the Broadcaster publishes p.hello, (topic, message), retained, after the status (and
-again when p.hello_changed says the peer replaced it: an empty message
+again when the peer replaces it by a new tuple: an empty message
 clears the pairing once its game is over); a poll with nothing to publish
 lets p.check(client) take one waiting message (check_msg), and every poll
 calls p.poll().  The client then needs umqtt.simple's set_callback,
@@ -84,37 +86,80 @@ subscribe and check_msg too.
 """
 from gogadget.compat import const, forget, ticks_add, ticks_diff
 
+# The room's names, read by the relay and the host tools too (the message
+# format's version and size limit are the host's: host_sim/room/messages.py).
 TOPIC_ROOT = "gogadget/board"
 T_STATUS = "status"  # retained: online, faults; the last will says offline
 T_GAME = "game"  # retained: the snapshot of the whole current game
 T_MOVE = "move"  # events: move, pass, take-back, end; each with its seq
-FORMAT = 1  # "v" in every message
-MAX_MESSAGE = 8192  # bytes; the relay drops bigger ones
+KEEPALIVE_S = 60  # the MQTT keepalive the client is made with
 _MAX_ID = const(32)
 
-KEEPALIVE_S = 60  # the MQTT keepalive the client is made with
 _PING_MS = const(30000)  # idle this long: ping (half the keepalive)
 _RETRY_MIN = const(1000)
 _RETRY_MAX = const(30000)
-WILL = b'{"v":1,"online":false}'
-PHASES = ("setup", "play", "count", "over")  # as the snapshot names them
-_PHASE = {"setup": b"setup", "play": b"play", "count": b"count", "over": b"over"}
+_SLOW = const(10)  # polls between two looks at what changes rarely
+_NODE = const(6)  # ;B[pd]
 
 # The backlog: events not yet acknowledged, _ENTRY bytes each: 0-1 game,
 # 2-3 seq, 4 kind | colour << 2 | the point's high bits << 4, 5-6 n, 7 the
-# point's low byte.  An end's result is in _ends (one a game, in order).
+# point's low byte.  An end's result is in the list at _ENDS (one a game,
+# in order).
 _ENTRY = const(8)
 _E_MOVE = const(1)
 _E_UNDO = const(2)
 _E_END = const(3)
-_KIND = (b"", b"move", b"undo", b"end")
-_COLOUR = b"?BW"
-_NODE = const(6)  # ;B[pd]
-_HEAD = const(176)  # the snapshot's keys and numbers before "setup", names apart
-# After the moves: ","phase":"count","result":"W+1000.5","prisoners":[361,361],
-# "clock":["canadian","B",65000000,255,65000000,255],"seq":65535}
-_TAIL = const(160)
-_SLOW = const(10)  # polls between two looks at what changes rarely
+
+# The Broadcaster's state: one list, self._st, indexed by these (a name an
+# attribute would be a name the board interns for ever, and a slot in the
+# instance's dict).  roomjoin.init makes it, in this order, and roomjoin
+# uses the same numbers (tests/test_broadcast.py holds the two to it).
+# What poll compares with the referee (what was last looked at):
+_GAME = const(0)
+_SEQ = const(1)
+_MOVES = const(2)
+_PHASE = const(3)
+_KOMI = const(4)
+_RULES = const(5)
+_SETUPS = const(6)
+_ENDED = const(7)
+_FAULT = const(8)
+_DAMAGE = const(9)
+_CLOCK = const(10)  # whose time runs | flagged << 2, as last published; -1: no clock
+# The connection:
+_RETRY_AT = const(11)  # None: connect at the next poll
+_BACKOFF = const(12)
+_PING_AT = const(13)
+_TICK = const(14)  # polls to the next look at what changes rarely
+# The backlog ring: its oldest entry, its entries:
+_HEAD = const(15)
+_COUNT = const(16)
+# What the broker has not acknowledged yet:
+_SNAP_DIRTY = const(17)  # the snapshot
+_STATUS_DIRTY = const(18)
+_HELLO_DIRTY = const(19)  # the peer's hello (not on this connection yet)
+_FROZEN = const(20)  # the last snapshot of an earlier game, as bytes
+_FROZEN_GAME = const(21)
+_LAST = const(22)  # the ended game's snapshot as bytes, while the broker is out of reach
+# What the status says: faulty places, the journal's report, the peer's note; the message:
+_FAULTS = const(23)
+_SAID_DAMAGE = const(24)
+_PEER_NOTE = const(25)
+_STATUS = const(26)
+# The snapshot: its tail's bytes as measured, its head (the game's keys and
+# numbers up to the moves, as bytes: roomjoin.setup writes it when one of
+# them changes), the players' names; the buffers (the ring, the ends'
+# results, the event message / the moves on their way to the socket, the
+# snapshot's tail); the topics.  And the peer's hello as last seen.
+_HELLO = const(27)  # the peer's hello as last seen
+_TN = const(28)
+_SETUP = const(29)  # the head
+_NAMES = const(30)
+_RING = const(31)
+_ENDS = const(32)
+_EV = const(33)
+_TAIL = const(34)
+_TOPICS = const(35)  # (status, game, move), bytes
 
 
 def valid_board_id(name):
@@ -122,18 +167,13 @@ def valid_board_id(name):
     if not name or len(name) > _MAX_ID:
         return False
     for ch in name:
-        if not (ch.isalpha() or ch.isdigit() or ch in "-_") or ord(ch) > 127:
+        if not (ch.isalpha() or ch.isdigit() or ch == "_" or ord(ch) == 45) or ord(ch) > 127:
             return False
     return True
 
 
-def topic(board_id, leaf):
-    return "%s/%s/%s" % (TOPIC_ROOT, board_id, leaf)
-
-
-def _clock_state(clock):
-    """What the room's snapshot must follow: whose time runs, who is out of it."""
-    return clock.running | clock.flagged << 2
+def topic(board_id, name):
+    return TOPIC_ROOT + "/" + board_id + "/" + name
 
 
 # -- writing into a bytearray (no strings built) -------------------------------
@@ -165,78 +205,25 @@ def _int(buf, pos, value):
             return end
 
 
-def _half(buf, pos, halves):
-    """A multiple of 0.5 given as a count of halves: 13 -> 6.5, -2 -> -1."""
-    if halves < 0:
-        buf[pos] = 45
-        pos += 1
-        halves = -halves
-    pos = _int(buf, pos, halves >> 1)
-    if halves & 1:
-        pos = _put(buf, pos, b".5")
-    return pos
-
-
-def _node(buf, pos, size, colour, pt):
-    """One SGF move node, ;B[pd] (a pass: ;B[])."""
-    buf[pos] = 59  # ;
-    buf[pos + 1] = _COLOUR[colour]
-    buf[pos + 2] = 91  # [
-    if pt == 0:
-        buf[pos + 3] = 93  # ]
-        return pos + 4
-    w = size + 1
-    buf[pos + 3] = 97 + pt % w
-    buf[pos + 4] = 97 + size - pt // w
-    buf[pos + 5] = 93
-    return pos + 6
-
-
-def _close(client):
-    """Drop a client's connection without DISCONNECT (the broker then
-    publishes the last will)."""
-    try:
-        close = getattr(client, "close", None)
-        if close is not None:
-            close()
-        elif getattr(client, "sock", None) is not None:
-            client.sock.close()
-    except Exception:  # noqa: BLE001  (it is broken already)
-        pass
-
-
 class Broadcaster:
-    """Publishes a referee's game over MQTT; see the module notes."""
+    """Publishes a referee's game over MQTT; see the module notes.  It is
+    its own snapshot message for a client that streams: len(b), then
+    b.write_to(sock)."""
 
-    # What roomjoin shares with the scan loop's publishing, handed to it
-    # through the Broadcaster (it may not import this module: a circle).
-    will = WILL
-    drop = staticmethod(_close)
-    ping_ms = _PING_MS
-    head = _HEAD
-    entry = _ENTRY
-    tail = _TAIL
-    retry_ms = _RETRY_MIN
+    _st: list  # the state (roomjoin.init makes it; its indices above)
 
-    # Set by roomjoin.init (what each is: there); annotations cost nothing
-    # on the board.
-    _names: bytes
-    _ring: bytearray
-    _cap: int
-    _ends: list
-    _ev: bytearray
-    _tail: bytearray
-    _setup: bytes
-    _status: bytes
+    def __bool__(self):
+        return True  # (not its snapshot's length)
 
     def __init__(self, connect, board_id, referee=None, note="", ready=None, backlog=32,
-                 black="Black", white="White", peer=None):
+                 black=None, white=None, peer=None):
         """connect: the client factory; board_id: the board's name and MQTT
         user; note: said in the status; ready: None or a function telling
         whether the network is up (no connection is tried while it is not);
         backlog: how many events are kept for the broker (32: half an hour
         of a game out of reach; the snapshot covers more); black, white: the
-        players' names in the snapshot; peer: see the module notes."""
+        players' names in the snapshot (None: "Black", "White"); peer: see
+        the module notes."""
         if not valid_board_id(board_id):
             raise ValueError("bad board id %r (1-32 of a-z A-Z 0-9 - _)" % (board_id,))
         self.ref = referee
@@ -245,18 +232,20 @@ class Broadcaster:
         self.note = note  # said in the status (with the journal's report)
         self.ready = ready  # None, or a function: is the network up?
         self.peer = peer
-        self.t_status = topic(board_id, T_STATUS).encode()
-        self.t_game = topic(board_id, T_GAME).encode()
-        self.t_move = topic(board_id, T_MOVE).encode()
-        _join().init(self, backlog, black, white, peer, referee)
-        self._msg = _Snapshot(self)
+        self._client = None
+        from gogadget import roomjoin
+        roomjoin.init(self, backlog * _ENTRY, black, white, peer, referee)
         forget("roomjoin")
+        self._st[_BACKOFF] = _RETRY_MIN
+        self._st[_TOPICS] = (topic(board_id, T_STATUS).encode(), topic(board_id, T_GAME).encode(),
+                             topic(board_id, T_MOVE).encode())
 
     def attach(self, referee):
         """Publish this referee's game (from the next poll on)."""
         self.ref = referee
-        self._game = -1
-        self._fault = self._damage = None
+        st = self._st
+        st[_GAME] = -1
+        st[_FAULT] = st[_DAMAGE] = None
         if self.peer is not None:
             self.peer.attach(referee)
 
@@ -266,41 +255,42 @@ class Broadcaster:
         """Once per scan cycle: look at the referee, then do at most one
         network operation.  Allocates nothing when nothing changed."""
         ref = self.ref
-        log = ref.log
-        if log.seq != self._seq or log.game != self._game or ref.phase != self._phase:
-            self._observe(now_ms)
-        self._tick -= 1
-        if self._tick <= 0:
+        st = self._st
+        if ref.log.seq != st[_SEQ] or ref.log.game != st[_GAME] or ref.phase != st[_PHASE]:
+            self._observe()
+        st[_TICK] -= 1
+        if st[_TICK] <= 0:
             # What changes rarely and need not go out within a scan: a few
             # times a second (an idle poll stays a handful of comparisons).
-            self._tick = _SLOW
+            st[_TICK] = _SLOW
             board = ref.board
-            if board.moves != self._moves or ref.komi != self._komi \
-                    or ref.rules.changes != self._rules \
-                    or len(board.setup_stones) != self._setups \
-                    or ref.clock is not None and _clock_state(ref.clock) != self._clock:
-                self._observe(now_ms)  # (the clock: a snapshot when whose time runs changes)
-            if ref.has_fault != self._fault or ref.damage is not self._damage \
-                    or self.peer is not None and self.peer.note is not self._peer_note:
+            clock = ref.clock
+            if board.moves != st[_MOVES] or ref.komi != st[_KOMI] \
+                    or ref.rules.changes != st[_RULES] \
+                    or len(board.setup_stones) != st[_SETUPS] \
+                    or clock is not None and clock.running | clock.flagged << 2 != st[_CLOCK]:
+                self._observe()  # (the clock: a snapshot when whose time runs changes)
+            if ref.has_fault != st[_FAULT] or ref.damage is not st[_DAMAGE] \
+                    or self.peer is not None and self.peer.note is not st[_PEER_NOTE]:
                 self._observe_status()
-            if self._client is not None and not self._status_dirty and not self._count \
-                    and not self._snap_dirty and self._frozen is None \
-                    and ticks_diff(now_ms, self._ping_at) >= 0:
-                self._ping(now_ms)
+            if self._client is not None and not st[_STATUS_DIRTY] and not st[_COUNT] \
+                    and not st[_SNAP_DIRTY] and st[_FROZEN] is None \
+                    and ticks_diff(now_ms, st[_PING_AT]) >= 0:
+                self._net(now_ms, 0)  # a ping
                 return
         if self._client is None:
-            if self._retry_at is None or ticks_diff(now_ms, self._retry_at) >= 0:
-                self._connect(now_ms)
-        elif self._status_dirty or self._hello_dirty or self._count or self._snap_dirty \
-                or self._frozen is not None:
+            if st[_RETRY_AT] is None or ticks_diff(now_ms, st[_RETRY_AT]) >= 0:
+                self._net(now_ms, 1)  # a connection
+        elif st[_STATUS_DIRTY] or st[_HELLO_DIRTY] or st[_COUNT] or st[_SNAP_DIRTY] \
+                or st[_FROZEN] is not None:
             self._publish_next(now_ms)
         elif self.peer is not None:
-            self._check_msg(now_ms)
+            self._net(now_ms, 2)  # a message for the peer
         if self.peer is not None:
             self.peer.poll()
-            if self.peer.hello_changed:
-                self.peer.hello_changed = False
-                self._hello_dirty = self._client is not None  # else at the next connection
+            if self.peer.hello is not st[_HELLO]:  # (a new one: published)
+                st[_HELLO] = self.peer.hello
+                st[_HELLO_DIRTY] = self._client is not None  # else at the next connection
 
     @property
     def connected(self):
@@ -308,179 +298,169 @@ class Broadcaster:
 
     def pending(self):
         """Messages waiting for the broker (events, snapshots, status)."""
-        return self._count + (1 if self._snap_dirty else 0) + (
-            1 if self._frozen is not None else 0) + (1 if self._status_dirty else 0) + (
-            1 if self._hello_dirty else 0)
+        st = self._st
+        return st[_COUNT] + (1 if st[_SNAP_DIRTY] else 0) + (
+            1 if st[_FROZEN] is not None else 0) + (1 if st[_STATUS_DIRTY] else 0) + (
+            1 if st[_HELLO_DIRTY] else 0)
 
     def snapshot(self):
         """The current snapshot message as bytes (a client that does not
         stream, tests, the host); None before the first look."""
-        if self._game < 0:
+        if self._st[_GAME] < 0:
             return None
-        snap = _join().whole(self)
+        from gogadget import roomjoin
+        snap = roomjoin.snapshot(self)
         forget("roomjoin")
         return snap
 
     def close(self, now_ms=0):
         """Leave the broker: say offline (retained), then disconnect
-        (roomjoin.leave)."""
-        _join().leave(self)
+        (roomjoin.close)."""
+        from gogadget import roomjoin
+        roomjoin.close(self)
         forget("roomjoin")
 
     # -- looking at the referee ------------------------------------------------
 
-    def _observe(self, now_ms):
+    def _observe(self):
         ref = self.ref
-        log = ref.log
         board = ref.board
-        game = log.game
-        seq = log.seq
+        st = self._st
+        game = ref.log.game
+        seq = ref.log.seq
         try:
-            if game != self._game or seq < self._seq or self._setups != len(board.setup_stones):
-                if game != self._game and self._game >= 0:
-                    # A new game: its events so far (if they can be told
-                    # apart) go out after the old game's.
-                    self._freeze()
-                    self._game = game
-                    self._ended = False
-                    self._seq = self._moves = 0
-                    if seq:
-                        self._events(seq, board.moves)
-                self._game = game
-                self._rebuild()
-            elif seq != self._seq or board.moves != self._moves:
-                self._events(seq - self._seq, board.moves - self._moves)
+            new = game != st[_GAME] or seq < st[_SEQ] or st[_SETUPS] != len(board.setup_stones)
+            if not new and (seq != st[_SEQ] or board.moves != st[_MOVES]):
+                self._events(seq - st[_SEQ], board.moves - st[_MOVES])
+            if new or ref.komi != st[_KOMI] or ref.rules.changes != st[_RULES]:
+                # A new game, a power cut, new set-up stones, komi, rules:
+                # the snapshot's head (roomjoin.setup).
+                from gogadget import roomjoin
+                roomjoin.setup(self, game, seq)
+                forget("roomjoin")
             self._seen(game, seq)
             if ref.has_fault:
                 self._observe_status()  # the number of faulty places may have changed
-            if self._ended and self._client is None:
+            if st[_ENDED] and self._client is None:
                 self._keep_last()
         except MemoryError:
             self._seen(game, seq)  # (an end's result not kept: its event says the end)
             self.error = "out of memory"
-        self._snap_dirty = True
+        st[_SNAP_DIRTY] = True
 
     def _seen(self, game, seq):
         """Remember what poll compares."""
         ref = self.ref
         board = ref.board
-        self._game = game
-        self._seq = seq
-        self._moves = board.moves
-        self._ended = bool(ref.result)
-        self._phase = ref.phase
-        self._komi = ref.komi
-        self._rules = ref.rules.changes
-        self._setups = len(board.setup_stones)
-        self._clock = -1 if ref.clock is None else _clock_state(ref.clock)
+        clock = ref.clock
+        st = self._st
+        st[_GAME] = game
+        st[_SEQ] = seq
+        st[_MOVES] = board.moves
+        st[_ENDED] = bool(ref.result)
+        st[_PHASE] = ref.phase
+        st[_KOMI] = ref.komi
+        st[_RULES] = ref.rules.changes
+        st[_SETUPS] = len(board.setup_stones)
+        st[_CLOCK] = -1 if clock is None else clock.running | clock.flagged << 2
 
-    def _events(self, d, dm):
-        """The referee's seq went up by d and its moves by dm since the last
-        look: the events, into the backlog and the snapshot's moves."""
+    def _events(self, n, moves):
+        """The referee's seq went up by n and its moves by `moves` since the
+        last look: the events, into the backlog and the snapshot's moves."""
         ref = self.ref
         board = ref.board
-        ended = bool(ref.result) and not self._ended
-        seq = self._seq
-        if dm >= 0 and d == dm + (1 if ended else 0):
-            for i in range(self._moves, board.moves):
+        st = self._st
+        ended = bool(ref.result) and not st[_ENDED]
+        seq = st[_SEQ]
+        if moves >= 0 and n == moves + (1 if ended else 0):
+            for i in range(st[_MOVES], board.moves):
                 colour, pt = board.move(i)
                 seq += 1
-                self._push(seq, _E_MOVE, colour, i + 1, pt)
+                self._push(seq, _E_MOVE | colour << 2, i + 1, pt)
             if ended:
-                self._push(seq + 1, _E_END, 0, 0, 0)
-        elif dm < 0 and d == -dm and not ended:
-            for n in range(self._moves, board.moves, -1):
+                self._push(seq + 1, _E_END, 0, 0)
+        elif moves < 0 and n == -moves and not ended:
+            for i in range(st[_MOVES], board.moves, -1):
                 seq += 1
-                self._push(seq, _E_UNDO, 0, n, 0)
+                self._push(seq, _E_UNDO, i, 0)
         # (else more happened than one look can tell apart: no events, a
         # gap in seq, and the snapshot that follows has it all)
 
-    def _push(self, seq, kind, colour, n, pt):
-        cap = self._cap
+    def _push(self, seq, kind, n, pt):
+        """One event into the backlog; kind: its kind | colour << 2."""
+        st = self._st
+        ring = st[_RING]
+        cap = len(ring) // _ENTRY
         if cap == 0:
             return
-        ring = self._ring
-        if self._count == cap:
+        if st[_COUNT] == cap:
             self._next()
             self.dropped += 1
-        e = ((self._head + self._count) % cap) * _ENTRY
-        game = self._game
+        e = ((st[_HEAD] + st[_COUNT]) % cap) * _ENTRY
+        game = st[_GAME]
         ring[e] = game & 0xFF
         ring[e + 1] = (game >> 8) & 0xFF
         ring[e + 2] = seq & 0xFF
         ring[e + 3] = (seq >> 8) & 0xFF
-        ring[e + 4] = kind | colour << 2 | (pt >> 8) << 4
+        ring[e + 4] = kind | (pt >> 8) << 4
         ring[e + 5] = n & 0xFF
         ring[e + 6] = (n >> 8) & 0xFF
         ring[e + 7] = pt & 0xFF
         if kind == _E_END:
-            self._ends.append(self.ref.result.encode()[:16])  # (a game's end: allocates)
-        self._count += 1
+            st[_ENDS].append(self.ref.result.encode()[:16])  # (a game's end: allocates)
+        st[_COUNT] += 1
 
     def _next(self):
         """The oldest event is gone (published, or dropped from a full backlog)."""
-        if self._ring[self._head * _ENTRY + 4] & 3 == _E_END:
-            self._ends.pop(0)
-        self._head = (self._head + 1) % self._cap
-        self._count -= 1
+        st = self._st
+        ring = st[_RING]
+        if ring[st[_HEAD] * _ENTRY + 4] & 3 == _E_END:
+            st[_ENDS].pop(0)
+        st[_HEAD] = (st[_HEAD] + 1) % (len(ring) // _ENTRY)
+        st[_COUNT] -= 1
 
     def _observe_status(self):
         """The status message again when what it says changed (the number
         of faulty places, the journal's report, the peer's note)."""
         ref = self.ref
-        self._fault = ref.has_fault
-        self._damage = ref.damage
+        st = self._st
+        st[_FAULT] = ref.has_fault
+        st[_DAMAGE] = ref.damage
         faults = 0
         if ref.has_fault:
             fault = ref.fault
             for i in range(len(fault)):
                 if fault[i]:
                     faults += 1
-        peer_note = self.peer.note if self.peer is not None else ""
-        if faults == self._faults and ref.damage is self._said_damage \
-                and peer_note is self._peer_note:
+        note = self.peer.note if self.peer is not None else ""
+        if faults == st[_FAULTS] and ref.damage is st[_SAID_DAMAGE] and note is st[_PEER_NOTE]:
             return  # (a fault that stays: no message built a move)
-        self._faults = faults
-        self._said_damage = ref.damage
-        self._peer_note = peer_note
-        _join().status(self, faults)
+        st[_FAULTS] = faults
+        st[_SAID_DAMAGE] = ref.damage
+        st[_PEER_NOTE] = note
+        from gogadget import roomjoin
+        roomjoin.status(self)
         forget("roomjoin")
 
     # -- the snapshot ------------------------------------------------------------
 
-    def _rebuild(self):
-        """A new game, a power cut, new set-up stones: the set-up's text
-        (roomjoin.rebuild)."""
-        _join().rebuild(self)
-        forget("roomjoin")
-
-    def _measure(self):
-        """The snapshot's length: its head and tail written (into _ev and
-        _tail), the moves counted, six bytes a move and four a pass."""
+    def __len__(self):
+        """The snapshot's length: its tail written (into the tail's buffer),
+        the moves counted, six bytes a move and four a pass; the head is
+        written already (roomjoin.setup)."""
         ref = self.ref
         board = ref.board
-        hs = self._ev
-        p = _put(hs, 0, b'{"v":1,"game":')
-        p = _int(hs, p, self._game)
-        p = _put(hs, p, b',"size":')
-        p = _int(hs, p, board.size)
-        p = _put(hs, p, b',"komi":')
-        p = _half(hs, p, int(ref.komi * 2))
-        p = _put(hs, p, b',"rules":"')
-        p = _put(hs, p, ref.rules.name.encode()[:16])
-        p = _put(hs, p, b'","handicap":')
-        p = _int(hs, p, ref.handicap)
-        p = _put(hs, p, b',"black":')
-        p = _put(hs, p, self._names)
-        p = _put(hs, p, b',"setup":"')
-        p = _put(hs, p, self._setup)
-        self._hn = _put(hs, p, b'","moves":"')
-        buf = self._tail
+        st = self._st
+        buf = st[_TAIL]
         phase = ref.phase
         if phase == "resume":
             phase = ref.resume_phase
+        if phase not in ("setup", "count", "over"):
+            phase = "play"
         q = _put(buf, 0, b'","phase":"')
-        q = _put(buf, q, _PHASE.get(phase, b"play"))
+        for ch in phase:
+            buf[q] = ord(ch)
+            q += 1
         q = _put(buf, q, b'","result":"')
         if ref.result:
             q = _put(buf, q, ref.result.encode()[:16])
@@ -506,170 +486,167 @@ class Broadcaster:
                 buf[q] = 44
                 q = _int(buf, q + 1, clock.overtime(c))
         q = _put(buf, q, b'],"seq":')
-        q = _int(buf, q, self._seq)
+        q = _int(buf, q, st[_SEQ])
         buf[q] = 125  # }
-        self._tn = q + 1
+        st[_TN] = q + 1
         passes = board.passes
-        return self._hn + _NODE * board.moves - 2 * (passes[1] + passes[2]) + self._tn
+        return len(st[_SETUP]) + _NODE * board.moves - 2 * (passes[1] + passes[2]) + q + 1
 
-    def _write(self, out):
-        """The snapshot _measure measured, into out (a socket: its
-        write(buf, n) takes the first n bytes of buf): the head, the moves
-        from the board's move log (read in place: a move's (colour, point)
-        would be a new tuple each) a bufferful at a time, the tail."""
-        ev = self._ev
-        out.write(ev, self._hn)
+    def write_to(self, out):
+        """The snapshot len() measured, into out (a socket: its write(buf,
+        n) takes the first n bytes of buf): the head, the moves from the
+        board's move log (read in place: a move's (colour, point) would be
+        a new tuple each) a bufferful at a time, each an SGF node (;B[pd],
+        a pass ;B[]), the tail."""
+        st = self._st
+        out.write(st[_SETUP], len(st[_SETUP]))
+        ev = st[_EV]
         board = self.ref.board
         size = board.size
+        w = size + 1
         info = board._log_info
         pts = board._log_pt
         full = len(ev) - _NODE
         k = 0
         for i in range(board.moves):
-            k = _node(ev, k, size, info[i] & 3, pts[i])
+            pt = pts[i]
+            ev[k] = 59  # ;
+            ev[k + 1] = 66 if info[i] & 3 == 1 else 87  # B W
+            ev[k + 2] = 91  # [
+            if pt:
+                ev[k + 3] = 97 + pt % w
+                ev[k + 4] = 97 + size - pt // w
+                k += 2
+            ev[k + 3] = 93  # ]
+            k += 4
             if k > full:
                 out.write(ev, k)
                 k = 0
         if k:
             out.write(ev, k)
-        out.write(self._tail, self._tn)
+        out.write(st[_TAIL], st[_TN])
 
     def _keep_last(self):
         """The ended game's snapshot as bytes while the broker is out of
         reach: a new game would replace its moves on the board before it
-        could go out (_freeze)."""
-        self._last = None
+        could go out (_observe freezes it then)."""
+        self._st[_LAST] = None
         try:
-            self._last = self.snapshot()
+            self._st[_LAST] = self.snapshot()
         except MemoryError:
             pass  # (lost: the game's events still say how it ended)
 
-    def _freeze(self):
-        """A new game while the broker lacks the last snapshot of the old
-        one: keep that message to publish after the old game's events."""
-        if self._snap_dirty and self._last is not None:
-            self._frozen = self._last
-            self._frozen_game = self._game
-            self._snap_dirty = False
-        self._last = None
-
     # -- the broker --------------------------------------------------------------
 
-    def _connect(self, now_ms):
-        if self.ready is not None and not self.ready():
-            self._retry_at = ticks_add(now_ms, _RETRY_MIN)  # the network is not up
-            return
+    def _net(self, now_ms, kind):
+        """One network operation that may fail (outside poll's frame: its
+        handler would make that too big for the stack): 0 a ping, 1 a
+        connection (roomjoin.connect), 2 one message for the peer, if one
+        is waiting (its callback runs)."""
         try:
-            join = _join()
-        except MemoryError as exc:
-            self._fail(None, exc, now_ms)
-            return
-        self._client = join.connect(self, now_ms)
-        forget("roomjoin")
+            if kind == 0:
+                self._client.ping()
+            elif kind == 2:
+                self.peer.check(self._client)
+            elif self.ready is not None and not self.ready():
+                self._st[_RETRY_AT] = ticks_add(now_ms, _RETRY_MIN)  # the network is not up
+                return
+            else:
+                from gogadget import roomjoin
+                self._client = roomjoin.connect(self)  # (self._client from its making on)
+                forget("roomjoin")
+            self._st[_PING_AT] = ticks_add(now_ms, _PING_MS)
+        except Exception as exc:  # noqa: BLE001  OSError, MQTTException (refused), MemoryError
+            self._fail(exc, now_ms)
 
-    def _fail(self, client, exc, now_ms):
+    def _fail(self, error, now_ms):
+        """The connection failed (error: the exception): the client dropped,
+        tried again after the backoff, which doubles."""
+        forget("roomjoin")  # (if the failure came inside it)
+        st = self._st
+        client = self._client
         self._client = None
         if client is not None:
-            _close(client)
+            try:
+                client.close()  # no DISCONNECT: the broker publishes the last will
+            except Exception:  # noqa: BLE001  (it is broken already)
+                pass
         self.failures += 1
-        if self._ended and self._snap_dirty:
+        if st[_ENDED] and st[_SNAP_DIRTY]:
             self._keep_last()
         try:
-            self.error = "%s: %r" % (type(exc).__name__, exc)
+            self.error = "%s: %r" % (type(error).__name__, error)
         except MemoryError:
-            self.error = "failed"
-        self._retry_at = ticks_add(now_ms, self._backoff)
-        self._backoff = min(2 * self._backoff, _RETRY_MAX)
-
-    def _check_msg(self, now_ms):
-        """One message for the peer, if one is waiting (its callback runs)."""
-        client = self._client
-        try:
-            self.peer.check(client)
-        except Exception as exc:  # noqa: BLE001
-            self._fail(client, exc, now_ms)
-
-    def _ping(self, now_ms):
-        client = self._client
-        try:
-            client.ping()
-        except Exception as exc:  # noqa: BLE001
-            self._fail(client, exc, now_ms)
-            return
-        self._ping_at = ticks_add(now_ms, _PING_MS)
+            self.error = "out of memory"
+        st[_RETRY_AT] = ticks_add(now_ms, st[_BACKOFF])
+        st[_BACKOFF] = min(2 * st[_BACKOFF], _RETRY_MAX)
 
     def _publish_next(self, now_ms):
         """One message, in order: the status, the events (an earlier game's
         last snapshot after that game's events), then the snapshot."""
         client = self._client
-        what = 0
-        if self._status_dirty:
-            topic_, msg, retain, what = self.t_status, self._status, True, 1
-        elif self._hello_dirty:
-            topic_, msg = self.peer.hello
-            retain, what = True, 5
-        elif self._count and (self._frozen is None or self._ring_game() == self._frozen_game):
-            topic_, msg, retain, what = self.t_move, self._event_message(), False, 2
-        elif self._frozen is not None:
-            topic_, msg, retain, what = self.t_game, self._frozen, True, 3
-        elif self._count:
-            topic_, msg, retain, what = self.t_move, self._event_message(), False, 2
+        st = self._st
+        ring = st[_RING]
+        if st[_STATUS_DIRTY]:
+            what, msg = _STATUS_DIRTY, st[_STATUS]
+        elif st[_HELLO_DIRTY]:
+            what, msg = _HELLO_DIRTY, self.peer.hello[1]
+        elif st[_COUNT] and (st[_FROZEN] is None or st[_FROZEN_GAME] == ring[
+                st[_HEAD] * _ENTRY] | ring[st[_HEAD] * _ENTRY + 1] << 8):
+            what, msg = _COUNT, self._event_message()
+        elif st[_FROZEN] is not None:
+            what, msg = _FROZEN, st[_FROZEN]
+        elif st[_COUNT]:
+            what, msg = _COUNT, self._event_message()
         else:
-            msg = self._msg
+            what, msg = _SNAP_DIRTY, self
             if not getattr(client, "streams", False):
                 try:
                     msg = self.snapshot()
                 except MemoryError:
                     self.error = "out of memory for the snapshot"
                     return
-            topic_, retain, what = self.t_game, True, 4
         try:
-            client.publish(topic_, msg, retain, 1)
+            client.publish(self.peer.hello[0] if what == _HELLO_DIRTY else st[_TOPICS][
+                0 if what == _STATUS_DIRTY else 2 if what == _COUNT else 1],
+                msg, what != _COUNT, 1)  # (retained: all but the events)
         except Exception as exc:  # noqa: BLE001
-            self._fail(client, exc, now_ms)
+            self._fail(exc, now_ms)
             return
-        if what == 1:
-            self._status_dirty = False
-        elif what == 2:
+        if what == _COUNT:
             self._next()
-        elif what == 3:
-            self._frozen = None
-        elif what == 5:
-            self._hello_dirty = False
+        elif what == _FROZEN:
+            st[_FROZEN] = None
         else:
-            self._snap_dirty = False
-            self._last = None
+            st[what] = False  # (the status, the hello, the snapshot: acknowledged)
+            if what == _SNAP_DIRTY:
+                st[_LAST] = None
         self.published += 1
-        self._backoff = _RETRY_MIN
-        self._ping_at = ticks_add(now_ms, _PING_MS)
-
-    def _ring_game(self):
-        e = self._head * _ENTRY
-        return self._ring[e] | self._ring[e + 1] << 8
+        st[_BACKOFF] = _RETRY_MIN
+        st[_PING_AT] = ticks_add(now_ms, _PING_MS)
 
     def _event_message(self):
         """The oldest backlog entry as its JSON message (a memoryview)."""
-        ring = self._ring
-        e = self._head * _ENTRY
-        ev = self._ev
+        st = self._st
+        ring = st[_RING]
+        e = st[_HEAD] * _ENTRY
+        ev = st[_EV]
         p = _put(ev, 0, b'{"v":1,"game":')
         p = _int(ev, p, ring[e] | ring[e + 1] << 8)
         p = _put(ev, p, b',"seq":')
         p = _int(ev, p, ring[e + 2] | ring[e + 3] << 8)
         kind = ring[e + 4] & 3
-        p = _put(ev, p, b',"t":"')
-        p = _put(ev, p, _KIND[kind])
         if kind == _E_END:
-            p = _put(ev, p, b'","result":"')
-            p = _put(ev, p, self._ends[0])
+            p = _put(ev, p, b',"t":"end","result":"')
+            p = _put(ev, p, st[_ENDS][0])
         else:
-            p = _put(ev, p, b'","n":')
+            p = _put(ev, p, b',"t":"move","n":' if kind == _E_MOVE else b',"t":"undo","n":')
             p = _int(ev, p, ring[e + 5] | ring[e + 6] << 8)
             if kind == _E_UNDO:
                 ev[p] = 125  # }
                 return memoryview(ev)[:p + 1]
             p = _put(ev, p, b',"c":"')
-            ev[p] = _COLOUR[ring[e + 4] >> 2 & 3]
+            ev[p] = 66 if ring[e + 4] >> 2 & 3 == 1 else 87  # B W
             p = _put(ev, p + 1, b'","p":"')
             pt = (ring[e + 4] >> 4) << 8 | ring[e + 7]
             if pt:  # (a pass: "")
@@ -679,24 +656,3 @@ class Broadcaster:
                 p += 2
         return memoryview(ev)[:_put(ev, p, b'"}')]
 
-
-class _Snapshot:
-    """The snapshot as a message that writes itself, for a client that
-    streams (gogadget.mqtt): len(), then write_to(sock)."""
-
-    def __init__(self, b):
-        self.b = b
-
-    def __len__(self):
-        return self.b._measure()
-
-    def write_to(self, sock):
-        self.b._write(sock)
-
-
-def _join():
-    """gogadget.roomjoin: what the Broadcaster does when it (re)joins the
-    room or starts a game's snapshot, imported for that and let go again
-    (compat.forget): on the board its bytecode is heap the game needs."""
-    from gogadget import roomjoin
-    return roomjoin

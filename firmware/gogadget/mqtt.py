@@ -3,10 +3,10 @@ the pairing Follower use of umqtt.simple's API, in about half its heap
 (umqtt.simple took 2.9 KB on the Pico W, and hw/net.py's wrapper giving
 it a socket timeout and close() another few hundred bytes).
 
-    c = Client(client_id, host, port, user, password, keepalive_s, timeout_s)
-    c.set_last_will(topic, msg, retain, qos)   # before connect
-    c.connect(clean_session)                   # CONNECT, CONNACK; MQTTException(code) if refused
-    c.publish(topic, msg, retain, 1)           # returns once the broker sent its PUBACK; msg:
+    c = Client(client_id, broker, broker_port, user, password, timeout_s)
+    c.set_last_will(topic, data, retain, qos)  # before connect
+    c.connect(clean)                           # CONNECT, CONNACK; MQTTException(code) if refused
+    c.publish(topic, data, retain, 1)          # returns once the broker sent its PUBACK; data:
                                                # bytes, or len() and write_to(sock) (streams)
     # gogadget.mqttsub.Client, for a board paired with another (pairing.Follower):
     c.set_callback(f)                          # f(topic, msg): subscribed messages
@@ -14,7 +14,10 @@ it a socket timeout and close() another few hundred bytes).
     c.check_msg()                              # one waiting message, if any (never waits)
     c.ping(); c.disconnect(); c.close()        # close: no DISCONNECT, so the will goes out
 
-Every wait for the broker is bounded by timeout_s (the socket's timeout,
+The keepalive is the Broadcaster's (broadcast.KEEPALIVE_S).  The
+connection's code (the socket, CONNECT) is gogadget.roomjoin's, with the
+Broadcaster's (it joins the room; it is let go between connections).  Every
+wait for the broker is bounded by timeout_s (the socket's timeout,
 set before its connect): an answer that does not come is an OSError.
 QoS 0 and 1 only.  A message published to the board while it waits for a
 PUBACK or SUBACK goes to the callback (and is acknowledged) on the way.
@@ -34,30 +37,28 @@ class MQTTException(Exception):
 class Client:
     streams = True  # publish takes a message that writes itself (len(msg), msg.write_to(sock))
 
-    def __init__(self, client_id, server, port=1883, user=None, password=None, keepalive=0,
-                 timeout=1):
+    def __init__(self, client_id, broker, broker_port=1883, user=None, password=None, timeout=1):
         """The ids and the password: bytes or ASCII str (written as they are);
         a user needs a password."""
         self.client_id = client_id
-        self.server = server
-        self.port = port
+        self.broker = broker
+        self.broker_port = broker_port
         self.user = user
-        self.pswd = password
-        self.keepalive = keepalive
+        self.password = password
         self.timeout = timeout
         self.sock = None
-        self.pid = 0
+        self.seq = 0  # the last packet id
         self.will = None
-        self._b = bytearray(10)  # headers out, short answers in
+        self.buf = bytearray(10)  # headers out, short answers in
 
-    def set_last_will(self, topic, msg, retain=False, qos=0):
-        self.will = (topic, msg, retain, qos)
+    def set_last_will(self, topic, data, retain=False, qos=0):
+        self.will = (topic, data, retain, qos)
 
-    def _head(self, op, size, extra=-1):
-        """A fixed header (op, remaining length) and, when extra >= 0, a
+    def _head(self, kind, size, extra=-1):
+        """A fixed header (kind, remaining length) and, when extra >= 0, a
         16-bit number after it (a length, a packet id), in one write."""
-        b = self._b
-        b[0] = op
+        b = self.buf
+        b[0] = kind
         i = 1
         while size > 0x7F:
             b[i] = size & 0x7F | 0x80
@@ -72,28 +73,28 @@ class Client:
         self._out(i)
 
     def _out(self, n):
-        """The first n bytes of _b (a stream's write(buf, n): no slice made)."""
-        self.sock.write(self._b, n)  # pyright: ignore[reportCallIssue]
+        """The first n bytes of buf (a stream's write(buf, n): no slice made)."""
+        self.sock.write(self.buf, n)  # pyright: ignore[reportCallIssue]
 
     def _str(self, s):
-        b = self._b
+        b = self.buf
         b[0] = len(s) >> 8
         b[1] = len(s) & 0xFF
         self._out(2)
         self.sock.write(s)
 
     def _read(self, n):
-        """n (<= 10) bytes into _b; the broker gone or silent is an OSError."""
-        if self.sock.readinto(self._b, n) != n:
+        """n (<= 10) bytes into buf; the broker gone or silent is an OSError."""
+        if self.sock.readinto(self.buf, n) != n:
             raise OSError(-1)
-        return self._b
+        return self.buf
 
-    def wait_msg(self, op=0):
+    def wait_msg(self, kind=0):
         """Read one packet: a PUBLISH goes to the callback (its PUBACK
         sent, by mqttsub.Client); anything else returns its type, its body (<= 10 bytes)
-        left in _b.  op: its first byte when read already."""
-        if not op:
-            op = self._read(1)[0]
+        left in buf.  kind: its first byte when read already."""
+        if not kind:
+            kind = self._read(1)[0]
         size = 0
         shift = 0
         while True:
@@ -102,73 +103,47 @@ class Client:
             shift += 7
             if c < 0x80:
                 break
-        if op & 0xF0 != 0x30:
+        if kind & 0xF0 != 0x30:
             self._read(size) if size <= 10 else self.sock.read(size)
-            return op & 0xF0
-        return self._incoming(op, size)
+            return kind & 0xF0
+        return self._incoming(kind, size)
 
-    def _incoming(self, op, size):
+    def _incoming(self, kind, size):
         """A PUBLISH: none comes to a client that subscribed to nothing
         (mqttsub.Client's takes them); its bytes are skipped."""
         self.sock.read(size)
         return 0x30
 
     def _await(self, want):
-        while self.wait_msg() != want or self._b[0] << 8 | self._b[1] != self.pid:
+        while self.wait_msg() != want or self.buf[0] << 8 | self.buf[1] != self.seq:
             pass
-        return self._b
+        return self.buf
 
-    def connect(self, clean_session=True):
-        s = socket
-        if s is None:
-            import socket as s  # noqa: PLC0415  (MicroPython's, when no stand-in is set)
-        addr = s.getaddrinfo(self.server, self.port)[0][-1]
-        self.sock = s.socket()
-        self.sock.settimeout(self.timeout)  # before connect: an unreachable broker costs timeout_s
-        self.sock.connect(addr)
-        flags = 2 if clean_session else 0
-        size = 12 + len(self.client_id)
-        will = self.will
-        if will:
-            size += 4 + len(will[0]) + len(will[1])
-            flags |= 4 | will[3] << 3 | will[2] << 5
-        if self.user is not None:
-            size += 4 + len(self.user) + len(self.pswd or b"")
-            flags |= 0xC0
-        self._head(0x10, size)
-        b = self._b
-        b[0:7] = b"\0\4MQTT\4"
-        b[7] = flags
-        b[8] = self.keepalive >> 8
-        b[9] = self.keepalive & 0xFF
-        self._out(10)
-        self._str(self.client_id)
-        if will:
-            self._str(will[0])
-            self._str(will[1])
-        if self.user is not None:
-            self._str(self.user)
-            self._str(self.pswd)
-        if self.wait_msg() != 0x20:
-            raise OSError(-1)  # not a CONNACK
+    def connect(self, clean=True):
+        """The socket, CONNECT, CONNACK (roomjoin.mqtt_connect: a
+        connection's code, let go between connections); returns CONNACK's
+        session-present flag."""
+        from gogadget import roomjoin
+        self.sock = roomjoin.mqtt_connect(self, clean, socket)
+        b = self.buf
         if b[1]:
             raise MQTTException(b[1])
         return b[0] & 1
 
-    def publish(self, topic, msg, retain=False, qos=0):
+    def publish(self, topic, data, retain=False, qos=0):
         """QoS 1: returns once the broker acknowledged it."""
-        self._head(0x30 | qos << 1 | retain, 2 + len(topic) + len(msg) + (2 if qos else 0),
+        self._head(0x30 | qos << 1 | retain, 2 + len(topic) + len(data) + (2 if qos else 0),
                    len(topic))
         self.sock.write(topic)
         if qos:
-            self.pid = self.pid % 0xFFFF + 1
-            b = self._b
-            b[0] = self.pid >> 8
-            b[1] = self.pid & 0xFF
+            self.seq = self.seq % 0xFFFF + 1
+            b = self.buf
+            b[0] = self.seq >> 8
+            b[1] = self.seq & 0xFF
             self._out(2)
-        w = getattr(msg, "write_to", None)
+        w = getattr(data, "write_to", None)
         if w is None:
-            self.sock.write(msg)
+            self.sock.write(data)
         else:
             w(self.sock)  # (a message that writes itself: the room's snapshot)
         if qos:

@@ -15,10 +15,10 @@ class Client(_Client):
         self.cb = f
 
     def subscribe(self, topic, qos=0):
-        self.pid = self.pid % 0xFFFF + 1
-        self._head(0x82, 5 + len(topic), self.pid)
+        self.seq = self.seq % 0xFFFF + 1
+        self._head(0x82, 5 + len(topic), self.seq)
         self._str(topic)
-        b = self._b
+        b = self.buf
         b[0] = qos
         self._out(1)
         if self._await(0x90)[2] == 0x80:
@@ -29,20 +29,20 @@ class Client(_Client):
         sock = self.sock
         sock.setblocking(False)
         try:
-            got = sock.readinto(self._b, 1)
+            got = sock.readinto(self.buf, 1)
         finally:
             sock.settimeout(self.timeout)
         if got == 0:
             raise OSError(-1)  # the broker closed the connection
-        return got and self.wait_msg(self._b[0])
+        return got and self.wait_msg(self.buf[0])
 
-    def _incoming(self, op, size):
+    def _incoming(self, kind, size):
         """A PUBLISH (wait_msg): to the callback, its PUBACK sent."""
         n = self._read(2)
         n = n[0] << 8 | n[1]
         topic = self.sock.read(n)
         size -= n + 2
-        if op & 6:
+        if kind & 6:
             size -= 2
             pid = self._read(2)
             pid = pid[0] << 8 | pid[1]
@@ -51,6 +51,6 @@ class Client(_Client):
             raise OSError(-1)
         if self.cb is not None:
             self.cb(topic, msg)
-        if op & 6:
+        if kind & 6:
             self._head(0x40, 2, pid)  # PUBACK (QoS 1: nothing of QoS 2 is subscribed)
         return 0x30

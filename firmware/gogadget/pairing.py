@@ -244,11 +244,10 @@ class Follower:
         self.topics = (topic(opponent, T_PAIR).encode(), topic(opponent, T_GAME).encode(),
                        topic(opponent, T_MOVE).encode())
         self.hello = (topic(board_id, T_PAIR).encode(), pair_message(pair_id, colour, opponent))
-        # Set once the paired game is over at both boards (or a new game was
-        # started here): the retained pair message is then cleared, so it
-        # names no later game of this board's (the Broadcaster publishes the
-        # new, empty hello and resets the flag).
-        self.hello_changed = False
+        # Replaced once the paired game is over at both boards (or a new
+        # game was started here): the retained pair message is then cleared,
+        # so it names no later game of this board's (the Broadcaster
+        # publishes a new hello when it sees one).
         self.done = False
         self.agreed = False  # their pair message names this game, the other colour, us
         self.game = -1  # the opponent board's game number (-1: no snapshot yet)
@@ -345,7 +344,6 @@ class Follower:
         if look and not self.done and self._over(ref):
             self.done = True
             self.hello = (self.hello[0], b"")
-            self.hello_changed = True
         if ref.clock is not None:
             self._follow_clock(ref)  # (after the sync: their move is in the game)
 

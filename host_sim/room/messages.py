@@ -20,11 +20,12 @@ import json
 import math
 import re
 
-from gogadget.broadcast import (FORMAT, MAX_MESSAGE, T_GAME, T_MOVE, T_STATUS, TOPIC_ROOT,
-                                valid_board_id)
+from gogadget.broadcast import T_GAME, T_MOVE, T_STATUS, TOPIC_ROOT, valid_board_id
 from gogadget.pairing import T_PAIR
 from gogadget.points import MAX_SIZE, MIN_SIZE, SGF_LETTERS
 
+FORMAT = 1  # "v" in every message the board writes (gogadget/broadcast.py's literals)
+MAX_MESSAGE = 8192  # bytes; the relay drops bigger ones
 PHASES = ("setup", "play", "count", "over")
 MAX_TEXT = 64  # player names, rules, note
 MAX_NUMBER = 2 ** 31 - 1  # game numbers, seq, move numbers

@@ -48,7 +48,7 @@ PHASES = {
     "new game": ((PLAY, "gogadget.ending", "gogadget.position"), 54900),
     "resume": ((PLAY, "gogadget.position"), 53700),
     "host": ((PLAY, "gogadget.link", "gogadget.gtp", "gogadget.ruleopts", "gogadget.score"), 73500),
-    "room": ((PLAY, "gogadget.broadcast", "gogadget.hw.net", "gogadget.mqtt"), 60500),
+    "room": ((PLAY, "gogadget.broadcast", "gogadget.hw.net", "gogadget.mqtt"), 58500),
     "clocked": ((PLAY, "gogadget.clock"), 55200),
 }
 # The most names (qstrs) the firmware interns at the board's start, as the

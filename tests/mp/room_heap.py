@@ -117,7 +117,7 @@ while played < MOVES:
 assert not b.pending()
 snapshot = len(b.snapshot())
 passes = ref.board.passes[1] + ref.board.passes[2]
-buffers = len(b._tail) + len(b._ring) + len(b._ev)
+buffers = sum(len(v) for v in b._st if isinstance(v, bytearray))  # the ring, the event's, the tail's
 
 if PAIR:
     peer.message(b"gogadget/board/board02/pair", pair_message("g1", 2, "board01"))

@@ -13,12 +13,12 @@ The client is gogadget.mqtt's (umqtt.simple's API in about half its heap,
 with the socket timeout set before the connect): micropython-lib's
 umqtt.simple is no longer imported.
 """
-from gogadget.broadcast import KEEPALIVE_S
-from gogadget.compat import ticks_diff, ticks_ms
+from gogadget.compat import const, ticks_diff, ticks_ms
 
-JOIN_MS = 20000  # a join that has not given an address by then is started again
-SOCKET_TIMEOUT_S = 1  # no broker answer within this: the connection has failed (a connection
-# attempt waits for the TCP connect and the CONNACK: 2 s at most, inside the 4 s watchdog)
+_JOIN_MS = const(20000)  # a join that has not given an address by then is started again
+_SOCKET_TIMEOUT_S = const(1)  # no broker answer within this: the connection has failed (a
+# connection attempt waits for the TCP connect and the CONNACK: 2 s at most, inside the 4 s
+# watchdog)
 
 
 class Wifi:
@@ -27,8 +27,7 @@ class Wifi:
         self.password = password
         self.hostname = hostname
         self.wlan = None
-        self._joined_at = 0
-        self.joins = 0
+        self.time = 0  # when the last join started (ticks_ms)
 
     def start(self):
         """Switch the station interface on and start joining (non-blocking)."""
@@ -41,12 +40,12 @@ class Wifi:
         wlan = network.WLAN(network.STA_IF)
         wlan.active(True)
         self.wlan = wlan
-        self._join()
+        self.connect()
         return self
 
-    def _join(self):
-        self._joined_at = ticks_ms()
-        self.joins += 1
+    def connect(self):
+        """A join started (the WLAN's connect: it goes on by itself)."""
+        self.time = ticks_ms()
         try:
             self.wlan.connect(self.ssid, self.password)
         except OSError:
@@ -54,7 +53,7 @@ class Wifi:
 
     def ready(self):
         """Has the board an address?  If not, start joining again when the
-        last join failed or took longer than JOIN_MS (never waits)."""
+        last join failed or took longer than _JOIN_MS (never waits)."""
         wlan = self.wlan
         if wlan is None:
             return False
@@ -64,12 +63,12 @@ class Wifi:
         # (STAT_CONNECT_FAIL -1, STAT_NO_AP_FOUND -2, STAT_WRONG_PASSWORD -3).
         status = wlan.status()
         if isinstance(status, int) and status < 0 \
-                or ticks_diff(ticks_ms(), self._joined_at) > JOIN_MS:
-            self._join()
+                or ticks_diff(ticks_ms(), self.time) > _JOIN_MS:
+            self.connect()
         return False
 
 
-def mqtt_factory(config, timeout_s=SOCKET_TIMEOUT_S):
+def mqtt_factory(config):
     """The Broadcaster's client factory from the config's broker settings:
     client id and user name the board's id unless mqtt_user says otherwise.
     A board paired with another (config.opponent) subscribes too: its
@@ -85,6 +84,6 @@ def mqtt_factory(config, timeout_s=SOCKET_TIMEOUT_S):
     board_id = config.board_id
 
     def make():
-        return Client(board_id, host, port, user, password, KEEPALIVE_S, timeout_s)
+        return Client(board_id, host, port, user, password, _SOCKET_TIMEOUT_S)
 
     return make
