@@ -8,18 +8,18 @@ from gogadget.clock import SYSTEMS
 _TC_RECORD = 8  # K_CLOCK's arg bit: the record is a time control, not a player's clock
 
 
-def gtp_settings(ref, how, args):
+def gtp_settings(ref, kgs, args):
     """`time_settings M T S` (GTP v2: Canadian; T 0: absolute; S 0 with T
     above 0, or all 0: no limit) or `kgs-time_settings none | absolute M |
-    byoyomi M T N | canadian M T S`: the config's time control from now,
+    byoyomi M T N | canadian M T S` (kgs True): the config's time control from now,
     the clocks full (the game's clocks restart).  ValueError says what is
     wrong."""
-    words = args[1:] if how == "kgs" else args
+    words = args[1:] if kgs else args
     for w in words:
         if not w.isdigit():
             raise ValueError("times and counts are whole numbers 0 or more, not " + w)
     vals = [int(w) for w in words]
-    if how == "kgs":
+    if kgs:
         system = args[0].lower() if args else ""
         need = {"none": 0, "absolute": 1, "byoyomi": 3, "canadian": 3}.get(system, -1)
         if need < 0:

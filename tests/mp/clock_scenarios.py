@@ -375,7 +375,7 @@ def scenario_clock_gtp_time_control_survives_a_power_cut(tmp):
     h.ref.resume([], "", h.t)
     h.settle()
     h.moves("E5")
-    clockgtp.gtp_settings(h.ref, "kgs", ["canadian", "20", "60", "10"])
+    clockgtp.gtp_settings(h.ref, True, ["canadian", "20", "60", "10"])
     h.moves("C3")  # the clocks restarted full: this move starts black's
     h.wait_ms(5000)
     h.moves("D4")
@@ -400,7 +400,7 @@ def scenario_clock_gtp_time_control_survives_a_power_cut(tmp):
     h3 = _cut(d, **tc)
     assert h3.ref.clock is not None and h3.ref.clock.system == CANADIAN
     # GTP's "none" over the file's byo-yomi: no clock after a cut either.
-    clockgtp.gtp_settings(h3.ref, "kgs", ["none"])
+    clockgtp.gtp_settings(h3.ref, True, ["none"])
     assert h3.ref.clock is None
     h4 = _cut(d, **tc)
     assert h4.ref.clock is None and h4.config.time_control == "none"
