@@ -608,11 +608,11 @@ class Link(Engine):
     # -- the game clock (clockgtp.py, loaded for one command) ------------------
 
     def time_settings(self, args):
-        self._clock_call("gtp_settings", False, args)
+        self._clock_call("gtp_settings", "time_settings", args)
         return ""
 
     def kgs_time_settings(self, args):
-        self._clock_call("gtp_settings", True, args)
+        self._clock_call("gtp_settings", "kgs-time_settings", args)
         return ""
 
     def time_left(self, args):
