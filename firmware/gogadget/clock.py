@@ -350,17 +350,15 @@ class Clock:
         """Whose time runs, from the referee's state (Referee.refresh).
         Nobody's while the board asks something; the mover's while only the
         prisoners of its move remain to be lifted; then the player to move."""
-        asking = ref.unresolved or ref.takeback or ref.tb_ready or ref.ask_stuck >= 0 \
-            or ref._ask_new or ref.ask_undo
+        other = ref.takeback or ref.tb_ready or ref.ask_stuck >= 0 or ref._ask_new or ref.ask_undo
+        asking = ref.unresolved or other
         who = 0
         s = self._state
         if ref.phase == "play" or s[_MOVING]:
             m = s[_MOVING]
             if m and not asking:
                 self._complete(ref, m)
-            elif m and ref.phase == "play" and ref.unresolved == ref.pending and not (
-                    ref.takeback or ref.tb_ready or ref.ask_stuck >= 0 or ref._ask_new
-                    or ref.ask_undo):
+            elif m and ref.phase == "play" and ref.unresolved == ref.pending and not other:
                 # lifting the prisoners is part of the move
                 who = m if self.started and not self.paused else 0
             if ref.phase == "play" and not s[_MOVING] and not asking and self.started \

@@ -273,9 +273,8 @@ class Engine:
             row = []
             for c in range(size):
                 pt = point(size, r, c)
-                cell = b.cells[pt]
-                row.append("X" if cell == BLACK else "O" if cell == WHITE else
-                           "+" if pt in stars else ".")
+                cell = b.cells[pt]  # EMPTY 0, BLACK 1, WHITE 2 on the board
+                row.append("+" if cell == EMPTY and pt in stars else ".XO"[cell])
             label = str(r + 1)
             text = (" " if len(label) < 2 else "") + label + " " + " ".join(row) + " " + label
             if r == 1:

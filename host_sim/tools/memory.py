@@ -47,9 +47,9 @@ PHASES = {
     "over": (("gogadget.ending",), 50200),
     "new game": ((PLAY, "gogadget.ending", "gogadget.position"), 54900),
     "resume": ((PLAY, "gogadget.position"), 53700),
-    "host": ((PLAY, "gogadget.link", "gogadget.gtp", "gogadget.ruleopts", "gogadget.score"), 73500),
+    "host": ((PLAY, "gogadget.link", "gogadget.gtp", "gogadget.ruleopts", "gogadget.score"), 70800),
     "room": ((PLAY, "gogadget.broadcast", "gogadget.hw.net", "gogadget.mqtt"), 60500),
-    "clocked": ((PLAY, "gogadget.clock"), 55200),
+    "clocked": ((PLAY, "gogadget.clock"), 54800),
 }
 # Under the unix port the fakes stand in for what only the RP2040 loads:
 # its viper loops (boot.py has rp2fast load them there and hand them to the
