@@ -91,7 +91,7 @@ class Link(Engine):
         self._events = [None] * _EVENT_SLOTS
         commands = self.commands
         for name in ("status", "sgf", "games", "fetch", "events", "new", "setup", "frame", "marked", "result", "show", "remote", "clock"):
-            commands["gogadget-" + name] = name
+            commands["gogadget-%s" % name] = name  # (a format longer than a name)
         commands["gogadget-replay"] = "guide"  # (self.replay is the Replay)
         commands["time_settings"] = "time_settings"
         commands["kgs-time_settings"] = "kgs_time_settings"
