@@ -81,7 +81,8 @@ class Link(Engine):
             config = getattr(referee, "config", None)
             store = getattr(config, "store", None)
         self.store = store
-        self._state = state = [0] * _SLOTS
+        state: list = [0] * _SLOTS  # (ints, and the ids' and _WAIT_END's strings)
+        self._state = state
         state[_ID] = state[_WAIT_ID] = state[_WAIT_END] = ""
         Engine.__init__(self, referee.board.size, folder=store or ".")
         self._use_board()
