@@ -8,8 +8,10 @@ without blocking, assembles lines in a buffer allocated once, and runs at
 most one command, so a slow command or a flood of noise never stalls the
 scan loop.
 
-The commands a controller sends once a game or less (handicap, SGF,
-stored games, set-up, replay) are at the end of the class.
+The commands a controller sends once a game or less (SGF, stored games,
+set-up, replay) are at the end of the class.  Each command is answered by
+the method of its own name (gtp.py), so a GTP name and its handler's are
+one interned name on the board.
 
 Bytes are cleaned as GTP 2 section 3.1 says (control characters dropped,
 tabs made spaces); bytes above 127 become '?', so any noise decodes as
@@ -91,7 +93,8 @@ class Link(Engine):
         self._readinto = getattr(stream, "readinto", None)
         self._events = [None] * _EVENT_SLOTS
         commands = self.commands
-        for name in ("status", "sgf", "games", "fetch", "events", "new", "setup", "frame", "marked", "result", "show", "remote", "clock"):
+        for name in ("status", "sgf", "games", "fetch", "events", "new", "setup", "frame",
+                     "marked", "result", "show", "remote", "clock"):
             commands["gogadget-%s" % name] = name  # (a format longer than a name)
         commands["gogadget-replay"] = "guide"  # (self.replay is the Replay)
         commands["time_settings"] = "time_settings"
@@ -266,13 +269,14 @@ class Link(Engine):
         start = state[_REPORTED]
         if start > board.moves:
             start = board.moves
+        word = "black" if colour == BLACK else "white"
         if start == board.moves:
             if referee.phase == "over":
                 raise GtpError("game is over")
             if referee.to_move() != colour:
-                raise GtpError("not %s's turn on the board" % ("black" if colour == BLACK else "white"))
+                raise GtpError("not %s's turn on the board" % word)
         elif board.move(start)[0] != colour:
-            raise GtpError("the board's next move is not " + ("black" if colour == BLACK else "white"))
+            raise GtpError("the board's next move is not " + word)
         state[_WAIT] = colour
         state[_PENDING] = 1
         state[_WAIT_ID] = state[_ID]
