@@ -660,7 +660,7 @@ class Link(Engine):
             winner = 0
             value = 0
         else:
-            if len(text) < 3 or text[:2] not in ("B+", "W+"):
+            if len(text) < 3 or text[0] not in "BW" or text[1] != "+":
                 raise GtpError("expected B+R, W+T, B+F, B+3.5 or 0, got " + args[0])
             winner = BLACK if text[0] == "B" else 3 - BLACK
             word = text[2:]
