@@ -102,8 +102,10 @@ PATTERNS = {frame.STEADY: "steady", frame.BLINK: "blinks (1 Hz, on half the time
 
 
 def lights_table():
-    names = sorted((getattr(signals, n), n) for n in dir(signals)
-                   if n.startswith("P_") and n != "P_NONE")
+    # (A prompt no other module reads is private there, "_P_DIGIT": no name
+    # the board interns.)
+    names = sorted((getattr(signals, n), n.lstrip("_")) for n in dir(signals)
+                   if n.lstrip("_").startswith("P_") and n != "P_NONE")
     lines = ["| light | colour (RGB at full brightness) | pattern | means |", "|---|---|---|---|"]
     for value, name in names:
         code = signals.CODES[value]

@@ -233,7 +233,7 @@ class Buttons:
         self.queue = []
 
     def press(self, code):
-        if not 0 < code < len(events.BUTTON_NAMES):
+        if not 0 < code <= events.BTN_CALIBRATE:
             raise ValueError("no button %r" % (code,))
         self.queue.append(code)
 

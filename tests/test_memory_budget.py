@@ -108,7 +108,22 @@ def test_the_referee_names_plays_idle_take_back_as_play_does():
     # The referee loads play.py only while a game is played, so it keeps
     # the one constant it needs before that: it must be play's.
     from gogadget import gameops, play, referee
-    assert referee._TB_NONE == gameops._TB_NONE == play.TB_NONE
+    assert referee._TB_NONE == gameops._TB_NONE == play._TB_NONE
+
+
+def test_the_phase_modules_use_the_referees_state_slots():
+    # Referee._state's slots are private consts (no names on the board):
+    # the phase modules' copies must be the referee's.
+    from gogadget import counting, ending, gameops, play, referee, takeback
+    assert (play._MULTI, play._REPORTED, play._RESUMED, play._TB_CONFIRMED,
+            play._TB_CONFIRMED_MS) == (referee._MULTI, referee._REPORTED, referee._RESUMED,
+                                       referee._TB_CONFIRMED, referee._TB_CONFIRMED_MS)
+    assert (takeback._TB_CONFIRMED, takeback._TB_CONFIRMED_MS) == (
+        referee._TB_CONFIRMED, referee._TB_CONFIRMED_MS)
+    assert gameops._TB_CONFIRMED == referee._TB_CONFIRMED
+    assert counting._RESUMED == referee._RESUMED
+    assert (ending._OVER_MS, ending._CLEARED) == (referee._OVER_MS, referee._CLEARED)
+    assert referee._CLEARED < referee._STATE_SLOTS
 
 
 def test_the_plain_diff_names_marks_and_faults_as_view_does():
@@ -117,16 +132,16 @@ def test_the_plain_diff_names_marks_and_faults_as_view_does():
     from gogadget import view, viewplain
     assert (viewplain._M_REMOVE, viewplain._M_STRAY, viewplain._M_CONTRA, viewplain._F_IGNORED,
             viewplain._F_DRIVER, viewplain._TICK_SHIFT) == (
-        view.M_REMOVE, view.M_STRAY, view.M_CONTRA, view.F_IGNORED, view.F_DRIVER,
-        view.TICK_SHIFT)
+        view.M_REMOVE, view.M_STRAY, view.M_CONTRA, view.F_IGNORED, view._F_DRIVER,
+        view._TICK_SHIFT)
 
 
 def test_the_take_back_names_its_stages_as_play_does():
     # takeback is loaded by play, so it cannot import play's stages back.
     from gogadget import play, takeback
     assert (takeback._TB_NONE, takeback._TB_LIFTED, takeback._TB_RETURNING,
-            takeback._TB_AMBIGUOUS) == (play.TB_NONE, play.TB_LIFTED, play.TB_RETURNING,
-                                        play.TB_AMBIGUOUS)
+            takeback._TB_AMBIGUOUS) == (play._TB_NONE, play._TB_LIFTED, play._TB_RETURNING,
+                                        play._TB_AMBIGUOUS)
 
 
 # The second pass ends the game: the count's modules come, and play's must
@@ -150,15 +165,15 @@ ref.press(BTN_PASS, now)
 # resumes, which it has), and watched.
 from gogadget import counting, ending
 seen = []
-begin = counting.begin
-def watch_begin(ref):
-    seen.append(("begin", "gogadget.play" in sys.modules))
-    begin(ref)
-counting.begin = watch_begin
+start = counting.start
+def watch_start(ref):
+    seen.append(("start", "gogadget.play" in sys.modules))
+    start(ref)
+counting.start = watch_start
 keep = ending.keep
-def watch_keep(ref, how):
+def watch_keep(ref, kind):
     seen.append(("keep", "gogadget.counting" in sys.modules or "gogadget.score" in sys.modules))
-    return keep(ref, how)
+    return keep(ref, kind)
 ending.keep = watch_keep
 ref.press(BTN_PASS, now)
 print("PHASE", ref.phase)
@@ -172,4 +187,4 @@ def test_play_goes_before_the_count_comes_and_the_count_before_the_record():
     res = run_micropython(HANDOVER)
     assert res.returncode == 0, res.stdout + res.stderr
     assert "PHASE count" in res.stdout and "PHASE over" in res.stdout, res.stdout
-    assert "SEEN [('begin', False), ('keep', False)]" in res.stdout, res.stdout
+    assert "SEEN [('start', False), ('keep', False)]" in res.stdout, res.stdout

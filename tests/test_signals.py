@@ -63,4 +63,4 @@ def test_font_digits_are_distinct_and_fit():
     assert len(font.render("3.5")) <= 9  # fits a 9x9 board without scrolling
     prompt = bytearray(81)
     sg.draw_text(prompt, 9, font.render("8"), -3)
-    assert sum(1 for p in prompt if p == sg.P_DIGIT) == 13  # "8" has 13 dots
+    assert sum(1 for p in prompt if p == sg._P_DIGIT) == 13  # "8" has 13 dots

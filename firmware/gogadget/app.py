@@ -56,11 +56,7 @@ class App:
         self.referee.resume(records, report, now_ms)
         records = None
         forget("journalread")
-        self._fit_scan()
-
-    def _fit_scan(self):
-        n = self.referee.size * self.referee.size
-        if len(self.scan) != n:
+        if len(self.scan) != self.referee.n:  # the journal's game is of another size
             self.scan = new_scan(self.referee.size)
 
     def step(self, now_ms):
@@ -69,8 +65,7 @@ class App:
         ref = self.referee
         scan = self.scan
         if len(scan) != ref.n:  # a new game of another size (from the host)
-            self._fit_scan()
-            scan = self.scan
+            scan = self.scan = new_scan(ref.size)
         self.sensors.read(scan)
         ref.update(scan, now_ms)
         button = self.buttons.poll(now_ms)
@@ -91,7 +86,8 @@ class App:
 
     def poll_host(self, now_ms):
         """One slice of the host link's work; until a host has spoken, one
-        look for a byte on the line (allocating nothing)."""
+        look for a byte on the line (allocating nothing).  (A method of its
+        own: host_sim/bench/rp2.py times it apart.)"""
         link = self.link
         if link is None:
             if not self.stream.readinto(self._knock):

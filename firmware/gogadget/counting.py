@@ -16,12 +16,14 @@ phase) is ending.py's: finish() and over() here load it for the callers
 that end a game from elsewhere (the host, the clock, a resume).
 """
 from gogadget import signals as sg
-from gogadget.compat import forget
+from gogadget.compat import const, forget
 from gogadget.points import EMPTY, BLACK, WHITE, vertex
 from gogadget.scan import S_EMPTY, S_STONE, S_FAULT
 from gogadget.view import M_REMOVE, M_STRAY, M_DEAD, M_SLID
 
-def begin(ref):
+_RESUMED = const(8)  # a slot of Referee._state (referee.py's)
+
+def start(ref):
     """Two passes: counting starts.  Stones already standing where none
     belongs are strays: only a stone put down from now on can end it."""
     ref.phase = "count"
@@ -33,29 +35,14 @@ def begin(ref):
     ref.event("count", "two passes: lift dead stones, then Confirm")
 
 
-def count_now(ref):
+def count(ref):
+    """The count of the position now, the dead stones marked (score.count)."""
     from gogadget import score
     dead = []
     for pl in range(ref.n):
         if ref.mark[pl] & M_DEAD:
             dead.append(ref.pt(pl))
     return score.count(ref.board, ref.rules, dead, ref.komi)
-
-
-def _knocked(ref):
-    """Did the last batch take a stone of the game away and put a stone
-    down where none belongs?  Then it was a slide, a bump."""
-    fresh = ref.settler.fresh
-    scan = ref.stable
-    want = ref.want
-    gone = came = False
-    for pl in range(ref.n):
-        if fresh[pl]:
-            if want[pl] == EMPTY:
-                came = came or scan[pl] != S_EMPTY
-            else:
-                gone = gone or scan[pl] == S_EMPTY
-    return gone and came
 
 
 def refresh(ref):
@@ -66,7 +53,16 @@ def refresh(ref):
     fresh = ref.settler.fresh
     board = ref.board
     colour = board.to_move()
-    knocked = _knocked(ref)
+    # Did the last batch take a stone of the game away and put a stone down
+    # where none belongs?  Then it was a slide, a bump (knocked).
+    gone = came = False
+    for pl in range(ref.n):
+        if fresh[pl]:
+            if want[pl] == EMPTY:
+                came = came or scan[pl] != S_EMPTY
+            else:
+                gone = gone or scan[pl] == S_EMPTY
+    knocked = gone and came
     ref.has_fault = False
     new = -1
     for pl in range(ref.n):
@@ -102,7 +98,7 @@ def refresh(ref):
         ref.phase = "play"
         ref.counted = None
         forget("score")  # back when counting starts again
-        ref.resumed = new
+        ref._state[_RESUMED] = new
         ref.event("count", "new stone at %s: counting ends, play resumes"
                   % vertex(ref.size, ref.pt(new)))
         ref.refresh_phase()
@@ -113,7 +109,7 @@ def refresh(ref):
                 and not mark[pl] & (M_DEAD | M_SLID):
             for pt in board.chain(ref.pt(pl)):
                 mark[ref.place(pt)] |= M_DEAD
-    c = count_now(ref)
+    c = count(ref)
     owner = c.owner
     outstanding = 0
     for pl in range(ref.n):

@@ -9,10 +9,12 @@ than the board; clearing the board starts the next game.
 """
 from gogadget import journal as jn
 from gogadget import signals as sg
-from gogadget.compat import forget, ticks_diff
+from gogadget.compat import const, forget, ticks_diff
 from gogadget.scan import S_EMPTY
 
-_SCROLL_MS = 180  # one column of score text per step when it is wider than the board
+_OVER_MS = const(11)  # slots of Referee._state (referee.py's)
+_CLEARED = const(12)
+_SCROLL_MS = const(180)  # one column of score text per step when it is wider than the board
 
 
 def finish(ref, winner, result, margin=None):
@@ -28,9 +30,10 @@ def finish(ref, winner, result, margin=None):
     ref.refresh()
 
 
-def keep(ref, how):
+def keep(ref, kind):
     """Keep the game beside the journal as the next NNNN.sgf, streamed to
-    flash a few bytes at a time (a long game's record never sits in RAM).
+    flash a few bytes at a time (a long game's record never sits in RAM);
+    kind: "" or the kind of game ("unfinished"), as the events say it.
     True when it is kept.  When it cannot be (flash full, out of memory) the
     journal still holds the game: ref.unsaved says so, and the next new
     game tries again before it replaces the journal (referee.new_game)."""
@@ -47,7 +50,7 @@ def keep(ref, how):
         from gogadget import sgf
         name = sgf.save_game(ref.journal.dir, ref.board, ref.rules, ref.komi, ref.result,
                              ref.date(), ref.clock)
-        ref.event("prompt", ("%s game kept as %s" % (how, name)).strip())
+        ref.event("prompt", ("%s game kept as %s" % (kind, name)).strip())
         ok = True
     except (OSError, MemoryError) as exc:
         sgf = None
@@ -57,7 +60,7 @@ def keep(ref, how):
     finally:
         sgf = None
         forget("sgf")  # used once a game: its bytecode need not stay on the heap
-    ref.unsaved = "" if ok else (how or "finished")
+    ref.unsaved = "" if ok else (kind or "finished")
     return ok
 
 
@@ -66,16 +69,17 @@ def over(ref, winner):
     from gogadget import font
     ref.phase = "over"
     ref.winner = winner
-    ref.cleared_before = None
+    ref._state[_CLEARED] = -1  # not looked at yet
     ref.text = font.render(ref.result)
     font = None
     forget("font")
-    ref.over_ms = ref.now
+    ref._state[_OVER_MS] = ref.now
     ref.scroll = -999
     ref.dirty = True
 
 
-def refresh_over(ref):
+def refresh(ref):
+    # The "over" phase's look at the board (Referee.refresh_phase).
     # Clearing the board after a finished game starts the next one.
     scan = ref.stable
     empty = True
@@ -83,10 +87,10 @@ def refresh_over(ref):
         if scan[pl] != S_EMPTY:
             empty = False
             break
-    if empty and ref.cleared_before is False:
+    if empty and ref._state[_CLEARED] == 0:  # cleared since the last look
         ref.new_game(handicap=ref.config.handicap)
         return
-    ref.cleared_before = empty
+    ref._state[_CLEARED] = 1 if empty else 0
     ref.unresolved = 0
     ref.has_fault = False
     ref.scroll = -999
@@ -103,7 +107,7 @@ def scroll(ref, now):
     else:
         # A ticker: the text, a gap of three columns, the text again.
         span = len(cols) + 3
-        offset = (ticks_diff(now, ref.over_ms) // _SCROLL_MS) % span
+        offset = (ticks_diff(now, ref._state[_OVER_MS]) // _SCROLL_MS) % span
     if offset != ref.scroll:
         ref.scroll = offset
         sg.draw_text(ref.prompt, size, cols, offset, span)

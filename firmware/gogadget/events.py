@@ -10,5 +10,4 @@ BTN_PASS = const(1)
 BTN_CONFIRM = const(2)  # confirm a take-back, the count, a set-up
 BTN_NEW = const(3)  # new game
 BTN_RESIGN = const(4)  # long press of pass
-BTN_CALIBRATE = const(5)  # pass + new held together at boot
-BUTTON_NAMES = ("none", "pass", "confirm", "new", "resign", "calibrate")
+BTN_CALIBRATE = const(5)  # pass + new held together at boot (the last code)

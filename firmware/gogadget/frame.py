@@ -83,27 +83,23 @@ def new_frame(size):
     return f
 
 
-def on(pattern, phase_ms):
-    """Is a light of this pattern on at this moment of the frame clock?
-    (The one definition of the blink rhythms.)"""
+def on(code, now_ms):
+    """Is a light of this code's pattern (its high nibble: BLINK, FAST ...)
+    on at this moment (now_ms) of the frame clock?  (The one definition of
+    the blink rhythms.)"""
+    pattern = code & 0xF0
     if pattern == BLINK:
-        return phase_ms % 1000 < 500
+        return now_ms % 1000 < 500
     if pattern == FAST:
-        t = phase_ms % 1000
+        t = now_ms % 1000
         return t < FLASH_MS or 2 * FLASH_MS <= t < 3 * FLASH_MS
     return True
 
 
-def lit(code, phase_ms):
-    """Is a light with this code on at this moment? (blink patterns)"""
-    if code & 0x0F == OFF:
-        return False
-    return on(code & 0xF0, phase_ms)
-
-
-def rgb(code, brightness, phase_ms=0):
-    """RGB the LED should show for a code at a global brightness (0..255)."""
-    if not lit(code, phase_ms):
+def rgb(code, brightness, now_ms=0):
+    """RGB the LED should show for a code at a global brightness (0..255),
+    at this moment of the frame clock (blink patterns)."""
+    if code & 0x0F == OFF or not on(code, now_ms):
         return (0, 0, 0)
     r, g, b = PALETTE[code & 0x0F]
     if code & 0xF0 == DIM:

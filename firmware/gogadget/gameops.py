@@ -18,10 +18,8 @@ from gogadget.points import BLACK, WHITE, colour_name, vertex
 from gogadget.rules import PRESETS, format_points
 from gogadget.view import F_IGNORED, M_CONTRA, age_ms
 
-_TB_NONE = const(0)  # play.TB_NONE
-# Prompts the stuck-sensor question may follow: a stone to put right.
-_ASKABLE = (sg.P_PUT_BLACK, sg.P_PUT_WHITE, sg.P_REMOVE, sg.P_WRONG_COLOUR, sg.P_ILLEGAL,
-            sg.P_KO, sg.P_SUPERKO)
+_TB_NONE = const(0)  # play._TB_NONE
+_TB_CONFIRMED = const(9)  # a slot of Referee._state (referee.py's)
 
 
 def new_game(ref, size=None, komi=None, handicap=None, preset=None, free=False):
@@ -82,7 +80,8 @@ def undo(ref):
     ref.sync_want()
     ref.last_seen = True
     ref.takeback = _TB_NONE
-    ref.tb_ready = ref.tb_confirmed = False
+    ref.tb_ready = False
+    ref._state[_TB_CONFIRMED] = 0
     ref.result = ""
     ref.phase = "play"
     ref.event("undo", colour_name(colour) + " " + vertex(ref.size, pt))
@@ -106,7 +105,7 @@ def status(ref):
         ref.phase, colour_name(b.to_move()), b.moves, b.prisoners[BLACK],
         b.prisoners[WHITE], ref.unresolved)
     if ref.result:
-        text += ", result " + ref.result
+        text += ", result %s" % ref.result  # (a string of 11: no name)
     if ref.has_fault:
         text += ", sensor fault"
     if ref.damage:
@@ -124,10 +123,13 @@ def ask_stuck(ref, now_ms):
     since = ref.since
     prompt = ref.prompt
     limit = ref.config.stuck_ms
+    # Prompts the question may follow: a stone to put right.
+    askable = (sg.P_PUT_BLACK, sg.P_PUT_WHITE, sg.P_REMOVE, sg.P_WRONG_COLOUR, sg.P_ILLEGAL,
+               sg.P_KO, sg.P_SUPERKO)
     best = -1
     best_age = 0
     for pl in range(ref.n):
-        if mark[pl] & M_CONTRA and prompt[pl] in _ASKABLE:
+        if mark[pl] & M_CONTRA and prompt[pl] in askable:
             a = age_ms(now_ms, since[pl])
             if a >= limit and a > best_age:
                 best = pl

@@ -24,10 +24,13 @@ def main(cycles=None, stream=None, watchdog=True):
     # scan, not by an automatic collection while a stone settles (18 ms on
     # the emulated Pico).
     gc.collect()
-    return run(cycles, *started)
+    return run(cycles, started)
 
 
-def run(cycles, app, sensors, leds, buttons, guard, beat, display, wdt):
+def run(cycles, started):
+    """The loop; started: boot.start's drivers.  (Locals, not arguments:
+    an argument's name is a name the board interns for ever.)"""
+    app, sensors, leds, buttons, guard, beat, display, wdt = started
     period = app.config.scan_period_ms()
     deadline = time.ticks_ms()
     done = 0
@@ -49,7 +52,20 @@ def run(cycles, app, sensors, leds, buttons, guard, beat, display, wdt):
             wdt.feed()
         if guard.wanted:
             guard.wanted = False
-            calibrate(sensors, leds, buttons, wdt)
+            # The calibration procedure (hw/calibrate.py), then, when it
+            # took, the self-test again; both modules leave the heap
+            # afterwards (rare).
+            from gogadget.hw import calibrate
+            try:
+                result = calibrate.run(sensors, leds, buttons, wdt)
+            finally:
+                calibrate = None
+                forget("hw.calibrate", "hw.pico")
+            if result == "ok":
+                from gogadget.hw import selftest
+                selftest.run(sensors)
+                selftest = None
+                forget("hw.selftest")
             deadline = time.ticks_ms()
         done += 1
         deadline = time.ticks_add(deadline, period)
@@ -60,19 +76,3 @@ def run(cycles, app, sensors, leds, buttons, guard, beat, display, wdt):
             deadline = time.ticks_ms()  # far behind (a save, a GC): skip, don't burst
     return app
 
-
-def calibrate(sensors, leds, buttons, wdt):
-    """The calibration procedure (hw/calibrate.py), then, when it took,
-    the self-test again; both modules leave the heap afterwards (rare)."""
-    from gogadget.hw import calibrate as procedure
-    try:
-        result = procedure.run(sensors, leds, buttons, wdt)
-    finally:
-        procedure = None
-        forget("hw.calibrate", "hw.pico")
-    if result == "ok":
-        from gogadget.hw import selftest
-        selftest.run(sensors)
-        selftest = None
-        forget("hw.selftest")
-    return result

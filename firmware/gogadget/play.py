@@ -42,46 +42,57 @@ from gogadget.rules import game_over
 from gogadget.scan import S_EMPTY, S_STONE
 from gogadget.view import M_REMOVE, M_STRAY, beside, diff, mark_strays
 
-_ILLEGAL_PROMPT = (sg.P_NONE, sg.P_ILLEGAL, sg.P_ILLEGAL, sg.P_KO, sg.P_SUPERKO, sg.P_ILLEGAL)
 
 # Referee.takeback: how far a take-back has come (Referee.tb_ready: the
-# board shows the position before the last move).
-TB_NONE = const(0)
-TB_LIFTED = const(1)  # the last stone was lifted on its own
-TB_RETURNING = const(2)  # ...and a prisoner is back: surely a take-back
+# board shows the position before the last move).  Private: no other module
+# reads them by name (takeback, gameops and referee hold copies), so they
+# are no names the board interns.
+_TB_NONE = const(0)
+_TB_LIFTED = const(1)  # the last stone was lifted on its own
+_TB_RETURNING = const(2)  # ...and a prisoner is back: surely a take-back
 # Lifted with one prisoner back beside it in the same motion: that reads the
 # same as the opponent taking the last stone in one motion by playing there
 # (or, with occupancy sensors, the stone slid onto the prisoner's point), so
 # the lights ask to restore the record; Confirm still takes the move back.
-TB_AMBIGUOUS = const(3)
+_TB_AMBIGUOUS = const(3)
 _TB = [None]  # type: list  # takeback.py while a take-back may be under way
+# Referee._state's slots (referee.py's; tests/test_memory_budget.py).
+_MULTI = const(6)
+_REPORTED = const(7)
+_RESUMED = const(8)
+_TB_CONFIRMED = const(9)
+_TB_CONFIRMED_MS = const(10)
 
 
 def refresh(ref):
     diff(ref)
-    resumed = ref.resumed
+    st = ref._state
+    resumed = st[_RESUMED]
     if ref.settler.clean:
-        ref.resumed = -1  # decided now, one way or the other
+        st[_RESUMED] = -1  # decided now, one way or the other
     if _takeback(ref):
         return
     if ref.extras == 1 and ref.wrong == 0 and ref.settler.clean:
         if _try_move(ref, resumed):
             diff(ref)
     elif ref.extras >= 2 and not ref.missings and not ref.wrong:
-        if ref.multi != ref.extras:
-            ref.multi = ref.extras
+        if st[_MULTI] != ref.extras:
+            st[_MULTI] = ref.extras
             ref.event("prompt", "%d new stones: lift all but one" % ref.extras)
     if ref.extras < 2:
-        ref.multi = 0
+        st[_MULTI] = 0
     if ref.extras and (ref.missings or ref.wrong) and ref.settler.clean:
         mark_strays(ref, resumed)
-    if ref.reported >= 0 and (ref.extras != 1 or ref.extra != ref.reported):
-        ref.reported = -1
+    if st[_REPORTED] >= 0 and (ref.extras != 1 or ref.extra != st[_REPORTED]):
+        st[_REPORTED] = -1
     last = ref.board.last_move()
     if not ref.last_seen and last is not None and (
             last[1] == PASS or ref.prompt[ref.place(last[1])] == sg.P_NONE):
         ref.last_seen = last[1] != PASS
-    mark_last(ref)
+    if last is not None and last[1] != PASS:  # the last move's light
+        pl = ref.place(last[1])
+        if ref.prompt[pl] == sg.P_NONE:
+            ref.prompt[pl] = sg.P_LAST
 
 
 def _try_move(ref, resumed):
@@ -112,13 +123,25 @@ def _try_move(ref, resumed):
         return False  # a capture in one motion or a slide: cannot tell (see above)
     code = board.play(colour, pt)
     if code != core.OK:
-        ref.prompt[pl] = _ILLEGAL_PROMPT[code]
-        _report(ref, pl, "%s %s %s" % (colour_name(colour), vertex(ref.size, pt),
-                                       core.REASONS[code]))
+        # The board's reason (core.OCCUPIED ... core.OFF_BOARD) as a prompt.
+        ref.prompt[pl] = (sg.P_NONE, sg.P_ILLEGAL, sg.P_ILLEGAL, sg.P_KO, sg.P_SUPERKO,
+                          sg.P_ILLEGAL)[code]
+        _report(ref, pl, colour_name(colour) + " " + vertex(ref.size, pt) + " "
+                + core.REASONS[code])
         return False
-    if ref.missings and pl != resumed and not _missing_captured(ref, 3 - colour):
-        board.undo()  # a stone is missing that this move does not take
-        return False
+    if ref.missings and pl != resumed:
+        # Did the move just played take every stone missing from the board,
+        # as prisoners?  (Its own stones are not lifted with a move: a slide.)
+        scan = ref.stable
+        want = ref.want
+        cells = board.cells
+        opp = 3 - colour
+        for p in range(ref.n):
+            w = want[p]
+            if w != EMPTY and scan[p] == S_EMPTY and not ref.fault[p] \
+                    and (w != opp or cells[ref.pt(p)] != EMPTY):
+                board.undo()  # a stone is missing that this move does not take
+                return False
     accept(ref, colour, pt)
     ref.last_seen = True
     return True
@@ -152,32 +175,10 @@ def pass_move(ref, colour):
     return game_over(ref.board, ref.rules)
 
 
-def _missing_captured(ref, opp):
-    """Did the move just played take every stone missing from the board, as
-    prisoners?  (Its own stones are not lifted with a move: a slide.)"""
-    scan = ref.stable
-    want = ref.want
-    cells = ref.board.cells
-    for pl in range(ref.n):
-        w = want[pl]
-        if w != EMPTY and scan[pl] == S_EMPTY and not ref.fault[pl] \
-                and (w != opp or cells[ref.pt(pl)] != EMPTY):
-            return False
-    return True
-
-
 def _report(ref, pl, text):
-    if ref.reported != pl:
-        ref.reported = pl
+    if ref._state[_REPORTED] != pl:
+        ref._state[_REPORTED] = pl
         ref.event("illegal", text)
-
-
-def mark_last(ref):
-    last = ref.board.last_move()
-    if last is not None and last[1] != PASS:
-        pl = ref.place(last[1])
-        if ref.prompt[pl] == sg.P_NONE:
-            ref.prompt[pl] = sg.P_LAST
 
 
 # -- take-back ------------------------------------------------------------
@@ -196,11 +197,11 @@ def _takeback(ref):
     lp = ref.place(last[1])
     if ref.stable[lp] != S_EMPTY or ref.fault[lp] or ref.want[lp] == EMPTY:
         # Back on the board (or never there to lift: it took itself off).
-        if ref.takeback >= TB_RETURNING:
+        if ref.takeback >= _TB_RETURNING:
             _tb().prisoners_again(ref, board)
         _no_takeback(ref)
         return False
-    if ref.takeback == TB_NONE and (ref.missings != 1 or ref.missing != lp or ref.wrong
+    if ref.takeback == _TB_NONE and (ref.missings != 1 or ref.missing != lp or ref.wrong
                                     or not ref.settler.fresh[lp]):
         return False  # not lifted on its own: no take-back starts
     return _tb().follow(ref, board, last, lp)
@@ -215,9 +216,9 @@ def _tb():
 
 
 def _no_takeback(ref):
-    ref.takeback = TB_NONE
+    ref.takeback = _TB_NONE
     ref.tb_ready = False
-    ref.tb_confirmed = False
+    ref._state[_TB_CONFIRMED] = 0
     if _TB[0] is not None:
         _TB[0] = None
         forget("takeback")
@@ -227,8 +228,8 @@ def take_back(ref):
     """Confirm during a take-back: undo the last move, or say what is
     missing (and do it if the board shows it within takeback._CONFIRM_GRACE_MS)."""
     if not ref.tb_ready:
-        ref.tb_confirmed = True
-        ref.tb_confirmed_ms = ref.now
+        ref._state[_TB_CONFIRMED] = 1
+        ref._state[_TB_CONFIRMED_MS] = ref.now
         ref.event("prompt", "take-back: put back the captured stones, then Confirm")
         return False
     ref.undo()

@@ -35,12 +35,23 @@ from gogadget.rules import Rules
 from gogadget.scan import S_EMPTY
 from gogadget.settle import Settler
 
-_EVENT_SLOTS = 16  # events nobody collects are dropped, oldest first
-_STUCK_RETRY_MS = 1000  # a contradiction that may not be asked about: look again later
-# Referee.sync_want's pass: its viper twin on the RP2040 (hw/rp2fast.py
-# installs it with use_fast), elsewhere the plain loop of refereeplain.py
-# (loaded when the first Referee is made).
-_FAST = [None]  # type: list
+_EVENT_SLOTS = const(16)  # events nobody collects are dropped, oldest first
+_STUCK_RETRY_MS = const(1000)  # a contradiction that may not be asked about: look again later
+# _FAST[0] is Referee.sync_want's pass: its viper twin on the RP2040
+# (hw/rp2fast.py installs it with use_fast), elsewhere the plain loop of
+# refereeplain.py (loaded when the first Referee is made).
+#
+# The phase modules other than play's are loaded when their phase comes
+# and let go of when play resumes (on MicroPython a module's bytecode is
+# heap): a game in progress holds neither the set-up and resume code nor
+# the count's.  _FAST[_COUNTING..._ENDING] keep them while in use (no
+# import per scan).  (One list: every global and every function is a name
+# the board interns for ever.)
+_FAST = [None, None, None, None, None]  # type: list
+_COUNTING = const(1)
+_POSITION = const(2)
+_PLAY = const(3)
+_ENDING = const(4)
 
 
 def use_fast(sync_want):
@@ -48,65 +59,59 @@ def use_fast(sync_want):
 
 
 def _plain():
-    from gogadget.refereeplain import sync_want
-    use_fast(sync_want)
+    # Imported by name: a Pico, which never loads it, never learns the
+    # module's name either (an import statement's names are interned with
+    # this module; a string this long is not).
+    use_fast(__import__("gogadget.refereeplain", None, None, ("sync_want",)).sync_want)
 
 
-# The phase modules other than play's are loaded when their phase comes
-# and let go of when play resumes (on MicroPython a module's bytecode is
-# heap): a game in progress holds neither the set-up and resume code nor
-# the count's.  _LOADED keeps them while in use (no import per scan).
-_LOADED = [None, None, None, None]  # type: list  # counting, position, play, ending
-_TB_NONE = const(0)  # play.TB_NONE: no take-back under way
+_TB_NONE = const(0)  # play._TB_NONE: no take-back under way
+# Referee._state: the small numbers the referee and its phase modules
+# keep, one preallocated array (an attribute is a name the board interns
+# and a slot in the instance).  The phase modules hold copies of the slots
+# they use (tests/test_memory_budget.py checks them).
+_BATCH = const(0)  # the settler adopted a batch not yet looked at
+_BOOTED = const(1)  # the settled view has been taken from the board
+_HELD = const(2)  # a phase module other than play's may be loaded
+_BRIGHTNESS = const(3)  # the global brightness cap of the LED frame
+_ASK_NEW_MS = const(4)  # when New was pressed (waiting for Confirm)
+_STUCK_NEXT = const(5)  # when a contradiction may next be asked about
+_MULTI = const(6)  # play: new stones last reported as too many
+_REPORTED = const(7)  # play: place whose illegal stone was last reported (-1: none)
+_RESUMED = const(8)  # counting ended by a stone here: play tries it as a move (-1: none)
+_TB_CONFIRMED = const(9)  # play, takeback: Confirm pressed before the take-back was ready
+_TB_CONFIRMED_MS = const(10)  # ... when
+_OVER_MS = const(11)  # ending: when the game ended (the result's ticker)
+_CLEARED = const(12)  # ending: the board was empty at the last look (1), not (0), none yet (-1)
+_STATE_SLOTS = const(13)
 
 
-def _counting():
-    m = _LOADED[0]
-    if m is None:
-        from gogadget import counting as m
-        _LOADED[0] = m
-    return m
+def _phase(k):
+    """The phase module _COUNTING, _POSITION, _PLAY or _ENDING, loaded now
+    if it is not."""
+    if _FAST[k] is None:
+        if k == _COUNTING:
+            from gogadget import counting as m
+        elif k == _POSITION:
+            from gogadget import position as m
+        elif k == _PLAY:
+            from gogadget import play as m
+        else:
+            from gogadget import ending as m
+        _FAST[k] = m
+    return _FAST[k]
 
 
-def _position():
-    m = _LOADED[1]
-    if m is None:
-        from gogadget import position as m
-        _LOADED[1] = m
-    return m
-
-
-def _ending():
-    m = _LOADED[3]
-    if m is None:
-        from gogadget import ending as m
-        _LOADED[3] = m
-    return m
-
-
-def _play():
-    m = _LOADED[2]
-    if m is None:
-        from gogadget import play as m
-        _LOADED[2] = m
-    return m
-
-
-def _rare(job, *args):
+def _rare(name, *args):
     """One of the referee's rare jobs (gameops.py: a new game, a take-back
     asked for by the host, the status line, the record), its module loaded
     for the job and let go of after it."""
     from gogadget import gameops
     try:
-        return getattr(gameops, job)(*args)
+        return getattr(gameops, name)(*args)
     finally:
         gameops = None
         forget("gameops")
-
-
-def _let_go():
-    _LOADED[0] = _LOADED[1] = _LOADED[3] = None
-    forget("counting", "position", "score", "ending")
 
 
 class Referee:
@@ -117,18 +122,18 @@ class Referee:
         if _FAST[0] is None:
             _plain()
         if view._FAST[0] is None and view._PLAIN[0] is None:
-            view.plain()
+            # No viper twin of diff's pass: the plain pass, kept (view._PLAIN).
+            from gogadget.viewplain import places
+            view._PLAIN[0] = places
         self.config = config
         self.journal = journal
         self.log = GameLog(journal)
         self._events = []
-        self._held = False  # a phase module other than play's may be loaded
+        self._state = zeros("i", _STATE_SLOTS)  # _BATCH ... _STUCK_NEXT
         self.damage = ""  # what boot found wrong with the journal
         self.alarm = False  # the damage alert shows until the board is ready
         self.size = 0
         self.now = 0
-        self._booted = False  # the settled view has been taken from the board
-        self._batch = False  # the settler adopted a batch not yet looked at
         self.unsaved = ""  # the last game could not be kept as SGF (ending.keep)
         self.starts = 0  # games started (a new board): the link follows them
         # The colour a remote opponent plays (pairing.Remote sets it; 0: both
@@ -141,39 +146,35 @@ class Referee:
 
     # -- games -------------------------------------------------------------
 
-    def _alloc(self, size):
-        n = size * size
-        self.size = size
-        self.n = n
-        self.want = bytearray(n)  # EMPTY/BLACK/WHITE: what belongs on each place
-        self.prompt = bytearray(n)  # signals.P_* per place
-        self.mark = bytearray(n)  # view.M_* bits per place
-        self.fault = bytearray(n)  # view.F_*: ignored places
-        self.since = zeros("H", n)  # see view.M_CONTRA
-        self.settler = Settler(size, self.config)
-        self.stable = self.settler.stable  # the settled reading of every place
-        self.frame = new_frame(size)
-        self._brightness = sg.brightness_cap(len(self.frame) - 1, self.config.budget_ma,
-                                             self.config.max_brightness)
-
     def start(self, size, komi, handicap, preset, free=False):
         """A fresh game in memory (no journal, no events)."""
         check_size(size)
         if self.unsaved:
-            self._keep_unsaved()
+            _rare("keep_unsaved", self)
         rules = Rules(preset)  # ValueError for an unknown preset
         if handicap and not 2 <= handicap <= max_handicap(size):
             raise ValueError("invalid handicap")
         # Before the game's big buffers: the clock's module and arrays are
         # small pieces that would otherwise split the heap they leave.
         self.set_clock(size)
+        n = size * size
         if self.size != size:
-            self._alloc(size)
+            self.size = size
+            self.n = n
+            self.want = bytearray(n)  # EMPTY/BLACK/WHITE: what belongs on each place
+            self.prompt = bytearray(n)  # signals.P_* per place
+            self.mark = bytearray(n)  # view.M_* bits per place
+            self.fault = bytearray(n)  # view.F_*: ignored places
+            self.since = zeros("H", n)  # see view.M_CONTRA
+            self.settler = Settler(size, self.config)
+            self.stable = self.settler.stable  # the settled reading of every place
+            self.frame = new_frame(size)
+            self._state[_BRIGHTNESS] = sg.brightness_cap(
+                len(self.frame) - 1, self.config.budget_ma, self.config.max_brightness)
         self.rules = rules
         self.komi = rules.komi if komi is None else float(komi)
         # Room for a long game in one allocation: growing the move log
         # later would need the old and the new log at once.
-        n = size * size
         self.board = None  # the old game's board may go before the new one is built
         self.board = core.Board(size, rules.ko, rules.suicide, n + n // 8)
         self.starts += 1
@@ -193,23 +194,20 @@ class Referee:
         for i in range(self.n):
             self.want[i] = self.mark[i] = self.fault[i] = 0
         self.settler.restart()
-        self.resumed = -1  # counting ended by a stone here: try it as a move
         self.ncontra = self.oldest = 0
         self.ask_stuck = -1  # place the board asks about (is its sensor stuck?)
-        self._stuck_next = 0
-        self._ask_new = False  # New pressed: waiting for Confirm
-        self._ask_new_ms = 0
+        self._state[_STUCK_NEXT] = 0
+        self._ask_new = False  # New pressed: waiting for Confirm (_ASK_NEW_MS)
+        self._state[_ASK_NEW_MS] = 0
         self.takeback = _TB_NONE
         self.tb_ready = False
         self.ask_undo = 0  # the remote opponent took back move N: Confirm takes it back here
-        self.tb_confirmed = False  # Confirm pressed before the take-back was ready
-        self.tb_confirmed_ms = 0
-        self.reported = -1  # place whose illegal stone was last reported
-        self.multi = 0  # new stones last reported as too many
+        st = self._state
+        st[_RESUMED] = st[_REPORTED] = st[_CLEARED] = -1
+        st[_TB_CONFIRMED] = st[_TB_CONFIRMED_MS] = st[_MULTI] = st[_OVER_MS] = 0
         self.counted = None
         self.text = None
         self.scroll = -1
-        self.over_ms = 0
         # Text the host asked to show (gogadget-show: a clock) in place of
         # the prompts until shown_until, or until anything happens.
         self.shown = None
@@ -219,7 +217,6 @@ class Referee:
         self.extra = self.missing = -1
         self.placed = 0
         self.winner = EMPTY
-        self.cleared_before = None
         self.last_seen = True  # the last move has been on the board (take-back allowed)
         self.sync_want()
         self.log.seen(rules)
@@ -230,12 +227,11 @@ class Referee:
         time_settings); the clock module is loaded only for one."""
         self.clock = None
         if self.config.time_control != "none":
-            from gogadget.clock import from_config
+            # By name, as _plain's: a board with no clock never learns these.
+            make = getattr(__import__("gogadget.clock", None, None, ("from_config",)),
+                           "from_config")
             n = (size or self.size) ** 2
-            self.clock = from_config(self.config, n + n // 8)
-
-    def _keep_unsaved(self):
-        _rare("keep_unsaved", self)
+            self.clock = make(self.config, n + n // 8)
 
     def handicap_done(self):
         self.board.handicap = self.handicap
@@ -258,12 +254,12 @@ class Referee:
 
     def set_position(self, stones):
         """A given position: the LEDs guide the person to set it up."""
-        _position().set_position(self, stones)
+        _phase(_POSITION).set_position(self, stones)
 
     def resume(self, records, report="", now_ms=0):
         """Rebuild the game from journal records (journal.Journal.load) and
         prompt the person to put the position back."""
-        return _position().resume(self, records, report, now_ms)
+        return _phase(_POSITION).resume(self, records, report, now_ms)
 
     # -- scans -------------------------------------------------------------
 
@@ -272,49 +268,47 @@ class Referee:
         self.now = now_ms
         clock = self.clock
         if clock is not None and (clock.running or clock.shown):
-            self._tick_clock(clock, now_ms)
+            ch = clock.tick(now_ms)  # allocates nothing
+            if ch:
+                clock.changed(self, ch)  # (a time-out ends the game before anything else)
         if self.rules.changes != self.log.changes:
             self.log.rules(self.rules)
         settler = self.settler
         # Skipping the call keeps an idle scan to one buffer comparison.
         if (not settler.resting or scan != settler.last) and settler.feed(scan, now_ms):
-            self._batch = True
-            if not self._booted:
+            self._state[_BATCH] = 1
+            if not self._state[_BOOTED]:
                 self._boot_view()
-        if self._batch and settler.clean:
+        if self._state[_BATCH] and settler.clean:
             # Only a clean batch is looked at (lights included): a change
             # still on its way must not show half-decided prompts.
-            self._batch = False
+            self._state[_BATCH] = 0
             self.dirty = True
         if self.ncontra and self.ask_stuck < 0 and self.phase != "count" \
                 and self.phase != "over" and not self.takeback \
-                and ticks_diff(now_ms, self._stuck_next) >= 0 \
+                and ticks_diff(now_ms, self._state[_STUCK_NEXT]) >= 0 \
                 and view.age_ms(now_ms, self.oldest) >= self.config.stuck_ms:
             if _rare("ask_stuck", self, now_ms) < 0:
-                self._stuck_next = now_ms + _STUCK_RETRY_MS
+                self._state[_STUCK_NEXT] = now_ms + _STUCK_RETRY_MS
             self.dirty = True
-        if self._ask_new and ticks_diff(now_ms, self._ask_new_ms) >= self.config.confirm_ms:
+        if self._ask_new and ticks_diff(now_ms, self._state[_ASK_NEW_MS]) >= self.config.confirm_ms:
             self._ask_new = False
             self.event("prompt", "new game not confirmed: play on")
             self.dirty = True
         if self.phase == "over":
-            _ending().scroll(self, now_ms)
+            _phase(_ENDING).scroll(self, now_ms)
         if self.shown is not None and (self.dirty or ticks_diff(now_ms, self.shown_until) >= 0):
             self.shown = None
             self.dirty = True
         if self.dirty:
             self.refresh()
 
-    def _tick_clock(self, clock, now_ms):
-        ch = clock.tick(now_ms)  # allocates nothing
-        if ch:
-            clock.changed(self, ch)  # (a time-out ends the game before anything else)
-
     def _boot_view(self):
         """The first settled view: stones found where the game has none were
         there before it (or came with a cut short record): never moves.
-        (A free handicap being placed counts the stones already down.)"""
-        self._booted = True
+        (A free handicap being placed counts the stones already down.)
+        (A method: in update() its loop would put update's frame on the heap.)"""
+        self._state[_BOOTED] = 1
         if self.phase == "setup" and self.free:
             return
         for pl in range(self.n):
@@ -331,32 +325,41 @@ class Referee:
     def refresh_phase(self):
         phase = self.phase
         if phase == "play":
-            if self._held or _LOADED[0] is not None or _LOADED[1] is not None \
-                    or _LOADED[3] is not None:
-                self._held = False
-                _let_go()
-            _play().refresh(self)
+            if self._state[_HELD] or _FAST[_COUNTING] is not None \
+                    or _FAST[_POSITION] is not None or _FAST[_ENDING] is not None:
+                self._state[_HELD] = 0
+                _FAST[_COUNTING] = _FAST[_POSITION] = _FAST[_ENDING] = None
+                forget("counting", "position", "score", "ending")
+            _phase(_PLAY).refresh(self)
             return
-        self._held = True  # another phase's module: let go of when play resumes
+        self._state[_HELD] = 1  # another phase's module: let go of when play resumes
         if phase == "count" or phase == "over":
-            if _LOADED[2] is not None:  # the game is over: play's module goes until the next
-                _LOADED[2] = None
+            if _FAST[_PLAY] is not None:  # the game is over: play's module goes until the next
+                _FAST[_PLAY] = None
                 forget("play", "takeback")
         if phase == "count":
-            _counting().refresh(self)
+            _phase(_COUNTING).refresh(self)
         elif phase == "over":
-            if _LOADED[0] is not None:  # the count is done: its modules go
-                _LOADED[0] = None
+            if _FAST[_COUNTING] is not None:  # the count is done: its modules go
+                _FAST[_COUNTING] = None
                 forget("counting", "score")
-            _ending().refresh_over(self)
+            _phase(_ENDING).refresh(self)
         else:  # "setup", "resume"
-            _play()  # loaded before play starts, not in the first move's cycle
-            _position().refresh(self)
+            _phase(_PLAY)  # loaded before play starts, not in the first move's cycle
+            _phase(_POSITION).refresh(self)
 
     def paint(self):
         turn = self.winner if self.phase == "over" else self.board.to_move()
         alert = sg.ALERT_NONE
-        if self.unresolved and not self._awaits_stone() or self._ask_new or self.tb_ready:
+        waits = False
+        if self.unresolved and not (self.last_seen or self.extras or self.wrong
+                                    or self.missings != 1 or self.phase != "play"):
+            # Is all that is out of place the move made off the board (an
+            # engine's, a remote opponent's) waiting to be placed, with its
+            # prisoners?  Waiting for it is no alert.
+            last = self.board.last_move()
+            waits = last is not None and last[1] != PASS and self.missing == self.place(last[1])
+        if self.unresolved and not waits or self._ask_new or self.tb_ready:
             alert = sg.ALERT_PROMPT
         if self.has_fault or self.ask_stuck >= 0:
             alert = sg.ALERT_FAULT
@@ -364,19 +367,9 @@ class Referee:
             alert = sg.ALERT_ERROR
         shown = self.shown
         sg.paint(self.frame, self.prompt if shown is None else shown, turn, self.phase, alert,
-                 self._brightness)
+                 self._state[_BRIGHTNESS])
         if self.clock is not None and self.phase == "play":
             self.clock.lights(self.frame, 1 + self.n)
-
-    def _awaits_stone(self):
-        """Is all that is out of place the move made off the board (an
-        engine's, a remote opponent's) waiting to be placed, with its
-        prisoners?  Waiting for it is no alert."""
-        if self.last_seen or self.extras or self.wrong or self.missings != 1 \
-                or self.phase != "play":
-            return False
-        last = self.board.last_move()
-        return last is not None and last[1] != PASS and self.missing == self.place(last[1])
 
     # -- places and points ----------------------------------------------------
 
@@ -400,8 +393,11 @@ class Referee:
         PASS): checked, recorded at once and prompted on the LEDs until the
         person has placed it (and lifted its prisoners).  Returns the board
         reason code (core.OK when accepted)."""
-        if self.clock is not None and self.clock.running:
-            self._tick_clock(self.clock, self.now)
+        clock = self.clock
+        if clock is not None and clock.running:
+            ch = clock.tick(self.now)
+            if ch:
+                clock.changed(self, ch)
         if self.phase == "over":
             raise ValueError("game is over")
         if pt == PASS:
@@ -413,7 +409,7 @@ class Referee:
             return code
         if self.phase == "count":
             self.phase = "play"
-        _play().accept(self, colour, pt)
+        _phase(_PLAY).accept(self, colour, pt)
         if self.clock is not None:
             self.clock.complete(self)  # its stone and prisoners are the board asking
         self.last_seen = False
@@ -428,88 +424,85 @@ class Referee:
 
     # -- buttons -----------------------------------------------------------
 
-    def press(self, button, now_ms):
-        """One button event (events.BTN_*)."""
+    def press(self, key, now_ms):
+        """One button event (key: events.BTN_*)."""
         self.now = now_ms
-        if self.clock is not None and self.clock.running:
-            self._tick_clock(self.clock, now_ms)  # a flag that fell first ends the game first
+        clock = self.clock
+        if clock is not None and clock.running:
+            ch = clock.tick(now_ms)  # a flag that fell first ends the game first
+            if ch:
+                clock.changed(self, ch)
         phase = self.phase
         asked = self._ask_new
         self._ask_new = False  # any button but Confirm drops the question
-        if button == BTN_NEW:
-            self._new_pressed(now_ms, asked)
-        elif button == BTN_PASS:
+        if key == BTN_NEW:
+            if phase in ("over", "setup") or (self.board.moves == 0 and not self.setups) \
+                    or asked:
+                self.new_game(handicap=self.config.handicap)
+            else:
+                self._ask_new = True
+                self._state[_ASK_NEW_MS] = now_ms
+                self.event("prompt", "new game? press Confirm (this game is kept)")
+        elif key == BTN_PASS:
             if phase == "play" and self.board.to_move() == self.remote:
                 self.event("prompt", "the opponent's turn")
             elif phase == "play":
                 self._pass(self.board.to_move())
                 self.last_seen = True
-        elif button == BTN_RESIGN:
+        elif key == BTN_RESIGN:
             if phase in ("play", "count"):
                 # With a remote opponent, only the person here can resign here.
                 self.resign(3 - self.remote if self.remote else self.board.to_move())
-        elif button == BTN_CONFIRM:
-            self._confirm(asked)
+        elif key == BTN_CONFIRM:
+            # Confirm answers whatever the board is asking, most pressing first.
+            if asked:
+                _phase(_ENDING).keep(self, "unfinished")
+                self.new_game(handicap=self.config.handicap)
+            elif self.ask_undo and self.ask_undo == self.board.moves and phase != "over":
+                self.ask_undo = 0
+                self.undo()  # the remote opponent's take-back, accepted here
+            elif phase == "play" and self.takeback:
+                _phase(_PLAY).take_back(self)
+            elif self.ask_stuck >= 0:
+                _rare("ignore_sensor", self, self.ask_stuck)
+            elif phase == "count":
+                self.confirm_count()
+            elif phase == "setup" and self.free:
+                _phase(_POSITION).confirm_handicap(self)
+            elif phase == "play" and self.clock is not None and self.clock.paused:
+                self.clock.paused = False
+                self.event("clock", "clock restarted")
+            else:
+                self.event("prompt", "nothing to confirm")
         self.dirty = True
         self.refresh()
 
     def _pass(self, colour):
-        if _play().pass_move(self, colour):
+        if _phase(_PLAY).pass_move(self, colour):
             # The game is over: play's module goes before the count's comes.
-            _LOADED[2] = None
+            _FAST[_PLAY] = None
             forget("play", "takeback")
-            _counting().begin(self)
+            _phase(_COUNTING).start(self)
         self.dirty = True
         self.refresh()
 
     def resign(self, colour):
         self.log.append(self, jn.K_RESIGN, colour)
         self.event("resign", colour_name(colour) + " resigns")
-        _ending().finish(self, 3 - colour, colour_name(3 - colour) + "+R")
+        _phase(_ENDING).finish(self, 3 - colour, colour_name(3 - colour) + "+R")
 
     def count_result(self):
         """The result the count would give now (the dead stones marked)."""
-        return _counting().count_now(self).result
+        return _phase(_COUNTING).count(self).result
 
     def confirm_count(self):
-        c = _counting().count_now(self)
+        c = _phase(_COUNTING).count(self)
         winner, result, margin = c.winner, c.result, abs(c.black - c.white)
         c = None
         # The count is done: its modules go before the record is kept.
-        _LOADED[0] = None
+        _FAST[_COUNTING] = None
         forget("counting", "score")
-        _ending().finish(self, winner, result, margin)
-
-    def _new_pressed(self, now_ms, asked):
-        if self.phase in ("over", "setup") or (self.board.moves == 0 and not self.setups) \
-                or asked:
-            self.new_game(handicap=self.config.handicap)
-            return
-        self._ask_new = True
-        self._ask_new_ms = now_ms
-        self.event("prompt", "new game? press Confirm (this game is kept)")
-
-    def _confirm(self, asked):
-        phase = self.phase
-        if asked:
-            _ending().keep(self, "unfinished")
-            self.new_game(handicap=self.config.handicap)
-        elif self.ask_undo and self.ask_undo == self.board.moves and phase != "over":
-            self.ask_undo = 0
-            self.undo()  # the remote opponent's take-back, accepted here
-        elif phase == "play" and self.takeback:
-            _play().take_back(self)
-        elif self.ask_stuck >= 0:
-            _rare("ignore_sensor", self, self.ask_stuck)
-        elif phase == "count":
-            self.confirm_count()
-        elif phase == "setup" and self.free:
-            _position().confirm_handicap(self)
-        elif phase == "play" and self.clock is not None and self.clock.paused:
-            self.clock.paused = False
-            self.event("clock", "clock restarted")
-        else:
-            self.event("prompt", "nothing to confirm")
+        _phase(_ENDING).finish(self, winner, result, margin)
 
     # -- queries -----------------------------------------------------------
 

@@ -30,12 +30,12 @@ Counting is not on the scan loop's hot path: it allocates one work copy of
 the board and a few buffers per call.
 """
 
-from gogadget.compat import zeros
-from gogadget.points import EMPTY, BLACK, WHITE, EDGE
+from gogadget.compat import const, zeros
+from gogadget.points import EMPTY, BLACK, WHITE, EDGE, colour_name
 from gogadget.rules import (SCORING_AREA, TIE_WHITE, game_over, komi_prisoners,  # noqa: F401 (score.game_over)
                             format_points)
 
-_DEAD = 4  # work-copy marks: a dead stone's point (empty for the fill)
+_DEAD = const(4)  # work-copy marks: a dead stone's point (empty for the fill)
 
 
 class Count:
@@ -76,67 +76,56 @@ class Count:
                                          format_points(self.white))
 
 
-def white_bonus(board, rules, komi=None):
-    """What White receives on top of the board count.
-
-    004 pays komi as prisoners (5/4/3 by board size) before an even game and
-    none in a handicap game; that replaces the komi value altogether.
-    Otherwise komi (the override, or the preset's) plus the handicap
-    compensation of area scoring."""
-    handicap = board.handicap
-    if rules.komi_prisoners:
-        return komi_prisoners(board.size) if handicap < 2 else 0
-    k = rules.komi if komi is None else komi
-    return k + rules.compensation_points(handicap)
+# The helpers' arguments: cells, the work copy of the board (dead stones
+# off); todo, the flood's stack of points; mark, a byte per point.
 
 
-def _chain_neighbours(work, stack, mark, start, w):
-    # Flood over one colour from start; returns the chain's length in stack.
-    colour = work[start]
+def _chain_neighbours(cells, todo, mark, start, w):
+    # Flood over one colour from start; returns the chain's length in todo.
+    colour = cells[start]
     mark[start] = 1
-    stack[0] = start
+    todo[0] = start
     n = 1
     k = 0
     while k < n:
-        p = stack[k]
+        p = todo[k]
         k += 1
         for q in (p - 1, p + 1, p - w, p + w):
-            if work[q] == colour and not mark[q]:
+            if cells[q] == colour and not mark[q]:
                 mark[q] = 1
-                stack[n] = q
+                todo[n] = q
                 n += 1
     return n
 
 
-def _self_atari(work, stack, mark, pt, colour, w):
+def _self_atari(cells, todo, mark, pt, colour, w):
     """Would `colour` at pt capture nothing and end with <= 1 liberty?
-    (work is restored afterwards)."""
+    (cells is restored afterwards)."""
     opp = 3 - colour
-    work[pt] = colour
+    cells[pt] = colour
     result = True
     for q in (pt - 1, pt + 1, pt - w, pt + w):
-        if work[q] == opp and _liberties(work, stack, mark, q, w, 1) == 0:
+        if cells[q] == opp and _liberties(cells, todo, mark, q, w, 1) == 0:
             result = False  # it captures: a fill, not a seki
             break
     if result:
-        result = _liberties(work, stack, mark, pt, w, 2) <= 1
-    work[pt] = EMPTY
+        result = _liberties(cells, todo, mark, pt, w, 2) <= 1
+    cells[pt] = EMPTY
     return result
 
 
-def _liberties(work, stack, mark, start, w, enough):
-    """Liberties of the chain at start, counting no further than `enough`."""
+def _liberties(cells, todo, mark, start, w, n):
+    """Liberties of the chain at start, counting no further than n."""
     for i in range(len(mark)):
         mark[i] = 0
-    n = _chain_neighbours(work, stack, mark, start, w)
     libs = 0
-    for k in range(n):
-        p = stack[k]
+    for k in range(_chain_neighbours(cells, todo, mark, start, w)):
+        p = todo[k]
         for q in (p - 1, p + 1, p - w, p + w):
-            if work[q] == EMPTY and mark[q] != 2:
+            if cells[q] == EMPTY and mark[q] != 2:
                 mark[q] = 2
                 libs += 1
-                if libs >= enough:
+                if libs >= n:
                     return libs
     return libs
 
@@ -247,7 +236,15 @@ def count(board, rules, dead=None, komi=None):
         if rules.pass_stones:
             p += board.passes[opp]  # 002 concise 4, 003: a pass hands over a stone
         c.prisoners[colour] = p
-    bonus = white_bonus(board, rules, komi)
+    # What White receives on top of the board count.  004 pays komi as
+    # prisoners (5/4/3 by board size) before an even game and none in a
+    # handicap game; that replaces the komi value altogether.  Otherwise
+    # komi (the override, or the preset's) plus the handicap compensation
+    # of area scoring.
+    if rules.komi_prisoners:
+        bonus = komi_prisoners(board.size) if board.handicap < 2 else 0
+    else:
+        bonus = (rules.komi if komi is None else komi) + rules.compensation_points(board.handicap)
     c.komi = bonus
     if territory_rule:
         c.black = c.territory[BLACK] + c.prisoners[BLACK]
@@ -259,16 +256,13 @@ def count(board, rules, dead=None, komi=None):
     margin = c.black - c.white
     if margin > 0:
         c.winner = BLACK
-        c.result = "B+" + format_points(margin)
     elif margin < 0:
         c.winner = WHITE
-        c.result = "W+" + format_points(-margin)
     elif rules.tie == TIE_WHITE and board.handicap < 2:
         # 004: "in case the numbers of points are equal, the white player is
-        # considered to be the winner (except for a game with a handicap)".
+        # considered to be the winner (except for a game with a handicap)":
+        # "W+0".
         c.winner = WHITE
-        c.result = "W+0"
-    else:
-        c.winner = EMPTY
-        c.result = "0"
+    if c.winner != EMPTY:
+        c.result = colour_name(c.winner) + "+" + format_points(abs(margin))
     return c

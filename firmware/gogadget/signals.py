@@ -24,7 +24,7 @@ P_FAULT = const(9)  # the sensor under this place is stuck or out of range
 P_TERRITORY_BLACK = const(10)
 P_TERRITORY_WHITE = const(11)
 P_DEAD = const(12)  # a stone of a chain marked dead, still on the board
-P_DIGIT = const(13)
+_P_DIGIT = const(13)  # (read by no other module: no name)
 P_TAKEBACK = const(14)  # the board shows the position before the last move: confirm?
 P_PLACED = const(15)  # a free handicap stone, counted, waiting for confirm
 
@@ -69,22 +69,17 @@ ALERT_ERROR = const(3)  # the journal was damaged and recovered
 ALERT_CODES = (fr.OFF, fr.INFO | fr.DIM, fr.FAULT | fr.FAST, fr.ILLEGAL | fr.BLINK)
 
 
-def _worst_ma_x255():
-    # The hungriest palette colour at full brightness, in mA * 255.
-    worst = 0
-    for r, g, b in fr.PALETTE:
-        if r + g + b > worst:
-            worst = r + g + b
-    return worst * fr.MA_PER_CHANNEL
-
-
 def brightness_cap(leds, budget_ma, max_brightness=255):
     """Highest global brightness at which `leds` LEDs, every one lit in the
     hungriest colour, stay within budget_ma (idle current included)."""
     spare = budget_ma - leds * fr.MA_IDLE
     if spare <= 0:
         return 0
-    cap = spare * 255 * 255 // (leds * _worst_ma_x255())
+    worst = 0  # the hungriest palette colour at full brightness
+    for r, g, b in fr.PALETTE:
+        if r + g + b > worst:
+            worst = r + g + b
+    cap = spare * 255 * 255 // (leds * worst * fr.MA_PER_CHANNEL)
     return min(cap, max_brightness, 255)
 
 
@@ -108,32 +103,28 @@ def estimate_ma(frame):
 _FAST = [None, None]  # type: list
 
 
-def use_fast(paint_places):
+def use_fast(fast):
     _FAST[1] = bytes(CODES)
-    _FAST[0] = paint_places
+    _FAST[0] = fast  # hw/rp2viper.paint_places
 
 
-def _codes(frame, prompt, n):
-    codes = CODES
-    for i in range(n):
-        frame[1 + i] = codes[prompt[i]]
-
-
-def paint(frame, prompt, turn, phase, alert, brightness):
+def paint(frame, prompt, colour, phase, alert, brightness):
     """Fill `frame` from the prompts and the status (allocates nothing).
 
-    turn: BLACK/WHITE whose stone is expected (or the winner when over,
+    colour: BLACK/WHITE whose stone is expected (or the winner when over,
     0 for none); phase: the referee's phase name; alert: ALERT_*."""
     frame[0] = brightness
     n = len(prompt)
     if _FAST[0] is not None:
         _FAST[0](frame, prompt, _FAST[1], n)
     else:
-        _codes(frame, prompt, n)
+        codes = CODES
+        for i in range(n):
+            frame[1 + i] = codes[prompt[i]]
     base = 1 + n
-    if turn == BLACK:
+    if colour == BLACK:
         frame[base + fr.STATUS_TURN] = fr.PUT_BLACK
-    elif turn == WHITE:
+    elif colour == WHITE:
         frame[base + fr.STATUS_TURN] = fr.PUT_WHITE
     else:
         frame[base + fr.STATUS_TURN] = fr.INFO | fr.DIM
@@ -141,24 +132,25 @@ def paint(frame, prompt, turn, phase, alert, brightness):
     frame[base + fr.STATUS_ALERT] = ALERT_CODES[alert]
 
 
-def draw_text(prompt, size, columns, offset, span=0):
-    """Draw font columns (font.render) into the prompt grid as P_DIGIT,
-    vertically centred; column 0 lands at x = -offset.  With a span the text
-    repeats every span columns (a ticker for text wider than the board)."""
+def draw_text(prompt, size, text, scroll, span=0):
+    """Draw text, as font columns (font.render), into the prompt grid as
+    digits (_P_DIGIT), vertically centred; column 0 lands at x = -scroll.
+    With a span the text repeats every span columns (a ticker for text
+    wider than the board)."""
     for i in range(len(prompt)):
         prompt[i] = P_NONE
     top = (size - 5) // 2  # glyph row 0 lands on board row size-1-top
     if top < 0:
         top = 0
     for x in range(size):
-        k = x + offset
+        k = x + scroll
         if span:
             k %= span
-        if k < 0 or k >= len(columns):
+        if k < 0 or k >= len(text):
             continue
-        m = columns[k]
+        m = text[k]
         for r in range(5):
             if m & (1 << r):
                 row = size - 1 - top - r
                 if 0 <= row < size:
-                    prompt[row * size + x] = P_DIGIT
+                    prompt[row * size + x] = _P_DIGIT

@@ -34,9 +34,11 @@ M_SLID = const(16)  # counting: knocked off its point, to be put back (not dead)
 
 # Referee.fault per place.
 F_IGNORED = const(1)  # the person said the sensor is stuck: ignored until it agrees
-F_DRIVER = const(2)  # the driver reads the sensor as faulty (scan.S_FAULT)
+_F_DRIVER = const(2)  # the driver reads the sensor as faulty (scan.S_FAULT)
 
-TICK_SHIFT = const(7)  # Referee.since keeps time in 128 ms units, 16 bits (2 h range)
+_TICK_SHIFT = const(7)  # Referee.since keeps time in 128 ms units, 16 bits (2 h range)
+# (Private: no other module reads them by name, so they are no names the
+# board interns; viewplain.py and hw/rp2viper.py hold copies.)
 
 
 
@@ -44,7 +46,8 @@ TICK_SHIFT = const(7)  # Referee.since keeps time in 128 ms units, 16 bits (2 h 
 # installs it); None: viewplain.places, which does the same (and which the
 # viper pass hands the rare places to: a sensor fault, a blind place).
 _FAST = [None]
-_PLAIN = [None]  # type: list  # viewplain.places, where no viper twin runs
+_PLAIN = [None]  # type: list  # viewplain.places, where no viper twin runs (the first Referee
+# loads it, so a scan never does)
 
 
 def use_fast(places):
@@ -53,13 +56,6 @@ def use_fast(places):
     the plain pass then runs from the start (a place done twice comes out
     as done once), else 0."""
     _FAST[0] = places
-
-
-def plain():
-    """Where no viper twin runs: the plain pass, kept (the first Referee
-    loads it, so a scan never does)."""
-    from gogadget.viewplain import places
-    _PLAIN[0] = places
 
 
 def diff(ref):
@@ -81,22 +77,24 @@ def diff(ref):
         ref.ask_stuck = -1  # put right (or faulty): the question is answered
 
 
-def age_ms(now_ms, then):
+def age_ms(now_ms, since):
     """Milliseconds from a 16-bit `since` tick to now (128 ms resolution)."""
-    return (((now_ms >> TICK_SHIFT) - then) & 0xFFFF) << TICK_SHIFT
+    return (((now_ms >> _TICK_SHIFT) - since) & 0xFFFF) << _TICK_SHIFT
 
 
-def beside(ref, a, b):
-    """Are places a and b neighbours on the board?"""
+def beside(ref, pl, nb):
+    """Are places pl and nb neighbours on the board?"""
     size = ref.size
-    d = a - b
-    return (d == 1 or d == -1) and a // size == b // size or d == size or d == -size
+    d = pl - nb
+    return (d == 1 or d == -1) and pl // size == nb // size or d == size or d == -size
 
 
-def mark_strays(ref, resumed):
-    """Stones put down while the position is not right are strays."""
+def mark_strays(ref, pl):
+    """Stones put down while the position is not right are strays (but
+    the one at pl, a stone that ended the count: Referee._state's _RESUMED;
+    -1 for none)."""
     prompt = ref.prompt
     mark = ref.mark
-    for pl in range(ref.n):
-        if prompt[pl] == sg.P_REMOVE and not mark[pl] & M_REMOVE and pl != resumed:
-            mark[pl] |= M_STRAY
+    for p in range(ref.n):
+        if prompt[p] == sg.P_REMOVE and not mark[p] & M_REMOVE and p != pl:
+            mark[p] |= M_STRAY

@@ -75,8 +75,19 @@ def places(ref):
             p = sg.P_PUT_BLACK if w == BLACK else sg.P_PUT_WHITE
             missing += 1
             ref.missing = pl
-            if not m & _M_CONTRA and _blind_beside(ref, pl):
-                again = True
+            if not m & _M_CONTRA:
+                # The stone at pl just went: a blind (ignored) empty place
+                # beside it may have got it; one is asked about now (_unblind).
+                size = ref.size
+                col = pl % size
+                if pl >= size and _unblind(ref, pl - size, pl):
+                    again = True
+                if pl + size < ref.n and _unblind(ref, pl + size, pl):
+                    again = True
+                if col > 0 and _unblind(ref, pl - 1, pl):
+                    again = True
+                if col < size - 1 and _unblind(ref, pl + 1, pl):
+                    again = True
         elif s != S_STONE and s != w:
             p = sg.P_WRONG_COLOUR
             wrong += 1
@@ -102,17 +113,6 @@ def places(ref):
     ref.oldest = oldest
     ref.unresolved = extras + missing + wrong + pending
     return again
-
-
-def _blind_beside(ref, pl):
-    """The stone at pl just went: a blind (ignored) empty place beside it
-    may have got it.  True if one is asked about now (_unblind)."""
-    size = ref.size
-    col = pl % size
-    found = pl >= size and _unblind(ref, pl - size, pl)
-    found = pl + size < ref.n and _unblind(ref, pl + size, pl) or found
-    found = col > 0 and _unblind(ref, pl - 1, pl) or found
-    return col < size - 1 and _unblind(ref, pl + 1, pl) or found
 
 
 def _unblind(ref, nb, pl):

@@ -51,6 +51,19 @@ PHASES = {
     "room": ((PLAY, "gogadget.broadcast", "gogadget.hw.net", "gogadget.mqtt"), 60500),
     "clocked": ((PLAY, "gogadget.clock"), 54800),
 }
+# The most names (qstrs) the firmware interns at the board's start, as the
+# unix port counts them on the .mpy files (tests/mp/boot_names.py; the
+# test is tests/test_boot_names.py), by config: a plain board, a game on a
+# clock, a board in the room (which learns the host's names too).
+# MicroPython never frees a name, and its table of names grows by
+# doubling, one heap block each time: on the RP2040, past 1,260 names of
+# the program's own the next block is 7,712 bytes.  The emulated Pico W
+# counts ~140 names more than the unix port (its ROM has fewer, and it
+# interns main.py's and the drivers' run-time names): the room's budget
+# keeps it under that line with room for the names made at run time.
+NAMES = {"plain": 900, "clock": 930, "room": 1250}
+NAMES_LINE = 1260
+
 # Under the unix port the fakes stand in for what only the RP2040 loads:
 # its viper loops (boot.py has rp2fast load them there and hand them to the
 # modules that run them, which hold them as long as the App runs) and its

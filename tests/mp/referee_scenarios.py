@@ -577,7 +577,7 @@ def scenario_stuck_sensor_reported(tmp):
     h.put("D4", WHITE)  # reads a stone where none can be (black to move)
     h.settle()
     assert h.ref.board.moves == 0
-    h.wait_ms(1750)  # ages are kept to view.TICK_SHIFT's 128 ms
+    h.wait_ms(1750)  # ages are kept to view._TICK_SHIFT's 128 ms
     assert not h.events("fault"), "asked before stuck_ms"
     h.wait_ms(450)
     # The board cannot tell a stuck sensor from a slow person: it asks, and
