@@ -61,7 +61,7 @@ PHASES = {
 # counts ~140 names more than the unix port (its ROM has fewer, and it
 # interns main.py's and the drivers' run-time names): the room's budget
 # keeps it under that line with room for the names made at run time.
-NAMES = {"plain": 900, "clock": 930, "room": 1250}
+NAMES = {"plain": 900, "clock": 930, "room": 1150}
 NAMES_LINE = 1260
 
 # Under the unix port the fakes stand in for what only the RP2040 loads:
