@@ -6,11 +6,11 @@ import random
 
 from gogadget.board import Board, OK
 from gogadget.points import BLACK, WHITE, EMPTY, PASS
-from gogadget.ruleopts import KO_NAMES, SUICIDE_NAMES
+from gogadget.ruleopts import KEYS
 
 
 def new_board(size, ko="simple", suicide="forbidden"):
-    return Board(size, ko=KO_NAMES.index(ko), suicide=SUICIDE_NAMES.index(suicide))
+    return Board(size, ko=KEYS["ko"][1].index(ko), suicide=KEYS["suicide"][1].index(suicide))
 
 
 def outcomes(board, colour):

@@ -98,7 +98,8 @@ def test_config_time_control_round_trip(tmp_path):
 
 def test_a_journalled_clock_survives_other_colours():
     from gogadget import clockio
-    from gogadget.clock import Clock, CANADIAN
+    from gogadget.clock import Clock, SYSTEMS
+    CANADIAN = SYSTEMS.index("canadian")
     c = Clock(CANADIAN, 0, 300000, stones=25)
     c.run(WHITE, 0)
     c.moved(WHITE, 1000)

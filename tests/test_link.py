@@ -11,7 +11,18 @@ sys.path.insert(0, str(Path(__file__).parent / "mp"))
 from fake_referee import FakeReferee, FakeStream  # noqa: E402
 
 from gogadget import link as linkmod  # noqa: E402
-from gogadget.link import Link, MAX_LINE, valid_game_name  # noqa: E402
+from gogadget.link import Link  # noqa: E402
+
+# link.py's private consts (inlined there: no names on the board).
+MAX_LINE = 1312  # _MAX_LINE: the longest line accepted
+RX_CHUNK = 256  # _RX_CHUNK: bytes read per poll
+EVENT_SLOTS = 64  # _EVENT_SLOTS: events kept
+
+
+def unread(lk):
+    """Bytes the link has read from the stream but not yet looked at
+    (Link._state's slots _RX_POS 0 and _RX_LEN 1)."""
+    return lk._state[0] < lk._state[1]
 from gogadget.points import PASS, parse_vertex  # noqa: E402
 
 
@@ -56,7 +67,7 @@ def test_one_command_per_poll():
     for _ in range(3):
         assert lk.poll(0)
         answers.append(st.take())
-    assert answers == ["= GoGadget\n\n", "= " + linkmod.Engine.cmd_version(lk, []) + "\n\n", "= 2\n\n"]
+    assert answers == ["= GoGadget\n\n", "= " + linkmod.Engine.version(lk, []) + "\n\n", "= 2\n\n"]
     assert not lk.poll(0)
 
 
@@ -139,11 +150,11 @@ def test_events_since_last_call():
 def test_event_ring_overflow_is_counted():
     ref, st, lk = make()
     ask(lk, st, "gogadget-events")
-    for i in range(linkmod.EVENT_SLOTS + 5):
+    for i in range(EVENT_SLOTS + 5):
         ref.events.append(("prompt", str(i)))
     out = ask(lk, st, "gogadget-events")
     assert "dropped 5" in out
-    assert "prompt %d" % (linkmod.EVENT_SLOTS + 4) in out
+    assert "prompt %d" % (EVENT_SLOTS + 4) in out
 
 
 def test_status_and_sgf():
@@ -166,7 +177,8 @@ def test_game_names_are_confined(tmp_path):
         out = ask(lk, st, "gogadget-fetch " + bad)
         assert out.startswith("? "), bad
     assert ask(lk, st, "printsgf x.sgf").startswith("? ")
-    assert not valid_game_name("../1.sgf") and valid_game_name("0042.sgf")
+    assert ask(lk, st, "gogadget-fetch ../1.sgf") == "? bad game name (expected NNNN.sgf)\n\n"
+    assert ask(lk, st, "gogadget-fetch 0042.sgf") == "? no such game 0042.sgf\n\n"
 
 
 def test_setup_and_free_handicap():
@@ -233,10 +245,10 @@ def test_fuzz_100k_lines_change_nothing():
         line = fuzz_line(rng)
         st.feed(line + b"\n")
         polls = 0
-        while st.inbox or lk._rx_pos < lk._rx_len:
+        while st.inbox or unread(lk):
             lk.poll(i)
             polls += 1
-        assert polls <= 2 + line.count(b"\n") + (len(line) + 1) // linkmod.RX_CHUNK
+        assert polls <= 2 + line.count(b"\n") + (len(line) + 1) // RX_CHUNK
         out = st.take()
         if out:
             answered += 1

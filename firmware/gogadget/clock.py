@@ -37,33 +37,49 @@ from gogadget import journal as jn
 from gogadget.compat import const, forget, ticks_diff
 from gogadget.points import BLACK
 
+# The systems by number, SYSTEMS.index(config.time_control).  The consts
+# here are private (inlined: no global, no interned name on the board);
+# clockmake.py, clocktold.py and the tests hold their own copies.
 SYSTEMS = ("none", "absolute", "fischer", "byoyomi", "canadian")
-NONE = const(0)
-ABSOLUTE = const(1)
-FISCHER = const(2)
-BYOYOMI = const(3)
-CANADIAN = const(4)
+_NONE = const(0)
+_FISCHER = const(2)
+_BYOYOMI = const(3)
+_CANADIAN = const(4)
 
-WARN_MS = const(10000)  # the last 10 s of main time or of a period blink the turn light
-SHOWN_MS = const(2000)  # a byo-yomi period used shows this long
-CAP_MS = const(65000000)  # fischer without max_time: config.MAX_TIME_S, so ints stay small
-SAVE_MS = const(10000)  # a running clock is journalled this often (a power cut loses less)
+_WARN_MS = const(10000)  # the last 10 s of main time or of a period blink the turn light
+_SHOWN_MS = const(2000)  # a byo-yomi period used shows this long
+_CAP_MS = const(65000000)  # fischer without max_time: config.MAX_TIME_S, so ints stay small
+_SAVE_MS = const(10000)  # a running clock is journalled this often (a power cut loses less)
 
 # tick()'s answer, bits
-CH_LIGHTS = const(1)  # the warning or a period shown began or ended
-CH_PERIOD = const(2)  # a byo-yomi period was used up
-CH_FLAG = const(4)  # the running player is out of time
-CH_SAVE = const(8)  # time to journal the running clock
+_CH_LIGHTS = const(1)  # the warning or a period shown began or ended
+_CH_PERIOD = const(2)  # a byo-yomi period was used up
+_CH_FLAG = const(4)  # the running player is out of time
+_CH_SAVE = const(8)  # time to journal the running clock
 
+_UNKNOWN = const(0xFFFF)  # a move's time left not known (the record leaves it out)
 
-UNKNOWN = const(0xFFFF)  # a move's time left not known (the record leaves it out)
+# The clock's own small ints, slots of one list (Clock._state, made by
+# clockmake.make): on the board each attribute is a slot of the instance's
+# dict and its name is interned for good.  (clockmake.py copies these.)
+_MAX_MS = const(0)  # fischer's cap (0: none)
+_INDEX = const(1)  # the move the pending completion (_MOVING) belongs to
+_SINCE = const(2)  # the tick up to which the running player was charged
+_SAVED = const(3)  # running time not yet journalled
+_MOVING = const(4)  # the colour whose move waits for its prisoners to be lifted
+_TURN_C = const(5)  # the colour whose turn _TURN times
+_TURN = const(6)  # ms charged to _TURN_C since its turn began
+_WARNING = const(7)  # 1: the running player is in its last 10 s
+_SHOWN_AT = const(8)  # when the period being shown (shown) was used
+_UNDO = const(9)  # bit per colour: _SNAP holds its last move's state
+_SNAP = const(10)  # 3 per colour (at 3 * colour): main, period, count before its last move's bonus
 
 
 def from_config(config, moves=0):
     """A Clock from the config's time control (None for "none"); moves:
     how many moves' times to keep for the record."""
     system = SYSTEMS.index(config.time_control)
-    if system == NONE:
+    if system == _NONE:
         return None
     return Clock(system, config.main_time * 1000, config.period_time * 1000, config.periods,
                  config.stones_per_period, config.time_increment * 1000,
@@ -73,7 +89,7 @@ def from_config(config, moves=0):
 class Clock:
     """Both players' time, indexed by colour (BLACK 1, WHITE 2)."""
 
-    unknown = UNKNOWN  # (for clockio, which imports nothing from here)
+    unknown = _UNKNOWN  # (for clockio, which imports nothing from here)
 
     # Set by clockmake.make (what each is: there); annotations cost nothing
     # on the board.
@@ -82,36 +98,26 @@ class Clock:
     period_ms: int
     periods: int
     inc_ms: int
-    max_ms: int
     play_on: bool
     main: "list[int]"
     period: "list[int]"
     count: "list[int]"
-    _snap: "list[int]"
+    _state: "list[int]"
     secs: "array"
     counts: bytearray
-    index: int
     running: int
-    since: int
-    saved: int
     started: bool
     paused: bool
     flagged: int
     told: int
-    moving: int
     remote_turn: bool
     remote_run: int
     remote_at: int
-    turn_c: int
-    turn: int
     last: int
     took: int
     seen: "list[int]"
     remote: int
-    warning: bool
     shown: int
-    shown_ms: int
-    _undo: int
 
     def __init__(self, system, main_ms, period_ms=0, periods=0, stones=0, inc_ms=0,
                  max_ms=0, play_on=False, moves=0):
@@ -141,38 +147,40 @@ class Clock:
         self.tick(now)
         if c and c == self.flagged:
             c = 0
+        s = self._state
         if c != self.running:
             self.running = c
-            self._undo &= ~(1 << c)  # its time ran again: a take-back gives none back
-            if c and c != self.turn_c:
-                self.turn_c = c
-                self.turn = 0
-        self.since = now
+            s[_UNDO] &= ~(1 << c)  # its time ran again: a take-back gives none back
+            if c and c != s[_TURN_C]:
+                s[_TURN_C] = c
+                s[_TURN] = 0
+        s[_SINCE] = now
 
     def tick(self, now):
-        """Charge the running player up to now; CH_* bits of what changed
+        """Charge the running player up to now; _CH_* bits of what changed
         (allocates nothing)."""
         ch = 0
-        if self.shown and ticks_diff(now, self.shown_ms) >= SHOWN_MS:
+        s = self._state
+        if self.shown and ticks_diff(now, s[_SHOWN_AT]) >= _SHOWN_MS:
             self.shown = 0
-            ch = CH_LIGHTS
+            ch = _CH_LIGHTS
         c = self.running
         if not c:
             return ch
-        ms = ticks_diff(now, self.since)
-        self.since = now
+        ms = ticks_diff(now, s[_SINCE])
+        s[_SINCE] = now
         if ms <= 0:
             return ch
-        self.saved += ms
-        self.turn += ms
-        if self.saved >= SAVE_MS:
-            self.saved = 0
-            ch |= CH_SAVE
+        s[_SAVED] += ms
+        s[_TURN] += ms
+        if s[_SAVED] >= _SAVE_MS:
+            s[_SAVED] = 0
+            ch |= _CH_SAVE
         ch |= self._charge(c, ms, now)
-        warn = self.left(c) <= WARN_MS
-        if warn != self.warning:
-            self.warning = warn
-            ch |= CH_LIGHTS
+        warn = 1 if self.left(c) <= _WARN_MS else 0
+        if warn != s[_WARNING]:
+            s[_WARNING] = warn
+            ch |= _CH_LIGHTS
         return ch
 
     def _charge(self, c, ms, now):
@@ -182,7 +190,7 @@ class Clock:
             return 0
         ms -= m
         self.main[c] = 0
-        if self.system == BYOYOMI:
+        if self.system == _BYOYOMI:
             ch = 0
             while self.count[c] > 0:
                 p = self.period[c]
@@ -195,10 +203,10 @@ class Clock:
                     break
                 self.period[c] = self.period_ms
                 self.shown = c
-                self.shown_ms = now
-                ch |= CH_PERIOD | CH_LIGHTS
+                self._state[_SHOWN_AT] = now
+                ch |= _CH_PERIOD | _CH_LIGHTS
             self.period[c] = 0
-        elif self.system == CANADIAN and self.count[c] > 0:
+        elif self.system == _CANADIAN and self.count[c] > 0:
             p = self.period[c]
             if p > ms:
                 self.period[c] = p - ms
@@ -206,33 +214,33 @@ class Clock:
             self.period[c] = 0
         self.flagged = c
         self.running = 0
-        return CH_FLAG | CH_LIGHTS
+        return _CH_FLAG | _CH_LIGHTS
 
     def moved(self, c, now):
         """c's move is complete: charge it, then add what the move earns."""
         self.tick(now)
         self.started = True
         self.last = c
-        self.took = self.turn if c == self.turn_c else -1
-        self.turn = 0
+        s = self._state
+        self.took = s[_TURN] if c == s[_TURN_C] else -1
+        s[_TURN] = 0
         if c == self.flagged:
             return
-        s = self._snap
-        k = 3 * c
+        k = _SNAP + 3 * c
         s[k] = self.main[c]
         s[k + 1] = self.period[c]
         s[k + 2] = self.count[c]
-        self._undo |= 1 << c
+        s[_UNDO] |= 1 << c
         sys_ = self.system
-        if sys_ == FISCHER:
+        if sys_ == _FISCHER:
             m = self.main[c] + self.inc_ms
-            cap = self.max_ms or CAP_MS
+            cap = s[_MAX_MS] or _CAP_MS
             if m > cap:
                 m = max(cap, self.main[c])
             self.main[c] = m
-        elif sys_ == BYOYOMI and not self.main[c]:
+        elif sys_ == _BYOYOMI and not self.main[c]:
             self.period[c] = self.period_ms  # a move inside a period keeps it
-        elif sys_ == CANADIAN and not self.main[c]:
+        elif sys_ == _CANADIAN and not self.main[c]:
             self.count[c] -= 1
             if self.count[c] <= 0:
                 self.count[c] = self.periods
@@ -242,14 +250,14 @@ class Clock:
         """c's last move was taken back: what it earned (an increment, a
         period restored, a stone counted) goes too; the time it took does
         not come back.  True if c's clock changed."""
-        if self.moving == c:
-            self.moving = 0  # taken back before it was complete: it earned nothing
+        s = self._state
+        if s[_MOVING] == c:
+            s[_MOVING] = 0  # taken back before it was complete: it earned nothing
             return False
-        if not self._undo & (1 << c):
+        if not s[_UNDO] & (1 << c):
             return False
-        self._undo &= ~(1 << c)
-        s = self._snap
-        k = 3 * c
+        s[_UNDO] &= ~(1 << c)
+        k = _SNAP + 3 * c
         self.main[c] = s[k]
         self.period[c] = s[k + 1]
         self.count[c] = s[k + 2]
@@ -259,10 +267,6 @@ class Clock:
     # remote player's clock counted down for the eye are clocktold.py's,
     # loaded by the first board that needs them (GTP, remote play, a
     # clock display): a game on its own clock never holds that code.
-
-    def set_left(self, c, ms, n):
-        """c's clock as told from elsewhere (clocktold.set_left)."""
-        _told().set_left(self, c, ms, n)
 
     def theirs(self, ref, ms, n, running, took=-1):
         """The remote player's clock as their board says it (clocktold.theirs)."""
@@ -290,7 +294,7 @@ class Clock:
         the phase light flashes the colour of a byo-yomi period just used,
         the alert light blinks while a player is out of time (play on)
         and the turn light blinks slowly while paused after a power cut."""
-        if self.warning and self.running:
+        if self._state[_WARNING] and self.running:
             frame[base + fr.STATUS_TURN] = (frame[base + fr.STATUS_TURN] & 0x0F) | fr.FAST
         elif self.paused:
             frame[base + fr.STATUS_TURN] = (frame[base + fr.STATUS_TURN] & 0x0F) | fr.BLINK
@@ -305,13 +309,14 @@ class Clock:
     def made(self, ref, c):
         """A move or pass by c is in the game (play.accept, play.pass_move):
         it is complete once its prisoners are off (follow)."""
-        prev = self.moving
+        s = self._state
+        prev = s[_MOVING]
         if prev and prev != c:
             self._complete(ref, prev)  # the next move came before the prisoners went
-        self.moving = c
-        self.index = i = ref.board.moves - 1
+        s[_MOVING] = c
+        s[_INDEX] = i = ref.board.moves - 1
         if 0 <= i < len(self.secs):
-            self.secs[i] = UNKNOWN  # until the move is complete
+            self.secs[i] = _UNKNOWN  # until the move is complete
         self.run(c if self.started and not self.paused else 0, ref.now)
 
     def complete(self, ref):
@@ -319,21 +324,21 @@ class Clock:
         engine's, a remote player's: Referee.external_move) ends when the
         board accepts it; placing its stone and lifting its prisoners is
         the board asking, nobody's time (docs/CLOCK.md)."""
-        if self.moving:
-            self._complete(ref, self.moving)
+        if self._state[_MOVING]:
+            self._complete(ref, self._state[_MOVING])
 
     def _complete(self, ref, c):
-        self.moving = 0
+        self._state[_MOVING] = 0
         if c == ref.remote:
             # A remote player's clock is their board's (pairing.Follower
             # sets it from their snapshot): nothing is added here.
             self.started = True
         else:
             self.moved(c, ref.now)
-        i = self.index
+        i = self._state[_INDEX]
         if 0 <= i < len(self.secs):
             s = (self.left(c) + 999) // 1000
-            self.secs[i] = s if s < UNKNOWN else UNKNOWN - 1
+            self.secs[i] = s if s < _UNKNOWN else _UNKNOWN - 1
             self.counts[i] = self.overtime(c)
         self.save(ref, c)
 
@@ -345,19 +350,18 @@ class Clock:
         """Whose time runs, from the referee's state (Referee.refresh).
         Nobody's while the board asks something; the mover's while only the
         prisoners of its move remain to be lifted; then the player to move."""
-        asking = ref.unresolved or ref.takeback or ref.tb_ready or ref.ask_stuck >= 0 \
-            or ref._ask_new or ref.ask_undo
+        other = ref.takeback or ref.tb_ready or ref.ask_stuck >= 0 or ref._ask_new or ref.ask_undo
+        asking = ref.unresolved or other
         who = 0
-        if ref.phase == "play" or self.moving:
-            m = self.moving
+        s = self._state
+        if ref.phase == "play" or s[_MOVING]:
+            m = s[_MOVING]
             if m and not asking:
                 self._complete(ref, m)
-            elif m and ref.phase == "play" and ref.unresolved == ref.pending and not (
-                    ref.takeback or ref.tb_ready or ref.ask_stuck >= 0 or ref._ask_new
-                    or ref.ask_undo):
+            elif m and ref.phase == "play" and ref.unresolved == ref.pending and not other:
                 # lifting the prisoners is part of the move
                 who = m if self.started and not self.paused else 0
-            if ref.phase == "play" and not self.moving and not asking and self.started \
+            if ref.phase == "play" and not s[_MOVING] and not asking and self.started \
                     and not self.paused:
                 who = ref.board.to_move()
             if who == ref.remote:
@@ -365,30 +369,30 @@ class Clock:
         self.remote = ref.remote
         self.remote_turn = ref.phase == "play" and ref.remote and ref.board.to_move() == ref.remote
         self.run(who, ref.now)
-        self._flag_news(ref)  # (run's charge may have been the last straw)
-
-    def _flag_news(self, ref):
-        if self.flagged and self.told != self.flagged:
-            self.told = self.flagged
-            self.time_out(ref, self.flagged)
+        self.time_out(ref)  # (run's charge may have been the last straw)
 
     def changed(self, ref, ch):
         """tick() said ch (Referee.update): journal, events, the time-out."""
         c = self.running or self.flagged
-        if ch & (CH_SAVE | CH_PERIOD) and c:
+        if ch & (_CH_SAVE | _CH_PERIOD) and c:
             self.save(ref, c)  # (a period used is journalled at once)
-        if ch & CH_PERIOD:
+        if ch & _CH_PERIOD:
             from gogadget import clockio
             clockio.period_used(self, ref)
             clockio = None
             forget("clockio")
         ref.dirty = True
-        if ch & CH_FLAG:
-            self._flag_news(ref)
+        if ch & _CH_FLAG:
+            self.time_out(ref)
 
-    def time_out(self, ref, c):
-        """c is out of time: B+T / W+T (clockio.time_out), and the game ends
-        unless the config lets play go on."""
+    def time_out(self, ref):
+        """The flagged player is out of time, if the referee has not acted on
+        it yet: B+T / W+T (clockio.time_out), and the game ends unless the
+        config lets play go on."""
+        c = self.flagged
+        if not c or self.told == c:
+            return
+        self.told = c
         from gogadget import clockio
         result = clockio.time_out(self, ref, c)
         clockio = None

@@ -4,22 +4,24 @@ does not keep these on the heap: link.py loads this module for one command
 and lets it go (compat.forget)."""
 from gogadget import journal as jn
 from gogadget.clock import SYSTEMS
+from gogadget.compat import const
 
-_TC_RECORD = 8  # K_CLOCK's arg bit: the record is a time control, not a player's clock
+_TC_RECORD = const(8)  # K_CLOCK's arg bit: the record is a time control, not a player's clock
 
 
-def gtp_settings(ref, how, args):
+def gtp_settings(ref, name, args):
     """`time_settings M T S` (GTP v2: Canadian; T 0: absolute; S 0 with T
     above 0, or all 0: no limit) or `kgs-time_settings none | absolute M |
-    byoyomi M T N | canadian M T S`: the config's time control from now,
-    the clocks full (the game's clocks restart).  ValueError says what is
-    wrong."""
-    words = args[1:] if how == "kgs" else args
+    byoyomi M T N | canadian M T S` (name: the command's): the config's time
+    control from now, the clocks full (the game's clocks restart).
+    ValueError says what is wrong."""
+    kgs = name == "kgs-time_settings"
+    words = args[1:] if kgs else args
     for w in words:
         if not w.isdigit():
             raise ValueError("times and counts are whole numbers 0 or more, not " + w)
     vals = [int(w) for w in words]
-    if how == "kgs":
+    if kgs:
         system = args[0].lower() if args else ""
         need = {"none": 0, "absolute": 1, "byoyomi": 3, "canadian": 3}.get(system, -1)
         if need < 0:
@@ -117,7 +119,8 @@ def gtp_time_left(ref, colour, secs, count):
     if secs < 0 or count < 0 or secs > 65000 or count > 255:
         raise ValueError("time_left out of range")
     clock.tick(ref.now)
-    clock.set_left(colour, secs * 1000, count)
+    from gogadget.clocktold import set_left
+    set_left(clock, colour, secs * 1000, count)
     clock.save(ref, colour)  # (after a power cut the clock is back as told)
     ref.dirty = True
 

@@ -9,7 +9,7 @@ loaded when a host asks the status, when the game is saved as SGF, at
 a resume (position.py lets it go again), and for the events of a period
 used and of a time-out (let go again).
 """
-from gogadget.points import BLACK, colour_name
+from gogadget.points import colour_name
 
 # (Nothing from clock.py or the game's end is imported: the SGF writer
 # loads this module, which would close a circle.  The system is the
@@ -53,9 +53,11 @@ def sgf_move(clock, put, i, c):
     (byoyomi) or stones (canadian) left, in overtime."""
     if i >= len(clock.secs) or clock.secs[i] == clock.unknown:
         return
-    put(("BL[%d]" if c == BLACK else "WL[%d]") % clock.secs[i])
+    b = colour_name(c)
     if clock.period_ms and clock.counts[i]:
-        put(("OB[%d]" if c == BLACK else "OW[%d]") % clock.counts[i])
+        put("%sL[%d]O%s[%d]" % (b, clock.secs[i], b, clock.counts[i]))
+    else:
+        put("%sL[%d]" % (b, clock.secs[i]))
 
 
 # -- words ------------------------------------------------------------------
@@ -84,8 +86,8 @@ def status(clock, now=None):
     if clock.took >= 0:
         # The mover's board says how long its move took; a remote
         # player's, as their board's figures say it.
-        t += ", %s took %d s%s" % (colour_name(clock.last), (clock.took + 500) // 1000,
-                                   " there" if clock.last == clock.remote else "")
+        t += (", %s took %d s there" if clock.last == clock.remote else ", %s took %d s") % (
+            colour_name(clock.last), (clock.took + 500) // 1000)
     if clock.flagged:
         t += ", %s out of time" % colour_name(clock.flagged)
     elif clock.paused:

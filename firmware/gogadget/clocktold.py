@@ -8,10 +8,10 @@ clock: this module is loaded by the first call that needs it (an engine
 over GTP, remote play, a clock display module, the host's status with
 the time now) and then stays, since a display asks on every frame.
 """
-from gogadget.compat import ticks_diff
+from gogadget.compat import const, ticks_diff
 
-_BYOYOMI = 3  # clock.BYOYOMI, clock.CANADIAN (not imported: clock imports this)
-_CANADIAN = 4
+_BYOYOMI = const(3)  # clock._BYOYOMI, clock._CANADIAN (not imported: clock imports this)
+_CANADIAN = const(4)
 
 
 def set_left(clock, c, ms, n):

@@ -5,10 +5,13 @@ legality, counts and reads/writes SGF, so programs and people can drive the
 board with the Go Text Protocol.  `python -m gogadget.gtp` and
 `micropython -m gogadget.gtp` run the same file on stdin/stdout.
 
-The command table is a dict (`Engine.commands`, name -> handler taking the
-argument list and returning the response text or raising GtpError), so
-link.py can subclass Engine and add or replace commands for the physical
-board.
+The command table is a dict (`Engine.commands`, name -> the name of the
+method that answers it, taking the argument list and returning the response
+text or raising GtpError), so link.py can subclass Engine and add or replace
+commands for the physical board.  A command whose name is a Python name is
+answered by the method of that name: on the board every name is interned
+once and kept (docs/ARCHITECTURE.md), and the command's name is then the
+method's too.
 """
 import os
 import sys
@@ -17,16 +20,10 @@ from gogadget import describe
 from gogadget.points import (BLACK, WHITE, EMPTY, PASS, MIN_SIZE, MAX_SIZE, COLUMNS, handicap_points,
                              max_handicap, parse_colour, parse_vertex, point, row_col, star_points,
                              vertex)
-from gogadget.rules import Rules, DEFAULT_PRESET, format_points
+from gogadget.rules import Rules, DEFAULT_PRESET
 from gogadget.ruleopts import KEYS, SOURCES, describe_rules, set_rule
 from gogadget.board import Board, OK, REASONS
 from gogadget.compat import forget
-
-PROTOCOL_VERSION = "2"
-NAME = "GoGadget"
-# KGS's kgs-rules names -> our presets.
-KGS_RULES = {"chinese": "chinese", "japanese": "japanese", "aga": "aga",
-             "new_zealand": "new-zealand"}
 
 
 class GtpError(Exception):
@@ -61,21 +58,9 @@ def _int(text):
     return int(text)
 
 
-def _float(text):
-    try:
-        value = float(text)
-    except ValueError:
-        raise GtpError("syntax error")
-    if value != value or value in (float("inf"), float("-inf")):
-        raise GtpError("syntax error")
-    return value
-
-
 class Engine:
     """GTP engine state: one board, its rules, komi and dead-stone marks."""
 
-    # commands: GTP name -> the name of the method that answers it (a name,
-    # not a bound method: in a frozen image the names cost no heap).
     def __init__(self, size=19, preset=DEFAULT_PRESET, folder="."):
         self.rules = Rules(preset)
         self.komi = None  # None: the preset's komi; set by the komi command
@@ -88,33 +73,35 @@ class Engine:
         self.done = False
         self.board = None
         self._new_board(size)
+        # GTP name -> the name of the method that answers it (a name, not a
+        # bound method: a bound method is an object on the heap).
         self.commands = {
-            "protocol_version": "cmd_protocol_version",
-            "name": "cmd_name",
-            "version": "cmd_version",
-            "known_command": "cmd_known_command",
-            "list_commands": "cmd_list_commands",
-            "quit": "cmd_quit",
-            "boardsize": "cmd_boardsize",
-            "clear_board": "cmd_clear_board",
-            "komi": "cmd_komi",
-            "play": "cmd_play",
-            "undo": "cmd_undo",
-            "showboard": "cmd_showboard",
-            "fixed_handicap": "cmd_fixed_handicap",
-            "set_free_handicap": "cmd_set_free_handicap",
-            "final_score": "cmd_final_score",
-            "loadsgf": "cmd_loadsgf",
-            "printsgf": "cmd_printsgf",
-            "is_legal": "cmd_is_legal",
-            "captures": "cmd_captures",
-            "list_stones": "cmd_list_stones",
-            "genmove": "cmd_genmove",
-            "kgs-rules": "cmd_kgs_rules",
-            "gogadget-rules": "cmd_rules",
-            "gogadget-set-rule": "cmd_set_rule",
-            "gogadget-rules-info": "cmd_rules_info",
-            "gogadget-dead": "cmd_dead",
+            "protocol_version": "protocol_version",
+            "name": "name",
+            "version": "version",
+            "known_command": "known_command",
+            "list_commands": "list_commands",
+            "quit": "quit",
+            "boardsize": "boardsize",
+            "clear_board": "clear_board",
+            "komi": "set_komi",  # (self.komi is the value)
+            "play": "play",
+            "undo": "undo",
+            "showboard": "showboard",
+            "fixed_handicap": "fixed_handicap",
+            "set_free_handicap": "set_free_handicap",
+            "final_score": "final_score",
+            "loadsgf": "loadsgf",
+            "printsgf": "printsgf",
+            "is_legal": "is_legal",
+            "captures": "captures",
+            "list_stones": "list_stones",
+            "genmove": "genmove",
+            "kgs-rules": "kgs_rules",
+            "gogadget-rules": "preset",
+            "gogadget-set-rule": "set_rule",
+            "gogadget-rules-info": "describe_rules",
+            "gogadget-dead": "mark",  # (self.dead is the marks)
         }
 
     # -- protocol -----------------------------------------------------------
@@ -138,7 +125,9 @@ class Engine:
             return "?" + ident + " " + str(e) + "\n\n"
         except (ValueError, IndexError) as e:
             # A handler's own check missed something: still answer, never die.
-            return "?" + ident + " syntax error" + (": " + str(e) if str(e) else "") + "\n\n"
+            if str(e):
+                return "?%s syntax error: %s\n\n" % (ident, e)
+            return "?" + ident + " syntax error\n\n"
         # An empty line would end the response early: never send one inside.
         result = (result or "").rstrip()
         while "\n\n" in result:
@@ -150,10 +139,6 @@ class Engine:
     def _new_board(self, size):
         self.board = Board(size, ko=self.rules.ko, suicide=self.rules.suicide)
         self.dead = []
-
-    def _apply_rules(self):
-        self.board.ko = self.rules.ko
-        self.board.suicide = self.rules.suicide
 
     def current_komi(self):
         return self.rules.komi if self.komi is None else self.komi
@@ -176,28 +161,28 @@ class Engine:
 
     # -- commands -------------------------------------------------------------
 
-    def cmd_protocol_version(self, args):
-        return PROTOCOL_VERSION
+    def protocol_version(self, args):
+        return "2"
 
-    def cmd_name(self, args):
-        return NAME
+    def name(self, args):
+        return "GoGadget"
 
-    def cmd_version(self, args):
+    def version(self, args):
         return describe()
 
-    def cmd_known_command(self, args):
+    def known_command(self, args):
         self._args(args, 1)
-        return "true" if args[0] in self.commands else "false"
+        return str(args[0] in self.commands).lower()  # true, false
 
-    def cmd_list_commands(self, args):
+    def list_commands(self, args):
         # Sorted: dict order differs between interpreters.
         return "\n".join(sorted(self.commands))
 
-    def cmd_quit(self, args):
+    def quit(self, args):
         self.done = True
         return ""
 
-    def cmd_boardsize(self, args):
+    def boardsize(self, args):
         self._args(args, 1)
         size = _int(args[0])
         if not MIN_SIZE <= size <= MAX_SIZE:
@@ -205,16 +190,22 @@ class Engine:
         self._new_board(size)
         return ""
 
-    def cmd_clear_board(self, args):
+    def clear_board(self, args):
         self._new_board(self.board.size)
         return ""
 
-    def cmd_komi(self, args):
+    def set_komi(self, args):
         self._args(args, 1)
-        self.komi = _float(args[0])
+        try:
+            komi = float(args[0])
+        except ValueError:
+            raise GtpError("syntax error")
+        if komi - komi:  # (not a number, or infinite)
+            raise GtpError("syntax error")
+        self.komi = komi
         return ""
 
-    def cmd_play(self, args):
+    def play(self, args):
         self._args(args, 2)
         colour = self._colour(args[0])
         pt = self._vertex(args[1])
@@ -227,38 +218,36 @@ class Engine:
         self.dead = []
         return ""
 
-    def cmd_undo(self, args):
+    def undo(self, args):
         if not self.board.undo():
             raise GtpError("cannot undo")
         self.dead = []
         return ""
 
-    def cmd_final_score(self, args):
+    def final_score(self, args):
         try:
             from gogadget import score
         except ImportError:
             raise GtpError("cannot score")
         return score.count(self.board, self.rules, dead=self.dead, komi=self.current_komi()).result
 
-    def cmd_is_legal(self, args):
+    def is_legal(self, args):
         self._args(args, 2)
         colour = self._colour(args[0])
         pt = self._vertex(args[1])
-        if pt == PASS:
-            return "1"
-        return "1" if self.board.legal(colour, pt) == OK else "0"
+        return str(int(pt == PASS or self.board.legal(colour, pt) == OK))
 
-    def cmd_captures(self, args):
+    def captures(self, args):
         self._args(args, 1)
         return str(self.board.prisoners[self._colour(args[0])])
 
-    def cmd_genmove(self, args):
+    def genmove(self, args):
         raise GtpError("cannot generate moves")
 
-    def vertices(self, pts):
+    def vertices(self, points):
         """Vertices in GNU Go's order: top row first, left to right."""
         size = self.board.size
-        keyed = [((size - row_col(size, p)[0]) * 32 + row_col(size, p)[1], p) for p in pts]
+        keyed = [((size - row_col(size, p)[0]) * 32 + row_col(size, p)[1], p) for p in points]
         keyed.sort()
         return " ".join(vertex(size, p) for _, p in keyed)
 
@@ -274,7 +263,7 @@ class Engine:
             return name
         return self.folder + "/" + name
 
-    def cmd_showboard(self, args):
+    def showboard(self, args):
         b = self.board
         size = b.size
         header = "   " + " ".join(COLUMNS[c] for c in range(size))
@@ -284,9 +273,8 @@ class Engine:
             row = []
             for c in range(size):
                 pt = point(size, r, c)
-                cell = b.cells[pt]
-                row.append("X" if cell == BLACK else "O" if cell == WHITE else
-                           "+" if pt in stars else ".")
+                cell = b.cells[pt]  # EMPTY 0, BLACK 1, WHITE 2 on the board
+                row.append("+" if cell == EMPTY and pt in stars else ".XO"[cell])
             label = str(r + 1)
             text = (" " if len(label) < 2 else "") + label + " " + " ".join(row) + " " + label
             if r == 1:
@@ -301,7 +289,7 @@ class Engine:
         if self.board.moves or any(self.board.cells[p] != EMPTY for p in self.board.points()):
             raise GtpError("board not empty")
 
-    def cmd_fixed_handicap(self, args):
+    def fixed_handicap(self, args):
         self._args(args, 1)
         count = _int(args[0])
         self._board_empty()
@@ -312,14 +300,14 @@ class Engine:
         self._place_handicap(pts)
         return self.vertices(pts)
 
-    def _place_handicap(self, pts):
-        for p in pts:
+    def _place_handicap(self, points):
+        for p in points:
             self.board.setup(BLACK, p)
-        self.board.handicap = len(pts)
+        self.board.handicap = len(points)
         self.board.first = WHITE
 
-    def free_handicap_points(self, args):
-        """set_free_handicap's vertex list -> points; GtpError if it is bad."""
+    def set_free_handicap(self, args):
+        self._board_empty()
         if len(args) < 2 or len(args) >= self.board.size * self.board.size:
             raise GtpError("bad vertex list")
         pts = []
@@ -328,14 +316,10 @@ class Engine:
             if pt == PASS or pt in pts:
                 raise GtpError("bad vertex list")
             pts.append(pt)
-        return pts
-
-    def cmd_set_free_handicap(self, args):
-        self._board_empty()
-        self._place_handicap(self.free_handicap_points(args))
+        self._place_handicap(pts)
         return ""
 
-    def cmd_dead(self, args):
+    def mark(self, args):
         """Mark the chains at the given vertices dead (no vertices: clear the
         marks); answers every dead stone so the person can check."""
         if not args:
@@ -353,7 +337,7 @@ class Engine:
                     self.dead.append(p)
         return self.vertices(self.dead)
 
-    def cmd_loadsgf(self, args):
+    def loadsgf(self, args):
         self._args(args, 1, 2)
         limit = None
         if len(args) == 2:
@@ -396,7 +380,7 @@ class Engine:
             self.komi = game.komi
         return ""
 
-    def cmd_printsgf(self, args):
+    def printsgf(self, args):
         self._args(args, 0, 1)
         from gogadget import sgf
         text = sgf.record(self.board, self.rules, komi=self.current_komi())
@@ -412,34 +396,33 @@ class Engine:
             raise GtpError("cannot save file")
         return ""
 
-    def cmd_list_stones(self, args):
+    def list_stones(self, args):
         self._args(args, 1)
         colour = self._colour(args[0])
         cells = self.board.cells
         return self.vertices([p for p in self.board.points() if cells[p] == colour])
 
-    def _load_preset(self, name):
-        try:
-            self.rules.load(name)
-        except ValueError:
-            raise GtpError("unknown rules " + name)
-        self._apply_rules()
-
-    def cmd_kgs_rules(self, args):
+    def kgs_rules(self, args):
         self._args(args, 1)
-        preset = KGS_RULES.get(args[0].lower())
-        if preset is None:
+        name = args[0].lower()  # KGS's names: our presets but for new_zealand
+        if name not in ("chinese", "japanese", "aga", "new_zealand"):
             raise GtpError("unknown rules " + args[0])
-        self._load_preset(preset)
+        self.preset(["new-zealand" if name == "new_zealand" else name])
         return ""
 
-    def cmd_rules(self, args):
+    def preset(self, args):
+        """gogadget-rules [PRESET]: the preset's name, after loading PRESET."""
         self._args(args, 0, 1)
         if args:
-            self._load_preset(args[0])
+            try:
+                self.rules.load(args[0])
+            except ValueError:
+                raise GtpError("unknown rules " + args[0])
+            self.board.ko = self.rules.ko
+            self.board.suicide = self.rules.suicide
         return self.rules.name
 
-    def cmd_set_rule(self, args):
+    def set_rule(self, args):
         if len(args) != 2:
             raise GtpError("syntax error (gogadget-set-rule KEY VALUE; keys: "
                            + " ".join(sorted(KEYS)) + ")")
@@ -447,36 +430,29 @@ class Engine:
             set_rule(self.rules, args[0], args[1])
         except ValueError as e:
             raise GtpError(str(e))
-        self._apply_rules()
+        self.board.ko = self.rules.ko
+        self.board.suicide = self.rules.suicide
         return ""
 
-    def cmd_rules_info(self, args):
-        return (describe_rules(self.rules).replace("komi=" + format_points(self.rules.komi),
-                                                "komi=" + format_points(self.current_komi()))
-                + "\n" + SOURCES[self.rules.preset])
-
-
-def _options(argv):
-    opts = {"size": 19, "rules": DEFAULT_PRESET, "folder": "."}
-    i = 0
-    while i < len(argv):
-        key = argv[i]
-        if key in ("--size", "--rules", "--folder") and i + 1 < len(argv):
-            opts[key[2:]] = argv[i + 1]
-            i += 2
-        else:
-            raise ValueError("usage: gogadget.gtp [--size N] [--rules PRESET] [--folder DIR]")
-    opts["size"] = int(opts["size"])
-    return opts
+    def describe_rules(self, args):
+        return describe_rules(self.rules, self.current_komi()) + "\n" + SOURCES[self.rules.preset]
 
 
 def main(argv=None):
     """Serve GTP on stdin/stdout until quit or end of input."""
     if argv is None:
         argv = sys.argv[1:]
+    opts = {"size": 19, "rules": DEFAULT_PRESET, "folder": "."}
     try:
-        opts = _options(argv)
-        engine = Engine(opts["size"], opts["rules"], opts["folder"])
+        i = 0
+        while i < len(argv):
+            key = argv[i]
+            if key in ("--size", "--rules", "--folder") and i + 1 < len(argv):
+                opts[key[2:]] = argv[i + 1]
+                i += 2
+            else:
+                raise ValueError("usage: gogadget.gtp [--size N] [--rules PRESET] [--folder DIR]")
+        engine = Engine(int(opts["size"]), opts["rules"], opts["folder"])
     except ValueError as e:
         sys.stderr.write(str(e) + "\n")
         return 2

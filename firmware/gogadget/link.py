@@ -8,8 +8,10 @@ without blocking, assembles lines in a buffer allocated once, and runs at
 most one command, so a slow command or a flood of noise never stalls the
 scan loop.
 
-The commands a controller sends once a game or less (handicap, SGF,
-stored games, set-up, replay) are at the end of the class.
+The commands a controller sends once a game or less (SGF, stored games,
+set-up, replay) are at the end of the class.  Each command is answered by
+the method of its own name (gtp.py), so a GTP name and its handler's are
+one interned name on the board.
 
 Bytes are cleaned as GTP 2 section 3.1 says (control characters dropped,
 tabs made spaces); bytes above 127 become '?', so any noise decodes as
@@ -20,9 +22,8 @@ import gc
 from gogadget import journal
 from gogadget.compat import const, forget, ticks_add
 from gogadget.board import REASONS
-from gogadget.gtp import Engine, GtpError, _clean, _int, _float
-from gogadget.points import (BLACK, WHITE, PASS, MIN_SIZE, MAX_SIZE, colour_name, handicap_points,
-                             max_handicap, point, vertex)
+from gogadget.gtp import Engine, GtpError, _clean, _int
+from gogadget.points import BLACK, WHITE, PASS, MIN_SIZE, MAX_SIZE, colour_name, vertex
 
 # Longest accepted command: the longest line anything sends the board.
 # Controllers send short commands but for set_free_handicap, which GoGui
@@ -32,81 +33,73 @@ from gogadget.points import (BLACK, WHITE, PASS, MIN_SIZE, MAX_SIZE, colour_name
 # as vertices is 912 characters and 361 spaces; with "gogadget-setup",
 # " black", " white" and a 10-digit GTP id that is 1,310 bytes
 # (tests/test_link.py sends both).
-MAX_LINE = const(1312)
+_MAX_LINE = const(1312)
 # Bytes taken from the stream per poll: bounds the time one poll costs.
-RX_CHUNK = const(256)
+_RX_CHUNK = const(256)
 # Referee events kept for gogadget-events; older ones are dropped (counted).
-EVENT_SLOTS = const(64)
+_EVENT_SLOTS = const(64)
 
-
-def valid_game_name(name):
-    """Stored games are NNNN.sgf (journal.save_game): the only names the
-    link serves, so no path can reach outside the game folder."""
-    return (len(name) == 8 and name.endswith(".sgf") and name[:4].isdigit()
-            and "/" not in name and "\\" not in name)
+# The link's small state, slots of one list (Link._state) allocated once:
+# on the board every attribute's name is interned for good, and each is a
+# slot of the instance's dict.
+_RX_POS = const(0)  # next byte of _rx to read (tests read slots 0 and 1)
+_RX_LEN = const(1)  # bytes in _rx
+_N = const(2)  # bytes of the command line in _line so far
+_OVERFLOW = const(3)  # 1: the line grew past _MAX_LINE (refused at its end)
+_EV_HEAD = const(4)  # next event slot to write
+_EV_COUNT = const(5)  # events kept
+_EV_DROPPED = const(6)  # events dropped since the last gogadget-events
+_WAIT = const(7)  # the colour a pending genmove waits for (0: none)
+_WAIT_FROM = const(8)  # the move number it waits for
+_PENDING = const(9)  # 1: genmove was just asked (handle answers it)
+_REPORTED = const(10)  # moves the controller knows of
+_STARTS = const(11)  # the referee's games started, as last seen
+_ID = const(12)  # the GTP id of the command being answered
+_WAIT_ID = const(13)  # the id of the pending genmove
+_WAIT_END = const(14)  # what ends it without a move: "resign" / "?error text"
+_SLOTS = const(15)
 
 
 class Link(Engine):
     """GTP engine for the physical board.
 
-    `target` is an App (its referee and store folder are used) or a Referee;
-    `stream` has readinto(buf) -> count or read(n) -> bytes/None, and
-    write(bytes).  Commands the base Engine knows about the position are
-    replaced here by ones that go through the referee.
+    The first argument is a Referee, or an App (its referee and store
+    folder are used); `stream` has readinto(buf) -> count or read(n) ->
+    bytes/None, and write(bytes).  Commands the base Engine knows about the
+    position are replaced here by methods of the same names that go through
+    the referee.
     """
 
-    def __init__(self, target, stream, store=None):
-        referee = getattr(target, "referee", None)
+    def __init__(self, referee, stream, store=None):
+        app = referee
+        referee = getattr(app, "referee", None)
         if referee is None:
-            referee = target
-        self.app = target if referee is not target else None
+            referee = app
         self.referee = referee
         self.stream = stream
         if store is None:
-            store = getattr(target, "store_dir", None)
+            store = getattr(app, "store_dir", None)
         if store is None:
             config = getattr(referee, "config", None)
             store = getattr(config, "store", None)
         self.store = store
+        state: list = [0] * _SLOTS  # (ints, and the ids' and _WAIT_END's strings)
+        self._state = state
+        state[_ID] = state[_WAIT_ID] = state[_WAIT_END] = ""
         Engine.__init__(self, referee.board.size, folder=store or ".")
         self._use_board()
-        self._rx = bytearray(RX_CHUNK)
-        self._rx_len = 0
-        self._rx_pos = 0
-        self._line = bytearray(MAX_LINE)
-        self._n = 0
-        self._overflow = False
+        self._rx = bytearray(_RX_CHUNK)
+        self._line = bytearray(_MAX_LINE)
         self._readinto = getattr(stream, "readinto", None)
-        self._events = [None] * EVENT_SLOTS
-        self._ev_head = 0  # next slot to write
-        self._ev_count = 0
-        self._ev_dropped = 0
-        self._wait_colour = 0  # genmove pending for this colour (0: none)
-        self._wait_id = ""
-        self._wait_from = 0
-        self._wait_end = ""  # "resign" / error text decided by an event
-        self._wait_pending = False
-        self.current_id = ""
-        self._reported = referee.board.moves  # moves the controller knows of
-        self.replay = None
-        self.lines = 0  # lines received (for the status light and tests)
-        for name, fn in (
-                ("boardsize", "_boardsize"), ("clear_board", "_clear_board"),
-                ("komi", "_komi"), ("fixed_handicap", "_fixed_handicap"),
-                ("set_free_handicap", "_set_free_handicap"),
-                ("play", "_play"), ("genmove", "_genmove"), ("undo", "_undo"),
-                ("final_score", "_final_score"),
-                ("gogadget-status", "_status"), ("gogadget-sgf", "_sgf"),
-                ("gogadget-games", "_games"), ("gogadget-fetch", "_fetch"),
-                ("gogadget-events", "_events_cmd"), ("gogadget-new", "_new"),
-                ("loadsgf", "_loadsgf"), ("printsgf", "_printsgf"),
-                ("gogadget-setup", "_setup"),
-                ("gogadget-replay", "_replay"), ("gogadget-frame", "_frame"),
-                ("gogadget-marked", "_marked"), ("gogadget-result", "_result"),
-                ("gogadget-show", "_show"), ("gogadget-remote", "_remote"),
-                ("time_settings", "_time_settings"), ("kgs-time_settings", "_kgs_time"),
-                ("time_left", "_time_left"), ("gogadget-clock", "_clock")):
-            self.commands[name] = fn
+        self._events = [None] * _EVENT_SLOTS
+        commands = self.commands
+        for name in ("status", "sgf", "games", "fetch", "events", "new", "setup", "frame",
+                     "marked", "result", "show", "remote", "clock"):
+            commands["gogadget-%s" % name] = name  # (a format longer than a name)
+        commands["gogadget-replay"] = "guide"  # (self.replay is the Replay)
+        commands["time_settings"] = "time_settings"
+        commands["kgs-time_settings"] = "kgs_time_settings"
+        commands["time_left"] = "time_left"
 
     # The base engine's queries (showboard, final_score, ...) must see the
     # game record, not a board of its own; and the link must not hold a
@@ -125,50 +118,53 @@ class Link(Engine):
         self.dead = []  # no board of the engine's own (see board above)
 
     def _use_board(self):
-        self._starts = self.referee.starts
-        rules = getattr(self.referee, "rules", None)
+        """The referee's game, new or resumed: its rules, its moves."""
+        referee = self.referee
+        self._state[_STARTS] = referee.starts
+        rules = getattr(referee, "rules", None)
         if rules is not None:
             self.rules = rules
+        self._state[_REPORTED] = referee.board.moves
+        self.replay = None
 
     # -- the serial side ---------------------------------------------------
 
     def poll(self, now_ms=0):
         """One slice of link work: True if a response was written."""
-        if self._starts != self.referee.starts:
+        state = self._state
+        if state[_STARTS] != self.referee.starts:
             # The referee started a game by itself (new-game button, resume).
             self._use_board()
-            self._reported = self.referee.board.moves
-            self.replay = None
         self._drain_events()
         if self.replay is not None:
             self.replay.step()
-        if self._wait_colour:
+        if state[_WAIT]:
             if not self._check_genmove():
                 return False
             return True
-        if self._rx_pos >= self._rx_len:
+        if state[_RX_POS] >= state[_RX_LEN]:
             if self._readinto is not None:
                 got = self._readinto(self._rx)
             else:
-                data = self.stream.read(RX_CHUNK)
+                data = self.stream.read(_RX_CHUNK)
                 got = len(data) if data else 0
                 if got:
                     self._rx[:got] = data
             if not got:
                 return False
-            self._rx_len = got
-            self._rx_pos = 0
+            state[_RX_LEN] = got
+            state[_RX_POS] = 0
         rx = self._rx
         line = self._line
-        n = self._n
-        i = self._rx_pos
-        end = self._rx_len
+        n = state[_N]
+        i = state[_RX_POS]
+        end = state[_RX_LEN]
         while i < end:
             b = rx[i]
             i += 1
             if b == 10:
-                self._rx_pos = i
-                self._n = 0
+                state[_RX_POS] = i
+                state[_N] = 0
                 return self._finish(n)
             if b == 9:
                 b = 32
@@ -176,27 +172,26 @@ class Link(Engine):
                 continue  # CR, NUL and other controls: GTP says drop them
             elif b > 127:
                 b = 63
-            if n < MAX_LINE:
+            if n < _MAX_LINE:
                 line[n] = b
                 n += 1
             else:
-                self._overflow = True
-        self._rx_pos = i
-        self._n = n
+                state[_OVERFLOW] = 1
+        state[_RX_POS] = i
+        state[_N] = n
         return False
 
     def take(self, data, n):
         """Bytes read from the stream before the link was made (the App's
         first look for a host): read before anything else."""
         self._rx[:n] = data[:n]
-        self._rx_len = n
-        self._rx_pos = 0
+        self._state[_RX_LEN] = n
+        self._state[_RX_POS] = 0
 
     def _finish(self, n):
-        self.lines += 1
-        if self._overflow:
-            self._overflow = False
-            self._send("? line too long\n\n")
+        if self._state[_OVERFLOW]:
+            self._state[_OVERFLOW] = 0
+            self.send("? line too long\n\n")
             return True
         text = bytes(self._line[:n]).decode()  # ASCII by construction
         try:
@@ -208,11 +203,11 @@ class Link(Engine):
             gc.collect()
             out = "? out of memory\n\n"
         if out:
-            self._send(out)
+            self.send(out)
             return True
         return False
 
-    def _send(self, text):
+    def send(self, text):
         try:
             self.stream.write(text.encode())
         except OSError:
@@ -228,21 +223,22 @@ class Link(Engine):
                 return
             self._note(ev)
 
-    def _note(self, ev):
-        kind = ev[0]
-        if self._wait_colour:
+    def _note(self, event):
+        kind = event[0]
+        state = self._state
+        if state[_WAIT]:
             if kind == "resign":
-                self._wait_end = "resign"
+                state[_WAIT_END] = "resign"
             elif kind == "new-game":
-                self._wait_end = "?new game started on the board"
-        if self._ev_count == EVENT_SLOTS:
-            self._ev_dropped += 1
+                state[_WAIT_END] = "?new game started on the board"
+        if state[_EV_COUNT] == _EVENT_SLOTS:
+            state[_EV_DROPPED] += 1
         else:
-            self._ev_count += 1
-        self._events[self._ev_head] = ev
-        self._ev_head = (self._ev_head + 1) % EVENT_SLOTS
+            state[_EV_COUNT] += 1
+        self._events[state[_EV_HEAD]] = event
+        state[_EV_HEAD] = (state[_EV_HEAD] + 1) % _EVENT_SLOTS
         if self.replay is not None:
-            self.replay.event(ev)
+            self.replay.event(event)
 
     def note(self, kind, text):
         """Add a link event of its own (replay warnings) to the event stream."""
@@ -252,51 +248,56 @@ class Link(Engine):
 
     def handle(self, line):
         words = _clean(line).split()
-        self.current_id = words[0] if words and words[0].isdigit() else ""
+        state = self._state
+        state[_ID] = words[0] if words and words[0].isdigit() else ""
         out = Engine.handle(self, line)
         self.done = False  # quit ends the host's session, never the board's
-        if self._wait_colour and self._wait_pending:
-            self._wait_pending = False
+        if state[_WAIT] and state[_PENDING]:
+            state[_PENDING] = 0
             # The base answered "=": the real answer comes when the person
             # has moved (at once if they moved before the command came).
             self._check_genmove()
             return ""
         return out
 
-    def _genmove(self, args):
+    def genmove(self, args):
         self._args(args, 1)
         colour = self._colour(args[0])
         referee = self.referee
         board = referee.board
-        start = self._reported
+        state = self._state
+        start = state[_REPORTED]
         if start > board.moves:
             start = board.moves
+        word = "black" if colour == BLACK else "white"
         if start == board.moves:
             if referee.phase == "over":
                 raise GtpError("game is over")
             if referee.to_move() != colour:
-                raise GtpError("not " + ("black" if colour == BLACK else "white") + "'s turn on the board")
+                raise GtpError("not %s's turn on the board" % word)
         elif board.move(start)[0] != colour:
-            raise GtpError("the board's next move is not " + ("black" if colour == BLACK else "white"))
-        self._wait_colour = colour
-        self._wait_pending = True
-        self._wait_id = self.current_id
-        self._wait_from = start
-        self._wait_end = ""
+            raise GtpError("the board's next move is not " + word)
+        state[_WAIT] = colour
+        state[_PENDING] = 1
+        state[_WAIT_ID] = state[_ID]
+        state[_WAIT_FROM] = start
+        state[_WAIT_END] = ""
         return ""
 
     @property
     def waiting(self):
         """The colour a pending genmove waits for (0: none)."""
-        return self._wait_colour
+        return self._state[_WAIT]
 
     def _check_genmove(self):
         board = self.referee.board
-        end = self._wait_end
-        if board.moves > self._wait_from:
-            colour, pt = board.move(self._wait_from)
-            self._reported = self._wait_from + 1
-            if colour == self._wait_colour:
+        state = self._state
+        end = state[_WAIT_END]
+        start = state[_WAIT_FROM]
+        if board.moves > start:
+            colour, pt = board.move(start)
+            state[_REPORTED] = start + 1
+            if colour == state[_WAIT]:
                 self._answer("=", vertex(board.size, pt))
             else:
                 self._answer("?", "board moved for the other colour")
@@ -307,39 +308,36 @@ class Link(Engine):
             else:
                 self._answer("=", end)
             return True
-        if board.moves < self._wait_from:
-            self._reported = board.moves
+        if board.moves < start:
+            state[_REPORTED] = board.moves
             self._answer("?", "move taken back on the board")
             return True
         return False
 
     def _answer(self, mark, text):
-        self._wait_colour = 0
-        self._wait_end = ""
-        self._send(mark + self._wait_id + " " + text + "\n\n")
-
-    def cancel_genmove(self):
-        """Give up a pending genmove (host closed, new game from the host)."""
-        if self._wait_colour:
-            self._answer("?", "cancelled")
+        state = self._state
+        state[_WAIT] = 0
+        state[_WAIT_END] = ""
+        self.send(mark + state[_WAIT_ID] + " " + text + "\n\n")
 
     # -- commands that go through the referee -------------------------------
 
-    def _after_new_game(self):
-        self._use_board()
-        self.replay = None
-        self.dead = []
-        self._reported = self.referee.board.moves
-        self.cancel_genmove()
-
-    def _new_game(self, **opts):
+    def _new_game(self, stones=None, **opts):
+        """A new game (referee.new_game(**opts)), or the position of stones
+        to set up (referee.set_position); a pending genmove is given up."""
         try:
-            self.referee.new_game(**opts)
+            if stones is None:
+                self.referee.new_game(**opts)
+            else:
+                self.referee.set_position(stones)
         except ValueError as e:
             raise GtpError(str(e))
-        self._after_new_game()
+        self._use_board()
+        self.dead = []
+        if self._state[_WAIT]:
+            self._answer("?", "cancelled")
 
-    def _boardsize(self, args):
+    def boardsize(self, args):
         self._args(args, 1)
         size = _int(args[0])
         if not MIN_SIZE <= size <= MAX_SIZE:
@@ -347,40 +345,36 @@ class Link(Engine):
         self._new_game(size=size)
         return ""
 
-    def _clear_board(self, args):
+    def clear_board(self, args):
         self._args(args, 0)
         self._new_game()
         return ""
 
-    def _komi(self, args):
-        self._args(args, 1)
-        komi = _float(args[0])
-        self.komi = komi
-        self.referee.set_komi(komi)
+    def set_komi(self, args):
+        Engine.set_komi(self, args)
+        self.referee.set_komi(self.komi)
         return ""
 
-    def _empty(self):
+    def _board_empty(self):
+        # fixed_handicap, set_free_handicap: the referee's board
         board = self.referee.board
         if board.moves:
-            return False
+            raise GtpError("board not empty")
         cells = board.cells
         for c in cells:
             if c == BLACK or c == WHITE:
-                return False
-        return True
+                raise GtpError("board not empty")
 
-    def _set_position(self, stones):
-        try:
-            self.referee.set_position(stones)
-        except ValueError as e:
-            raise GtpError(str(e))
-        self._after_new_game()
+    def _place_handicap(self, points):
+        # As a set-up position, so presets with free placement get the GTP
+        # fixed points too.
+        self._new_game([(BLACK, pt) for pt in points])
 
-    def _play(self, args):
+    def play(self, args):
         self._args(args, 2)
         colour = self._colour(args[0])
         pt = self._vertex(args[1])
-        if self._wait_colour:
+        if self._state[_WAIT]:
             raise GtpError("waiting for the board's move")
         try:
             code = self.referee.external_move(colour, pt)
@@ -388,137 +382,117 @@ class Link(Engine):
             raise GtpError(str(e))
         if code:
             raise GtpError("illegal move: " + REASONS[code] if code < len(REASONS) else "illegal move")
-        self._reported = self.referee.board.moves
+        self._state[_REPORTED] = self.referee.board.moves
         self.dead = []
         return ""
 
-    def _undo(self, args):
+    def undo(self, args):
         self._args(args, 0)
         if not self.referee.board.moves or self.referee.undo() is False:
             raise GtpError("cannot undo")
         moves = self.referee.board.moves
-        if self._reported > moves:
-            self._reported = moves
+        if self._state[_REPORTED] > moves:
+            self._state[_REPORTED] = moves
         self.dead = []
         return ""
 
-    def _final_score(self, args):
+    def final_score(self, args):
         result = self.referee.result
         if result and not self.dead:
             return result
-        return Engine.cmd_final_score(self, args)
+        return Engine.final_score(self, args)
 
     # -- gogadget-* extensions for host tools ---------------------------------
 
-    def _status(self, args):
+    def status(self, args):
+        """gogadget-status: phase=... turn=... (the formats are longer than
+        a name: each word's name is not interned)."""
         referee = self.referee
-        turn = colour_name(referee.to_move())
-        words = ["phase=" + referee.phase, "turn=" + turn,
-                 "moves=" + str(referee.board.moves),
-                 "outstanding=" + str(referee.outstanding()),
-                 "size=" + str(referee.board.size)]
+        text = "phase=%s turn=%s moves=%d outstanding=%d size=%d" % (
+            referee.phase, colour_name(referee.to_move()), referee.board.moves,
+            referee.outstanding(), referee.board.size)
         log = getattr(referee, "log", None)
         if log is not None:
             # The room's numbers (docs/ROOM.md): `gogadget publish` reads them.
-            words.append("game=" + str(log.game))
-            words.append("seq=" + str(log.seq))
+            text = "%s game=%d seq=%d" % (text, log.game, log.seq)
         if getattr(referee, "has_fault", False):
-            words.append("faults=" + str(sum(1 for f in referee.fault if f)))
+            text = "%s faults=%d" % (text, sum(1 for f in referee.fault if f))
         if referee.result:
-            words.append("result=" + referee.result)
+            text = "%s result=%s" % (text, referee.result)
         if getattr(referee, "clock", None) is not None:
             from gogadget.clockio import status_word  # `gogadget publish`, `remote` read it
-            words.append(status_word(referee.clock))
-        if self._wait_colour:
-            words.append("waiting=" + colour_name(self._wait_colour))
-        if self.replay is not None:
-            words.append("replay=" + self.replay.progress())
-        text = referee.status()
-        if text:
-            words.append("| " + text.replace("\n", " "))
-        return " ".join(words)
+            text = text + " " + status_word(referee.clock)
+        if self._state[_WAIT]:
+            text = "%s waiting=%s" % (text, colour_name(self._state[_WAIT]))
+        replay = self.replay
+        if replay is not None:
+            text = "%s replay=%d/%d" % (text, replay.next, len(replay.moves))
+        said = referee.status()
+        if said:
+            text = "%s | %s" % (text, said.replace("\n", " "))
+        return text
 
-    def _events_cmd(self, args):
-        """Events since the last call, oldest first, one "kind text" a line."""
+    def events(self, args):
+        """gogadget-events: events since the last call, oldest first, one
+        "kind text" a line."""
         lines = []
-        if self._ev_dropped:
-            lines.append("dropped " + str(self._ev_dropped))
-        start = (self._ev_head - self._ev_count) % EVENT_SLOTS
-        for k in range(self._ev_count):
-            i = (start + k) % EVENT_SLOTS
+        state = self._state
+        if state[_EV_DROPPED]:
+            lines.append("dropped " + str(state[_EV_DROPPED]))
+        start = (state[_EV_HEAD] - state[_EV_COUNT]) % _EVENT_SLOTS
+        for k in range(state[_EV_COUNT]):
+            i = (start + k) % _EVENT_SLOTS
             kind, text = self._events[i]  # pyright: ignore[reportGeneralTypeIssues]
             self._events[i] = None
             lines.append((kind + " " + text.replace("\n", " ")).strip())
-        self._ev_count = 0
-        self._ev_dropped = 0
+        state[_EV_COUNT] = 0
+        state[_EV_DROPPED] = 0
         return "\n".join(lines)
 
-    def _frame(self, args):
-        """The LED frame as hex, for `gogadget watch`."""
-        frame = self.referee.frame
-        return "".join("%02x" % b for b in frame)
+    def frame(self, args):
+        """gogadget-frame: the LED frame as hex, for `gogadget watch`."""
+        import binascii
+        return binascii.hexlify(self.referee.frame).decode()
 
     # -- the commands a controller sends once a game or less -------------------
 
-    def _fixed_handicap(self, args):
-        self._args(args, 1)
-        count = _int(args[0])
-        if not self._empty():
-            raise GtpError("board not empty")
-        size = self.referee.board.size
-        if not 2 <= count <= max_handicap(size):
-            raise GtpError("invalid number of stones")
-        # As a set-up position, so presets with free placement get the
-        # GTP fixed points too.
-        pts = [point(size, r, c) for r, c in handicap_points(size, count)]
-        self._set_position([(BLACK, pt) for pt in pts])
-        return self.vertices(pts)
-
-    def _set_free_handicap(self, args):
-        if not self._empty():
-            raise GtpError("board not empty")
-        pts = self.free_handicap_points(args)
-        self._set_position([(BLACK, pt) for pt in pts])
-        return ""
-
-    def _loadsgf(self, args):
+    def loadsgf(self, args):
         raise GtpError("the board cannot jump to a position: use gogadget-replay or gogadget-setup")
 
-    def _printsgf(self, args):
+    def printsgf(self, args):
         self._args(args, 0, 1)
         if args:
             raise GtpError("cannot save file: the board keeps its own records (gogadget-games)")
         return self.referee.sgf()
 
-    def _sgf(self, args):
+    def sgf(self, args):
         return _no_blank_lines(self.referee.sgf())
 
-    def _games(self, args):
+    def games(self, args):
         if not self.store:
             return ""
         return "\n".join(journal.game_names(self.store))
 
-    def _game_path(self, args):
+    def _read_game(self, args):
         self._args(args, 1)
         name = args[0]
-        if not valid_game_name(name):
+        # Stored games are NNNN.sgf (journal.save_game): the only names the
+        # link serves, so no path can reach outside the game folder.
+        if not (len(name) == 8 and name.endswith(".sgf") and name[:4].isdigit()
+                and "/" not in name and "\\" not in name):
             raise GtpError("bad game name (expected NNNN.sgf)")
         if not self.store:
             raise GtpError("no game folder")
-        return self.store + "/" + name
-
-    def _read_game(self, args):
-        path = self._game_path(args)
         try:
-            with open(path) as f:
+            with open(self.store + "/" + name) as f:
                 return f.read()
         except OSError:
-            raise GtpError("no such game " + args[0])
+            raise GtpError("no such game " + name)
 
-    def _fetch(self, args):
+    def fetch(self, args):
         return _no_blank_lines(self._read_game(args))
 
-    def _new(self, args):
+    def new(self, args):
         """gogadget-new [size=N] [komi=K] [handicap=H] [rules=PRESET]
         [placement=free|fixed] (free: Black places the handicap where it likes,
         whatever the preset says, as an online game's free handicap)."""
@@ -540,7 +514,7 @@ class Link(Engine):
                        free=opts.get("placement") == "free")
         return ""
 
-    def _setup(self, args):
+    def setup(self, args):
         """gogadget-setup [b V V ...] [w V V ...]: a position for the person to
         set up by LED prompts (no arguments: the empty board)."""
         colour = 0
@@ -557,10 +531,10 @@ class Link(Engine):
                 raise GtpError("bad vertex " + a)
             seen.add(pt)
             stones.append((colour, pt))
-        self._set_position(stones)
+        self._new_game(stones)
         return ""
 
-    def _replay(self, args):
+    def guide(self, args):
         """gogadget-replay NAME | stop: guide the person through a stored game."""
         if args and args[0] == "stop":
             self.replay = None
@@ -570,18 +544,18 @@ class Link(Engine):
         try:
             game = sgf.parse(text)
         except ValueError as e:
-            raise GtpError("cannot load " + args[0] + ": " + str(e))
+            raise GtpError("cannot load %s: %s" % (args[0], e))
         finally:
             text = sgf = None
             forget("sgf", "sgfread")  # rare: on the .mpy path its bytecode need not stay on the heap
         self._new_game(size=game.size, komi=game.komi)
         if game.setup:
-            self._set_position(game.setup)
+            self._new_game(game.setup)
         self.replay = Replay(self, game)
         return str(len(game.moves))
 
 
-    def _remote(self, args):
+    def remote(self, args):
         """gogadget-remote colour B|W|none | ask-undo N | resign B|W | count |
         confirm-count | clock MS N RUNNING [TOOK_MS]: a remote opponent played
         through the host (`gogadget remote`, gogadget.pairing.Remote on the
@@ -624,7 +598,7 @@ class Link(Engine):
             return ref.result
         raise GtpError("expected colour, ask-undo, resign, count or confirm-count")
 
-    def _marked(self, args):
+    def marked(self, args):
         """gogadget-marked: the stones marked dead by lifting them while
         counting (kept once the count is confirmed), so a host can propose them
         as an online game's removed stones."""
@@ -638,44 +612,37 @@ class Link(Engine):
 
     # -- the game clock (clockgtp.py, loaded for one command) ------------------
 
-    def _time_settings(self, args):
-        self._clock_call("gtp_settings", "v2", args)
+    def time_settings(self, args):
+        self._clock_call("gtp_settings", "time_settings", args)
         return ""
 
-    def _kgs_time(self, args):
-        self._clock_call("gtp_settings", "kgs", args)
+    def kgs_time_settings(self, args):
+        self._clock_call("gtp_settings", "kgs-time_settings", args)
         return ""
 
-    def _time_left(self, args):
+    def time_left(self, args):
         self._args(args, 3)
         colour = self._colour(args[0])
         self._clock_call("gtp_time_left", colour, _int(args[1]), _int(args[2]))
         return ""
 
-    def _clock(self, args):
-        from gogadget import clockgtp
-        try:
-            return clockgtp.gtp_clock(self.referee)
-        finally:
-            clockgtp = None
-            self._forget_clock()
+    def clock(self, args):
+        """gogadget-clock (clockgtp.gtp_clock)."""
+        return self._clock_call("gtp_clock")
 
     def _clock_call(self, fn, *args):
         from gogadget import clockgtp
         try:
-            getattr(clockgtp, fn)(self.referee, *args)
-        except ValueError as exc:
-            raise GtpError(str(exc))
+            return getattr(clockgtp, fn)(self.referee, *args)
+        except ValueError as e:
+            raise GtpError(str(e))
         finally:
             clockgtp = None
-            self._forget_clock()
+            forget("clockgtp")
+            if self.referee.clock is None:
+                forget("clock")  # loaded for nothing: no time control
 
-    def _forget_clock(self):
-        forget("clockgtp")
-        if self.referee.clock is None:
-            forget("clock")  # loaded for nothing: no time control
-
-    def _result(self, args):
+    def result(self, args):
         """gogadget-result RESULT: the game ended off the board -- the opponent
         resigned or a clock ran out on an online server, or the server's agreed
         count differs from the board's.  RESULT is B+R, W+T, B+F, B+3.5 or 0.
@@ -725,9 +692,9 @@ class Link(Engine):
         ref.result = text
         counting.over(ref, winner)
         ref.event("result", text + " (told by the host)")
-        if self.store and journal._exists(self.store + "/%04d.sgf" % ref.log.game):
+        path = "%s/%04d.sgf" % (self.store, ref.log.game)
+        if self.store and journal._exists(path):
             from gogadget import sgf
-            path = self.store + "/%04d.sgf" % ref.log.game
             try:
                 with open(self.store + "/game.tmp", "w") as f:
                     sgf.write_record(f, ref.board, ref.rules, ref.komi, text, ref.date(),
@@ -740,7 +707,7 @@ class Link(Engine):
         ref.refresh()
         return ""
 
-    def _show(self, args):
+    def show(self, args):
         """gogadget-show TEXT [MS]: TEXT (digits, B W R + - . ; a clock, a
         count) drawn across the board in the result's font for MS ms (default
         3000) in place of the prompts; a stone or a button ends it at once.
@@ -780,9 +747,6 @@ class Replay:
         self.base = link.referee.board.moves
         self.warned = False
 
-    def progress(self):
-        return str(self.next) + "/" + str(len(self.moves))
-
     def step(self):
         referee = self.link.referee
         if self.next >= len(self.moves) or referee.outstanding():
@@ -804,10 +768,11 @@ class Replay:
         if self.next == len(self.moves):
             self.link.note("replay", "end of the record")
 
-    def event(self, ev):
-        if ev[0] in ("illegal", "fault", "error") and not self.warned:
+    def event(self, event):
+        if event[0] in ("illegal", "fault", "error") and not self.warned:
             self.warned = True
-            self.link.note("replay", "board departs from the record at move " + str(self.next) + ": " + ev[1])
+            self.link.note("replay", "board departs from the record at move %d: %s" % (
+                self.next, event[1]))
 
 
 def _no_blank_lines(text):

@@ -11,13 +11,20 @@ from gogadget import clockio
 from gogadget import frame as fr
 from gogadget import journal as jn
 from gogadget import journalread as jr
-from gogadget.clock import Clock, BYOYOMI, CANADIAN, FISCHER, ABSOLUTE, CH_FLAG, CH_PERIOD
+from gogadget.clock import Clock, SYSTEMS
 from gogadget.compat import ticks_add
 from gogadget.events import BTN_PASS, BTN_CONFIRM, BTN_NEW
 from gogadget.points import BLACK, WHITE
 
 from fakehand import Hand
 from referee_scenarios import _fresh
+
+# clock.py's private consts (inlined there: no names on the board)
+ABSOLUTE, FISCHER, BYOYOMI, CANADIAN = (SYSTEMS.index(n) for n in (
+    "absolute", "fischer", "byoyomi", "canadian"))
+CH_PERIOD = 2  # tick()'s bits: a period used up, a flag fallen
+CH_FLAG = 4
+MOVING = 4  # Clock._state's slot: the colour whose move is not yet complete
 
 SLACK = 600  # ms: the settle delays of a move or two (about 300 ms each here), with room
 
@@ -375,7 +382,7 @@ def scenario_clock_gtp_time_control_survives_a_power_cut(tmp):
     h.ref.resume([], "", h.t)
     h.settle()
     h.moves("E5")
-    clockgtp.gtp_settings(h.ref, "kgs", ["canadian", "20", "60", "10"])
+    clockgtp.gtp_settings(h.ref, "kgs-time_settings", ["canadian", "20", "60", "10"])
     h.moves("C3")  # the clocks restarted full: this move starts black's
     h.wait_ms(5000)
     h.moves("D4")
@@ -400,7 +407,7 @@ def scenario_clock_gtp_time_control_survives_a_power_cut(tmp):
     h3 = _cut(d, **tc)
     assert h3.ref.clock is not None and h3.ref.clock.system == CANADIAN
     # GTP's "none" over the file's byo-yomi: no clock after a cut either.
-    clockgtp.gtp_settings(h3.ref, "kgs", ["none"])
+    clockgtp.gtp_settings(h3.ref, "kgs-time_settings", ["none"])
     assert h3.ref.clock is None
     h4 = _cut(d, **tc)
     assert h4.ref.clock is None and h4.config.time_control == "none"
@@ -430,7 +437,7 @@ def scenario_clock_engine_move_ends_when_the_board_accepts_it(tmp):
     b = _left(h, BLACK)
     w = _left(h, WHITE)
     assert h.ref.external_move(BLACK, h.pt("E6")) == 0
-    assert clock.running == 0 and clock.moving == 0, "complete when accepted"
+    assert clock.running == 0 and clock._state[MOVING] == 0, "complete when accepted"
     assert _left(h, BLACK) == b + 10000, "its increment is earned at once"
     h.wait_ms(3000)  # the person has not placed it yet
     assert _left(h, BLACK) == b + 10000 and _left(h, WHITE) == w
