@@ -172,8 +172,8 @@ FAST = [ns["settle_places"], ns["settle_mark"]]
 
 def state(st):
     return (bytes(st.stable), bytes(st.last), bytes(st.fresh), bytes(st._run), bytes(st._dev),
-            bytes(st._calm), bytes(st._hold), bytes(st._out), st.clean, st._busy, st.resting,
-            st._k, st._booting, st._waiting, st._quiet, st._stalled)
+            bytes(st._calm), bytes(st._hold), bytes(st._out), st.clean, st.resting,
+            st._k, tuple(st._state))
 
 def scans(seed, size, count):
     random.seed(seed)
