@@ -133,7 +133,7 @@ def game(fast, seed, ko):
     if fast:
         board.use_fast(ns["liberty"], ns["remove"], ns["superko_find"])
     else:
-        board.use_fast(boardplain.liberty, boardplain.remove, boardplain.find_back)
+        board.use_fast(boardplain.liberty, boardplain.remove, boardplain.find)
     random.seed(seed)
     b = Board(19, ko, 0)
     out = []
@@ -150,8 +150,8 @@ hist = array("i", [random.getrandbits(30) for _ in range(300)])
 hist[7] = hist[250] = hist[0]
 for h in (hist[0], hist[120], hist[299], 12345, (1 << 30) - 1):
     for k in (-1, 0, 6, 7, 100, 249, 250, 299):
-        assert ns["superko_find"](hist, k, h) == boardplain.find_back(hist, k, h), (h, k)
-print("find ok", boardplain.find_back(hist, 299, hist[0]), ns["superko_find"](hist, 200, hist[0]))
+        assert ns["superko_find"](hist, k, h) == boardplain.find(hist, k, h), (h, k)
+print("find ok", boardplain.find(hist, 299, hist[0]), ns["superko_find"](hist, 200, hist[0]))
 """
 
 
