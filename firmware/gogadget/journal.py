@@ -43,8 +43,8 @@ TMP = "journal.tmp"
 _FAST = [None]
 
 
-def use_fast(crc):
-    _FAST[0] = crc
+def use_fast(crc8):
+    _FAST[0] = crc8
 
 
 def crc8(data, n):
@@ -163,9 +163,10 @@ def save_game(store_dir, text):
     ensure_dir(store_dir)
     names = game_names(store_dir)
     n = int(names[-1][:4]) + 1 if names else 1
-    name = "%04d.sgf" % n
-    tmp = store_dir + "/game.tmp"
+    # (Formats over 10 characters: not interned as names.)
+    path = "%s/%04d.sgf" % (store_dir, n)
+    tmp = "%s/game.tmp" % store_dir
     _write_file(tmp, text.encode())
-    _replace(tmp, store_dir + "/" + name)
+    _replace(tmp, path)
     _sync()
-    return name
+    return path[len(store_dir) + 1:]

@@ -346,6 +346,8 @@ class Settler:
         fresh = self.fresh
         stable = self.stable
         doubt = self._doubt
+        calm = self._calm
+        k = self._k
         size = self.size
         n = self.n
         left = False
@@ -354,18 +356,16 @@ class Settler:
                 continue
             c = stable[pl]
             if fresh[pl] and c != S_EMPTY:
+                # A neighbour of the same reading, changed in the last k scans?
                 col = pl % size
-                if (col > 0 and self._unsettled(pl - 1, c)) \
-                        or (col < size - 1 and self._unsettled(pl + 1, c)) \
-                        or (pl >= size and self._unsettled(pl - size, c)) \
-                        or (pl + size < n and self._unsettled(pl + size, c)):
+                if (col > 0 and stable[pl - 1] == c and calm[pl - 1] < k) \
+                        or (col < size - 1 and stable[pl + 1] == c and calm[pl + 1] < k) \
+                        or (pl >= size and stable[pl - size] == c and calm[pl - size] < k) \
+                        or (pl + size < n and stable[pl + size] == c and calm[pl + size] < k):
                     left = True
                     continue
             doubt[pl] = 0
         return left
-
-    def _unsettled(self, nb, c):
-        return self.stable[nb] == c and self._calm[nb] < self._k
 
     def _beside_change(self, lo, hi):
         """Is a ready place in lo..hi-1 next to the other end of a slide
@@ -413,22 +413,23 @@ class Settler:
         came = self.last[pl]
         went = self.stable[pl]
         stable = self.stable
-        if went == S_EMPTY:  # a stone come to an empty point
-            return self._unsettled(nb, came)
+        if went == S_EMPTY:  # a stone come to an empty point: a neighbour that read
+            # the same, changed in the last k scans
+            return stable[nb] == came and self._calm[nb] < self._k
         if came == S_EMPTY:  # a stone gone, the point empty
             return stable[nb] == S_EMPTY and (self.last[nb] == went or self._dev[nb] == went)
         return False  # a stone turned over in place: no slide
 
-    def _noise(self, flick):
+    def _noise(self, n):
         """Track the flicker rate (a leaky sum over about _NOISE_MEMORY_MS,
-        x1024 per flicker a scan); while it is high, lengthen the debounce
+        x1024 per flicker a scan; n flickers this scan); while it is high, lengthen the debounce
         and raise the count of places that make a hand."""
         st = self._state
         f = st[_FLICK]
         leak = st[_LEAK]
         # Round the leak up so the sum really returns to 0 (and the settler
         # to rest) once the flicker stops.
-        f += (flick << (10 - leak)) - ((f + (1 << leak) - 1) >> leak)
+        f += (n << (10 - leak)) - ((f + (1 << leak) - 1) >> leak)
         st[_FLICK] = f
         limits = self._k_limits
         extra = 0
