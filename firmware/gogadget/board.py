@@ -405,7 +405,10 @@ class Board:
         if ko == KO_SIMPLE:
             return self._simple_ko(i, n)
         if ko == KO_PREVIOUS:
-            return self._previous_ko(i)
+            # 001: the position after the same player's previous turn.
+            if i >= 2 and self._history[i - 1] == self.hash and self._same_position(i - 1):
+                return KO
+            return OK
         if self._seen[self.hash & _SEEN_MASK] == 0:
             return OK  # no earlier position has this key
         return self._superko(i, colour, n)
@@ -418,12 +421,6 @@ class Board:
         if self._log_ncap[i - 1] != 1 or self._log_info[i - 1] & _SELF_CAPTURE:
             return OK
         if self._captured[self._ncaptured - 1] == self._log_pt[i - 1]:
-            return KO
-        return OK
-
-    def _previous_ko(self, i):
-        # 001: the position after the same player's previous turn.
-        if i >= 2 and self._history[i - 1] == self.hash and self._same_position(i - 1):
             return KO
         return OK
 
