@@ -163,10 +163,9 @@ def save_game(store_dir, text):
     ensure_dir(store_dir)
     names = game_names(store_dir)
     n = int(names[-1][:4]) + 1 if names else 1
-    # (Formats over 10 characters: not interned as names.)
-    path = "%s/%04d.sgf" % (store_dir, n)
-    tmp = "%s/game.tmp" % store_dir
+    name = "%04d.sgf" % n
+    tmp = store_dir + "/game.tmp"
     _write_file(tmp, text.encode())
-    _replace(tmp, path)
+    _replace(tmp, store_dir + "/" + name)
     _sync()
-    return path[len(store_dir) + 1:]
+    return name
