@@ -210,8 +210,7 @@ class Settler:
         # The flicker and hand limits (settlelimits.py: floating point, once
         # per timing), loaded for that and let go of.
         from gogadget import settlelimits
-        self._k_limits, self._hand_limits = settlelimits.limits(self.n, period, k, extra,
-                                                                config.hand_places)
+        self._limits = settlelimits.limits(self.n, period, k, extra, config.hand_places)
         settlelimits = None
         forget("settlelimits")
         st[_HAND] = config.hand_places
@@ -422,8 +421,10 @@ class Settler:
 
     def _noise(self, n):
         """Track the flicker rate (a leaky sum over about _NOISE_MEMORY_MS,
-        x1024 per flicker a scan; n flickers this scan); while it is high, lengthen the debounce
-        and raise the count of places that make a hand."""
+        x1024 per flicker a scan; n flickers this scan); while it is high,
+        lengthen the debounce and raise the count of places that make a
+        hand.  (n is reused for each count: the frame stays within 11
+        words, off the heap, on every scan it runs.)"""
         st = self._state
         f = st[_FLICK]
         leak = st[_LEAK]
@@ -431,18 +432,18 @@ class Settler:
         # to rest) once the flicker stops.
         f += (n << (10 - leak)) - ((f + (1 << leak) - 1) >> leak)
         st[_FLICK] = f
-        limits = self._k_limits
-        extra = 0
-        while extra < len(limits) and f > limits[extra]:
-            extra += 1
-        more = 0
-        limits = self._hand_limits
-        while more < len(limits) and f > limits[more]:
-            more += 1
+        limits = self._limits[0]  # the debounce's (settlelimits.limits)
+        n = 0  # scans added to the debounce
+        while n < len(limits) and f > limits[n]:
+            n += 1
         if st[_WARM]:
             # Until the flicker is measured the debounce is the longest, and
             # the hand count the measured one: both err towards waiting.
             st[_WARM] -= 1
-            extra = len(self._k_limits)
-        self._k = self.stable_scans + extra
-        st[_HAND] = self.config.hand_places + more
+            n = len(limits)
+        self._k = self.stable_scans + n
+        limits = self._limits[1]  # the hand's
+        n = 0  # places added to the hand count
+        while n < len(limits) and f > limits[n]:
+            n += 1
+        st[_HAND] = self.config.hand_places + n
