@@ -86,13 +86,6 @@ def _exists(path):
         return False
 
 
-def _write_file(path, data):
-    with open(path, "wb") as f:
-        f.write(data)
-        f.flush()
-    _sync()
-
-
 def _replace(tmp, path):
     # Unix rename replaces; some flash file systems refuse, so remove first
     # (journalread.load() finishes the job if the cut falls between the two).
@@ -130,7 +123,10 @@ class Journal:
         """Begin a new game: the journal becomes exactly these records."""
         self.close()
         data = b"".join(records)
-        _write_file(self.tmp, data)
+        with open(self.tmp, "wb") as f:
+            f.write(data)
+            f.flush()
+        _sync()
         _replace(self.tmp, self.path)
         _sync()
         self.size = len(data)
@@ -165,7 +161,10 @@ def save_game(store_dir, text):
     n = int(names[-1][:4]) + 1 if names else 1
     name = "%04d.sgf" % n
     tmp = store_dir + "/game.tmp"
-    _write_file(tmp, text.encode())
+    with open(tmp, "wb") as f:
+        f.write(text.encode())
+        f.flush()
+    _sync()
     _replace(tmp, store_dir + "/" + name)
     _sync()
     return name
