@@ -38,7 +38,7 @@ def watch(board, name):
         return orig(a, b, c)
     return (p0, p1, p2, p3)
 
-SIGS = {"_next_gen": 0, "_flip": 2, "_see": 1, "_simple_ko": 2,
+SIGS = {"_next_gen": 0, "_flip": 2, "_see": 1,
         "_match": 2, "_count": 2, "_suicide": 2, "_unmake": 0}
 
 # The capture (board._FAST[1]: boardplain.remove here, its viper twin on

@@ -403,7 +403,15 @@ class Board:
         if ko == KO_NONE:
             return OK
         if ko == KO_SIMPLE:
-            return self._simple_ko(i, n)
+            # 000 Rule 8: capturing just one stone, which was played on the
+            # previous move, when that move also captured just one stone.
+            if n != 1 or i == 0 or self._log_info[i] & _SELF_CAPTURE:
+                return OK
+            if self._log_ncap[i - 1] != 1 or self._log_info[i - 1] & _SELF_CAPTURE:
+                return OK
+            if self._captured[self._ncaptured - 1] == self._log_pt[i - 1]:
+                return KO
+            return OK
         if ko == KO_PREVIOUS:
             # 001: the position after the same player's previous turn.
             if i >= 2 and self._history[i - 1] == self.hash and self._same_position(i - 1):
@@ -412,17 +420,6 @@ class Board:
         if self._seen[self.hash & _SEEN_MASK] == 0:
             return OK  # no earlier position has this key
         return self._superko(i, colour, n)
-
-    def _simple_ko(self, i, n):
-        # 000 Rule 8: capturing just one stone, which was played on the
-        # previous move, when that move also captured just one stone.
-        if n != 1 or i == 0 or self._log_info[i] & _SELF_CAPTURE:
-            return OK
-        if self._log_ncap[i - 1] != 1 or self._log_info[i - 1] & _SELF_CAPTURE:
-            return OK
-        if self._captured[self._ncaptured - 1] == self._log_pt[i - 1]:
-            return KO
-        return OK
 
     def _superko(self, i, colour, n):
         # Positional superko looks at every earlier position; situational only
