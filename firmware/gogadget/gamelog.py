@@ -53,11 +53,6 @@ def unpack_rules(rules, ko, value):
     rules.free_placement = (value >> 9) & 1
 
 
-def _name_code(r):
-    # K_RULES b4: 1 + preset index, 255 custom, 0 (older journals) unknown.
-    return PRESET_NAMES.index(r.name) + 1 if r.name in PRESET_NAMES else 255
-
-
 class GameLog:
     """Writes one game's records to the journal (None: nothing is kept)."""
 
@@ -104,7 +99,8 @@ class GameLog:
         # b6 bit 0: the handicap stones follow as K_SETUP records.
         recs = [jn.encode(jn.K_NEW, ref.size, komi_code(ref.komi), ref.handicap, preset,
                           1 if (ref.free or ref.setups) else 0),
-                jn.encode(jn.K_RULES, r.ko, value, _name_code(r)),
+                # K_RULES b4: 1 + preset index, 255 custom, 0 (older journals) unknown.
+                jn.encode(jn.K_RULES, r.ko, value, preset + 1 if preset != 255 else 255),
                 jn.encode(jn.K_GAME, 0, self.game)]
         for colour, pt in ref.setups:
             recs.append(jn.encode(jn.K_SETUP, colour, pt))
@@ -117,8 +113,10 @@ class GameLog:
         """Journal a rule change made in place (GTP), if there was one;
         allocates nothing when there was none."""
         if self.journal is not None and self.started and rules.changes != self.changes:
+            name = rules.name  # K_RULES b4 as in header()
             self.journal.append(jn.encode(jn.K_RULES, rules.ko, self.seen(rules),
-                                          _name_code(rules)))
+                                          PRESET_NAMES.index(name) + 1
+                                          if name in PRESET_NAMES else 255))
 
     def append(self, ref, kind, arg=0, value=0, b4=0):
         """Journal one record (after the header and any rule change); it is
