@@ -427,16 +427,13 @@ class Board:
         h = self.hash
         k = _FAST[2](self._history, i, h)
         while k >= 0:
-            if self._match(k, colour):
+            # (Who is to move in position k: who moved last before it.)
+            if (self.ko != KO_SITUATIONAL or 3 - colour == (
+                    self.first if k == 0 else 3 - (self._log_info[k - 1] & 3))) \
+                    and self._same_position(k):
                 return KO if k == i - 1 and n == 1 else SUPERKO
             k = _FAST[2](self._history, k - 1, h)
         return OK
-
-    def _match(self, k, colour):
-        if self.ko == KO_SITUATIONAL and (  # who is to move in position k (after k moves)
-                self.first if k == 0 else 3 - (self._log_info[k - 1] & 3)) != 3 - colour:
-            return False
-        return self._same_position(k)
 
     def _see(self, h):
         seen = self._seen
