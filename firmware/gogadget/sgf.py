@@ -54,7 +54,10 @@ def emit(put, size, moves, komi=0, handicap=(), rules="", result="", date="",
     for name, value in zip("HA RU RE DT PB PW C".split(), (
             str(len(handicap)) if handicap else "", rules, result, date, black, white, comment)):
         if value:
-            put("%s[%s]" % (name, escape(value)))
+            put(name)
+            put("[")
+            put(escape(value))
+            put("]")
     if clock is not None:
         from gogadget import clockio
         clockio.sgf_root(clock, put)
