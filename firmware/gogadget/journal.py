@@ -110,14 +110,14 @@ class Journal:
         self.dir = store_dir
         self.path = store_dir + "/" + NAME
         self.tmp = store_dir + "/" + TMP
-        self._file = None
+        self.file = None  # open for appending from the first record on
         self.size = 0  # bytes in the journal file
         ensure_dir(store_dir)
 
     def close(self):
-        if self._file is not None:
-            self._file.close()
-            self._file = None
+        if self.file is not None:
+            self.file.close()
+            self.file = None
 
     def start(self, records):
         """Begin a new game: the journal becomes exactly these records."""
@@ -133,10 +133,10 @@ class Journal:
 
     def append(self, record):
         """Add one record; it is on flash when this returns."""
-        if self._file is None:
-            self._file = open(self.path, "ab")
-        self._file.write(record)
-        self._file.flush()
+        if self.file is None:
+            self.file = open(self.path, "ab")
+        self.file.write(record)
+        self.file.flush()
         _sync()
         self.size += len(record)
 
