@@ -92,7 +92,7 @@ class Board:
         self._nfill = 0
         self._stack = zeros("H", size * size)
         self._keys = zeros("i", n)  # black's key per point; white's is key() of it
-        self._seen = bytearray(_SEEN_BUCKETS)
+        self.seen = bytearray(_SEEN_BUCKETS)  # the history's keys counted (see _SEEN_BUCKETS)
         seed = 0x2545F491
         for i in range(n):
             # A fixed sequence, identical on every interpreter; built once.
@@ -132,7 +132,7 @@ class Board:
         self.moves = 0
         self.hash = 0
         self._history[0] = 0
-        seen = self._seen
+        seen = self.seen
         for i in range(_SEEN_BUCKETS):
             seen[i] = 0
         seen[0] = 1
@@ -155,7 +155,7 @@ class Board:
             raise ValueError("occupied")
         self.cells[pt] = colour
         self.setup_stones.append((colour, pt))
-        seen = self._seen
+        seen = self.seen
         h = self.hash & _SEEN_MASK  # the empty board's key, uncounted
         if seen[h] < 255:
             seen[h] -= 1
@@ -417,7 +417,7 @@ class Board:
             if i >= 2 and self._history[i - 1] == self.hash and self._same_position(i - 1):
                 return KO
             return OK
-        if self._seen[self.hash & _SEEN_MASK] == 0:
+        if self.seen[self.hash & _SEEN_MASK] == 0:
             return OK  # no earlier position has this key
         return self._superko(i, colour, n)
 
@@ -436,7 +436,7 @@ class Board:
         return OK
 
     def _see(self, h):
-        seen = self._seen
+        seen = self.seen
         h &= _SEEN_MASK
         if seen[h] < 255:
             seen[h] += 1
@@ -506,7 +506,7 @@ class Board:
         info = self._log_info[i]
         n = self._log_ncap[i]
         self.moves = i
-        seen = self._seen  # the position's key uncounted (as _see counted it)
+        seen = self.seen  # the position's key uncounted (as _see counted it)
         h = self._history[i + 1] & _SEEN_MASK
         if seen[h] < 255:
             seen[h] -= 1

@@ -210,7 +210,7 @@ class Settler:
         # The flicker and hand limits (settlelimits.py: floating point, once
         # per timing), loaded for that and let go of.
         from gogadget import settlelimits
-        self._limits = settlelimits.limits(self.n, period, k, extra, config.hand_places)
+        self.limits = settlelimits.limits(self.n, period, k, extra, config.hand_places)
         settlelimits = None
         forget("settlelimits")
         st[_HAND] = config.hand_places
@@ -432,7 +432,7 @@ class Settler:
         # to rest) once the flicker stops.
         f += (n << (10 - leak)) - ((f + (1 << leak) - 1) >> leak)
         st[_FLICK] = f
-        limits = self._limits[0]  # the debounce's (settlelimits.limits)
+        limits = self.limits[0]  # the debounce's (settlelimits.limits)
         n = 0  # scans added to the debounce
         while n < len(limits) and f > limits[n]:
             n += 1
@@ -442,7 +442,7 @@ class Settler:
             st[_WARM] -= 1
             n = len(limits)
         self._k = self.stable_scans + n
-        limits = self._limits[1]  # the hand's
+        limits = self.limits[1]  # the hand's
         n = 0  # places added to the hand count
         while n < len(limits) and f > limits[n]:
             n += 1
