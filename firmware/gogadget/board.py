@@ -98,14 +98,14 @@ class Board:
             # A fixed sequence, identical on every interpreter; built once.
             seed = (seed * 1103515245 + 12345) & 0x7FFFFFFF
             self._keys[i] = seed >> 1
-        self._capacity = 0
+        self.capacity = 0  # moves the log holds before it grows (read-only)
         self._grow(capacity)
         self.clear()
 
     def _grow(self, capacity):
         # Rare (past the preallocated capacity), so allocation is accepted here.
-        extra = capacity - self._capacity
-        if self._capacity == 0:
+        extra = capacity - self.capacity
+        if self.capacity == 0:
             self._log_pt = zeros("H", capacity)
             self._log_info = bytearray(capacity)
             self._log_ncap = zeros("H", capacity)
@@ -116,7 +116,7 @@ class Board:
             self._log_info.extend(bytearray(extra))
             self._log_ncap.extend(array("H", bytes(2 * extra)))
             self._history.extend(array("i", bytes(4 * extra)))
-        self._capacity = capacity
+        self.capacity = capacity
 
     def clear(self):
         """Empty board, no history, no prisoners."""
@@ -330,8 +330,8 @@ class Board:
             return OFF_BOARD
         if cells[pt] != EMPTY:
             return OCCUPIED
-        if self.moves >= self._capacity:
-            self._grow(2 * self._capacity)
+        if self.moves >= self.capacity:
+            self._grow(2 * self.capacity)
         ncap = self._place(colour, pt)
         if ncap < 0:
             return SUICIDE
@@ -470,8 +470,8 @@ class Board:
         return True
 
     def pass_move(self, colour):
-        if self.moves >= self._capacity:
-            self._grow(2 * self._capacity)
+        if self.moves >= self.capacity:
+            self._grow(2 * self.capacity)
         i = self.moves
         self._log_pt[i] = PASS
         self._log_info[i] = colour
