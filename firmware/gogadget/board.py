@@ -92,20 +92,20 @@ class Board:
         self._nfill = 0
         self._stack = zeros("H", size * size)
         self._keys = zeros("i", n)  # black's key per point; white's is key() of it
-        self.seen = bytearray(_SEEN_BUCKETS)  # the history's keys counted (see _SEEN_BUCKETS)
+        self._seen = bytearray(_SEEN_BUCKETS)
         seed = 0x2545F491
         for i in range(n):
             # A fixed sequence, identical on every interpreter; built once.
             seed = (seed * 1103515245 + 12345) & 0x7FFFFFFF
             self._keys[i] = seed >> 1
-        self.capacity = 0  # moves the log holds before it grows (read-only)
+        self._capacity = 0
         self._grow(capacity)
         self.clear()
 
     def _grow(self, capacity):
         # Rare (past the preallocated capacity), so allocation is accepted here.
-        extra = capacity - self.capacity
-        if self.capacity == 0:
+        extra = capacity - self._capacity
+        if self._capacity == 0:
             self._log_pt = zeros("H", capacity)
             self._log_info = bytearray(capacity)
             self._log_ncap = zeros("H", capacity)
@@ -116,7 +116,7 @@ class Board:
             self._log_info.extend(bytearray(extra))
             self._log_ncap.extend(array("H", bytes(2 * extra)))
             self._history.extend(array("i", bytes(4 * extra)))
-        self.capacity = capacity
+        self._capacity = capacity
 
     def clear(self):
         """Empty board, no history, no prisoners."""
@@ -132,7 +132,7 @@ class Board:
         self.moves = 0
         self.hash = 0
         self._history[0] = 0
-        seen = self.seen
+        seen = self._seen
         for i in range(_SEEN_BUCKETS):
             seen[i] = 0
         seen[0] = 1
@@ -155,7 +155,7 @@ class Board:
             raise ValueError("occupied")
         self.cells[pt] = colour
         self.setup_stones.append((colour, pt))
-        seen = self.seen
+        seen = self._seen
         h = self.hash & _SEEN_MASK  # the empty board's key, uncounted
         if seen[h] < 255:
             seen[h] -= 1
@@ -330,8 +330,8 @@ class Board:
             return OFF_BOARD
         if cells[pt] != EMPTY:
             return OCCUPIED
-        if self.moves >= self.capacity:
-            self._grow(2 * self.capacity)
+        if self.moves >= self._capacity:
+            self._grow(2 * self._capacity)
         ncap = self._place(colour, pt)
         if ncap < 0:
             return SUICIDE
@@ -417,7 +417,7 @@ class Board:
             if i >= 2 and self._history[i - 1] == self.hash and self._same_position(i - 1):
                 return KO
             return OK
-        if self.seen[self.hash & _SEEN_MASK] == 0:
+        if self._seen[self.hash & _SEEN_MASK] == 0:
             return OK  # no earlier position has this key
         return self._superko(i, colour, n)
 
@@ -436,7 +436,7 @@ class Board:
         return OK
 
     def _see(self, h):
-        seen = self.seen
+        seen = self._seen
         h &= _SEEN_MASK
         if seen[h] < 255:
             seen[h] += 1
@@ -470,8 +470,8 @@ class Board:
         return True
 
     def pass_move(self, colour):
-        if self.moves >= self.capacity:
-            self._grow(2 * self.capacity)
+        if self.moves >= self._capacity:
+            self._grow(2 * self._capacity)
         i = self.moves
         self._log_pt[i] = PASS
         self._log_info[i] = colour
@@ -506,7 +506,7 @@ class Board:
         info = self._log_info[i]
         n = self._log_ncap[i]
         self.moves = i
-        seen = self.seen  # the position's key uncounted (as _see counted it)
+        seen = self._seen  # the position's key uncounted (as _see counted it)
         h = self._history[i + 1] & _SEEN_MASK
         if seen[h] < 255:
             seen[h] -= 1
