@@ -133,7 +133,7 @@ def game(fast, seed, ko):
     if fast:
         board.use_fast(ns["liberty"], ns["remove"], ns["superko_find"])
     else:
-        board.use_fast(boardplain.liberty, boardplain.remove, boardplain.find_back)
+        board.use_fast(boardplain.liberty, boardplain.remove, boardplain.find)
     random.seed(seed)
     b = Board(19, ko, 0)
     out = []
@@ -150,8 +150,8 @@ hist = array("i", [random.getrandbits(30) for _ in range(300)])
 hist[7] = hist[250] = hist[0]
 for h in (hist[0], hist[120], hist[299], 12345, (1 << 30) - 1):
     for k in (-1, 0, 6, 7, 100, 249, 250, 299):
-        assert ns["superko_find"](hist, k, h) == boardplain.find_back(hist, k, h), (h, k)
-print("find ok", boardplain.find_back(hist, 299, hist[0]), ns["superko_find"](hist, 200, hist[0]))
+        assert ns["superko_find"](hist, k, h) == boardplain.find(hist, k, h), (h, k)
+print("find ok", boardplain.find(hist, 299, hist[0]), ns["superko_find"](hist, 200, hist[0]))
 """
 
 
@@ -172,8 +172,8 @@ FAST = [ns["settle_places"], ns["settle_mark"]]
 
 def state(st):
     return (bytes(st.stable), bytes(st.last), bytes(st.fresh), bytes(st._run), bytes(st._dev),
-            bytes(st._calm), bytes(st._hold), bytes(st._out), st.clean, st._busy, st.resting,
-            st._k, st._booting, st._waiting, st._quiet, st._stalled)
+            bytes(st._calm), bytes(st._hold), bytes(st._out), st.clean, st.resting,
+            st._k, tuple(st._state))
 
 def scans(seed, size, count):
     random.seed(seed)

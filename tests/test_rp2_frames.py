@@ -38,8 +38,8 @@ def watch(board, name):
         return orig(a, b, c)
     return (p0, p1, p2, p3)
 
-SIGS = {"_next_gen": 0, "_flip": 2, "_see": 1, "_simple_ko": 2,
-        "_match": 2, "_count": 2, "_previous_ko": 1, "_suicide": 2, "_unmake": 0}
+SIGS = {"_next_gen": 0, "_flip": 2, "_see": 1,
+        "_same_position": 1, "_count": 2, "_suicide": 2, "_unmake": 0}
 
 # The capture (board._FAST[1]: boardplain.remove here, its viper twin on
 # the RP2040) is reached through a slot, not a method: probed there.

@@ -1,7 +1,7 @@
 """sgf.py: the writer, the tolerant reader and record() for a Board."""
 import pytest
 
-from gogadget import sgf, VERSION
+from gogadget import sgf, sgfread, VERSION
 from gogadget.board import Board, OK
 from gogadget.points import BLACK, WHITE, PASS, point, handicap_points
 from gogadget.rules import Rules
@@ -38,7 +38,7 @@ def test_round_trip_fields():
     assert (game.size, game.komi, game.handicap, game.result, game.rules) == (9, -3.0, 0, "0", "NZ")
     assert game.moves == moves
     assert sorted(game.setup) == sorted([(WHITE, P9(1, 1)), (BLACK, P9(7, 1))])
-    assert sgf.ru_to_rules(game.rules) == "new-zealand"
+    assert sgfread.ru_to_rules(game.rules) == "new-zealand"
     assert "\n;" in text  # long games are wrapped
 
 

@@ -65,7 +65,7 @@ def use_fast(liberty, remove, find):
 
 def _plain():
     from gogadget import boardplain as p
-    use_fast(p.liberty, p.remove, p.find_back)
+    use_fast(p.liberty, p.remove, p.find)
 
 
 class Board:
@@ -142,7 +142,6 @@ class Board:
         self.handicap = 0
         self.first = BLACK  # who plays first: White after handicap stones
         self.last_captures = 0
-        self._cap0 = 0
         self._selfcap = 0
         self.setup_stones = []  # (colour, point) put by setup(), in that order
 
@@ -156,7 +155,10 @@ class Board:
             raise ValueError("occupied")
         self.cells[pt] = colour
         self.setup_stones.append((colour, pt))
-        self._unsee(self.hash)
+        seen = self._seen
+        h = self.hash & _SEEN_MASK  # the empty board's key, uncounted
+        if seen[h] < 255:
+            seen[h] -= 1
         self.hash ^= key(self._keys, pt, colour)
         self._history[0] = self.hash
         self._see(self.hash)
@@ -191,14 +193,10 @@ class Board:
         """Points removed by move i (default the last), as a new list."""
         if i < 0:
             i += self.moves
-        end = self._cap_end(i)
-        return list(self._captured[end - self._log_ncap[i]:end])
-
-    def _cap_end(self, i):
-        end = self._ncaptured
+        end = self._ncaptured  # the log's end, less what later moves captured
         for j in range(self.moves - 1, i, -1):
             end -= self._log_ncap[j]
-        return end
+        return list(self._captured[end - self._log_ncap[i]:end])
 
     def consecutive_passes(self):
         n = 0
@@ -288,15 +286,13 @@ class Board:
 
     def _has_liberty(self, start):
         """True if the chain through start touches an empty point.  Stops at
-        the first liberty, so the usual case costs a few cell reads."""
+        the first liberty, so the usual case costs a few cell reads; else
+        the flood fill, which leaves a chain without one in the stack."""
         cells = self.cells
         w = self.stride
         if (cells[start - 1] == EMPTY or cells[start + 1] == EMPTY
                 or cells[start - w] == EMPTY or cells[start + w] == EMPTY):
             return True
-        return self._chain_free(start)
-
-    def _chain_free(self, start):
         n = _FAST[0](self, start, self._next_gen())
         if n > 0:
             return True
@@ -314,6 +310,8 @@ class Board:
         return n
 
     def _more_captured(self, n):
+        # (A call of its own: inline, its stack would put _remove_filled's
+        # frame on the heap on every capture.)
         self._captured.extend(array("H", bytes(2 * (n + len(self._captured)))))
 
     # -- moves --------------------------------------------------------------
@@ -345,13 +343,13 @@ class Board:
         suicide (undone)."""
         self.cells[pt] = colour
         self._flip(pt, colour)
-        self._cap0 = self._ncaptured
+        before = self._ncaptured
         opp = 3 - colour
         self._capture(pt - 1, opp)
         self._capture(pt + 1, opp)
         self._capture(pt - self.stride, opp)
         self._capture(pt + self.stride, opp)
-        ncap = self._ncaptured - self._cap0
+        ncap = self._ncaptured - before
         self._selfcap = 0
         if ncap == 0 and not self._has_liberty(pt):
             return self._suicide(colour, pt)
@@ -363,8 +361,8 @@ class Board:
             k = (k & _ROT_LOW) << 7 | k >> 23  # key(): white's key
         self.hash ^= k
 
-    def _capture(self, q, opp):
-        if self.cells[q] == opp and not self._has_liberty(q):
+    def _capture(self, pt, colour):
+        if self.cells[pt] == colour and not self._has_liberty(pt):
             self._remove_filled()
 
     def _suicide(self, colour, pt):
@@ -376,92 +374,72 @@ class Board:
         self._selfcap = _SELF_CAPTURE
         return self._remove_filled()
 
-    def _commit(self, colour, pt, ncap):
+    def _commit(self, colour, pt, n):
         """Log the move just made; ko and superko may still refuse it."""
         i = self.moves
         self._log_pt[i] = pt
         self._log_info[i] = colour | self._selfcap
-        self._log_ncap[i] = ncap
+        self._log_ncap[i] = n
         self.moves = i + 1
         self._history[i + 1] = self.hash
-        reason = self._repetition(i, colour, ncap)
+        reason = self._repetition(i, colour, n)
         self._see(self.hash)  # counted now; _unmake uncounts it
         if reason != OK:
             self._unmake()
             return reason
-        self._count(colour, ncap)
+        self._count(colour, n)
         return OK
 
-    def _count(self, colour, ncap):
+    def _count(self, colour, n):
         if self._selfcap:
-            self.prisoners[3 - colour] += ncap
+            self.prisoners[3 - colour] += n
         else:
-            self.prisoners[colour] += ncap
-        self.last_captures = ncap
+            self.prisoners[colour] += n
+        self.last_captures = n
 
-    def _repetition(self, i, colour, ncap):
+    def _repetition(self, i, colour, n):
         """Ko and superko for move i, just made; OK or the reason to refuse."""
         ko = self.ko
         if ko == KO_NONE:
             return OK
         if ko == KO_SIMPLE:
-            return self._simple_ko(i, ncap)
+            # 000 Rule 8: capturing just one stone, which was played on the
+            # previous move, when that move also captured just one stone.
+            if n != 1 or i == 0 or self._log_info[i] & _SELF_CAPTURE:
+                return OK
+            if self._log_ncap[i - 1] != 1 or self._log_info[i - 1] & _SELF_CAPTURE:
+                return OK
+            if self._captured[self._ncaptured - 1] == self._log_pt[i - 1]:
+                return KO
+            return OK
         if ko == KO_PREVIOUS:
-            return self._previous_ko(i)
+            # 001: the position after the same player's previous turn.
+            if i >= 2 and self._history[i - 1] == self.hash and self._same_position(i - 1):
+                return KO
+            return OK
         if self._seen[self.hash & _SEEN_MASK] == 0:
             return OK  # no earlier position has this key
-        return self._superko(i, colour, ncap)
+        return self._superko(i, colour, n)
 
-    def _simple_ko(self, i, ncap):
-        # 000 Rule 8: capturing just one stone, which was played on the
-        # previous move, when that move also captured just one stone.
-        if ncap != 1 or i == 0 or self._log_info[i] & _SELF_CAPTURE:
-            return OK
-        if self._log_ncap[i - 1] != 1 or self._log_info[i - 1] & _SELF_CAPTURE:
-            return OK
-        if self._captured[self._ncaptured - 1] == self._log_pt[i - 1]:
-            return KO
-        return OK
-
-    def _previous_ko(self, i):
-        # 001: the position after the same player's previous turn.
-        if i >= 2 and self._history[i - 1] == self.hash and self._same_position(i - 1):
-            return KO
-        return OK
-
-    def _superko(self, i, colour, ncap):
+    def _superko(self, i, colour, n):
         # Positional superko looks at every earlier position; situational only
         # at those with the same player to move as now (the opponent).
         h = self.hash
         k = _FAST[2](self._history, i, h)
         while k >= 0:
-            if self._match(k, colour):
-                return KO if k == i - 1 and ncap == 1 else SUPERKO
+            # (Who is to move in position k: who moved last before it.)
+            if (self.ko != KO_SITUATIONAL or 3 - colour == (
+                    self.first if k == 0 else 3 - (self._log_info[k - 1] & 3))) \
+                    and self._same_position(k):
+                return KO if k == i - 1 and n == 1 else SUPERKO
             k = _FAST[2](self._history, k - 1, h)
         return OK
 
-    def _match(self, k, colour):
-        if self.ko == KO_SITUATIONAL and self._mover_after(k) != 3 - colour:
-            return False
-        return self._same_position(k)
-
     def _see(self, h):
         seen = self._seen
-        b = h & _SEEN_MASK
-        if seen[b] < 255:
-            seen[b] += 1
-
-    def _unsee(self, h):
-        seen = self._seen
-        b = h & _SEEN_MASK
-        if seen[b] < 255:
-            seen[b] -= 1
-
-    def _mover_after(self, k):
-        """Who is to move in position k (after k moves)."""
-        if k == 0:
-            return self.first
-        return 3 - (self._log_info[k - 1] & 3)
+        h &= _SEEN_MASK
+        if seen[h] < 255:
+            seen[h] += 1
 
     def _same_position(self, k):
         """Exactly compare the current position with position k, rebuilt from
@@ -528,7 +506,10 @@ class Board:
         info = self._log_info[i]
         n = self._log_ncap[i]
         self.moves = i
-        self._unsee(self._history[i + 1])
+        seen = self._seen  # the position's key uncounted (as _see counted it)
+        h = self._history[i + 1] & _SEEN_MASK
+        if seen[h] < 255:
+            seen[h] -= 1
         self.hash = self._history[i]
         if pt != PASS:
             cells = self.cells

@@ -80,7 +80,7 @@ def remove(board, n, top):
     return h
 
 
-def find_back(history, k, h):
+def find(history, k, h):
     """The last index <= k at which history holds h, else -1: superko's
     look through every earlier position."""
     while k >= 0:

@@ -14,30 +14,12 @@ come from secrets.json, beside config.json.
 """
 import time
 
-from gogadget.compat import forget
+from gogadget.compat import const, forget
 from gogadget.hw.buttons import CONFIRM, CalibrateButton
 
-CONFIG_FILE = "config.json"
-WATCHDOG_MS = 4000  # longest cycle the board survives: a game save is ~100 ms
-
-
-def load_config(path=CONFIG_FILE, secrets=None):
-    """(Config, how it was got): the file's, else the defaults, saying why."""
-    from gogadget.config import SECRETS_FILE, Config
-    if secrets is None:
-        secrets = SECRETS_FILE
-    try:
-        config, how = Config.load(path), "config " + path
-    except OSError:
-        return Config(), "no %s: defaults" % path
-    except ValueError as exc:
-        return Config(), "%s: defaults" % exc
-    try:
-        config.load_secrets(secrets)
-    except ValueError as exc:
-        how += "; %s: not publishing" % exc
-        config.broker = ""
-    return config, how
+_WATCHDOG_MS = const(4000)  # longest cycle the board survives: a game save is ~100 ms
+# (boot's own names are interned for good though boot is let go: the
+# jobs done once are in start() itself, its strings longer than 10 characters.)
 
 
 def make_broadcast(config):
@@ -75,18 +57,6 @@ def make_broadcast(config):
     return Broadcaster(factory, config.board_id, ready=ready, peer=peer)
 
 
-# What a game's end loads (the count, its score, the result's text, the
-# save, a new game's position; the clock's words for a game on the clock),
-# what a game loads now and then (a take-back, a sensor's fault, the
-# calibration's drift written back), the room's start of a connection,
-# what a host's first word loads (the GTP link), and the room's publisher.
-LATE = ("counting", "score", "font", "sgf", "position", "ending", "gameops", "takeback",
-        "viewplain", "hw.calibfile")
-HOST = ("link", "gtp", "ruleopts")
-ROOM = ("mqtt", "broadcast", "hw.net")
-ROOM_LATE = ("roomjoin",)  # each connection's and each game's start
-
-
 def learn_names(config):
     """Every name the board will need, interned first, while the heap is in
     one piece.  The VM interns every name and string constant of a module
@@ -107,27 +77,25 @@ def learn_names(config):
     import sys
     for _ in "0123456789.+BWRT?":
         pass  # (a one-character string is a name: the result's, drawn by font)
-    late = LATE + (("clockio",) if config.time_control != "none" else ()) + (
-        HOST + ROOM_LATE if config.broker else ())
+    # What a game's end loads (the count, its score, the result's text, the
+    # save, a new game's position; the clock's words for a game on the
+    # clock), what a game loads now and then (a take-back, a sensor's fault,
+    # the calibration's drift written back); with the room, what a host's
+    # first word loads (the GTP link) and the room's start of a connection
+    # (each connection's and each game's start).
+    late = ("counting", "score", "font", "sgf", "position", "ending", "gameops", "takeback",
+            "viewplain", "hw.calibfile") + (
+        ("clockio",) if config.time_control != "none" else ()) + (
+        ("link", "gtp", "ruleopts", "roomjoin") if config.broker else ())
     for name in late:
         if "gogadget." + name not in sys.modules:  # (one in use stays)
             __import__("gogadget." + name)
     forget(*late)
     gc.collect()  # (their holes, for what stays)
     import gogadget.app  # noqa: F401  (held from here on)
-    if config.broker:
-        for name in ROOM:
+    if config.broker:  # the room's publisher
+        for name in ("mqtt", "broadcast", "hw.net"):
             __import__("gogadget." + name)
-
-
-def self_test(sensors, size=0, leds=None, brightness=0):
-    """hw/selftest.py's run, its module let go afterwards."""
-    from gogadget.hw import selftest
-    try:
-        return selftest.run(sensors, size, leds, brightness)
-    finally:
-        selftest = None
-        forget("hw.selftest")
 
 
 def start(stream=None, watchdog=True):
@@ -135,17 +103,30 @@ def start(stream=None, watchdog=True):
     guard, beat, display, wdt), or None when CONFIRM was held at power-up.
     guard is the App's buttons (hw/buttons.py's CalibrateButton)."""
     from gogadget import describe
-    print("gogadget " + describe())
+    print("gogadget %s" % describe())
     from gogadget.hw import rp2fast
     rp2fast.install()  # viper scan, LED and rules loops on the RP2040
-    config, how = load_config()
-    print("gogadget: " + how)
+    # The config: the file's, else the defaults, saying why.
+    from gogadget.config import SECRETS_FILE, Config
+    try:
+        config, how = Config.load("config.json"), "config config.json"
+    except OSError:
+        config, how = Config(), "no config.json: defaults"
+    except ValueError as exc:
+        config, how = Config(), "%s: defaults" % exc
+    else:
+        try:
+            config.load_secrets(SECRETS_FILE)
+        except ValueError as exc:
+            how += "; %s: not publishing" % exc
+            config.broker = ""
+    print("gogadget: %s" % how)
     learn_names(config)
     from gogadget.hw import pico
     calibration = None
     if config.sensors == "colour":
         calibration, how = pico.load_calibration(config.size)
-        print("gogadget: " + how)
+        print("gogadget: %s" % how)
     sensors = pico.make_sensors(config, calibration=calibration)
     leds = pico.make_leds(config)
     buttons = pico.make_buttons(config)
@@ -157,16 +138,20 @@ def start(stream=None, watchdog=True):
     pico = rp2fast = None
     # The drivers are built and the viper loops handed out: the factories
     # and the loader leave the heap (the loops stay, held by their users).
-    forget("hw.pico", "hw.rp2fast")
+    forget("hw.pico hw.rp2fast")
     if buttons.down_now(CONFIRM):
         print("gogadget: confirm held at power-up, not starting")
         return None
-    beat.fault = self_test(sensors, config.size, leds, config.max_brightness)
-    forget("hw.pins")  # the drivers took what they need of the wiring at boot
+    from gogadget.hw import selftest
+    beat.fault = selftest.run(sensors, config.size, leds, config.max_brightness)
+    selftest = None
+    # The self-test is done with, and the drivers took what they need of
+    # the wiring at boot.
+    forget("hw.selftest hw.pins")
     if stream is None:
         from gogadget.hw.usb import StdioStream
         stream = StdioStream()
-    wdt = start_watchdog(WATCHDOG_MS) if watchdog else None
+    wdt = start_watchdog(_WATCHDOG_MS) if watchdog else None
     start_watchdog = None
     guard = CalibrateButton(buttons)
     from gogadget.app import App

@@ -14,19 +14,21 @@ except ImportError:  # CPython
 try:
     from time import ticks_ms, ticks_diff, ticks_add  # noqa: F401  # pyright: ignore[reportAssignmentType]
 except ImportError:  # CPython
-    import time as _time
+    import time
 
-    _PERIOD = 1 << 30
+    # (Argument names are names on MicroPython too, though only CPython runs
+    # these: ones the firmware has anyway.)
+    _PERIOD = const(1 << 30)
 
     def ticks_ms():
-        return int(_time.monotonic() * 1000) & (_PERIOD - 1)  # pyright: ignore[reportAttributeAccessIssue]  (CPython only)
+        return int(time.monotonic() * 1000) & (_PERIOD - 1)  # pyright: ignore[reportAttributeAccessIssue]  (CPython only)
 
-    def ticks_add(ticks, delta):
-        return (ticks + delta) & (_PERIOD - 1)
+    def ticks_add(now, n):
+        return (now + n) & (_PERIOD - 1)
 
-    def ticks_diff(new, old):
+    def ticks_diff(now, since):
         half = _PERIOD >> 1
-        return ((new - old + half) & (_PERIOD - 1)) - half
+        return ((now - since + half) & (_PERIOD - 1)) - half
 
 
 def zeros(typecode, n):
@@ -45,11 +47,13 @@ def forget(*names):
     once neither sys.modules nor the package holds it, the next collection
     frees it (the next import loads it again from flash).  CPython keeps
     its modules: it has the memory, and host tools patch them.  Names are
-    relative to the package: "sgf", "hw.calibrate"."""
+    relative to the package: "sgf", "hw.calibrate"; several may be given
+    in one string ("hw.pico hw.rp2fast": a string over 10 characters is
+    not interned as a name)."""
     import sys
     if sys.implementation.name != "micropython":
         return
-    for name in names:
+    for name in " ".join(names).split():
         full = "gogadget." + name
         sys.modules.pop(full, None)
         dot = full.rfind(".")

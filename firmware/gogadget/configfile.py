@@ -11,6 +11,7 @@ control), the host's gogadget-setup.
 """
 import json
 
+from gogadget.compat import const
 from gogadget.points import check_size, max_handicap
 from gogadget.rules import PRESETS, DEFAULT_PRESET
 from gogadget.scan import SENSOR_KINDS, SENSOR_COLOUR
@@ -18,7 +19,7 @@ from gogadget.settle import MAX_SCANS, NOISE_EXTRA_MS
 
 # A config.json from before stable_ms says stable_scans, counted at the
 # scan_hz in the same file or, without one, at the 50/s the board then ran.
-LEGACY_SCAN_HZ = 50
+_LEGACY_SCAN_HZ = const(50)
 MAX_TIME_S = 65000  # a clock setting's longest (18 hours: the record keeps seconds in 16 bits)
 
 # At 100 scans/s a stone is first read within 10 ms of landing; 30 ms of
@@ -94,7 +95,6 @@ DEFAULTS = (
     ("max_time", 0),
     ("play_on_time_out", False),
 )
-_NAMES = tuple(name for name, _ in DEFAULTS)
 # Settings kept in a file of their own (SECRETS_FILE) beside config.json, so
 # that the config can be shown, copied and shared without them; save()
 # leaves them out of the config file.
@@ -109,26 +109,22 @@ def fill(config, values):
     for name in values:
         if name == "stable_scans":
             continue
-        if name not in _NAMES:
+        if not any(name == known for known, _ in DEFAULTS):
             raise ValueError("unknown setting " + name)
         setattr(config, name, values[name])
     if "stable_scans" in values:
-        _legacy_stable(config, values)
+        # An old config's stable_scans, as the milliseconds it meant.
+        if "stable_ms" in values:
+            raise ValueError("stable_scans is the old name of stable_ms: give stable_ms only")
+        scans = values["stable_scans"]
+        _int_range("stable_scans", scans, 2, 50)
+        hz = values.get("scan_hz", _LEGACY_SCAN_HZ)
+        _int_range("scan_hz", hz, 1, 1000)
+        config.stable_ms = scans * (1000 // hz)
 
 
 def as_dict(config):
-    return {name: getattr(config, name) for name in _NAMES}
-
-
-def _legacy_stable(config, values):
-    """An old config's stable_scans, as the milliseconds it meant."""
-    if "stable_ms" in values:
-        raise ValueError("stable_scans is the old name of stable_ms: give stable_ms only")
-    scans = values["stable_scans"]
-    _int_range("stable_scans", scans, 2, 50)
-    hz = values.get("scan_hz", LEGACY_SCAN_HZ)
-    _int_range("scan_hz", hz, 1, 1000)
-    config.stable_ms = scans * (1000 // hz)
+    return {name: getattr(config, name) for name, _ in DEFAULTS}
 
 
 def validate(config):
@@ -194,14 +190,10 @@ def validate(config):
             raise ValueError("pair must name the game (1-32 of a-z A-Z 0-9 - _)")
         if config.pair_colour not in ("B", "W"):
             raise ValueError("pair_colour must be B or W, not %s" % config.pair_colour)
-    _validate_clock(config)
-    return config
-
-
-def _validate_clock(config):
-    # The names are clock.SYSTEMS (not imported: the clock module is
+    # The clock.  The names are clock.SYSTEMS (not imported: the clock module is
     # loaded only when a time control is set).
-    systems = ("none", "absolute", "fischer", "byoyomi", "canadian")
+    # (One string split: a short name would be interned for good.)
+    systems = "none absolute fischer byoyomi canadian".split()
     if config.time_control not in systems:
         raise ValueError("time_control must be one of " + ", ".join(systems))
     # Every time in ms stays far below 2**30 (clock.py's ints).
@@ -213,13 +205,14 @@ def _validate_clock(config):
     _int_range("stones_per_period", config.stones_per_period, 0, 255)
     if not isinstance(config.play_on_time_out, bool):
         raise ValueError("play_on_time_out must be true or false")
-    tc = config.time_control
-    if tc in ("absolute", "fischer") and config.main_time <= 0:
-        raise ValueError("%s needs a main_time" % tc)
-    if tc == "byoyomi" and (config.periods <= 0 or config.period_time <= 0):
+    tc = systems.index(config.time_control)
+    if tc in (1, 2) and config.main_time <= 0:  # absolute, fischer
+        raise ValueError("%s needs a main_time" % systems[tc])
+    if tc == 3 and (config.periods <= 0 or config.period_time <= 0):
         raise ValueError("byoyomi needs periods and a period_time")
-    if tc == "canadian" and (config.stones_per_period <= 0 or config.period_time <= 0):
+    if tc == 4 and (config.stones_per_period <= 0 or config.period_time <= 0):
         raise ValueError("canadian needs stones_per_period and a period_time")
+    return config
 
 
 def load(cls, path):

@@ -20,18 +20,20 @@ from gogadget.compat import const
 
 HEIGHT = const(5)
 
-CHARS = "0123456789BWR+-.? "
-_COLS = (b"\x1f\x11\x1f\x12\x1f\x10\x1d\x15\x17\x11\x15\x1f\x07\x04\x1f\x17\x15\x1d"
-         b"\x1f\x15\x1d\x01\x1d\x03\x1f\x15\x1f\x17\x15\x1f\x1f\x15\x0a\x1f\x08\x1f"
-         b"\x1f\x05\x1a\x04\x0e\x04\x04\x04\x04\x10\xff\xff\x01\x15\x07\x00\x00\xff")
 
 
-def glyph(ch):
-    """The column masks of one character (unknown characters draw as '?')."""
-    i = CHARS.find(ch)
+def glyph(text):
+    """The column masks of one character (unknown characters draw as '?').
+    (The characters and their columns are constants of this function: a
+    global's name would be interned for good.)"""
+    chars = "0123456789BWR+-.? "
+    i = chars.find(text)
     if i < 0:
-        i = CHARS.find("?")
-    return tuple(m for m in _COLS[3 * i:3 * i + 3] if m != 0xFF)
+        i = chars.find("?")
+    cols = (b"\x1f\x11\x1f\x12\x1f\x10\x1d\x15\x17\x11\x15\x1f\x07\x04\x1f\x17\x15\x1d"
+            b"\x1f\x15\x1d\x01\x1d\x03\x1f\x15\x1f\x17\x15\x1f\x1f\x15\x0a\x1f\x08\x1f"
+            b"\x1f\x05\x1a\x04\x0e\x04\x04\x04\x04\x10\xff\xff\x01\x15\x07\x00\x00\xff")
+    return tuple(m for m in cols[3 * i:3 * i + 3] if m != 0xFF)
 
 
 def render(text):

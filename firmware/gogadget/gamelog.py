@@ -40,21 +40,17 @@ def pack_rules(r):
             | r.tie << 5 | r.komi_prisoners << 6 | r.compensation << 7 | r.free_placement << 9)
 
 
-def unpack_rules(rules, ko, packed):
+def unpack_rules(rules, ko, value):
+    """The rules from a K_RULES record's arg (ko) and value (pack_rules)."""
     rules.ko = ko
-    rules.suicide = packed & 3
-    rules.scoring = (packed >> 2) & 1
-    rules.pass_stones = (packed >> 3) & 1
-    rules.white_passes_last = (packed >> 4) & 1
-    rules.tie = (packed >> 5) & 1
-    rules.komi_prisoners = (packed >> 6) & 1
-    rules.compensation = (packed >> 7) & 3
-    rules.free_placement = (packed >> 9) & 1
-
-
-def _name_code(r):
-    # K_RULES b4: 1 + preset index, 255 custom, 0 (older journals) unknown.
-    return PRESET_NAMES.index(r.name) + 1 if r.name in PRESET_NAMES else 255
+    rules.suicide = value & 3
+    rules.scoring = (value >> 2) & 1
+    rules.pass_stones = (value >> 3) & 1
+    rules.white_passes_last = (value >> 4) & 1
+    rules.tie = (value >> 5) & 1
+    rules.komi_prisoners = (value >> 6) & 1
+    rules.compensation = (value >> 7) & 3
+    rules.free_placement = (value >> 9) & 1
 
 
 class GameLog:
@@ -64,7 +60,6 @@ class GameLog:
         self.journal = journal
         self.started = False  # the journal holds this game's header
         self.changes = -1  # Rules.changes as last journalled
-        self._packed = 0
         self.seq = 0  # the game's events so far (see the module notes)
         self.game = 0  # the game's number, set when its header is written
 
@@ -84,9 +79,10 @@ class GameLog:
         return max(n, self.game) + 1
 
     def seen(self, rules):
-        """Remember the rules as journalled (see rules())."""
+        """Remember the rules as journalled (see rules()); their options
+        packed, as a K_RULES record's value."""
         self.changes = rules.changes
-        self._packed = pack_rules(rules)
+        return pack_rules(rules)
 
     def header(self, ref):
         """Write the game's header and set-up stones, once; they are on
@@ -99,11 +95,12 @@ class GameLog:
             return
         r = ref.rules
         preset = PRESET_NAMES.index(r.name) if r.name in PRESET_NAMES else 255
-        self.seen(r)
+        value = self.seen(r)
         # b6 bit 0: the handicap stones follow as K_SETUP records.
         recs = [jn.encode(jn.K_NEW, ref.size, komi_code(ref.komi), ref.handicap, preset,
                           1 if (ref.free or ref.setups) else 0),
-                jn.encode(jn.K_RULES, r.ko, self._packed, _name_code(r)),
+                # K_RULES b4: 1 + preset index, 255 custom, 0 (older journals) unknown.
+                jn.encode(jn.K_RULES, r.ko, value, preset + 1 if preset != 255 else 255),
                 jn.encode(jn.K_GAME, 0, self.game)]
         for colour, pt in ref.setups:
             recs.append(jn.encode(jn.K_SETUP, colour, pt))
@@ -116,9 +113,10 @@ class GameLog:
         """Journal a rule change made in place (GTP), if there was one;
         allocates nothing when there was none."""
         if self.journal is not None and self.started and rules.changes != self.changes:
-            self.seen(rules)
-            self.journal.append(jn.encode(jn.K_RULES, rules.ko, self._packed,
-                                          _name_code(rules)))
+            name = rules.name  # K_RULES b4 as in header()
+            self.journal.append(jn.encode(jn.K_RULES, rules.ko, self.seen(rules),
+                                          PRESET_NAMES.index(name) + 1
+                                          if name in PRESET_NAMES else 255))
 
     def append(self, ref, kind, arg=0, value=0, b4=0):
         """Journal one record (after the header and any rule change); it is

@@ -43,8 +43,8 @@ TMP = "journal.tmp"
 _FAST = [None]
 
 
-def use_fast(crc):
-    _FAST[0] = crc
+def use_fast(crc8):
+    _FAST[0] = crc8
 
 
 def crc8(data, n):
@@ -86,13 +86,6 @@ def _exists(path):
         return False
 
 
-def _write_file(path, data):
-    with open(path, "wb") as f:
-        f.write(data)
-        f.flush()
-    _sync()
-
-
 def _replace(tmp, path):
     # Unix rename replaces; some flash file systems refuse, so remove first
     # (journalread.load() finishes the job if the cut falls between the two).
@@ -117,30 +110,33 @@ class Journal:
         self.dir = store_dir
         self.path = store_dir + "/" + NAME
         self.tmp = store_dir + "/" + TMP
-        self._file = None
+        self.file = None  # open for appending from the first record on
         self.size = 0  # bytes in the journal file
         ensure_dir(store_dir)
 
     def close(self):
-        if self._file is not None:
-            self._file.close()
-            self._file = None
+        if self.file is not None:
+            self.file.close()
+            self.file = None
 
     def start(self, records):
         """Begin a new game: the journal becomes exactly these records."""
         self.close()
         data = b"".join(records)
-        _write_file(self.tmp, data)
+        with open(self.tmp, "wb") as f:
+            f.write(data)
+            f.flush()
+        _sync()
         _replace(self.tmp, self.path)
         _sync()
         self.size = len(data)
 
     def append(self, record):
         """Add one record; it is on flash when this returns."""
-        if self._file is None:
-            self._file = open(self.path, "ab")
-        self._file.write(record)
-        self._file.flush()
+        if self.file is None:
+            self.file = open(self.path, "ab")
+        self.file.write(record)
+        self.file.flush()
         _sync()
         self.size += len(record)
 
@@ -165,7 +161,10 @@ def save_game(store_dir, text):
     n = int(names[-1][:4]) + 1 if names else 1
     name = "%04d.sgf" % n
     tmp = store_dir + "/game.tmp"
-    _write_file(tmp, text.encode())
+    with open(tmp, "wb") as f:
+        f.write(text.encode())
+        f.flush()
+    _sync()
     _replace(tmp, store_dir + "/" + name)
     _sync()
     return name

@@ -57,8 +57,9 @@ def stride(size):
     return size + 1
 
 
-def point(size, row, col):
-    return (row + 1) * (size + 1) + col
+def point(size, r, c):
+    """The point of row r, column c."""
+    return (r + 1) * (size + 1) + c
 
 
 def row_col(size, pt):

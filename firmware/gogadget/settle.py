@@ -36,7 +36,7 @@ way (two stones put down together, one of them misread for a scan, would
 otherwise come one at a time) and none of its own places reading otherwise
 (a stone set down for a moment, then nudged to the next point): the referee takes no move from a batch that
 is not clean.  Only a change that never settles (a sensor flapping for more
-than STALL_MS) lets the ready places through without it, and then the
+than _STALL_MS) lets the ready places through without it, and then the
 batch is clean only once the other end of any slide beside it has settled:
 every stone adopted since the board was clean has been seen once with no
 neighbour of its reading changed in the last k scans.  Each stone is seen
@@ -75,7 +75,7 @@ from gogadget.compat import const, forget, ticks_add, ticks_diff, zeros
 # its scan counts from (config.scans()).
 WARM_MS = const(1000)  # after boot the longest debounce, while the flicker rate is measured
 _BOOT_WAIT_MS = const(500)  # longest wait for the places the boot vote doubted
-STALL_MS = const(2000)  # a change that never settles (a flapping sensor) holds the rest this long
+_STALL_MS = const(2000)  # a change that never settles (a flapping sensor) holds the rest this long
 NOISE_EXTRA_MS = const(60)  # the most the debounce grows while sensors flicker a lot
 _NOISE_MEMORY_MS = const(1280)  # the flicker rate is measured over about this long
 MAX_SCANS = const(250)  # the per-place counters saturate just past this (configfile checks)
@@ -97,6 +97,27 @@ _O_PENDING = const(6)
 _O_LO = const(7)
 _O_HI = const(8)
 
+# The settler's own counters and flags (Settler._state, by index: one
+# array, where an attribute each would intern a name each for good).
+_PRIME = const(0)  # boot readings still to vote
+_BOOTING = const(1)  # scans left for the places the vote disagreed on to settle
+_FLICK = const(2)  # the flicker sum (see _noise)
+# The longest debounce for the first scans after boot, while the flicker of
+# the sensors is being measured (see _noise): scans left.
+_WARM = const(3)
+_BOOT_SCANS = const(4)  # _BOOT_WAIT_MS in scans
+_LEAK = const(5)  # the flicker sum leaks 1/2**this a scan
+_HAND = const(6)  # places changing at once that make a hand, as things stand
+# A place part-way through settling (or an unclean batch) must still be
+# looked at on the next scan, even if that scan equals the last one.
+_BUSY = const(7)
+_WAITING = const(8)  # 1: ready places wait for the other end of a slide ...
+_WAIT_FROM = const(9)  # ... since this tick
+_QUIET = const(10)  # 1: a hand was over the board ...
+_QUIET_UNTIL = const(11)  # ... nothing is adopted until this tick
+_STALLED = const(12)  # 1: the last batch went through only after _STALL_MS
+_STATE_N = const(13)
+
 # The per-place pass and the adoption: viper twins on the RP2040
 # (hw/rp2fast.py installs them), the plain loops of settleplain.py
 # elsewhere (loaded when the first Settler is made).
@@ -111,11 +132,6 @@ def use_fast(places, mark):
     _FAST[1] = mark
 
 
-def _plain():
-    from gogadget import settleplain as p
-    use_fast(p.places, p.mark)
-
-
 class Settler:
     """Raw scans in (feed), the settled reading of every place out (stable).
     `last`, `fresh`, `clean`, `primed`, `resting` and `stable_scans` are
@@ -123,7 +139,8 @@ class Settler:
 
     def __init__(self, size, config):
         if _FAST[0] is None:
-            _plain()
+            from gogadget import settleplain as p
+            use_fast(p.places, p.mark)
         n = size * size
         self.size = size
         self.n = n
@@ -145,12 +162,9 @@ class Settler:
         # seen with its neighbours settled (_fresh_beside_change).
         self._doubt = bytearray(n)
         self._out = zeros("H", _O_HI + 1)  # what the last per-place pass found
-        self._prime = _PRIME_SCANS
-        self._booting = 0  # scans left for the places the vote disagreed on to settle
-        self._flick = 0
-        # The longest debounce for the first scans after boot, while the
-        # flicker of the sensors is being measured (see _noise).
-        self._warm = config.scans(WARM_MS)
+        st = self._state = zeros("i", _STATE_N)
+        st[_PRIME] = _PRIME_SCANS
+        st[_WARM] = config.scans(WARM_MS)
         self.restart()
         self.resting = False
 
@@ -162,7 +176,8 @@ class Settler:
     @property
     def primed(self):
         """Has the settled view been taken from the board yet?"""
-        return self._prime == 0 and not self._booting
+        st = self._state
+        return st[_PRIME] == 0 and not st[_BOOTING]
 
     def restart(self):
         """Fresh timing for a new game; what the places read is kept (the
@@ -182,61 +197,58 @@ class Settler:
         self._cap = min(max(k + extra, self._window, self._k_slide) + 1, 255)
         self._k = k
         self.stable_scans = k  # the debounce in scans with quiet sensors
-        self._boot_scans = config.scans(_BOOT_WAIT_MS)
-        self._flick = 0
+        st = self._state
+        st[_BOOT_SCANS] = config.scans(_BOOT_WAIT_MS)
+        st[_FLICK] = 0
         # The flicker sum leaks 1/2**shift a scan: a memory of about
         # _NOISE_MEMORY_MS; each flicker adds 2**(10 - shift), so the sum
         # stays flickers per scan x1024 at any scan rate.
         shift = 0
         while shift < 10 and (2 << shift) * period <= _NOISE_MEMORY_MS:
             shift += 1
-        self._leak = shift
+        st[_LEAK] = shift
         # The flicker and hand limits (settlelimits.py: floating point, once
         # per timing), loaded for that and let go of.
-        from gogadget.settlelimits import limits
-        self._k_limits, self._hand_limits = limits(self.n, period, k, extra, config.hand_places)
-        limits = None
+        from gogadget import settlelimits
+        self.limits = settlelimits.limits(self.n, period, k, extra, config.hand_places)
+        settlelimits = None
         forget("settlelimits")
-        self._hand = config.hand_places
-        # A place part-way through settling must still be looked at on the
-        # next scan, even if that scan equals the last one.
-        self._busy = 0 if self.last == self.stable else 1
-        self._waiting = False
-        self._wait_from = 0
-        self._quiet = False
-        self._quiet_until = 0
+        st[_HAND] = config.hand_places
+        st[_BUSY] = 0 if self.last == self.stable else 1
+        st[_WAITING] = st[_WAIT_FROM] = st[_QUIET] = st[_QUIET_UNTIL] = st[_STALLED] = 0
         self.clean = True  # the last batch stands, nothing else came with it
-        self._stalled = False  # it went through only after STALL_MS
         # No place settling, no flicker rate decaying, no warm-up to count.
-        self.resting = self._prime == 0 and not self._warm
+        self.resting = st[_PRIME] == 0 and not st[_WARM]
 
     def feed(self, scan, now_ms):
         """Take one raw scan; True when the settled view changed (a batch
         was adopted; `clean` follows on a later scan).  Allocates nothing."""
         if len(scan) != self.n:
             raise ValueError("scan is not %dx%d" % (self.size, self.size))
-        if self._prime:
+        st = self._state
+        if st[_PRIME]:
             return self._vote(scan)
         changed = False
-        if self._busy or scan != self.last:
+        if st[_BUSY] or scan != self.last:
             changed = self._debounce(scan, now_ms)
-        elif self._flick or self._warm:
+        elif st[_FLICK] or st[_WARM]:
             self._noise(0)
         else:
             return False
-        self.resting = not (self._busy or self._flick or self._warm)
+        self.resting = not (st[_BUSY] or st[_FLICK] or st[_WARM])
         return changed
 
     def _vote(self, scan):
         """Boot: scan 1 into stable, scan 2 into last, scan 3 decides by
         majority; True once the settled view is taken."""
-        self._prime -= 1
+        st = self._state
+        st[_PRIME] -= 1
         stable = self.stable
         last = self.last
-        if self._prime == 2:
+        if st[_PRIME] == 2:
             stable[:] = scan
             return False
-        if self._prime == 1:
+        if st[_PRIME] == 1:
             last[:] = scan
             return False
         run = self._run
@@ -255,9 +267,9 @@ class Settler:
                 calm[pl] = 0
             self._dev[pl] = _NO_DEV
         last[:] = scan
-        self._busy = 1
+        st[_BUSY] = 1
         self.resting = False
-        self._booting = self._boot_scans
+        st[_BOOTING] = st[_BOOT_SCANS]
         return False
 
     def _debounce(self, scan, now):
@@ -268,58 +280,57 @@ class Settler:
         back from _out."""
         _FAST[0](self, scan)
         out = self._out
+        st = self._state
         # Places waiting to be adopted, and an unclean batch waiting for the
         # board to be still, keep the loop going after they settle.
-        self._busy = out[_O_BUSY] + out[_O_READY] + (not self.clean)
-        if self._booting:
-            return self._boot_step(out)
+        st[_BUSY] = out[_O_BUSY] + out[_O_READY] + (not self.clean)
+        if st[_BOOTING]:
+            # The first view goes out once what the vote doubted has settled
+            # (a place misread in two of the three scans is no stone).
+            st[_BOOTING] -= 1
+            if out[_O_READY] or out[_O_PENDING]:
+                if st[_BOOTING]:
+                    if out[_O_READY] and not out[_O_MOVING]:
+                        self._adopt(out[_O_LO], out[_O_HI], False)
+                    return False
+            st[_BOOTING] = 0
+            self.clean = True
+            return True
         self._noise(out[_O_FLICK])
-        if out[_O_RECENT] >= self._hand:
-            self._quiet = True
-            self._quiet_until = ticks_add(now, self.config.hand_settle_ms)
+        if out[_O_RECENT] >= st[_HAND]:
+            st[_QUIET] = 1
+            st[_QUIET_UNTIL] = ticks_add(now, self.config.hand_settle_ms)
         if not out[_O_READY]:
-            self._waiting = False
+            st[_WAITING] = 0
             if not self.clean and not out[_O_COMING] \
-                    and (not self._stalled or not self._fresh_beside_change()):
+                    and (not st[_STALLED] or not self._fresh_beside_change()):
                 self.clean = True  # the batch stands, no stone follows: the referee may decide
             return False
-        if self._quiet:
-            if ticks_diff(now, self._quiet_until) < 0:
+        if st[_QUIET]:
+            if ticks_diff(now, st[_QUIET_UNTIL]) < 0:
                 return False
-            self._quiet = False
+            st[_QUIET] = 0
         if out[_O_MOVING] or self._beside_change(out[_O_LO], out[_O_HI]):
             # Another place is on its way: hand both on together (a slid
             # stone's two ends), unless it never settles.
-            if not self._waiting:
-                self._waiting = True
-                self._wait_from = now
-            if ticks_diff(now, self._wait_from) < STALL_MS:
+            if not st[_WAITING]:
+                st[_WAITING] = 1
+                st[_WAIT_FROM] = now
+            if ticks_diff(now, st[_WAIT_FROM]) < _STALL_MS:
                 return False
             return self._adopt(out[_O_LO], out[_O_HI], True)
         return self._adopt(out[_O_LO], out[_O_HI], False)
-
-    def _boot_step(self, out):
-        """The first view goes out once what the vote doubted has settled
-        (a place misread in two of the three scans is no stone)."""
-        self._booting -= 1
-        if out[_O_READY] or out[_O_PENDING]:
-            if self._booting:
-                if out[_O_READY] and not out[_O_MOVING]:
-                    self._adopt(out[_O_LO], out[_O_HI], False)
-                return False
-        self._booting = 0
-        self.clean = True
-        return True
 
     def _adopt(self, lo, hi, stalled):
         """Adopt the ready places as one batch.  It is clean once a scan
         after it shows no new stone on its way (a second stone put down
         with it may be read a scan late) and, if it went through after a
         stall, nothing changing beside it."""
-        self._waiting = False
+        st = self._state
+        st[_WAITING] = 0
         _FAST[1](self, lo, hi)
         self.clean = False
-        self._stalled = stalled
+        st[_STALLED] = stalled
         if stalled:  # (a slice copy: a loop's locals would put this frame on the heap)
             self._doubt[:] = self.fresh
         return True
@@ -334,6 +345,8 @@ class Settler:
         fresh = self.fresh
         stable = self.stable
         doubt = self._doubt
+        calm = self._calm
+        k = self._k
         size = self.size
         n = self.n
         left = False
@@ -342,18 +355,16 @@ class Settler:
                 continue
             c = stable[pl]
             if fresh[pl] and c != S_EMPTY:
+                # A neighbour of the same reading, changed in the last k scans?
                 col = pl % size
-                if (col > 0 and self._unsettled(pl - 1, c)) \
-                        or (col < size - 1 and self._unsettled(pl + 1, c)) \
-                        or (pl >= size and self._unsettled(pl - size, c)) \
-                        or (pl + size < n and self._unsettled(pl + size, c)):
+                if (col > 0 and stable[pl - 1] == c and calm[pl - 1] < k) \
+                        or (col < size - 1 and stable[pl + 1] == c and calm[pl + 1] < k) \
+                        or (pl >= size and stable[pl - size] == c and calm[pl - size] < k) \
+                        or (pl + size < n and stable[pl + size] == c and calm[pl + size] < k):
                     left = True
                     continue
             doubt[pl] = 0
         return left
-
-    def _unsettled(self, nb, c):
-        return self.stable[nb] == c and self._calm[nb] < self._k
 
     def _beside_change(self, lo, hi):
         """Is a ready place in lo..hi-1 next to the other end of a slide
@@ -401,34 +412,38 @@ class Settler:
         came = self.last[pl]
         went = self.stable[pl]
         stable = self.stable
-        if went == S_EMPTY:  # a stone come to an empty point
-            return self._unsettled(nb, came)
+        if went == S_EMPTY:  # a stone come to an empty point: a neighbour that read
+            # the same, changed in the last k scans
+            return stable[nb] == came and self._calm[nb] < self._k
         if came == S_EMPTY:  # a stone gone, the point empty
             return stable[nb] == S_EMPTY and (self.last[nb] == went or self._dev[nb] == went)
         return False  # a stone turned over in place: no slide
 
-    def _noise(self, flick):
+    def _noise(self, n):
         """Track the flicker rate (a leaky sum over about _NOISE_MEMORY_MS,
-        x1024 per flicker a scan); while it is high, lengthen the debounce
-        and raise the count of places that make a hand."""
-        f = self._flick
-        leak = self._leak
+        x1024 per flicker a scan; n flickers this scan); while it is high,
+        lengthen the debounce and raise the count of places that make a
+        hand.  (n is reused for each count: the frame stays within 11
+        words, off the heap, on every scan it runs.)"""
+        st = self._state
+        f = st[_FLICK]
+        leak = st[_LEAK]
         # Round the leak up so the sum really returns to 0 (and the settler
         # to rest) once the flicker stops.
-        f += (flick << (10 - leak)) - ((f + (1 << leak) - 1) >> leak)
-        self._flick = f
-        limits = self._k_limits
-        extra = 0
-        while extra < len(limits) and f > limits[extra]:
-            extra += 1
-        more = 0
-        limits = self._hand_limits
-        while more < len(limits) and f > limits[more]:
-            more += 1
-        if self._warm:
+        f += (n << (10 - leak)) - ((f + (1 << leak) - 1) >> leak)
+        st[_FLICK] = f
+        limits = self.limits[0]  # the debounce's (settlelimits.limits)
+        n = 0  # scans added to the debounce
+        while n < len(limits) and f > limits[n]:
+            n += 1
+        if st[_WARM]:
             # Until the flicker is measured the debounce is the longest, and
             # the hand count the measured one: both err towards waiting.
-            self._warm -= 1
-            extra = len(self._k_limits)
-        self._k = self.stable_scans + extra
-        self._hand = self.config.hand_places + more
+            st[_WARM] -= 1
+            n = len(limits)
+        self._k = self.stable_scans + n
+        limits = self.limits[1]  # the hand's
+        n = 0  # places added to the hand count
+        while n < len(limits) and f > limits[n]:
+            n += 1
+        st[_HAND] = self.config.hand_places + n

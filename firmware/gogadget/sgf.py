@@ -7,10 +7,11 @@ is heap, so the save at a game's end loads the writer only; parse() loads
 the reader when something is read, and whoever let go of sgf lets go of it.
 """
 from gogadget import VERSION
+from gogadget.compat import const
 from gogadget.points import BLACK, WHITE, EMPTY, PASS, sgf_coord
 from gogadget.rules import RU_NAMES, format_points
 
-_MOVES_PER_LINE = 10  # short lines keep records readable and diff-friendly
+_MOVES_PER_LINE = const(10)  # short lines keep records readable and diff-friendly
 
 
 def rules_to_ru(name):
@@ -22,12 +23,9 @@ def rules_to_ru(name):
 
 def escape(text):
     """Text for inside [...]: SGF only needs \\ and ] escaped."""
-    return text.replace("\\", "\\\\").replace("]", "\\]")
-
-
-def _prop(put, name, value):
-    if value:
-        put(name + "[" + escape(value) + "]")
+    for ch in "\\]":  # the backslash first
+        text = text.replace(ch, "\\" + ch)
+    return text
 
 
 def write(size, moves, komi=0, handicap=(), rules="", result="", date="",
@@ -48,17 +46,18 @@ def emit(put, size, moves, komi=0, handicap=(), rules="", result="", date="",
     """The SGF of write(), handed to put(text) a few bytes at a time: a
     writer to a file never holds the record in memory.  clock: a
     clock.Clock, for TM/OT in the root and BL/WL, OB/OW after each move."""
-    put("(;GM[1]FF[4]CA[UTF-8]AP[GoGadget:" + VERSION + "]SZ[" + str(size) + "]")
-    put("KM[" + format_points(komi) + "]")
+    put("(;GM[1]FF[4]CA[UTF-8]AP[GoGadget:%s]SZ[%d]KM[%s]" % (VERSION, size,
+                                                                format_points(komi)))
     handicap = list(handicap)
-    if handicap:
-        put("HA[" + str(len(handicap)) + "]")
-    _prop(put, "RU", rules)
-    _prop(put, "RE", result)
-    _prop(put, "DT", date)
-    _prop(put, "PB", black)
-    _prop(put, "PW", white)
-    _prop(put, "C", comment)
+    # The root's text properties, named by one string (each short name
+    # would be interned for good; the split's pieces are let go).
+    for name, value in zip("HA RU RE DT PB PW C".split(), (
+            str(len(handicap)) if handicap else "", rules, result, date, black, white, comment)):
+        if value:
+            put(name)
+            put("[")
+            put(escape(value))
+            put("]")
     if clock is not None:
         from gogadget import clockio
         clockio.sgf_root(clock, put)
@@ -80,7 +79,9 @@ def emit(put, size, moves, komi=0, handicap=(), rules="", result="", date="",
     for colour, pt in moves:
         if n % _MOVES_PER_LINE == 0:
             put("\n")
-        put(";B[" if colour == BLACK else ";W[")  # constants: nothing allocated
+        put(";")  # constants: nothing allocated
+        put("B" if colour == BLACK else "W")
+        put("[")
         put(sgf_coord(size, pt))
         put("]")
         if clock is not None:
@@ -114,19 +115,9 @@ def initial_stones(board):
     return stones
 
 
-class _Moves:
-    """The board's moves as (colour, point), read from its log one at a time."""
-
-    def __init__(self, board):
-        self.board = board
-
-    def __iter__(self):
-        board = self.board
-        for i in range(board.moves):
-            yield board.move(i)
-
-
-def _record_args(board, rules, komi, result, date, clock=None):
+def write_record(f, board, rules, komi=None, result="", date="", clock=None):
+    """record() written to an open text file piece by piece; the heap only
+    ever holds a few bytes of it."""
     name = getattr(rules, "name", rules) or ""
     if komi is None:
         komi = getattr(rules, "komi", 0)
@@ -136,8 +127,10 @@ def _record_args(board, rules, komi, result, date, clock=None):
     if board.handicap and len(stones) == board.handicap and all(c == BLACK for c, _ in stones):
         handicap = [pt for _, pt in stones]
         setup = ()
-    return (board.size, _Moves(board), komi, handicap, rules_to_ru(name), result, date, "", "",
-            "", setup, clock)
+    # The board's moves as (colour, point), read from its log one at a time.
+    moves = (board.move(i) for i in range(board.moves))
+    emit(f.write, board.size, moves, komi, handicap, rules_to_ru(name), result, date, "", "",
+         "", setup, clock)
 
 
 def record(board, rules, komi=None, result="", date="", clock=None):
@@ -146,14 +139,8 @@ def record(board, rules, komi=None, result="", date="", clock=None):
     on the board, save it with save_game(), which streams it to flash."""
     import io
     out = io.StringIO()  # one buffer that grows, not a list of every piece
-    emit(out.write, *_record_args(board, rules, komi, result, date, clock))  # pyright: ignore[reportAttributeAccessIssue]  (the stubs' StringIO lacks it)
-    return out.getvalue()  # pyright: ignore[reportAttributeAccessIssue]
-
-
-def write_record(f, board, rules, komi=None, result="", date="", clock=None):
-    """record() written to an open text file piece by piece; the heap only
-    ever holds a few bytes of it."""
-    emit(f.write, *_record_args(board, rules, komi, result, date, clock))
+    write_record(out, board, rules, komi, result, date, clock)
+    return out.getvalue()  # pyright: ignore[reportAttributeAccessIssue]  (the stubs' StringIO lacks it)
 
 
 def save_game(store_dir, board, rules, komi=None, result="", date="", clock=None):
@@ -165,15 +152,16 @@ def save_game(store_dir, board, rules, komi=None, result="", date="", clock=None
     journal.ensure_dir(store_dir)
     names = journal.game_names(store_dir)
     n = int(names[-1][:4]) + 1 if names else 1
-    name = "%04d.sgf" % n
-    tmp = store_dir + "/game.tmp"
+    # (Formats over 10 characters: not interned as names.)
+    path = "%s/%04d.sgf" % (store_dir, n)
+    tmp = "%s/game.tmp" % store_dir
     with open(tmp, "w") as f:
         write_record(f, board, rules, komi, result, date, clock)
         f.flush()
     journal._sync()
-    journal._replace(tmp, store_dir + "/" + name)
+    journal._replace(tmp, path)
     journal._sync()
-    return name
+    return path[len(store_dir) + 1:]
 
 
 # -- the reader ---------------------------------------------------------------
@@ -184,9 +172,3 @@ def parse(text):
     ValueError with the position for what cannot be read."""
     from gogadget import sgfread
     return sgfread.parse(text)
-
-
-def ru_to_rules(text):
-    """SGF RU text -> preset name (the text itself, lower-cased, if unknown)."""
-    from gogadget import sgfread
-    return sgfread.ru_to_rules(text)

@@ -439,7 +439,7 @@ def _put_back_under_flicker(hz, per_scan, gap):
     stalled = False
     while r.t - t0 < 5000:
         scan()
-        stalled = stalled or r.s._stalled
+        stalled = stalled or r.s._state[12]  # settle._STALLED
         if r.s.clean and all(r.s.stable[pl] == 3 for pl in put):
             return stalled, r.t - t0
     return stalled, -1
