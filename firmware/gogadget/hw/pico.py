@@ -88,8 +88,8 @@ def make_buttons(config, machine=None):
     m = _machine(machine)
     up = m.Pin.PULL_UP
     from gogadget.hw.buttons import Buttons
-    return Buttons(m.Pin(pins.BUTTON_PASS, m.Pin.IN, up), m.Pin(pins.BUTTON_CONFIRM, m.Pin.IN, up),
-                   m.Pin(pins.BUTTON_NEW, m.Pin.IN, up), config.long_press_ms)
+    return Buttons([m.Pin(g, m.Pin.IN, up) for g in (pins.BUTTON_PASS, pins.BUTTON_CONFIRM,
+                                                      pins.BUTTON_NEW)], config.long_press_ms)
 
 
 def make_clock_display(config, machine=None):
