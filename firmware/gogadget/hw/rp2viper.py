@@ -78,7 +78,7 @@ def classify(n: int, raw: ptr16, fault: ptr8, lo: ptr16, hi: ptr16, loc: ptr8,
     return count
 
 @micropython.viper
-def track_look(cal, raw: ptr16, scan: ptr8, todo: ptr16, count: int, every: int) -> int:
+def track_look(cal, raw: ptr16, scan: ptr8, todo: ptr16, count: int, fresh: int) -> int:
     # hw/calibplain.look, line for line (xt is signed: ptr16 reads it as 0..65535)
     lim = int(cal.track_limit)
     size = int(cal.size)
@@ -98,7 +98,7 @@ def track_look(cal, raw: ptr16, scan: ptr8, todo: ptr16, count: int, every: int)
     dirty = 0
     k = 0
     while k < count:
-        if every:
+        if fresh:
             i = k
         else:
             i = int(todo[k])
