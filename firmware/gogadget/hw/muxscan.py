@@ -8,7 +8,7 @@ SETTLE_READS thrown away conversions: the mux outputs and the ADC's sample
 capacitor still hold the previous sensor's voltage.  A scan then runs the
 plan from a preallocated array and allocates nothing.
 
-The plan is kept as one byte a step (muxplan.STEP_*): the line to set and
+The plan is kept as one byte a step (muxplan._STEP_*): the line to set and
 its value, and the bank whose ADC reads.  The place read is not stored: the select
 lines' state is the place's channels (c1 | c2 << 4, pins.mux_place), so
 the place is bank << 8 | state (a byte a step, where four arrays took 5:
@@ -39,22 +39,19 @@ class MuxScanner:
     _set: list
     _read: list
 
-    def __init__(self, size, select, bank_select, adcs, calibration=None,
-                 settle_reads=None, fast=None, gpios=None, channels=None):
-        """select, bank_select: 4 Pin objects each (S0..S3 of level 1 and 2);
-        adcs: one ADC object per bank (ADC0, ADC1).
+    def __init__(self, size, select, bank, adcs, calibration=None, settle_reads=None, fast=None):
+        """select, bank: 4 Pin objects each (S0..S3 of level 1 and 2); adcs:
+        one ADC object per bank (ADC0, ADC1).
 
-        fast: hw/rp2fast.load() on an RP2040, with gpios (the GPIO numbers of
-        select + bank_select) and channels (the ADC input of each bank): the
-        scan then drives the SIO and ADC registers from viper code, the same
-        plan in the same order."""
+        fast: hw/rp2fast.load() on an RP2040 wired as pins.py says: the scan
+        then drives the SIO and ADC registers of those GPIOs and ADC inputs
+        from viper code, the same plan in the same order."""
         from gogadget.hw import muxplan  # boot only: the plan and the set-up leave the heap
         self._plain = None
         self._fast, self._fast_classify, self._fast_look = muxplan.make(
-            self, size, select, bank_select, adcs, calibration, settle_reads, fast, gpios,
-            channels)
+            self, size, select, bank, adcs, calibration, settle_reads, fast)
         if self._fast is None:  # every board but the Pico: the plain loops
-            from gogadget.hw import muxscanplain  # (its STEP_* from muxplan, still loaded)
+            from gogadget.hw import muxscanplain
             self._plain = muxscanplain
         muxplan = None
         forget("hw.muxplan")

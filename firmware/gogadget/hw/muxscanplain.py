@@ -3,13 +3,20 @@ loops, through the pins' and ADCs' own methods: what every board but the
 Pico runs (the Pico runs their viper twins on the SIO and ADC registers,
 hw/rp2viper.scan and classify), so a Pico never holds this module's
 bytecode.  hw/muxscan.py loads it when a scanner is made without them."""
-from gogadget.hw.muxplan import STEP_BANK_SHIFT, STEP_LINE, STEP_READ, STEP_SET, STEP_VALUE
+from gogadget.compat import const
 from gogadget.scan import S_EMPTY, S_FAULT
+
+# muxplan's _STEP_* (tests/test_hw_scan.py checks they agree)
+_STEP_LINE = const(7)
+_STEP_VALUE = const(8)
+_STEP_SET = const(16)
+_STEP_BANK_SHIFT = const(5)
+_STEP_READ = const(128)
 
 
 def read_raw(sc):
     """One pass of the scanner sc's plan over every sensor into sc.raw
-    (muxplan's STEP_* bytes; the place read is the bank and the select
+    (muxplan's _STEP_* bytes; the place read is the bank and the select
     state)."""
     setters = sc._set
     reads = sc._read
@@ -19,17 +26,17 @@ def read_raw(sc):
     settle = sc.settle_reads
     for i in range(sc.plan_len):
         s = steps[i]
-        if s & STEP_SET:
-            p = s & STEP_LINE
-            if s & STEP_VALUE:
+        if s & _STEP_SET:
+            p = s & _STEP_LINE
+            if s & _STEP_VALUE:
                 setters[p](1)
                 state |= 1 << p
             else:
                 setters[p](0)
                 state &= ~(1 << p)
-        if not s & STEP_READ:
+        if not s & _STEP_READ:
             continue
-        b = s >> STEP_BANK_SHIFT & 3
+        b = s >> _STEP_BANK_SHIFT & 3
         r = reads[b]
         for _ in range(settle):
             r()

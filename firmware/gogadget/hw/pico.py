@@ -55,9 +55,7 @@ def make_sensors(config, machine=None, calibration=None):
         adcs = [m.ADC(m.Pin(g)) for g in used]
         fast = rp2fast.load() if machine is None else None  # real pins only
         from gogadget.hw.muxscan import MuxScanner
-        return MuxScanner(size, select, bank, adcs, calibration, fast=fast,
-                          gpios=pins.MUX_SELECT + pins.BANK_SELECT,
-                          channels=[g - pins.ADC_PINS[0] for g in used])
+        return MuxScanner(size, select, bank, adcs, calibration, fast=fast)
     spi = m.SPI(pins.SPI_ID, baudrate=pins.SHIFT_BAUD, polarity=0, phase=0,
                 sck=m.Pin(pins.SPI_SCK), mosi=m.Pin(pins.SPI_MOSI), miso=m.Pin(pins.SPI_MISO))
     from gogadget.hw.shiftscan import ShiftScanner

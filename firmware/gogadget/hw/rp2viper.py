@@ -16,7 +16,7 @@ import micropython
 
 @micropython.viper
 def scan(steps: int, plan: ptr8, chan: ptr8, raw: ptr16, masks: ptr32, regs: ptr32, settle: int):
-    # hw/muxscanplain.read_raw: a step byte is muxplan's STEP_*; regs: SIO
+    # hw/muxscanplain.read_raw: a step byte is muxplan's _STEP_*; regs: SIO
     # set, SIO clear, ADC CS addresses and the select state the plan starts in
     setr = ptr32(regs[0])
     clrr = ptr32(regs[1])
