@@ -226,12 +226,12 @@ def uses(frame: ptr8, phase: ptr8, n: int) -> int:
     return u
 
 @micropython.viper
-def render(count: int, frame: ptr8, table: ptr8, key: int, phase: ptr8, layout: ptr16,
+def render(count: int, frame: ptr8, table: ptr8, key: int, phase: ptr8, state: ptr16,
            buf: ptr8) -> int:
     # hw/ledsplain.render: a row at a time (serpentine), then the status pixels
-    size = layout[0]
-    bpp = layout[1]
-    lo = layout[2]
+    size = state[0]
+    bpp = state[1]
+    lo = state[2]
     n = size * size
     total = 0
     i = 1
