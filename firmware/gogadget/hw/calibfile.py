@@ -102,13 +102,12 @@ def samples(cal):
     return black, white, flags
 
 
-def _drift(cal, f, k, samples, start=0, m=-1):
-    """Move samples[0:m] (the file's sample array k, 1 black or 2 white,
-    from place start) by the drift tracked since the file was written:
-    the file's baseline is read a few places at a time."""
+def _drift(cal, f, k, samples, start=0, count=-1):
+    """Move samples[0:count] (the file's sample array k, 1 black or 2
+    white, from place start) by the drift tracked since the file was
+    written: the file's baseline is read a few places at a time."""
     n = len(cal.base)
-    if m < 0:
-        m = n
+    m = n if count < 0 else count
     base = cal.base
     lim = cal.track_limit
     old = array("H", [0] * _PIECE)
@@ -140,7 +139,30 @@ def save(cal, path):
         out.write(bytes((cal.size,)))
         out.write(cal.base)  # little-endian u16, as the RP2040 keeps them
         if cal.flags is None and cal.file is not None:
-            _copy_samples(cal, out, cal.file)  # the file's, moved by the drift
+            # the file's, moved by the drift, a piece at a time
+            n = len(cal.base)
+            check(cal.file, cal.size)
+            piece = array("H", [0] * _PIECE)
+            with open(cal.file, "rb") as f:
+                for k in (1, 2):
+                    done = 0
+                    while done < n:
+                        c = min(_PIECE, n - done)
+                        f.seek(5 + 2 * (k * n + done))
+                        f.readinto(memoryview(piece)[:c])
+                        _drift(cal, f, k, piece, done, c)
+                        out.write(memoryview(piece)[:c])
+                        done += c
+                f.seek(5 + 6 * n)
+                piece = bytearray(2 * _PIECE)  # the flags
+                done = 0
+                while done < n:
+                    c = f.readinto(memoryview(piece)[:min(len(piece), n - done)])
+                    if not c:
+                        raise CalibrationError("calibration file %s is damaged" % cal.file)
+                    out.write(memoryview(piece)[:c])
+                    done += c
+            piece = None
         else:  # a calibration just taken (or the defaults)
             black, white, flags = ((cal.black, cal.white, cal.flags) if cal.flags is not None
                                    else samples(cal))
@@ -160,31 +182,6 @@ def save(cal, path):
     for i in range(n):
         cal.saved[i] = cal.base[i]
     cal.black = cal.white = cal.flags = None  # the file holds them
-
-
-def _copy_samples(cal, out, path):
-    n = len(cal.base)
-    check(path, cal.size)
-    piece = array("H", [0] * _PIECE)
-    with open(path, "rb") as f:
-        for k in (1, 2):
-            done = 0
-            while done < n:
-                c = min(_PIECE, n - done)
-                f.seek(5 + 2 * (k * n + done))
-                f.readinto(memoryview(piece)[:c])
-                _drift(cal, f, k, piece, done, c)
-                out.write(memoryview(piece)[:c])
-                done += c
-        f.seek(5 + 6 * n)
-        flags = bytearray(2 * _PIECE)
-        done = 0
-        while done < n:
-            c = f.readinto(memoryview(flags)[:min(len(flags), n - done)])
-            if not c:
-                raise CalibrationError("calibration file %s is damaged" % path)
-            out.write(memoryview(flags)[:c])
-            done += c
 
 
 def check(path, size):

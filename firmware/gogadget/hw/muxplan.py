@@ -32,9 +32,9 @@ _SIO_OUT_CLR = const(0xD0000018)
 _ADC_CS = const(0x4004C000)
 
 
-def _walk(size, state, plan=None):
+def _walk(size, state, out=None):
     """Go through the plan from select state `state`: -> (its steps, the
-    select state it ends in).  With plan (pin, value, bank, place arrays of
+    select state it ends in).  With out (pin, value, bank, place arrays of
     that many steps) each step is written there.  Level-1 channels in Gray
     order, level 2 in Gray order forwards and backwards in turn; a switch
     of several select lines is a step per line, the read on the last."""
@@ -62,12 +62,12 @@ def _walk(size, state, plan=None):
                         while not flip >> b & 1:
                             b += 1
                         flip ^= 1 << b
-                    if plan is not None:
-                        plan[0][k] = _NO_PIN if b < 0 else b
-                        plan[1][k] = 0 if b < 0 else want >> b & 1
-                        plan[2][k] = NO_READ if flip else bank
+                    if out is not None:
+                        out[0][k] = _NO_PIN if b < 0 else b
+                        out[1][k] = 0 if b < 0 else want >> b & 1
+                        out[2][k] = NO_READ if flip else bank
                         if not flip:
-                            plan[3][k] = place
+                            out[3][k] = place
                     k += 1
                     if not flip:
                         break
@@ -110,8 +110,8 @@ def steps_of(size):
     return out, state
 
 
-def make(sc, size, select, bank, adcs, calibration, settle_reads, fast):
-    """Set MuxScanner sc up (its __init__'s arguments): the plan's steps and
+def make(sensors, size, select, bank, adcs, calibration, settle_reads, fast):
+    """Set MuxScanner sensors up (its __init__'s arguments): the plan's steps and
     the arrays a scan runs on, the select lines in the state the plan starts
     in; -> its loops (scan, classify, track_look): the viper twins, or
     None where hw/muxscan.py is to load the plain loops' module."""
@@ -121,31 +121,31 @@ def make(sc, size, select, bank, adcs, calibration, settle_reads, fast):
         raise ValueError("a 4067 needs 4 select lines")
     if len(adcs) < pins.bank_count(size):
         raise ValueError("%dx%d needs %d ADC inputs" % (size, size, pins.bank_count(size)))
-    sc.size = size
-    sc.calibration = calibration or Calibration(size)
-    sc.settle_reads = settle_reads
+    sensors.size = size
+    sensors.calibration = calibration or Calibration(size)
+    sensors.settle_reads = settle_reads
     n = size * size
-    sc.raw = zeros("H", n)  # last readings, for calibration and self-test
-    sc.fault = bytearray((n + 7) >> 3)  # bit p & 7 of byte p >> 3: left out (self-test)
+    sensors.raw = zeros("H", n)  # last readings, for calibration and self-test
+    sensors.fault = bytearray((n + 7) >> 3)  # bit p & 7 of byte p >> 3: left out (self-test)
     lines = list(select) + list(bank)
     steps, state = steps_of(size)
-    sc._steps = steps
-    sc.plan_len = len(steps)
-    sc._state = state
+    sensors._steps = steps
+    sensors.plan_len = len(steps)
+    sensors._state = state
     for b in range(8):  # start in the state the plan ends in
         lines[b].value(state >> b & 1)
     # readings this close to a rail: a dead or shorted sensor
-    sc._rails = array("H", [pins.RAIL_LOW, pins.RAIL_HIGH, S_FAULT, S_EMPTY])
+    sensors._rails = array("H", [pins.RAIL_LOW, pins.RAIL_HIGH, S_FAULT, S_EMPTY])
     if fast is None:
         # Every board but the Pico: the plain loops (muxscanplain, which
         # hw/muxscan.py loads), through the pins' and ADCs' methods.
-        sc._set = [p.value for p in lines]
-        sc._read = [a.read_u16 for a in adcs]
-        return None, None, None
-    # The Pico's own wiring (pins.py): the select lines' GPIOs, and the ADC
-    # input of each bank.
-    sc._chan = bytes(g - pins.ADC_PINS[0] for g in pins.ADC_PINS[:pins.bank_count(size)])
-    sc._masks = array("I", [1 << g for g in pins.MUX_SELECT + pins.BANK_SELECT])
-    # SIO set, SIO clear, ADC CS addresses; the select state
-    sc._regs = array("I", [_SIO_OUT_SET, _SIO_OUT_CLR, _ADC_CS, state])
+        sensors._set = [p.value for p in lines]
+        sensors._read = [a.read_u16 for a in adcs]
+        return None
+    # SIO set, SIO clear, ADC CS addresses; the select state; the Pico's
+    # own wiring (pins.py): each select line's GPIO mask, each bank's ADC
+    # input
+    sensors._regs = array("I", [_SIO_OUT_SET, _SIO_OUT_CLR, _ADC_CS, state]
+                          + [1 << g for g in pins.MUX_SELECT + pins.BANK_SELECT]
+                          + [g - pins.ADC_PINS[0] for g in pins.ADC_PINS[:pins.bank_count(size)]])
     return fast["scan"], fast["classify"], fast["track_look"]

@@ -33,8 +33,6 @@ class MuxScanner:
     _steps: bytearray
     _state: int
     _rails: array
-    _chan: bytes
-    _masks: array
     _regs: array
     _set: list
     _read: list
@@ -48,9 +46,10 @@ class MuxScanner:
         from viper code, the same plan in the same order."""
         from gogadget.hw import muxplan  # boot only: the plan and the set-up leave the heap
         self._plain = None
-        self._fast, self._fast_classify, self._fast_look = muxplan.make(
-            self, size, select, bank, adcs, calibration, settle_reads, fast)
-        if self._fast is None:  # every board but the Pico: the plain loops
+        # the viper twins' scan, classify and track_look, or None
+        self.fast = muxplan.make(self, size, select, bank, adcs, calibration, settle_reads, fast)
+        self._fast_look = None if self.fast is None else self.fast[2]
+        if self.fast is None:  # every board but the Pico: the plain loops
             from gogadget.hw import muxscanplain
             self._plain = muxscanplain
         muxplan = None
@@ -58,11 +57,11 @@ class MuxScanner:
 
     def read_raw(self):
         """One pass over every sensor into self.raw."""
-        if self._fast is None:
+        fast = self.fast
+        if fast is None:
             self._plain.read_raw(self)
             return
-        self._fast(self.plan_len, self._steps, self._chan, self.raw, self._masks, self._regs,
-                   self.settle_reads)
+        fast[0](self.plan_len, self._steps, self.raw, self._regs, self.settle_reads)
 
     def read(self, scan):
         """Fill scan (scan.py format) from one pass over the sensors, then
@@ -80,8 +79,8 @@ class MuxScanner:
         first len(calibration.changed) of them are listed there): scan
         holds what the last read left in it, no copy is kept."""
         cal = self.calibration
-        fast = self._fast_classify
+        fast = self.fast
         if fast is None:
             return self._plain.classify(self, scan)
-        return fast(len(self.raw), self.raw, self.fault, cal.lo, cal.hi, cal.loc, scan,
-                    self._rails, cal.changed, len(cal.changed))
+        return fast[1](len(self.raw), self.raw, self.fault, cal.lo, cal.hi, cal.loc, scan,
+                       self._rails, cal.changed, len(cal.changed))

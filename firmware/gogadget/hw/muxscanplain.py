@@ -14,17 +14,17 @@ _STEP_BANK_SHIFT = const(5)
 _STEP_READ = const(128)
 
 
-def read_raw(sc):
-    """One pass of the scanner sc's plan over every sensor into sc.raw
-    (muxplan's _STEP_* bytes; the place read is the bank and the select
-    state)."""
-    setters = sc._set
-    reads = sc._read
-    steps = sc._steps
-    state = sc._state
-    raw = sc.raw
-    settle = sc.settle_reads
-    for i in range(sc.plan_len):
+def read_raw(sensors):
+    """One pass of the MuxScanner sensors' plan over every sensor into
+    sensors.raw (muxplan's _STEP_* bytes; the place read is the bank and
+    the select state)."""
+    setters = sensors._set
+    reads = sensors._read
+    steps = sensors._steps
+    state = sensors._state
+    raw = sensors.raw
+    settle = sensors.settle_reads
+    for i in range(sensors.plan_len):
         s = steps[i]
         if s & _STEP_SET:
             p = s & _STEP_LINE
@@ -43,21 +43,21 @@ def read_raw(sc):
         raw[b << 8 | state] = r()
 
 
-def classify(sc, scan):
-    """Fill scan from sc.raw by the calibration's thresholds: -> how many
+def classify(sensors, scan):
+    """Fill scan from sensors.raw by the calibration's thresholds: -> how many
     places read other than at the last calib.track (the first
     len(calibration.changed) of them are listed there)."""
-    cal = sc.calibration
+    cal = sensors.calibration
     lo = cal.lo
     hi = cal.hi
     loc = cal.loc
     changed = cal.changed
     most = len(changed)
     count = 0
-    raw = sc.raw
-    fault = sc.fault
-    rail_lo = sc._rails[0]
-    rail_hi = sc._rails[1]
+    raw = sensors.raw
+    fault = sensors.fault
+    rail_lo = sensors._rails[0]
+    rail_hi = sensors._rails[1]
     for i in range(len(raw)):
         v = raw[i]
         if (fault[i >> 3] >> (i & 7)) & 1 or v < rail_lo or v > rail_hi:

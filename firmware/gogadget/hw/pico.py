@@ -96,15 +96,10 @@ def make_clock_display(config, machine=None):
     if config.time_control == "none":
         return None
     m = _machine(machine)
-    from gogadget.hw.tm1637 import TM1637, ClockDisplay
+    from gogadget.hw import tm1637
     # The internal pull-ups keep unconnected pins high: no module, no ACK.
-    chip = TM1637(m.Pin(pins.DISPLAY_CLK, m.Pin.OPEN_DRAIN, m.Pin.PULL_UP, value=1),
-                  m.Pin(pins.DISPLAY_DIO, m.Pin.OPEN_DRAIN, m.Pin.PULL_UP, value=1))
-    if not chip.probe():
-        chip = None
-        forget("hw.tm1637")  # no module fitted: its driver leaves the heap
-        return None
-    return ClockDisplay(chip)
+    return tm1637.find(m.Pin(pins.DISPLAY_CLK, m.Pin.OPEN_DRAIN, m.Pin.PULL_UP, value=1),
+                       m.Pin(pins.DISPLAY_DIO, m.Pin.OPEN_DRAIN, m.Pin.PULL_UP, value=1))
 
 
 def make_heartbeat(machine=None):

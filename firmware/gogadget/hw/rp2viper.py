@@ -15,9 +15,11 @@ every twin against its plain loop.
 import micropython
 
 @micropython.viper
-def scan(steps: int, plan: ptr8, chan: ptr8, raw: ptr16, masks: ptr32, regs: ptr32, settle: int):
+def scan(steps: int, plan: ptr8, raw: ptr16, regs: ptr32, settle: int):
     # hw/muxscanplain.read_raw: a step byte is muxplan's _STEP_*; regs: SIO
-    # set, SIO clear, ADC CS addresses and the select state the plan starts in
+    # set, SIO clear, ADC CS addresses and the select state the plan starts
+    # in, then each select line's GPIO mask (4..11) and each bank's ADC
+    # input (12..)
     setr = ptr32(regs[0])
     clrr = ptr32(regs[1])
     adc = ptr32(regs[2])
@@ -29,14 +31,14 @@ def scan(steps: int, plan: ptr8, chan: ptr8, raw: ptr16, masks: ptr32, regs: ptr
             p = s & 7  # STEP_LINE
             m = 1 << p
             if s & 8:  # STEP_VALUE
-                setr[0] = masks[p]
+                setr[0] = regs[4 + p]
                 state |= m
             else:
-                clrr[0] = masks[p]
+                clrr[0] = regs[4 + p]
                 state = (state | m) ^ m
         if s & 128:  # STEP_READ
             b = (s >> 5) & 3  # STEP_BANK_SHIFT
-            cs = 5 | (chan[b] << 12)
+            cs = 5 | (regs[12 + b] << 12)
             k = 0
             v = 0
             while k <= settle:
