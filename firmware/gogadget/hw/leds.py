@@ -13,6 +13,8 @@ Two safety limits sit here, below the composer's own budget: the brightness
 never exceeds max_brightness, and if the rendered frame would still draw
 more than budget_ma the whole chain is scaled down before it is written.
 """
+from array import array
+
 from gogadget import frame as F
 from gogadget.compat import const, forget
 
@@ -37,7 +39,7 @@ _SCALED_FOR = const(9)  # the brightness table holds (0xFFFF: none)
 class LedChain:
     # Set by hw/ledsetup.py (for the checker only: no code is compiled for these).
     count: int
-    state: object
+    state: array
     phase: bytearray
     table: bytearray
     last: bytearray
