@@ -1,8 +1,8 @@
 """The mux scanner's plan: the order of its reads and the select lines to
 flip before each, worked out once when the scanner is made, and the rest of
-that set-up (make; hw/muxscan.py lets go of this module then).  Level-1 channels are visited in Gray-code
-order, level-2 channels in Gray-code order forwards and backwards in turn,
-so most reads need one GPIO write."""
+that set-up (setup; hw/muxscan.py lets go of this module then).  Level-1
+channels are visited in Gray-code order, level-2 channels in Gray-code
+order forwards and backwards in turn, so most reads need one GPIO write."""
 from array import array
 
 from gogadget.compat import const, zeros
@@ -110,7 +110,7 @@ def steps_of(size):
     return out, state
 
 
-def make(sensors, size, select, bank, adcs, calibration, settle_reads, fast):
+def setup(sensors, size, select, bank, adcs, calibration, settle_reads, fast):
     """Set MuxScanner sensors up (its __init__'s arguments): the plan's steps and
     the arrays a scan runs on, the select lines in the state the plan starts
     in; -> its loops (scan, classify, track_look): the viper twins, or

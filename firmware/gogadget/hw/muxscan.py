@@ -23,7 +23,7 @@ from gogadget.scan import SENSOR_COLOUR
 
 class MuxScanner:
     kind = SENSOR_COLOUR
-    # Set by muxplan.make (for the checker only: no code is compiled for these).
+    # Set by muxplan.setup (for the checker only: no code is compiled for these).
     size: int
     calibration: Calibration
     settle_reads: int
@@ -47,7 +47,7 @@ class MuxScanner:
         from gogadget.hw import muxplan  # boot only: the plan and the set-up leave the heap
         self._plain = None
         # the viper twins' scan, classify and track_look, or None
-        self.fast = muxplan.make(self, size, select, bank, adcs, calibration, settle_reads, fast)
+        self.fast = muxplan.setup(self, size, select, bank, adcs, calibration, settle_reads, fast)
         self._fast_look = None if self.fast is None else self.fast[2]
         if self.fast is None:  # every board but the Pico: the plain loops
             from gogadget.hw import muxscanplain
