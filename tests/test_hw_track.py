@@ -7,6 +7,8 @@ turns of the board.  The emulated Pico's figure is `python -m host_sim.bench.rp2
 """
 import pytest
 
+from conftest import ROOT
+
 # The harness allocates all it needs before the lock; inside it only small
 # ints move, in place (`for x in range(...)` compiles to a counter).
 MP_TRACK = r"""
@@ -91,8 +93,11 @@ def test_track_allocates_nothing_under_heap_lock(micropython, size, tmp_path):
     assert "dirty True" in out, out
 
 
-def test_the_plain_look_shifts_as_calib_does():
-    # calibplain.py keeps its own copy of the constant (it may not import
-    # calib: calib loads it), which must be calib's.
-    from gogadget.hw import calib, calibplain
-    assert calibplain.TRACK_SHIFT == calib.TRACK_SHIFT
+def test_the_plain_look_shifts_as_its_viper_twin_does():
+    # calibplain.py's private constant (no name on the board) and the
+    # viper twin's literal shift must agree.
+    import re
+    from gogadget.hw import calibplain
+    src = (ROOT / "firmware" / "gogadget" / "hw" / "rp2viper.py").read_text()
+    look = src[src.index("def track_look"):src.index("def uses")]
+    assert set(re.findall(r"step = .*>> (\d+)\)?\n", look)) == {str(calibplain._TRACK_SHIFT)}

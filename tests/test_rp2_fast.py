@@ -393,8 +393,7 @@ class Adc:
 from gogadget.hw.leds import LedChain
 from gogadget.hw.muxscan import MuxScanner
 LedChain(Np(85), 9, fast=ns).show(new_frame(9), 0)
-MuxScanner(9, [Pin() for _ in range(4)], [Pin() for _ in range(4)], [Adc(), Adc()], fast=ns,
-           gpios=list(range(8)), channels=[0, 1])
+MuxScanner(9, [Pin() for _ in range(4)], [Pin() for _ in range(4)], [Adc(), Adc()], fast=ns)
 # (calib's plain look is left out by sys.platform, which is not rp2 here)
 print("PLAIN", sorted(m for m in sys.modules if m.endswith("plain") and m != "gogadget.hw.calibplain"))
 """

@@ -1,7 +1,7 @@
 """The three buttons (pass, confirm, new game), switched to GND with the
 RP2040's internal pull-ups, turned into events.BTN_* codes.
 
-* a press must hold for debounce_ms before it counts (contact bounce);
+* a press must hold for 20 ms before it counts (contact bounce);
 * pass is reported on release, so that holding it can mean something else:
   held for long_press_ms it is BTN_RESIGN (once, while still held);
 * pass and new held together for long_press_ms is BTN_CALIBRATE, and
@@ -12,95 +12,101 @@ from gogadget.compat import const, ticks_diff
 from gogadget.events import (BTN_NONE, BTN_PASS, BTN_CONFIRM, BTN_NEW, BTN_RESIGN,
                              BTN_CALIBRATE)
 
-PASS = const(0)
-CONFIRM = const(1)
-NEW = const(2)
-_QUEUE = const(8)
+_PASS = const(0)
+CONFIRM = const(1)  # (boot.py: held at power-up)
+_NEW = const(2)
+_DEBOUNCE_MS = const(20)
+# The buttons' state, one byte each in state (one object, where twelve
+# attributes each took a slot and an interned name): per button (+0..2)
+# debounced (1 = pressed), raw, and whether this press already meant
+# something (a long press, a combination); then the combination's state,
+# and a queue of BTN_* codes.
+_RAW = const(3)
+_USED = const(6)
+_COMBO = const(9)
+_FIRED = const(10)  # the combination's BTN_CALIBRATE is out
+_HEAD = const(11)
+_LEN = const(12)
+_QUEUE = const(13)
+_QUEUE_LEN = const(8)
+# since (ms): when each button's raw level last changed (+0..2), when each
+# was pressed (+3..5), when the combination began (6).
+_PRESSED = const(3)
+_COMBO_AT = const(6)
 
 
 class Buttons:
-    def __init__(self, pass_pin, confirm_pin, new_pin, long_press_ms=800, debounce_ms=20):
-        self._pins = [pass_pin, confirm_pin, new_pin]
+    def __init__(self, pins, long_press_ms=800):
+        """pins: the pass, confirm and new-game buttons' Pins."""
+        self.pins = pins
         self.long_press_ms = long_press_ms
-        self.debounce_ms = debounce_ms
-        self._stable = bytearray(3)  # debounced: 1 = pressed
-        self._raw = bytearray(3)
-        self._raw_since = [0, 0, 0]
-        self._pressed_at = [0, 0, 0]
-        self._used = bytearray(3)  # this press already meant something (long press, combo)
-        self._combo_at = 0
-        self._combo = False
-        self._combo_fired = False
-        self._queue = bytearray(_QUEUE)
-        self._head = 0
-        self._len = 0
+        self.state = bytearray(_QUEUE + _QUEUE_LEN)
+        self.since = [0] * 7
 
-    def held(self, which):
+    def held(self, button):
         """Debounced state of one button (0 pass, 1 confirm, 2 new)."""
-        return self._stable[which] == 1
+        return self.state[button] == 1
 
-    def down_now(self, which):
+    def down_now(self, button):
         """Is the button pressed right now (undebounced; for the boot check)?"""
-        return self._pins[which].value() == 0
+        return self.pins[button].value() == 0
 
-    def _push(self, code):
-        if self._len < _QUEUE:
-            self._queue[(self._head + self._len) % _QUEUE] = code
-            self._len += 1
+    def push(self, code):
+        st = self.state
+        n = st[_LEN]
+        if n < _QUEUE_LEN:
+            st[_QUEUE + (st[_HEAD] + n) % _QUEUE_LEN] = code
+            st[_LEN] = n + 1
 
     def poll(self, now_ms):
         """-> one BTN_* code (BTN_NONE if nothing happened)."""
+        st = self.state
+        since = self.since
         for i in range(3):
-            raw = 1 if self._pins[i].value() == 0 else 0
-            if raw != self._raw[i]:
-                self._raw[i] = raw
-                self._raw_since[i] = now_ms
-            if raw != self._stable[i] and ticks_diff(now_ms, self._raw_since[i]) >= self.debounce_ms:
-                self._stable[i] = raw
-                if raw:
-                    self._press(i, now_ms)
-                else:
-                    self._release(i)
-        self._held(now_ms)
-        if not self._len:
+            raw = 1 if self.pins[i].value() == 0 else 0
+            if raw != st[_RAW + i]:
+                st[_RAW + i] = raw
+                since[i] = now_ms
+            if raw == st[i] or ticks_diff(now_ms, since[i]) < _DEBOUNCE_MS:
+                continue
+            st[i] = raw
+            if raw:  # pressed
+                since[_PRESSED + i] = now_ms
+                st[_USED + i] = 0
+                if i == CONFIRM:
+                    self.push(BTN_CONFIRM)
+                if st[_PASS] and st[_NEW] and not st[_COMBO] and not st[_USED + _PASS]:
+                    # A combination press never means pass or new game.
+                    st[_COMBO] = 1
+                    st[_FIRED] = 0
+                    since[_COMBO_AT] = now_ms
+                    st[_USED + _PASS] = 1
+                    st[_USED + _NEW] = 1
+                continue
+            # released
+            if not st[_USED + i]:
+                if i == _PASS:
+                    self.push(BTN_PASS)
+                elif i == _NEW:
+                    self.push(BTN_NEW)
+            if i != CONFIRM:
+                st[_COMBO] = 0
+        # held
+        if st[_COMBO]:
+            if not st[_FIRED] and ticks_diff(now_ms, since[_COMBO_AT]) >= self.long_press_ms:
+                st[_FIRED] = 1
+                self.push(BTN_CALIBRATE)
+        elif st[_PASS] and not st[_USED + _PASS] \
+                and ticks_diff(now_ms, since[_PRESSED + _PASS]) >= self.long_press_ms:
+            st[_USED + _PASS] = 1
+            self.push(BTN_RESIGN)
+        raw = st[_LEN]
+        if not raw:
             return BTN_NONE
-        code = self._queue[self._head]
-        self._head = (self._head + 1) % _QUEUE
-        self._len -= 1
-        return code
-
-    def _press(self, i, now_ms):
-        self._pressed_at[i] = now_ms
-        self._used[i] = 0
-        if i == CONFIRM:
-            self._push(BTN_CONFIRM)
-        if self._stable[PASS] and self._stable[NEW] and not self._combo \
-                and not self._used[PASS]:
-            # A combination press never means pass or new game.
-            self._combo = True
-            self._combo_fired = False
-            self._combo_at = now_ms
-            self._used[PASS] = 1
-            self._used[NEW] = 1
-
-    def _release(self, i):
-        if i == PASS and not self._used[PASS]:
-            self._push(BTN_PASS)
-        elif i == NEW and not self._used[NEW]:
-            self._push(BTN_NEW)
-        if i != CONFIRM:
-            self._combo = False
-
-    def _held(self, now_ms):
-        if self._combo:
-            if not self._combo_fired and ticks_diff(now_ms, self._combo_at) >= self.long_press_ms:
-                self._combo_fired = True
-                self._push(BTN_CALIBRATE)
-            return
-        if self._stable[PASS] and not self._used[PASS] \
-                and ticks_diff(now_ms, self._pressed_at[PASS]) >= self.long_press_ms:
-            self._used[PASS] = 1
-            self._push(BTN_RESIGN)
+        i = st[_HEAD]
+        st[_HEAD] = (i + 1) % _QUEUE_LEN
+        st[_LEN] = raw - 1
+        return st[_QUEUE + i]
 
 
 class CalibrateButton:

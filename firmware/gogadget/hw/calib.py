@@ -40,26 +40,15 @@ import sys
 from array import array
 
 from gogadget.compat import const, forget
-from gogadget.hw.calibfmt import (CHANGED, DEFAULT_BASE, DEFAULT_STEP, MAGIC,  # noqa: F401
-                                  THRESHOLD_SHARE, TODO, CalibrationError)
+from gogadget.hw.calibfmt import CalibrationError
 
-# A board whose median step is below MIN_STEP (u16 counts, ~32 mV) has
-# magnets too weak or too far for its sensors; a place whose own step is
-# below BAD_SHARE / 256 of the median has no working sensor or no magnet.
-MIN_STEP = const(640)
-BAD_SHARE = const(31)
-# The threshold share's bounds and the rank it is measured at
-# (hw/calibfmt.py's THRESHOLD_SHARE says how).
-SHARE_MIN = const(40)
-SHARE_MAX = const(128)
-RANK_PER = const(64)
+# (The derivation's constants are hw/calibderive.py's, the file's defaults
+# hw/calibfile.py's: private there, they are no names on the board.)
 # Drift tracking: an empty place whose reading sits within half the
 # threshold distance of its baseline moves baseline and thresholds by
-# 1/2**TRACK_SHIFT of the difference; TRACK_PLACES places a scan.
-TRACK_SHIFT = const(4)
-TRACK_PLACES = const(8)
-HAVE_BLACK = const(1)
-HAVE_WHITE = const(2)
+# 1/2**4 of the difference (hw/calibplain.py's _TRACK_SHIFT and its viper
+# twin's); _TRACK_PLACES places a scan.
+_TRACK_PLACES = const(8)
 
 
 class Calibration:
@@ -110,7 +99,7 @@ class Calibration:
         """Follow what moves a reading while the stones on it stay: the
         sensor's slow drift (temperature, the supply) and the neighbours'
         fields.  Every place whose own or a neighbour's code changed since
-        the last call is looked at now; TRACK_PLACES more a call, in turn,
+        the last call is looked at now; _TRACK_PLACES more a call, in turn,
         so a scan pays for a few.  count: how many places the scanner's
         classify found changed (listed in self.changed); -1: find them here
         (a plain loop over the board, 20 ms on a Pico's 19x19).  look: the
@@ -151,7 +140,7 @@ class Calibration:
         todo = self.todo
         # The places to look at, in one list (one frame: a call per place
         # would take a heap frame each, py/objfun.c): every changed place and
-        # its neighbours first, then the next TRACK_PLACES in turn.
+        # its neighbours first, then the next _TRACK_PLACES in turn.
         changed = self.changed
         if count > len(changed):  # the rest wait for their turn
             count = len(changed)
@@ -181,20 +170,20 @@ class Calibration:
                 k += 1
         count = k
         i = self.track_next
-        for _ in range(TRACK_PLACES):
+        for _ in range(_TRACK_PLACES):
             todo[count] = i
             count += 1
             i += 1
             if i >= n:
                 i = 0
         self.track_next = i
-        every = self.fresh  # the first call looks at every place at once
-        if every:
+        fresh = self.fresh  # the first call looks at every place at once
+        if fresh:
             count = n
             self.fresh = False
         if look is None:
             look = _plain_look()
-        if look(self, raw, scan, todo, count, 1 if every else 0):
+        if look(self, raw, scan, todo, count, 1 if fresh else 0):
             self.dirty = True
         if prev is not None:
             prev[:] = scan

@@ -8,11 +8,25 @@ what a scan needs (calib.py: the thresholds and the drift tracking).  The
 method itself is told in calib.py's notes."""
 from array import array
 
-from gogadget.hw.calib import (BAD_SHARE, DEFAULT_STEP, HAVE_BLACK, HAVE_WHITE, MIN_STEP,
-                               RANK_PER, SHARE_MAX, SHARE_MIN, THRESHOLD_SHARE, Calibration,
-                               CalibrationError)
+from gogadget.compat import const
+from gogadget.hw.calib import Calibration
+from gogadget.hw.calibfmt import DEFAULT_STEP, THRESHOLD_SHARE, CalibrationError
 from gogadget.hw.calibfile import check
 from gogadget.scan import S_BLACK, S_WHITE
+
+# A board whose median step is below _MIN_STEP (u16 counts, ~32 mV) has
+# magnets too weak or too far for its sensors; a place whose own step is
+# below _BAD_SHARE / 256 of the median has no working sensor or no magnet.
+_MIN_STEP = const(640)
+_BAD_SHARE = const(31)
+# The threshold share's bounds and the rank it is measured at
+# (hw/calibfmt.py's THRESHOLD_SHARE says how).
+_SHARE_MIN = const(40)
+_SHARE_MAX = const(128)
+_RANK_PER = const(64)
+# A place's flags in the file: which stone samples were taken.
+_HAVE_BLACK = const(1)
+_HAVE_WHITE = const(2)
 
 
 def _median(values):
@@ -33,7 +47,7 @@ def set_sample(cal, colour, readings, places):
     if cal.flags is None:
         cal.black, cal.white, cal.flags = cal.samples()
     target = cal.black if colour == S_BLACK else cal.white
-    bit = HAVE_BLACK if colour == S_BLACK else HAVE_WHITE
+    bit = _HAVE_BLACK if colour == S_BLACK else _HAVE_WHITE
     for p in places:
         target[p] = readings[p]
         cal.flags[p] |= bit
@@ -51,21 +65,21 @@ def _measure_share(cal, mb, mw, black, white, flags):
     # by the magnets' ratio) and how short the weakest stones fall.
     xt = []
     for p, v in cal.near:
-        if flags[p] & HAVE_WHITE:
+        if flags[p] & _HAVE_WHITE:
             xt.append(abs(v - cal.base[p]) * 256 // abs(mb))
     weak = []
     for i in range(len(cal.base)):
         f = flags[i]
-        if f & HAVE_BLACK:
+        if f & _HAVE_BLACK:
             weak.append(abs(black[i] - cal.base[i]) * 256 // abs(mb))
-        if f & HAVE_WHITE:
+        if f & _HAVE_WHITE:
             weak.append(abs(white[i] - cal.base[i]) * 256 // abs(mw))
     if not xt or not weak:
         return THRESHOLD_SHARE
     xt.sort()
     weak.sort()
-    e = xt[len(xt) - 1 - len(xt) // RANK_PER]
-    w = weak[len(weak) // RANK_PER]
+    e = xt[len(xt) - 1 - len(xt) // _RANK_PER]
+    w = weak[len(weak) // _RANK_PER]
     # Half way, but no further than 1.5 times the crosstalk seen: the
     # checkerboard shows four neighbours' fields, a game may put eight
     # around a point, and the weakest stone of the bowl, off centre, is
@@ -73,7 +87,7 @@ def _measure_share(cal, mb, mw, black, white, flags):
     share = (e + w) // 2
     if share > e * 3 // 2:
         share = e * 3 // 2
-    return SHARE_MIN if share < SHARE_MIN else SHARE_MAX if share > SHARE_MAX else share
+    return _SHARE_MIN if share < _SHARE_MIN else _SHARE_MAX if share > _SHARE_MAX else share
 
 
 def _measure_xshare(cal, mb, flags):
@@ -86,7 +100,7 @@ def _measure_xshare(cal, mb, flags):
         col = p % size
         k = 0
         for q in (p - 1 if col else -1, p + 1 if col < size - 1 else -1, p - size, p + size):
-            if 0 <= q < n and flags[q] & HAVE_BLACK:
+            if 0 <= q < n and flags[q] & _HAVE_BLACK:
                 k += 1
         if k:
             per.append((v - cal.base[p]) * 256 // (k * mb))
@@ -102,8 +116,8 @@ def derive(cal):
     n = len(cal.base)
     black, white, flags = cal.samples()
     sampled = [f for f in flags if f]
-    steps_b = [black[i] - cal.base[i] for i in range(n) if flags[i] & HAVE_BLACK]
-    steps_w = [white[i] - cal.base[i] for i in range(n) if flags[i] & HAVE_WHITE]
+    steps_b = [black[i] - cal.base[i] for i in range(n) if flags[i] & _HAVE_BLACK]
+    steps_w = [white[i] - cal.base[i] for i in range(n) if flags[i] & _HAVE_WHITE]
     mb = _median(steps_b)
     mw = _median(steps_w)
     if sampled and (not steps_b or not steps_w):
@@ -111,10 +125,10 @@ def derive(cal):
     if sampled and (mb > 0) == (mw > 0):
         raise CalibrationError("black and white stones move the sensors the same way: "
                                "check the magnet polarity (black N up, white S up)")
-    if sampled and min(abs(mb), abs(mw)) < MIN_STEP:
+    if sampled and min(abs(mb), abs(mw)) < _MIN_STEP:
         raise CalibrationError("the stones barely move the sensors (median step %d, "
                                "%d needed): magnets too weak or too far"
-                               % (min(abs(mb), abs(mw)), MIN_STEP))
+                               % (min(abs(mb), abs(mw)), _MIN_STEP))
     ratio_num = abs(mw) if sampled else 1
     ratio_den = abs(mb) if sampled else 1
     if sampled and cal.near:
@@ -128,17 +142,17 @@ def derive(cal):
     # the default step).
     gap_b = abs(mb) * cal.share // 256 if sampled else DEFAULT_STEP // 2
     gap_w = abs(mw) * cal.share // 256 if sampled else DEFAULT_STEP // 2
-    least_b = abs(mb) * BAD_SHARE // 256 if sampled else MIN_STEP
-    least_w = abs(mw) * BAD_SHARE // 256 if sampled else MIN_STEP
+    least_b = abs(mb) * _BAD_SHARE // 256 if sampled else _MIN_STEP
+    least_w = abs(mw) * _BAD_SHARE // 256 if sampled else _MIN_STEP
     bad = []
     for i in range(n):
         base = cal.base[i]
         f = flags[i]
         db = black[i] - base
         dw = white[i] - base
-        if sampled and not f & HAVE_BLACK:
+        if sampled and not f & _HAVE_BLACK:
             db = -dw * ratio_den // ratio_num if ratio_num else 0
-        if sampled and not f & HAVE_WHITE:
+        if sampled and not f & _HAVE_WHITE:
             dw = -db * ratio_num // ratio_den if ratio_den else 0
         if abs(db) < least_b or abs(dw) < least_w or (db > 0) == (dw > 0):
             bad.append(i)

@@ -8,11 +8,16 @@ import sys
 from array import array
 
 from gogadget.compat import const, zeros
-from gogadget.hw.calibfmt import (CHANGED, DEFAULT_BASE, DEFAULT_STEP, MAGIC, THRESHOLD_SHARE,
-                                  TODO, CalibrationError, filled)
+from gogadget.hw.calibfmt import (DEFAULT_STEP, MAGIC, THRESHOLD_SHARE, CalibrationError,
+                                  filled)
 from gogadget.scan import S_WHITE
 
 _PIECE = const(32)  # places read or written at a time
+# Changed places one call looks at with their neighbours (a capture of
+# more waits for its turn), and the places one call may look at.
+_CHANGED = const(24)
+_TODO = const(128)  # 5 * _CHANGED + calib.py's _TRACK_PLACES
+_DEFAULT_BASE = const(32768)  # uncalibrated: a mid-rail baseline
 
 
 def blank(cal, size):
@@ -20,8 +25,8 @@ def blank(cal, size):
     __init__): the defaults."""
     n = size * size
     cal.size = size
-    cal.base = filled("H", n, DEFAULT_BASE)
-    # The stone samples and which were taken (HAVE_*): arrays while a
+    cal.base = filled("H", n, _DEFAULT_BASE)
+    # The stone samples and which were taken (calibderive._HAVE_*): arrays while a
     # calibration is taken, else None (the file at `file` holds them, or
     # nothing is sampled: the defaults); samples() has them either way.
     cal.black = None
@@ -34,8 +39,8 @@ def blank(cal, size):
     # empty.
     # Uncalibrated: half the default step either side of the baseline
     # (what calibderive.derive gives with no samples).
-    cal.lo = filled("H", n, DEFAULT_BASE - DEFAULT_STEP // 2)
-    cal.hi = filled("H", n, DEFAULT_BASE + DEFAULT_STEP // 2)
+    cal.lo = filled("H", n, _DEFAULT_BASE - DEFAULT_STEP // 2)
+    cal.hi = filled("H", n, _DEFAULT_BASE + DEFAULT_STEP // 2)
     cal.loc = bytearray(n)
     for i in range(n):
         cal.loc[i] = S_WHITE
@@ -55,8 +60,8 @@ def blank(cal, size):
     # the Pico's scanner always does (its classify compares with what
     # the scan buffer held), and keeps no copy.
     cal.prev = None if sys.platform == "rp2" else bytearray(n)
-    cal.changed = zeros("H", CHANGED)
-    cal.todo = zeros("H", TODO)
+    cal.changed = zeros("H", _CHANGED)
+    cal.todo = zeros("H", _TODO)
     # The baseline as the file holds it, and where drift goes (None: not
     # written back): drift tracked further than track_limit from it at
     # any place is written back (save_drift), so a power cut in a warm
@@ -82,8 +87,8 @@ def samples(cal):
     the file, moved by the drift tracked since it was written (the
     defaults when nothing was sampled)."""
     n = len(cal.base)
-    black = filled("H", n, DEFAULT_BASE + DEFAULT_STEP)
-    white = filled("H", n, DEFAULT_BASE - DEFAULT_STEP)
+    black = filled("H", n, _DEFAULT_BASE + DEFAULT_STEP)
+    white = filled("H", n, _DEFAULT_BASE - DEFAULT_STEP)
     flags = bytearray(n)
     if cal.file is not None:
         check(cal.file, cal.size)
@@ -97,13 +102,12 @@ def samples(cal):
     return black, white, flags
 
 
-def _drift(cal, f, k, samples, start=0, m=-1):
-    """Move samples[0:m] (the file's sample array k, 1 black or 2 white,
-    from place start) by the drift tracked since the file was written:
-    the file's baseline is read a few places at a time."""
+def _drift(cal, f, k, samples, start=0, count=-1):
+    """Move samples[0:count] (the file's sample array k, 1 black or 2
+    white, from place start) by the drift tracked since the file was
+    written: the file's baseline is read a few places at a time."""
     n = len(cal.base)
-    if m < 0:
-        m = n
+    m = n if count < 0 else count
     base = cal.base
     lim = cal.track_limit
     old = array("H", [0] * _PIECE)
@@ -135,7 +139,30 @@ def save(cal, path):
         out.write(bytes((cal.size,)))
         out.write(cal.base)  # little-endian u16, as the RP2040 keeps them
         if cal.flags is None and cal.file is not None:
-            _copy_samples(cal, out, cal.file)  # the file's, moved by the drift
+            # the file's, moved by the drift, a piece at a time
+            n = len(cal.base)
+            check(cal.file, cal.size)
+            piece = array("H", [0] * _PIECE)
+            with open(cal.file, "rb") as f:
+                for k in (1, 2):
+                    done = 0
+                    while done < n:
+                        c = min(_PIECE, n - done)
+                        f.seek(5 + 2 * (k * n + done))
+                        f.readinto(memoryview(piece)[:c])
+                        _drift(cal, f, k, piece, done, c)
+                        out.write(memoryview(piece)[:c])
+                        done += c
+                f.seek(5 + 6 * n)
+                piece = bytearray(2 * _PIECE)  # the flags
+                done = 0
+                while done < n:
+                    c = f.readinto(memoryview(piece)[:min(len(piece), n - done)])
+                    if not c:
+                        raise CalibrationError("calibration file %s is damaged" % cal.file)
+                    out.write(memoryview(piece)[:c])
+                    done += c
+            piece = None
         else:  # a calibration just taken (or the defaults)
             black, white, flags = ((cal.black, cal.white, cal.flags) if cal.flags is not None
                                    else samples(cal))
@@ -155,31 +182,6 @@ def save(cal, path):
     for i in range(n):
         cal.saved[i] = cal.base[i]
     cal.black = cal.white = cal.flags = None  # the file holds them
-
-
-def _copy_samples(cal, out, path):
-    n = len(cal.base)
-    check(path, cal.size)
-    piece = array("H", [0] * _PIECE)
-    with open(path, "rb") as f:
-        for k in (1, 2):
-            done = 0
-            while done < n:
-                c = min(_PIECE, n - done)
-                f.seek(5 + 2 * (k * n + done))
-                f.readinto(memoryview(piece)[:c])
-                _drift(cal, f, k, piece, done, c)
-                out.write(memoryview(piece)[:c])
-                done += c
-        f.seek(5 + 6 * n)
-        flags = bytearray(2 * _PIECE)
-        done = 0
-        while done < n:
-            c = f.readinto(memoryview(flags)[:min(len(flags), n - done)])
-            if not c:
-                raise CalibrationError("calibration file %s is damaged" % path)
-            out.write(memoryview(flags)[:c])
-            done += c
 
 
 def check(path, size):

@@ -4,11 +4,14 @@ for line the same), so a Pico never holds this module's bytecode."""
 from gogadget.compat import const
 from gogadget.scan import S_BLACK, S_EMPTY, S_FAULT, S_WHITE
 
-TRACK_SHIFT = const(4)  # calib.TRACK_SHIFT (tests/test_hw_track.py checks they agree)
+# A baseline moves by 1/2**_TRACK_SHIFT of its drift a look (calib.py;
+# rp2viper.track_look's >> 4: tests/test_hw_track.py checks they agree).
+_TRACK_SHIFT = const(4)
 
 
-def look(cal, raw, scan, todo, count, every):
-    """calib.track's look at count places (todo's, or every place from 0):
+def look(cal, raw, scan, todo, count, fresh):
+    """calib.track's look at count places (todo's, or with fresh every place
+    from 0):
     -> whether some baseline moved a tracking band's width from the file."""
     lim = cal.track_limit
     size = cal.size
@@ -20,12 +23,23 @@ def look(cal, raw, scan, todo, count, every):
     ctx = cal.ctx
     xt = cal.xt
     for k in range(count):
-        i = k if every else todo[k]
+        i = k if fresh else todo[k]
         v = raw[i]
         s = scan[i]
         if lo[i] <= lim or hi[i] >= 65535 - lim or s == S_FAULT:
             continue
-        near = _near(scan, size, i) | s << 8
+        # the four neighbours' scan codes, 2 bits each (0: empty or off
+        # the board), and its own above them
+        near = s << 8
+        c = i % size
+        if c:
+            near |= scan[i - 1] & 3
+        if c < size - 1:
+            near |= (scan[i + 1] & 3) << 2
+        if i >= size:
+            near |= (scan[i - size] & 3) << 4
+        if i + size < len(scan):
+            near |= (scan[i + size] & 3) << 6
         was = ctx[i]
         if near != was:  # the place or a neighbour changed: a new reference
             ctx[i] = near
@@ -107,7 +121,7 @@ def look(cal, raw, scan, todo, count, every):
                 held[i] = v
                 d = 0
         if -band < d < band and d:
-            step = d >> TRACK_SHIFT if d > 0 else -((-d) >> TRACK_SHIFT)
+            step = d >> _TRACK_SHIFT if d > 0 else -((-d) >> _TRACK_SHIFT)
             if not step:
                 step = 1 if d > 0 else -1
             base[i] += step
@@ -121,18 +135,3 @@ def look(cal, raw, scan, todo, count, every):
             if d > lim or d < -lim:
                 dirty = True
     return dirty
-
-
-def _near(scan, size, i):
-    # The four neighbours' scan codes of place i, 2 bits each (0: empty or off the board).
-    col = i % size
-    k = 0
-    if col:
-        k = scan[i - 1] & 3
-    if col < size - 1:
-        k |= (scan[i + 1] & 3) << 2
-    if i >= size:
-        k |= (scan[i - size] & 3) << 4
-    if i + size < len(scan):
-        k |= (scan[i + size] & 3) << 6
-    return k

@@ -13,6 +13,8 @@ Two safety limits sit here, below the composer's own budget: the brightness
 never exceeds max_brightness, and if the rendered frame would still draw
 more than budget_ma the whole chain is scaled down before it is written.
 """
+from array import array
+
 from gogadget import frame as F
 from gogadget.compat import const, forget
 
@@ -23,17 +25,24 @@ _FAST = const(2)
 # is what code & 0x0F holds (a quarter of the tables a byte index would need:
 # 2.5 KB less heap).
 _CODES = const(64)
+# The chain's state (one array, where each attribute took a slot and an
+# interned name): the render's layout (the board's size, bytes per LED,
+# where an LED's first colour byte sits), where red, green and blue sit
+# from there, then what show() last did.  hw/ledsetup.py fills it.
+_P0 = const(3)
+_USES = const(6)  # which blink phases the last frame uses
+_FRESH = const(7)  # the chain's content is unknown: write the next frame
+_KEY = const(8)  # the visible-state key last written (0xFFFF: none)
+_SCALED_FOR = const(9)  # the brightness table holds (0xFFFF: none)
 
 
 class LedChain:
     # Set by hw/ledsetup.py (for the checker only: no code is compiled for these).
     count: int
-    _pos: tuple
-    _layout: object
-    _phase: bytearray
-    _scaled: bytearray
-    _scaled_for: int
-    _last: bytearray
+    state: array
+    phase: bytearray
+    table: bytearray
+    last: bytearray
 
     def __init__(self, np, size, max_brightness=255, budget_ma=None, fast=None):
         """np: a neopixel.NeoPixel (or anything with n, bpp, ORDER, buf, write);
@@ -45,66 +54,61 @@ class LedChain:
         self.max_brightness = max_brightness
         self.budget_ma = budget_ma
         from gogadget.hw import ledsetup
-        self._uses_pass, self._render_pass = ledsetup.setup(self, np, size, fast)
+        # the passes over a frame: the viper twins or hw/ledsplain.py's
+        self.uses, self.render = ledsetup.setup(self, np, size, fast)
         ledsetup = None
         forget("hw.ledsetup")
 
-    def _visible_key(self, now_ms):
+    def show(self, frame, now_ms):
+        """Display a frame (frame.py format); True if the chain was written."""
+        st = self.state
+        if frame != self.last or st[_FRESH]:
+            self.last[:] = frame
+            st[_USES] = self.uses(frame, self.phase, len(frame))
+            st[_KEY] = 0xFFFF  # (written whatever the key)
         # Bits of the blink patterns the frame uses that are off now
         # (frame.on: the rhythms are defined there only).
         key = 0
-        if self._uses & _SLOW and not F.on(F.BLINK, now_ms):
+        if st[_USES] & _SLOW and not F.on(F.BLINK, now_ms):
             key |= _SLOW
-        if self._uses & _FAST and not F.on(F.FAST, now_ms):
+        if st[_USES] & _FAST and not F.on(F.FAST, now_ms):
             key |= _FAST
-        return key
-
-    def show(self, frame, now_ms):
-        """Display a frame (frame.py format); True if the chain was written."""
-        last = self._last
-        if frame == last and not self._fresh:
-            key = self._visible_key(now_ms)
-            if key == self._key:
-                return False
-        else:
-            last[:] = frame
-            self._uses = self._uses_pass(frame, self._phase, len(frame))
-            key = self._visible_key(now_ms)
-        self._key = key
-        self._fresh = False
+        if key == st[_KEY]:
+            return False
+        st[_KEY] = key
+        st[_FRESH] = 0
         self._render(frame, key)
-        self.np.write()
-        self.writes += 1
         return True
 
-    def _scale(self, bright):
-        dim = bright >> 2
-        scaled = self._scaled
-        p0, p1, p2 = self._pos
+    def _scale(self, brightness):
+        dim = brightness >> 2
+        table = self.table
+        st = self.state
+        p0 = st[_P0]
+        p1 = st[_P0 + 1]
+        p2 = st[_P0 + 2]
         palette = F.PALETTE
         for code in range(_CODES):
             t = code * 3
             if code & 0x0F != F.OFF:
                 r, g, b = palette[code & 0x0F]
-                k = dim if code & 0xF0 == F.DIM else bright
-                scaled[t + p0] = r * k // 255
-                scaled[t + p1] = g * k // 255
-                scaled[t + p2] = b * k // 255
+                k = dim if code & 0xF0 == F.DIM else brightness
+                table[t + p0] = r * k // 255
+                table[t + p1] = g * k // 255
+                table[t + p2] = b * k // 255
             else:
-                scaled[t + p0] = scaled[t + p1] = scaled[t + p2] = 0
-        self._scaled_for = bright
+                table[t + p0] = table[t + p1] = table[t + p2] = 0
+        st[_SCALED_FOR] = brightness
 
     def _render(self, frame, key):
+        # (a frame of its own: show's stays on the C stack, py/objfun.c)
         bright = frame[0]
         if bright > self.max_brightness:
             bright = self.max_brightness
-        if bright != self._scaled_for:
+        if bright != self.state[_SCALED_FOR]:
             self._scale(bright)
         buf = self.np.buf  # looked up each time: the PIO driver hands it out once free
-        self._limit(buf, self._render_pass(self.count, frame, self._scaled, key, self._phase,
-                                           self._layout, buf))
-
-    def _limit(self, buf, total):
+        total = self.render(self.count, frame, self.table, key, self.phase, self.state, buf)
         idle = self.np.n * F.MA_IDLE
         ma = idle + total * F.MA_PER_CHANNEL // 255
         budget = self.budget_ma
@@ -118,10 +122,12 @@ class LedChain:
                 buf[i] = buf[i] * limit // total
             ma = idle + limit * F.MA_PER_CHANNEL // 255
         self.current_ma = ma
+        self.np.write()
+        self.writes += 1
 
     def clear(self):
         buf = self.np.buf
         for i in range(len(buf)):
             buf[i] = 0
         self.np.write()
-        self._fresh = True
+        self.state[_FRESH] = 1

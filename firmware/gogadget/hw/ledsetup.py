@@ -22,19 +22,22 @@ def setup(chain, np, size, fast):
     order = np.ORDER
     # The three colour bytes of an LED are adjacent in the chain's buffer
     # (G R B for neopixel and hw/ws2812pio.py): LED k's first is at
-    # k * bpp + lo; _pos: where red, green, blue sit from there.
+    # k * bpp + lo; then where red, green, blue sit from there.
     lo = min(order[0], order[1], order[2])
-    chain._pos = (order[0] - lo, order[1] - lo, order[2] - lo)
-    if sorted(chain._pos) != [0, 1, 2]:
+    pos = [order[0] - lo, order[1] - lo, order[2] - lo]
+    if sorted(pos) != [0, 1, 2]:
         raise ValueError("colour bytes of an LED must be adjacent, ORDER %r" % (order,))
-    # the render's layout: the board's LEDs (size, bpp, lo), then the
-    # status pixels
-    chain._layout = array("H", [size, bpp, lo])
+    # leds.py's state: the render's layout (the board's LEDs: size, bpp,
+    # lo; then the status pixels), pos, and show()'s: the blink phases the
+    # last frame uses, fresh (the chain's content is unknown: write the
+    # next frame), the key last written and the brightness the table holds
+    # (none yet)
+    chain.state = array("H", [size, bpp, lo] + pos + [0, 1, 0xFFFF, 0xFFFF])
     # Which blink phases a code uses (show() ORs these over the frame).
-    chain._phase = bytearray(_CODES)
+    chain.phase = bytearray(_CODES)
     for code in range(_CODES):
         pattern = code & 0xF0
-        chain._phase[code] = _SLOW if pattern == F.BLINK else _FAST if pattern == F.FAST else 0
+        chain.phase[code] = _SLOW if pattern == F.BLINK else _FAST if pattern == F.FAST else 0
     # RGB per code (_CODES x 3) at the brightness in use (DIM codes at a
     # quarter of it), laid out in the chain's byte order, so a render
     # only copies bytes (and writes 0 for a code whose blink phase is
@@ -42,12 +45,8 @@ def setup(chain, np, size, fast):
     # palette when that brightness changes (_scale).  No full-brightness
     # copy is kept: it cost 3 KB of heap for a rebuild that comes once a
     # game or less.
-    chain._scaled = bytearray(_CODES * 3)
-    chain._scaled_for = -1
-    chain._last = bytearray(1 + count)
-    chain._fresh = True  # the chain's content is unknown: write the next frame
-    chain._key = -1
-    chain._uses = 0  # which blink phases the last frame uses
+    chain.table = bytearray(_CODES * 3)
+    chain.last = bytearray(1 + count)
     chain.writes = 0
     chain.current_ma = 0  # estimated draw of the last write
     chain.count = count

@@ -18,17 +18,17 @@ def uses(frame, phase, n):
     return u
 
 
-def render(count, frame, table, key, phase, layout, buf):
+def render(count, frame, table, key, phase, state, buf):
     """Copy the colour bytes of frame[1..count]'s codes from table to each
     LED's place in buf (code 0, frame.OFF, where the code's blink phase is
     off in key): -> the sum of the bytes written (the current,
-    leds._limit).  layout: the board's size, the buffer's bytes per LED and
+    leds._render).  state: the board's size, the buffer's bytes per LED and
     where an LED's first colour byte sits in them; the board's LEDs run
     serpentine (pins.led_index: even rows left to right, odd rows right to
     left), a row at a time, then the status pixels."""
-    size = layout[0]
-    bpp = layout[1]
-    lo = layout[2]
+    size = state[0]
+    bpp = state[1]
+    lo = state[2]
     n = size * size
     total = 0
     i = 1

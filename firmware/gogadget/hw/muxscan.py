@@ -8,7 +8,7 @@ SETTLE_READS thrown away conversions: the mux outputs and the ADC's sample
 capacitor still hold the previous sensor's voltage.  A scan then runs the
 plan from a preallocated array and allocates nothing.
 
-The plan is kept as one byte a step (muxplan.STEP_*): the line to set and
+The plan is kept as one byte a step (muxplan._STEP_*): the line to set and
 its value, and the bank whose ADC reads.  The place read is not stored: the select
 lines' state is the place's channels (c1 | c2 << 4, pins.mux_place), so
 the place is bank << 8 | state (a byte a step, where four arrays took 5:
@@ -23,7 +23,7 @@ from gogadget.scan import SENSOR_COLOUR
 
 class MuxScanner:
     kind = SENSOR_COLOUR
-    # Set by muxplan.make (for the checker only: no code is compiled for these).
+    # Set by muxplan.setup (for the checker only: no code is compiled for these).
     size: int
     calibration: Calibration
     settle_reads: int
@@ -33,39 +33,35 @@ class MuxScanner:
     _steps: bytearray
     _state: int
     _rails: array
-    _chan: bytes
-    _masks: array
     _regs: array
     _set: list
     _read: list
 
-    def __init__(self, size, select, bank_select, adcs, calibration=None,
-                 settle_reads=None, fast=None, gpios=None, channels=None):
-        """select, bank_select: 4 Pin objects each (S0..S3 of level 1 and 2);
-        adcs: one ADC object per bank (ADC0, ADC1).
+    def __init__(self, size, select, bank, adcs, calibration=None, settle_reads=None, fast=None):
+        """select, bank: 4 Pin objects each (S0..S3 of level 1 and 2); adcs:
+        one ADC object per bank (ADC0, ADC1).
 
-        fast: hw/rp2fast.load() on an RP2040, with gpios (the GPIO numbers of
-        select + bank_select) and channels (the ADC input of each bank): the
-        scan then drives the SIO and ADC registers from viper code, the same
-        plan in the same order."""
+        fast: hw/rp2fast.load() on an RP2040 wired as pins.py says: the scan
+        then drives the SIO and ADC registers of those GPIOs and ADC inputs
+        from viper code, the same plan in the same order."""
         from gogadget.hw import muxplan  # boot only: the plan and the set-up leave the heap
         self._plain = None
-        self._fast, self._fast_classify, self._fast_look = muxplan.make(
-            self, size, select, bank_select, adcs, calibration, settle_reads, fast, gpios,
-            channels)
-        if self._fast is None:  # every board but the Pico: the plain loops
-            from gogadget.hw import muxscanplain  # (its STEP_* from muxplan, still loaded)
+        # the viper twins' scan, classify and track_look, or None
+        self.fast = muxplan.setup(self, size, select, bank, adcs, calibration, settle_reads, fast)
+        self._fast_look = None if self.fast is None else self.fast[2]
+        if self.fast is None:  # every board but the Pico: the plain loops
+            from gogadget.hw import muxscanplain
             self._plain = muxscanplain
         muxplan = None
         forget("hw.muxplan")
 
     def read_raw(self):
         """One pass over every sensor into self.raw."""
-        if self._fast is None:
+        fast = self.fast
+        if fast is None:
             self._plain.read_raw(self)
             return
-        self._fast(self.plan_len, self._steps, self._chan, self.raw, self._masks, self._regs,
-                   self.settle_reads)
+        fast[0](self.plan_len, self._steps, self.raw, self._regs, self.settle_reads)
 
     def read(self, scan):
         """Fill scan (scan.py format) from one pass over the sensors, then
@@ -83,8 +79,8 @@ class MuxScanner:
         first len(calibration.changed) of them are listed there): scan
         holds what the last read left in it, no copy is kept."""
         cal = self.calibration
-        fast = self._fast_classify
+        fast = self.fast
         if fast is None:
             return self._plain.classify(self, scan)
-        return fast(len(self.raw), self.raw, self.fault, cal.lo, cal.hi, cal.loc, scan,
-                    self._rails, cal.changed, len(cal.changed))
+        return fast[1](len(self.raw), self.raw, self.fault, cal.lo, cal.hi, cal.loc, scan,
+                       self._rails, cal.changed, len(cal.changed))

@@ -3,54 +3,61 @@ loops, through the pins' and ADCs' own methods: what every board but the
 Pico runs (the Pico runs their viper twins on the SIO and ADC registers,
 hw/rp2viper.scan and classify), so a Pico never holds this module's
 bytecode.  hw/muxscan.py loads it when a scanner is made without them."""
-from gogadget.hw.muxplan import STEP_BANK_SHIFT, STEP_LINE, STEP_READ, STEP_SET, STEP_VALUE
+from gogadget.compat import const
 from gogadget.scan import S_EMPTY, S_FAULT
 
+# muxplan's _STEP_* (tests/test_hw_scan.py checks they agree)
+_STEP_LINE = const(7)
+_STEP_VALUE = const(8)
+_STEP_SET = const(16)
+_STEP_BANK_SHIFT = const(5)
+_STEP_READ = const(128)
 
-def read_raw(sc):
-    """One pass of the scanner sc's plan over every sensor into sc.raw
-    (muxplan's STEP_* bytes; the place read is the bank and the select
-    state)."""
-    setters = sc._set
-    reads = sc._read
-    steps = sc._steps
-    state = sc._state
-    raw = sc.raw
-    settle = sc.settle_reads
-    for i in range(sc.plan_len):
+
+def read_raw(sensors):
+    """One pass of the MuxScanner sensors' plan over every sensor into
+    sensors.raw (muxplan's _STEP_* bytes; the place read is the bank and
+    the select state)."""
+    setters = sensors._set
+    reads = sensors._read
+    steps = sensors._steps
+    state = sensors._state
+    raw = sensors.raw
+    settle = sensors.settle_reads
+    for i in range(sensors.plan_len):
         s = steps[i]
-        if s & STEP_SET:
-            p = s & STEP_LINE
-            if s & STEP_VALUE:
+        if s & _STEP_SET:
+            p = s & _STEP_LINE
+            if s & _STEP_VALUE:
                 setters[p](1)
                 state |= 1 << p
             else:
                 setters[p](0)
                 state &= ~(1 << p)
-        if not s & STEP_READ:
+        if not s & _STEP_READ:
             continue
-        b = s >> STEP_BANK_SHIFT & 3
+        b = s >> _STEP_BANK_SHIFT & 3
         r = reads[b]
         for _ in range(settle):
             r()
         raw[b << 8 | state] = r()
 
 
-def classify(sc, scan):
-    """Fill scan from sc.raw by the calibration's thresholds: -> how many
+def classify(sensors, scan):
+    """Fill scan from sensors.raw by the calibration's thresholds: -> how many
     places read other than at the last calib.track (the first
     len(calibration.changed) of them are listed there)."""
-    cal = sc.calibration
+    cal = sensors.calibration
     lo = cal.lo
     hi = cal.hi
     loc = cal.loc
     changed = cal.changed
     most = len(changed)
     count = 0
-    raw = sc.raw
-    fault = sc.fault
-    rail_lo = sc._rails[0]
-    rail_hi = sc._rails[1]
+    raw = sensors.raw
+    fault = sensors.fault
+    rail_lo = sensors._rails[0]
+    rail_hi = sensors._rails[1]
     for i in range(len(raw)):
         v = raw[i]
         if (fault[i >> 3] >> (i & 7)) & 1 or v < rail_lo or v > rail_hi:

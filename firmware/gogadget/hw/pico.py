@@ -55,9 +55,7 @@ def make_sensors(config, machine=None, calibration=None):
         adcs = [m.ADC(m.Pin(g)) for g in used]
         fast = rp2fast.load() if machine is None else None  # real pins only
         from gogadget.hw.muxscan import MuxScanner
-        return MuxScanner(size, select, bank, adcs, calibration, fast=fast,
-                          gpios=pins.MUX_SELECT + pins.BANK_SELECT,
-                          channels=[g - pins.ADC_PINS[0] for g in used])
+        return MuxScanner(size, select, bank, adcs, calibration, fast=fast)
     spi = m.SPI(pins.SPI_ID, baudrate=pins.SHIFT_BAUD, polarity=0, phase=0,
                 sck=m.Pin(pins.SPI_SCK), mosi=m.Pin(pins.SPI_MOSI), miso=m.Pin(pins.SPI_MISO))
     from gogadget.hw.shiftscan import ShiftScanner
@@ -88,8 +86,8 @@ def make_buttons(config, machine=None):
     m = _machine(machine)
     up = m.Pin.PULL_UP
     from gogadget.hw.buttons import Buttons
-    return Buttons(m.Pin(pins.BUTTON_PASS, m.Pin.IN, up), m.Pin(pins.BUTTON_CONFIRM, m.Pin.IN, up),
-                   m.Pin(pins.BUTTON_NEW, m.Pin.IN, up), config.long_press_ms)
+    return Buttons([m.Pin(g, m.Pin.IN, up) for g in (pins.BUTTON_PASS, pins.BUTTON_CONFIRM,
+                                                      pins.BUTTON_NEW)], config.long_press_ms)
 
 
 def make_clock_display(config, machine=None):
@@ -98,15 +96,10 @@ def make_clock_display(config, machine=None):
     if config.time_control == "none":
         return None
     m = _machine(machine)
-    from gogadget.hw.tm1637 import TM1637, ClockDisplay
+    from gogadget.hw import tm1637
     # The internal pull-ups keep unconnected pins high: no module, no ACK.
-    chip = TM1637(m.Pin(pins.DISPLAY_CLK, m.Pin.OPEN_DRAIN, m.Pin.PULL_UP, value=1),
-                  m.Pin(pins.DISPLAY_DIO, m.Pin.OPEN_DRAIN, m.Pin.PULL_UP, value=1))
-    if not chip.probe():
-        chip = None
-        forget("hw.tm1637")  # no module fitted: its driver leaves the heap
-        return None
-    return ClockDisplay(chip)
+    return tm1637.find(m.Pin(pins.DISPLAY_CLK, m.Pin.OPEN_DRAIN, m.Pin.PULL_UP, value=1),
+                       m.Pin(pins.DISPLAY_DIO, m.Pin.OPEN_DRAIN, m.Pin.PULL_UP, value=1))
 
 
 def make_heartbeat(machine=None):

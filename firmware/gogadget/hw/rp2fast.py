@@ -21,12 +21,6 @@ loads.
 """
 import sys
 
-# RP2040 registers (datasheet 2.3.1.7 SIO, 4.9.6 ADC).
-SIO_OUT_SET = 0xD0000014
-SIO_OUT_CLR = 0xD0000018
-ADC_CS = 0x4004C000  # RESULT is the next word
-ADC_CS_EN_START = 5  # EN | START_ONE; AINSEL << 12; READY is bit 8
-
 # The functions in hw/rp2viper.py, by name (what load() returns).
 NAMES = ("scan", "classify", "track_look", "uses", "render", "settle_places", "settle_mark", "diff_places",
          "sync_want", "paint_places", "crc8", "liberty", "remove", "superko_find")

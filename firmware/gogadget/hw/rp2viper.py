@@ -15,9 +15,11 @@ every twin against its plain loop.
 import micropython
 
 @micropython.viper
-def scan(steps: int, plan: ptr8, chan: ptr8, raw: ptr16, masks: ptr32, regs: ptr32, settle: int):
-    # hw/muxscanplain.read_raw: a step byte is muxplan's STEP_*; regs: SIO
-    # set, SIO clear, ADC CS addresses and the select state the plan starts in
+def scan(steps: int, plan: ptr8, raw: ptr16, regs: ptr32, settle: int):
+    # hw/muxscanplain.read_raw: a step byte is muxplan's _STEP_*; regs: SIO
+    # set, SIO clear, ADC CS addresses and the select state the plan starts
+    # in, then each select line's GPIO mask (4..11) and each bank's ADC
+    # input (12..)
     setr = ptr32(regs[0])
     clrr = ptr32(regs[1])
     adc = ptr32(regs[2])
@@ -29,14 +31,14 @@ def scan(steps: int, plan: ptr8, chan: ptr8, raw: ptr16, masks: ptr32, regs: ptr
             p = s & 7  # STEP_LINE
             m = 1 << p
             if s & 8:  # STEP_VALUE
-                setr[0] = masks[p]
+                setr[0] = regs[4 + p]
                 state |= m
             else:
-                clrr[0] = masks[p]
+                clrr[0] = regs[4 + p]
                 state = (state | m) ^ m
         if s & 128:  # STEP_READ
             b = (s >> 5) & 3  # STEP_BANK_SHIFT
-            cs = 5 | (chan[b] << 12)
+            cs = 5 | (regs[12 + b] << 12)
             k = 0
             v = 0
             while k <= settle:
@@ -78,7 +80,7 @@ def classify(n: int, raw: ptr16, fault: ptr8, lo: ptr16, hi: ptr16, loc: ptr8,
     return count
 
 @micropython.viper
-def track_look(cal, raw: ptr16, scan: ptr8, todo: ptr16, count: int, every: int) -> int:
+def track_look(cal, raw: ptr16, scan: ptr8, todo: ptr16, count: int, fresh: int) -> int:
     # hw/calibplain.look, line for line (xt is signed: ptr16 reads it as 0..65535)
     lim = int(cal.track_limit)
     size = int(cal.size)
@@ -98,7 +100,7 @@ def track_look(cal, raw: ptr16, scan: ptr8, todo: ptr16, count: int, every: int)
     dirty = 0
     k = 0
     while k < count:
-        if every:
+        if fresh:
             i = k
         else:
             i = int(todo[k])
@@ -226,12 +228,12 @@ def uses(frame: ptr8, phase: ptr8, n: int) -> int:
     return u
 
 @micropython.viper
-def render(count: int, frame: ptr8, table: ptr8, key: int, phase: ptr8, layout: ptr16,
+def render(count: int, frame: ptr8, table: ptr8, key: int, phase: ptr8, state: ptr16,
            buf: ptr8) -> int:
     # hw/ledsplain.render: a row at a time (serpentine), then the status pixels
-    size = layout[0]
-    bpp = layout[1]
-    lo = layout[2]
+    size = state[0]
+    bpp = state[1]
+    lo = state[2]
     n = size * size
     total = 0
     i = 1

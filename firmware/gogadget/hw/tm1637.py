@@ -13,7 +13,7 @@ player to move: M:SS, H:MM from an hour up, blank without a time control,
 "----" when that player is out of time.  It writes only when a digit
 changes, from buffers allocated once.
 """
-from gogadget.compat import const
+from gogadget.compat import const, forget
 
 CMD_DATA = const(0x40)  # write display data, address auto-increment
 CMD_ADDRESS = const(0xC0)  # from digit 0
@@ -96,6 +96,17 @@ class TM1637:
     def probe(self):
         """Is a module there?  (Blanks it.)"""
         return self.write(b"\x00\x00\x00\x00")
+
+
+def find(clk, dio):
+    """-> a ClockDisplay on the TM1637 on these lines, or None when no
+    module answers; then this module leaves the heap (hw/pico.py names
+    none of its names: a board without a clock interns none of them)."""
+    chip = TM1637(clk, dio)
+    if chip.probe():
+        return ClockDisplay(chip)
+    forget("hw.tm1637")  # no module fitted: its driver leaves the heap
+    return None
 
 
 def clock_segments(out, ms, flagged=False):
