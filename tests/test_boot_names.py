@@ -46,3 +46,10 @@ def test_the_names_learnt_at_the_start_stay_in_budget(built, config, micropython
         "%s: %d names, budget %d: lower the budget" % (config, names, memory.NAMES[config]))
 
 
+
+
+def test_the_rooms_budget_is_under_the_line():
+    """The room's budget, with what the emulated Pico W counts beyond the
+    unix port (~140 names) and a margin for names made at run time, stays
+    under the line where the table's next block (7.7 KB) is taken."""
+    assert memory.NAMES["room"] + 140 + 40 <= memory.NAMES_LINE, memory.NAMES

@@ -39,17 +39,17 @@ CORE = (
 PLAY = "gogadget.play"
 # phase: (what it holds beyond CORE, budget: the most bytes of .mpy for all it holds)
 PHASES = {
-    "idle": ((PLAY,), 50700),
-    "playing": ((PLAY,), 50700),
-    "passing": ((PLAY,), 50700),
-    "counting": (("gogadget.counting", "gogadget.score"), 52100),
-    "saving": (("gogadget.ending", "gogadget.sgf"), 51700),
-    "over": (("gogadget.ending",), 49400),
-    "new game": ((PLAY, "gogadget.ending", "gogadget.position"), 53900),
-    "resume": ((PLAY, "gogadget.position"), 52700),
-    "host": ((PLAY, "gogadget.link", "gogadget.gtp", "gogadget.ruleopts", "gogadget.score"), 69700),
-    "room": ((PLAY, "gogadget.broadcast", "gogadget.hw.net", "gogadget.mqtt"), 57500),
-    "clocked": ((PLAY, "gogadget.clock"), 53800),
+    "idle": ((PLAY,), 49300),
+    "playing": ((PLAY,), 49300),
+    "passing": ((PLAY,), 49300),
+    "counting": (("gogadget.counting", "gogadget.score"), 50800),
+    "saving": (("gogadget.ending", "gogadget.sgf"), 50100),
+    "over": (("gogadget.ending",), 48000),
+    "new game": ((PLAY, "gogadget.ending", "gogadget.position"), 52600),
+    "resume": ((PLAY, "gogadget.position"), 51300),
+    "host": ((PLAY, "gogadget.link", "gogadget.gtp", "gogadget.ruleopts", "gogadget.score"), 68300),
+    "room": ((PLAY, "gogadget.broadcast", "gogadget.hw.net", "gogadget.mqtt"), 56100),
+    "clocked": ((PLAY, "gogadget.clock"), 52500),
 }
 # The most names (qstrs) the firmware interns at the board's start, as the
 # unix port counts them on the .mpy files (tests/mp/boot_names.py; the
@@ -61,7 +61,7 @@ PHASES = {
 # counts ~140 names more than the unix port (its ROM has fewer, and it
 # interns main.py's and the drivers' run-time names): the room's budget
 # keeps it under that line with room for the names made at run time.
-NAMES = {"plain": 900, "clock": 930, "room": 1060}
+NAMES = {"plain": 740, "clock": 770, "room": 900}
 NAMES_LINE = 1260
 
 # Under the unix port the fakes stand in for what only the RP2040 loads:
