@@ -15,7 +15,7 @@ _M_STRAY = const(2)  # view.M_STRAY
 _M_CONTRA = const(8)  # view.M_CONTRA
 _F_IGNORED = const(1)  # view's F_IGNORED
 _F_DRIVER = const(2)  # view.F_DRIVER
-_TICK_SHIFT = const(7)  # view.TICK_SHIFT
+_TICK_SHIFT = const(7)  # view._TICK_SHIFT
 
 
 def places(ref):

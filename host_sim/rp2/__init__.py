@@ -49,7 +49,7 @@ ENV = "GOGADGET_UF2"
 
 # Raw 12-bit ADC values of the virtual sensors (read_u16 gives v << 4 | v >> 8):
 # mid-rail when empty, +-500 counts (about 0.4 V) under a stone, which the
-# default calibration (calib.py: thresholds half a DEFAULT_STEP away) reads.
+# default calibration (calibfmt.py: thresholds half a DEFAULT_STEP away) reads.
 ADC_EMPTY = 2048
 ADC_BLACK = 2548
 ADC_WHITE = 1548

@@ -442,7 +442,7 @@ def diff_places(ref) -> int:
     fault = ptr8(ref.fault)
     since = ptr16(ref.since)
     n = int(ref.n)
-    now = (int(ref.now) >> 7) & 0xFFFF  # view.TICK_SHIFT
+    now = (int(ref.now) >> 7) & 0xFFFF  # view._TICK_SHIFT
     oldest = now
     age = 0
     extras = 0
@@ -668,7 +668,7 @@ def remove(board, n: int, top: int) -> int:
 
 @micropython.viper
 def superko_find(history, k: int, h: int) -> int:
-    # boardplain.find_back: the last index <= k where history (array "i") holds h, else -1
+    # boardplain.find: the last index <= k where history (array "i") holds h, else -1
     hist = ptr32(history)
     while k >= 0:
         if hist[k] == h:
