@@ -298,19 +298,9 @@ def test_micropython_scan_is_right_and_allocates_nothing(micropython, size):
 # list of 361 steps, a 2 KB block).
 FRAGMENTED_PLAN = r"""
 import gc
+from fragment import fragment
 from gogadget.hw import muxplan
-gc.collect()
-chain = None
-try:
-    while True:  # holes of ~1 KB, each pinned apart by a small list
-        chain = [chain, bytearray(960)]
-except MemoryError:
-    pass
-node = chain
-while node is not None:
-    node[1] = None
-    node = node[0]
-gc.collect()
+pins = fragment(960)  # holes of ~1 KB
 print("free", gc.mem_free())
 plan = muxplan.build_plan(19)
 print("plan", len(plan[0]))

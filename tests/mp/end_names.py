@@ -60,20 +60,11 @@ for i, p in enumerate(OPENING):
     steps(3)
 from gogadget.events import BTN_CONFIRM, BTN_PASS  # noqa: E402  (main has it loaded)
 
-# The heap in pieces: every free block under 1 KB (holes of ~700 bytes,
-# each pinned apart by a small list), plenty free in all.
-gc.collect()
-chain = None
-try:
-    while True:
-        chain = [chain, bytearray(700)]
-except MemoryError:
-    pass
-node = chain
-while node is not None:
-    node[1] = None
-    node = node[0]
-gc.collect()
+# The heap in pieces: every free block under 1 KB (holes of ~700 bytes),
+# plenty free in all.
+from fragment import fragment  # noqa: E402
+
+pins = fragment(700)
 print("FREE", gc.mem_free())
 print("NAMES BEFORE", end=" ")
 micropython.qstr_info()
