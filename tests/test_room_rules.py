@@ -271,9 +271,12 @@ def test_a_real_pairing_holds_for_its_game_and_ends_with_it(tmp_path):
     for p in ("cc", "gg", "cg"):
         play(room, b, p)
         play(room, w, p)
-    play(room, b, "gc")  # White's board a move behind: still one game
     assert card(room, "b2")["mirror"] and card(room, "b1")["opponent"] == "b2"
-    play(room, w, "gc")
+    play(room, w, "gc")  # White's move, on White's board first: one game, on White's card
+    assert card(room, "b1")["mirror"] and not card(room, "b2")["mirror"]
+    assert card(room, "b2")["opponent"] == "b1"
+    play(room, b, "gc")
+    assert card(room, "b2")["mirror"] and not card(room, "b1")["mirror"]
     for g in (b, w):
         assert feed(room, g.id, T_MOVE, g.end("B+R")) == "applied"
     # Over: the pairing ended, each board's record is archived under its name.

@@ -49,20 +49,26 @@ from collections import OrderedDict
 
 from gogadget import score, sgf
 from gogadget.broadcast import valid_board_id
-from gogadget.board import OK, REASONS, Board
+from gogadget.board import OK, REASONS
 from gogadget.points import BLACK, EMPTY, PASS, WHITE, parse_sgf_coord
 from gogadget.rules import KO_NONE, PRESETS, SUICIDE_ALLOWED, Rules
 from gogadget.pairing import T_PAIR
+from host_sim.room.history import HashedBoard
 from host_sim.room.messages import parse, parse_topic
 
 log = logging.getLogger("gogadget.relay")
 
 KEEP_PAST = 20  # finished or abandoned games kept in memory per board
+# What one board may add to the archive in a day (UTC): a tournament board
+# plays a few dozen games a day, each record a few KB (8 KB of moves at most).
+QUOTA_GAMES = 100
+QUOTA_BYTES = 4 << 20
 MAX_GAME_JUMP = 1000  # how far a board's game number may move on at once
 _COUNTED = re.compile(r"([BW])\+(\d+(?:\.\d+)?)|0|Draw")
 _COLOUR = {"B": BLACK, "W": WHITE}
 _STONES = bytes.maketrans(bytes([EMPTY, BLACK, WHITE]), b".bw")
 _GAME_ID = re.compile(r"(.+)-(\d{1,10})")
+_FILE = re.compile(r"(.+-\d{1,10})(?:\.\d{1,2})?\.sgf")  # an archive file: <board>-<game>[.k].sgf
 
 
 def game_id(board, game):
@@ -147,9 +153,10 @@ def game_rules(name):
 def build_board(size, setup, moves, rules="", handicap=0):
     """A rules-core Board after setup and moves, with the game's own ko and
     suicide rules (anything goes under rules it cannot name); ValueError
-    naming the first move it refuses."""
+    naming the first move it refuses.  (HashedBoard: the firmware's Board
+    with its positions indexed, so superko is O(1) a move.)"""
     r = game_rules(rules)
-    bd = Board(size, ko=r.ko if r else KO_NONE, suicide=r.suicide if r else SUICIDE_ALLOWED,
+    bd = HashedBoard(size, ko=r.ko if r else KO_NONE, suicide=r.suicide if r else SUICIDE_ALLOWED,
                capacity=max(64, 2 * len(moves)))
     for c, p in setup:
         bd.setup(_COLOUR[c], parse_sgf_coord(size, p))
@@ -215,8 +222,25 @@ def _margin(v):
     return "B+%g" % v if v > 0 else "W+%g" % -v if v < 0 else "0"
 
 
+def lead(a, ca, b, cb):
+    """Of two boards' records of one paired game (a played as colour ca, b
+    as cb), the one whose card shows it: the same moves (Black's), or the
+    one a move ahead with its own player's move (the move its board just
+    took, which the other board has still to place).  None when they are not
+    one game so: a board can then neither hide another's moves behind its
+    own record nor show moves on its behalf (docs/ROOM.md, Threat model)."""
+    x, y = a.moves, b.moves
+    if len(x) == len(y):
+        return (a if ca == "B" else b) if x == y else None
+    if len(x) == len(y) + 1 and x[-1][0] == ca and x[:-1] == y:
+        return a
+    if len(y) == len(x) + 1 and y[-1][0] == cb and y[:-1] == x:
+        return b
+    return None
+
+
 class BoardState:
-    __slots__ = ("id", "status", "game", "past", "json", "pair", "ended_pairs")
+    __slots__ = ("id", "status", "game", "past", "json", "pair", "ended_pairs", "fresh")
 
     def __init__(self, board_id):
         self.id = board_id
@@ -226,19 +250,29 @@ class BoardState:
         self.json = None  # cached summary text; None when it must be rebuilt
         self.pair = None  # its pair message (two boards, one game), or None
         self.ended_pairs = set()  # pair ids whose game is over: never counted again
+        # A status came (the board's new connection, or its will): its next
+        # snapshot is its word on its current game, whatever the number.
+        self.fresh = False
 
 
 class Room:
-    def __init__(self, archive=None, keep_past=KEEP_PAST):
+    def __init__(self, archive=None, keep_past=KEEP_PAST, quota_games=QUOTA_GAMES,
+                 quota_bytes=QUOTA_BYTES):
         self.archive = archive
-        if archive:
-            os.makedirs(archive, exist_ok=True)
         self.keep_past = keep_past
+        self.quota_games, self.quota_bytes = quota_games, quota_bytes
+        self.now = time.time  # the day a quota counts in (tests move it)
         self.boards = {}
         self.dirty = set()
         self.lock = threading.RLock()
-        self.counts = {"messages": 0, "dropped": 0, "applied": 0, "archived": 0}
+        self.counts = {"messages": 0, "dropped": 0, "applied": 0, "archived": 0,
+                       "over_quota": 0}
         self.on_log = None  # tests: called with each drop's log line
+        self.files = {}  # archive file name -> board id
+        self.quotas = {}  # board id -> _quota_of()'s list
+        if archive:
+            os.makedirs(archive, exist_ok=True)
+            self._scan_archive()
 
     # -- messages -------------------------------------------------------------
 
@@ -278,12 +312,19 @@ class Room:
     def _touch(self, st):
         st.json = None
         self.dirty.add(st.id)
+        if st.pair is not None:
+            # Which of two paired cards shows their game turns on both records.
+            other = self.boards.get(st.pair["opponent"])
+            if other is not None:
+                other.json = None
+                self.dirty.add(other.id)
 
     def apply(self, m):
         st = self._state(m["board"])
         kind = m["kind"]
         if kind == "status":
             st.status = {"online": m["online"], "faults": m["faults"], "note": m["note"]}
+            st.fresh = True
             self._touch(st)
             return "applied"
         if kind == "game":
@@ -316,8 +357,9 @@ class Room:
         """The opponent's BoardState while the two boards play one game: both
         pair messages agree (the same game id, each naming the other, the
         two colours) and both boards show the same game (size, komi, rules,
-        set-up, one's moves the start of the other's).  The pairing belongs
-        to the two games it was first seen on, and ends with either (see
+        set-up, and the same moves, or one board a move ahead with its own
+        player's move: lead()).  The pairing belongs to the two games it
+        was first seen on (neither of them over), and ends with either (see
         _end_pair); else None.  So no board can hide another's card by
         naming it, and a pair message left from an earlier game counts for
         nothing."""
@@ -329,25 +371,30 @@ class Room:
         if q is None or q["pair"] != p["pair"] or q["opponent"] != st.id \
                 or q["colour"] == p["colour"] or other.game is None:
             return None
-        if p["game"] is not None and (p["game"] != st.game.game or q["game"] != other.game.game):
-            return None
         a, b = st.game, other.game
-        if (a.size, a.komi, a.rules, a.setup) != (b.size, b.komi, b.rules, b.setup) \
+        if p["game"] is not None or q["game"] is not None:
+            if p["game"] != a.game or q["game"] != b.game:
+                return None  # bound to two other games
+        elif a.phase == "over" or b.phase == "over":
+            return None  # a finished game takes up no pairing
+        if (a.size, a.komi, a.rules, a.setup, a.handicap) \
+                != (b.size, b.komi, b.rules, b.setup, b.handicap) \
                 or (a.phase == "over" and b.phase == "over"):
             return None  # two games, or one game over (its pairing with it)
-        short, long_ = (a.moves, b.moves) if len(a.moves) <= len(b.moves) else (b.moves, a.moves)
-        if long_[:len(short)] != short:
+        if lead(a, p["colour"], b, q["colour"]) is None:
             return None
         if p["game"] is None:
             p["game"], q["game"] = a.game, b.game  # bound to these two games
         return other
 
-    def _end_pair(self, st):
-        """st's game is over or replaced: its pair message is spent, and so
-        is the opponent's if it named st for the same game; neither id is
-        taken from them again."""
+    def _end_pair(self, st, g):
+        """st's game g is over or replaced: the pairing bound to it is spent,
+        and so is the opponent's pair message if it named st for the same
+        game; neither id is taken from them again.  (A pair message not yet
+        bound to a game -- one that came before its game's first snapshot --
+        is the next game's, and stays.)"""
         p = st.pair
-        if p is None:
+        if p is None or p["game"] != g.game:
             return
         other = self.boards.get(p["opponent"])
         for b in (st, other):
@@ -383,7 +430,10 @@ class Room:
                 raise ValueError("take-back of move %d after %d moves" % (m["n"], len(g.moves)))
             g.moves.pop()
             if g.phase == "over":
+                # The game reopens (the board takes a take-back after the
+                # end, as its referee does): archived again when it ends.
                 g.phase, g.result, g.verdict = "play", "", ""
+                g.archived = False
         else:  # end
             result = m["result"]
             g.result, g.phase = result, "over"
@@ -403,10 +453,19 @@ class Room:
 
     def _snapshot(self, st, m):
         g = st.game
-        if g is not None and (m["game"] < g.game or (m["game"] == g.game and m["seq"] < g.seq)):
+        # The first snapshot after a status (a new connection of the board's,
+        # or its will) is the board's word on its current game, whatever its
+        # number and seq: who publishes under the board's id throws the board
+        # off (one client id a user), and the board says its game again when
+        # it is back.  So no number or seq published ahead of the board's --
+        # 9 -> 1009, or game 10 at seq 500 before the real game 10 -- hides
+        # its real game for longer than its reconnection.
+        fresh, st.fresh = st.fresh, False
+        same = g is not None and m["game"] == g.game
+        if not fresh and g is not None and (m["game"] < g.game or (same and m["seq"] < g.seq)):
             return "stale"
-        if g is None or m["game"] != g.game:
-            if g is not None and m["game"] > g.game + MAX_GAME_JUMP:
+        if g is None or not same or m["seq"] < g.seq:
+            if not fresh and g is not None and m["game"] > g.game + MAX_GAME_JUMP:
                 raise ValueError("game number jumps from %d to %d (at most %d at once): refused"
                                  % (g.game, m["game"], MAX_GAME_JUMP))
             new = Game(st.id, m)
@@ -414,7 +473,11 @@ class Room:
                                  m["handicap"])  # ValueError: dropped
             new.moves = m["moves"]
             if g is not None:
-                self._retire(st, g)
+                # Another game, or another record under this one's number
+                # (not kept in memory then: a file it was archived as stays,
+                # listed in /games.json).
+                self._retire(st, g, keep=not same)
+            st.past.pop(new.game, None)  # the board's word on that game now
             st.game = new
             g = new
         else:
@@ -474,13 +537,17 @@ class Room:
                 g.waiting = True
                 self._touch(self.boards[g.board])
                 raise
+        if new != g.moves or m["result"] != g.result or m["phase"] != g.phase:
+            g.archived = False  # another record: the file is written again when it is over
         g.bd = bd
         g.moves = new
         g.header(m)
 
-    def _retire(self, st, g):
-        self._end_pair(st)
+    def _retire(self, st, g, keep=True):
+        self._end_pair(st, g)
         g.bd = None
+        if not keep:
+            return
         st.past[g.game] = g
         while len(st.past) > self.keep_past:
             st.past.popitem(last=False)
@@ -492,7 +559,7 @@ class Room:
             return
         st = self.boards.get(g.board)
         if st is not None and st.game is g:
-            self._end_pair(st)  # the paired game is over: so is the pairing
+            self._end_pair(st, g)  # the paired game is over: so is the pairing
         if g.archived or not self.archive:
             return
         if not g.moves:
@@ -501,36 +568,48 @@ class Room:
             return
         text = g.sgf()
         base = os.path.join(self.archive, g.name)
+        # A game reopened by a take-back after its end and ended again: its
+        # own file (the one this game was archived as) gets the new record.
+        own = os.path.join(self.archive, g.archive_name) if g.archive_name else None
         try:
-            path = self._write_new(base, text)
+            path = self._write_new(base, text, own, g.board)
         except OSError as e:
             log.error("cannot archive %s: %s", base + ".sgf", e)
             return  # the game's next message tries again
+        if path is None:
+            return  # over the board's quota: shown, not archived
         g.archived = True  # said only now: the file is there
         g.archive_name = os.path.basename(path)
+        self.files[g.archive_name] = g.board
         if st is not None:
             self._touch(st)
 
-    def _write_new(self, base, text):
-        """base.sgf holding text: written atomically, unless it holds it
-        already (a relay restarted).  A base.sgf with another record is
-        kept, and text goes beside it (base.2.sgf, ...): a file written
-        ahead for a game number cannot take the real game's place."""
+    def _write_new(self, base, text, own=None, board=None):
+        """The file holding text: `own` (this game's file, rewritten), else
+        base.sgf written atomically, unless it holds it already (a relay
+        restarted).  A base.sgf with another record is kept, and text goes
+        beside it (base.2.sgf, ...): a file written ahead for a game number
+        cannot take the real game's place, and every one is listed in
+        /games.json.  None when the board's quota for the day is spent."""
+        data = text.encode("utf-8")
         for k in range(1, 100):
-            path = base + (".sgf" if k == 1 else ".%d.sgf" % k)
+            path = own or base + (".sgf" if k == 1 else ".%d.sgf" % k)
             try:
-                with open(path, encoding="utf-8") as f:
-                    if f.read() == text:
+                with open(path, "rb") as f:
+                    if f.read() == data:
                         return path
-                continue
+                if own is None:
+                    continue
             except FileNotFoundError:
                 pass
+            if board is not None and not self._quota(board, len(data), own is None):
+                return None
             if k > 1:
                 log.warning("%s.sgf holds another record: this one is %s", base, path)
             tmp = path + ".tmp"
             try:
-                with open(tmp, "w", encoding="utf-8") as f:
-                    f.write(text)
+                with open(tmp, "wb") as f:
+                    f.write(data)
                     f.flush()
                     os.fsync(f.fileno())
                 os.replace(tmp, path)
@@ -545,6 +624,66 @@ class Room:
             return path
         raise OSError("%s.sgf: too many different records" % base)
 
+    def _quota(self, board, nbytes, new_file):
+        """May the board have one more file (new_file) of nbytes archived
+        today (UTC)?  Counted when yes; when no, one log line a board a day
+        says so (issue 36: one board filled the archive with 300 one-move
+        games in 6 s)."""
+        day = time.strftime("%Y-%m-%d", time.gmtime(self.now()))
+        q = self._quota_of(board, day)
+        if q[1] + (1 if new_file else 0) > self.quota_games or q[2] + nbytes > self.quota_bytes:
+            self.counts["over_quota"] += 1
+            if q[3] != day:
+                q[3] = day  # said once a board a day
+                line = ("%s: archive quota reached (%d games, %d bytes a board a day): its "
+                        "further games today are shown, not archived" % (
+                            board, self.quota_games, self.quota_bytes))
+                log.warning(line)
+                if self.on_log:
+                    self.on_log(line)
+            return False
+        q[1] += 1 if new_file else 0
+        q[2] += nbytes
+        return True
+
+    def _quota_of(self, board, day):
+        """[day, files, bytes, the day it was said] for the board, today's."""
+        q = self.quotas.get(board)
+        if q is None:
+            q = self.quotas[board] = [day, 0, 0, None]
+        elif q[0] != day:
+            q[:3] = [day, 0, 0]
+        return q
+
+    def _scan_archive(self):
+        """The files already in the archive (earlier runs): listed in
+        /games.json and served, and today's counted against their boards'
+        quotas."""
+        today = time.strftime("%Y-%m-%d", time.gmtime(self.now()))
+        for name in sorted(os.listdir(self.archive)):
+            m = _FILE.fullmatch(name)
+            parts = split_game_id(m.group(1)) if m else None
+            if parts is None:
+                continue
+            path = os.path.join(self.archive, name)
+            try:
+                info = os.lstat(path)
+            except OSError:
+                continue
+            if not os.path.isfile(path) or os.path.islink(path):
+                continue
+            self.files[name] = parts[0]
+            if time.strftime("%Y-%m-%d", time.gmtime(info.st_mtime)) == today:
+                q = self._quota_of(parts[0], today)
+                q[1] += 1
+                q[2] += info.st_size
+
+    def archive_files(self):
+        """Every file in the archive, this run's and earlier ones', by name:
+        each is served as /game/<name without .sgf>.sgf."""
+        with self.lock:
+            return sorted(self.files)
+
     # -- what the web side reads -----------------------------------------------
 
     def summary(self, st):
@@ -558,7 +697,8 @@ class Room:
             # One game on two boards: the page shows it once, on Black's card.
             d["pair"] = st.pair["pair"]
             d["opponent"] = other.id
-            d["mirror"] = st.pair["colour"] == "W"
+            d["mirror"] = lead(st.game, st.pair["colour"], other.game,
+                               other.pair["colour"]) is not st.game
         g = st.game
         if g is not None:
             bd = g.bd
@@ -618,13 +758,16 @@ class Room:
             return st.past.get(parts[1])
 
     def sgf(self, name):
-        """SGF text of a game, live or final (an archived game from an earlier
-        run is read from the archive); None if unknown."""
+        """SGF text of a game, live or final, by its id (`<board>-<game>`),
+        or of an archive file by its name less ".sgf" (every file
+        archive_files() lists, this run's or earlier ones'); None if
+        unknown.  Only listed names are read: nothing else of the disk."""
         with self.lock:
             g = self.find(name)
             if g is not None:
                 return g.sgf()
-        if self.archive and split_game_id(name):
+            known = self.archive and (name + ".sgf") in self.files
+        if known:
             try:
                 with open(os.path.join(self.archive, name + ".sgf"), encoding="utf-8") as f:
                     return f.read()

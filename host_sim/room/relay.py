@@ -40,7 +40,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from gogadget.broadcast import TOPIC_ROOT
 from host_sim import data_dir
 from host_sim.room.broker import default_dir, parse_url
-from host_sim.room.games import Room, split_game_id
+from host_sim.room.games import Room
 from host_sim.room.inbox import Inbox
 from host_sim.stopflag import StopFlag
 
@@ -274,14 +274,15 @@ class Handler(BaseHTTPRequestHandler):
             body = ("window.ROOM_STATE = %s;\n" % self.relay.hub.state_now()).encode()
             return self._send(200, "text/javascript; charset=utf-8", body)
         if path == "/games.json":
-            body = json.dumps({"games": room.games()}, separators=(",", ":")).encode()
+            body = json.dumps({"games": room.games(), "files": room.archive_files()},
+                              separators=(",", ":")).encode()
             return self._send(200, "application/json", body)
         if path == "/stats.json":
             body = json.dumps(self.relay.stats(), separators=(",", ":")).encode()
             return self._send(200, "application/json", body)
         if path.startswith("/game/") and path.endswith(".sgf"):
             name = path[len("/game/"):-len(".sgf")]
-            text = room.sgf(name) if split_game_id(name) else None
+            text = room.sgf(name)  # a game's id, or an archive file's name
             if text is None:
                 return self._error(404, "no game " + name[:80])
             return self._send(200, "application/x-go-sgf; charset=utf-8", text.encode(),
