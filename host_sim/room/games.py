@@ -431,7 +431,8 @@ class Room:
             g.moves.pop()
             if g.phase == "over":
                 # The game reopens (the board takes a take-back after the
-                # end, as its referee does): archived again when it ends.
+                # end, as its referee does): archived again, in a file of
+                # its own, when it ends again.
                 g.phase, g.result, g.verdict = "play", "", ""
                 g.archived = False
         else:  # end
@@ -568,11 +569,10 @@ class Room:
             return
         text = g.sgf()
         base = os.path.join(self.archive, g.name)
-        # A game reopened by a take-back after its end and ended again: its
-        # own file (the one this game was archived as) gets the new record.
-        own = os.path.join(self.archive, g.archive_name) if g.archive_name else None
         try:
-            path = self._write_new(base, text, own, g.board)
+            # (A game reopened by a take-back after its end and ended again
+            # gets a file of its own: no file is ever written twice.)
+            path = self._write_new(base, text, g.board)
         except OSError as e:
             log.error("cannot archive %s: %s", base + ".sgf", e)
             return  # the game's next message tries again
@@ -584,25 +584,25 @@ class Room:
         if st is not None:
             self._touch(st)
 
-    def _write_new(self, base, text, own=None, board=None):
-        """The file holding text: `own` (this game's file, rewritten), else
-        base.sgf written atomically, unless it holds it already (a relay
-        restarted).  A base.sgf with another record is kept, and text goes
-        beside it (base.2.sgf, ...): a file written ahead for a game number
-        cannot take the real game's place, and every one is listed in
-        /games.json.  None when the board's quota for the day is spent."""
+    def _write_new(self, base, text, board=None):
+        """base.sgf holding text: written atomically, unless it holds it
+        already (a relay restarted).  A file once written is never written
+        again: a base.sgf with another record (a record published ahead
+        for that game number, or the game's own before a take-back after
+        its end) is kept, and text goes beside it (base.2.sgf, ...), so a
+        fake game cannot take a real one's place, and every file is listed
+        in /games.json.  None when the board's quota for the day is spent."""
         data = text.encode("utf-8")
         for k in range(1, 100):
-            path = own or base + (".sgf" if k == 1 else ".%d.sgf" % k)
+            path = base + (".sgf" if k == 1 else ".%d.sgf" % k)
             try:
                 with open(path, "rb") as f:
                     if f.read() == data:
                         return path
-                if own is None:
-                    continue
+                continue
             except FileNotFoundError:
                 pass
-            if board is not None and not self._quota(board, len(data), own is None):
+            if board is not None and not self._quota(board, len(data)):
                 return None
             if k > 1:
                 log.warning("%s.sgf holds another record: this one is %s", base, path)
@@ -624,14 +624,14 @@ class Room:
             return path
         raise OSError("%s.sgf: too many different records" % base)
 
-    def _quota(self, board, nbytes, new_file):
-        """May the board have one more file (new_file) of nbytes archived
+    def _quota(self, board, nbytes):
+        """May the board have one more file of nbytes archived
         today (UTC)?  Counted when yes; when no, one log line a board a day
         says so (issue 36: one board filled the archive with 300 one-move
         games in 6 s)."""
         day = time.strftime("%Y-%m-%d", time.gmtime(self.now()))
         q = self._quota_of(board, day)
-        if q[1] + (1 if new_file else 0) > self.quota_games or q[2] + nbytes > self.quota_bytes:
+        if q[1] + 1 > self.quota_games or q[2] + nbytes > self.quota_bytes:
             self.counts["over_quota"] += 1
             if q[3] != day:
                 q[3] = day  # said once a board a day
@@ -642,7 +642,7 @@ class Room:
                 if self.on_log:
                     self.on_log(line)
             return False
-        q[1] += 1 if new_file else 0
+        q[1] += 1
         q[2] += nbytes
         return True
 
@@ -680,7 +680,7 @@ class Room:
 
     def archive_files(self):
         """Every file in the archive, this run's and earlier ones', by name:
-        each is served as /game/<name without .sgf>.sgf."""
+        each is served as /archive/<name> (archive_file)."""
         with self.lock:
             return sorted(self.files)
 
@@ -758,19 +758,24 @@ class Room:
             return st.past.get(parts[1])
 
     def sgf(self, name):
-        """SGF text of a game, live or final, by its id (`<board>-<game>`),
-        or of an archive file by its name less ".sgf" (every file
-        archive_files() lists, this run's or earlier ones'); None if
-        unknown.  Only listed names are read: nothing else of the disk."""
+        """SGF text of a game, live or final (an archived game from an earlier
+        run is read from the archive); None if unknown."""
         with self.lock:
             g = self.find(name)
             if g is not None:
                 return g.sgf()
-            known = self.archive and (name + ".sgf") in self.files
-        if known:
-            try:
-                with open(os.path.join(self.archive, name + ".sgf"), encoding="utf-8") as f:
-                    return f.read()
-            except OSError:
-                return None
-        return None
+        return self.archive_file(name + ".sgf") if split_game_id(name) else None
+
+    def archive_file(self, name):
+        """The text of an archive file by its name (one archive_files()
+        lists, this run's or earlier ones'), as written; None for any other
+        name: nothing else of the disk is read."""
+        with self.lock:
+            known = self.archive and name in self.files
+        if not known:
+            return None
+        try:
+            with open(os.path.join(self.archive, name), encoding="utf-8") as f:
+                return f.read()
+        except OSError:
+            return None

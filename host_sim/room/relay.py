@@ -20,6 +20,8 @@
     /games.json        every game: board, game number, players, size, moves,
                        phase, result, online
     /game/ID.sgf       a game's SGF, live or final; ID is <board>-<game>
+    /archive/NAME      an archive file as written (/games.json's "files": every
+                       file the relay wrote, this run and earlier ones)
     /stats.json        the relay's counters: messages, dropped, boards, SSE clients
   Nothing a browser sends ever reaches MQTT: the relay never publishes.
 * A slow browser cannot grow the relay's memory: each client has a bounded
@@ -282,11 +284,19 @@ class Handler(BaseHTTPRequestHandler):
             return self._send(200, "application/json", body)
         if path.startswith("/game/") and path.endswith(".sgf"):
             name = path[len("/game/"):-len(".sgf")]
-            text = room.sgf(name)  # a game's id, or an archive file's name
+            text = room.sgf(name)
             if text is None:
                 return self._error(404, "no game " + name[:80])
             return self._send(200, "application/x-go-sgf; charset=utf-8", text.encode(),
                               [("Content-Disposition", 'inline; filename="%s.sgf"' % name)])
+        if path.startswith("/archive/"):
+            # Every file the archive holds (/games.json's "files"), as written.
+            name = path[len("/archive/"):]
+            text = room.archive_file(name)
+            if text is None:
+                return self._error(404, "no file " + name[:80])
+            return self._send(200, "application/x-go-sgf; charset=utf-8", text.encode(),
+                              [("Content-Disposition", 'inline; filename="%s"' % name)])
         return self._error(404, "not found")
 
     def _static(self, name):
