@@ -398,3 +398,59 @@ def test_every_archive_file_is_listed_and_served_over_http(tmp_path):
                     urllib.request.urlopen(base + "/archive/" + bad, timeout=10)
         finally:
             r.stop()
+
+
+def test_the_relay_pairs_a_new_remote_game_after_earlier_ones_over_mosquitto(tmp_path):
+    """Issue 35's reproduction with the firmware's publisher and pairing on
+    two simulated boards through Mosquitto: a paired game (g2) to a
+    resignation with the relay running; both boards leave, start a new
+    game, and come back as `remote ... --game g3` (status, pair, then the
+    new game's snapshot): the relay shows one card for g3 within 20 s."""
+    from remote_boards import level, pair_up, play_move, pump
+    from room_boards import wait_for
+    from test_room_remote import start_room, stop_room
+    broker, relay = start_room(tmp_path, boards=("b1", "b2"))
+    sides = []
+
+    def cards():
+        return {b: json.loads(relay.room.summary(relay.room.boards[b])) for b in ("b1", "b2")
+                if b in relay.room.boards}
+    try:
+        sides = pair_up(broker, tmp_path / "boards", pair="g2", seed=7)
+        black, white = sides
+        for _ in range(4):
+            play_move(sides)
+        level(sides)
+        wait_for(lambda: cards().get("b2", {}).get("mirror"), 20, "g2 shown once")
+        if white.ref.to_move() == white.colour:
+            play_move(sides)
+        white.sim.press("resign")
+        pump(sides, lambda: black.ref.result and white.ref.result, 30, "the result at both")
+        pump(sides, lambda: all(s.follower.done for s in sides) and all(s.idle() for s in sides),
+             30, "the pair messages cleared")
+        wait_for(lambda: all(c.get("phase") == "over" and not c.get("mirror")
+                             for c in cards().values()), 20, "g2 over at the relay")
+        for s in sides:  # both boards leave; a new game on each (`--new`)
+            s.pub.close()
+            s.sim.app.broadcast = None
+            s.sim.press("new")
+            s.sim.settle()
+            assert s.person.tidy(), s.ref.status()  # the old game's stones off the board
+            assert s.ref.phase != "over" and s.ref.board.moves == 0
+        for s in sides:  # `remote ... --game g3`
+            s.pair = "g3"
+            s._connect()
+        pump(sides, lambda: all(s.follower.agreed and s.follower.game >= 0 and s.idle()
+                                for s in sides), 30, "the pairing g3")
+        wait_for(lambda: cards()["b1"].get("pair") == "g3" and cards()["b2"].get("mirror"), 20,
+                 "g3 shown once: %s" % cards())
+        play_move(sides)
+        level(sides)
+        wait_for(lambda: cards()["b1"].get("n") == 1 and cards()["b2"].get("mirror"), 20,
+                 "g3's first move on one card")
+    finally:
+        for s in sides:
+            if s.sim.app.broadcast is not None:
+                s.pub.close()
+        relay.stop()
+        broker.stop()
