@@ -205,8 +205,8 @@ def test_a_take_back_after_the_end_archives_the_game_again(tmp_path):
             feed(room, "table-3", T_GAME, g.snapshot())
         info = room.games()[0]
         assert info["archived"] and info["result"] == "B+R" and info["moves"] == 6, by
-        # A file once written is never written again: the first ending stays
-        # beside the game's record, both listed, the game's entry names its own.
+        # No file is replaced by another record: the first ending stays beside
+        # the game's record, both listed, the game's entry names its own.
         assert info["file"] == "table-3-208.2.sgf", by
         assert sorted(os.listdir(folder)) == room.archive_files() == [
             "table-3-208.2.sgf", "table-3-208.sgf"], by

@@ -10,10 +10,13 @@ the ordering rules of docs/ROOM.md ("Nothing lost, nothing doubled").
   for that game; a lower one is a duplicate (dropped), a higher one a gap:
   the game waits, unchanged, for the snapshot that follows it.
 * A snapshot replaces the game when it is the same game with a seq not
-  lower, or a newer game.  The usual case (the snapshot that follows an
-  event just applied) costs one list comparison.
+  lower, or a newer game, or the board's first snapshot after its status
+  (its word on its current game, whatever the number: see _snapshot).
+  The usual case (the snapshot that follows an event just applied) costs
+  one list comparison.
 * Positions, captures and prisoners come from the firmware's rules core
-  (gogadget.board.Board); the host never re-implements a rule.  Every move
+  (gogadget.board.Board, with its positions indexed so superko is O(1) a
+  move: history.HashedBoard); the host never re-implements a rule.  Every move
   is checked against the game's own rules (its preset's ko and suicide
   rules, the players' turns): a move no board of that rule set would
   accept is refused.  A game under rules the relay cannot name ("custom",
@@ -29,12 +32,19 @@ the ordering rules of docs/ROOM.md ("Nothing lost, nothing doubled").
 * A game that ends (the `end` event, or a snapshot in phase `over` with a
   result) after at least one move is written to ARCHIVE/<board>-<game>.sgf, atomically, under the
   board's own name (a paired game too: each board's record is its own);
-  "archived" is said once the file is there.  A file already there with
-  another record is kept, and this one written beside it (<name>.2.sgf...).
+  "archived" is said once the file is there.  No file is replaced by
+  another record: a file already there with another record is kept, and
+  this one written beside it (<name>.2.sgf...); archive_files() lists them all (this run's
+  and earlier ones').  A game reopened by a take-back after its end is
+  archived again when it ends again.  Each board may add QUOTA_GAMES files
+  and QUOTA_BYTES a day (UTC); past that its games are shown, not archived.
 * A board's game number may move on by at most MAX_GAME_JUMP at a time (a
   board numbers its kept games one by one); a bigger jump is refused with a
-  log line, so a board (or whoever has its password) cannot hide its next
-  games behind a huge number.
+  log line.  Whoever publishes a number ahead of the board's has its
+  password and throws it off (one client id a user): the board's first
+  snapshot when it is back is taken whatever its number.
+* Two paired boards' records show as one card only while nothing of
+  either is hidden (lead()).
 
 Games are named `<board>-<game>` (board id, then the board's game number;
 the number is the part after the last "-", so ids with dashes are fine).
@@ -571,7 +581,7 @@ class Room:
         base = os.path.join(self.archive, g.name)
         try:
             # (A game reopened by a take-back after its end and ended again
-            # gets a file of its own: no file is ever written twice.)
+            # gets a file of its own: no file is replaced by another record.)
             path = self._write_new(base, text, g.board)
         except OSError as e:
             log.error("cannot archive %s: %s", base + ".sgf", e)
@@ -586,10 +596,10 @@ class Room:
 
     def _write_new(self, base, text, board=None):
         """base.sgf holding text: written atomically, unless it holds it
-        already (a relay restarted).  A file once written is never written
-        again: a base.sgf with another record (a record published ahead
-        for that game number, or the game's own before a take-back after
-        its end) is kept, and text goes beside it (base.2.sgf, ...), so a
+        already (a relay restarted).  No file is replaced by another record:
+        a base.sgf with another record (a record published ahead for that
+        game number, or the game's own before a take-back after its end) is
+        kept, and text goes beside it (base.2.sgf, ...), so a
         fake game cannot take a real one's place, and every file is listed
         in /games.json.  None when the board's quota for the day is spent."""
         data = text.encode("utf-8")
