@@ -154,6 +154,10 @@ def test_a_game_number_or_seq_ahead_does_not_silence_the_real_game(tmp_path, fak
     texts = [again.archive_file(f) for f in files]
     assert sum("RE[B+R]" in t and "B[dd]" in t for t in texts) == 1
     assert sum("RE[W+R]" in t for t in texts) == 1
+    if fake_game == 10:
+        assert again.sgf("table-3-10") is None  # two records, one id: the relay does not choose
+    else:
+        assert "RE[B+R]" in again.sgf("table-3-10") and "RE[W+R]" in again.sgf("table-3-1009")
     assert again.archive_file("../table-3-10.sgf") is None
     assert again.archive_file("table-3-10.3.sgf") is None
 
@@ -454,3 +458,71 @@ def test_the_relay_pairs_a_new_remote_game_after_earlier_ones_over_mosquitto(tmp
                 s.pub.close()
         relay.stop()
         broker.stop()
+
+
+def test_board_and_relay_both_keep_a_reopened_games_two_endings(tmp_path):
+    """Board and relay agree on a take-back after the end: the board's
+    referee takes it (undo clears the result) and keeps the game again when
+    it ends again (0001.sgf, then 0002.sgf, its number unchanged); the
+    relay, fed by the board's own publisher, keeps both endings too
+    (table-3-1.sgf, table-3-1.2.sgf), each the same record as the board's."""
+    from sgfmill import sgf as sgfmill_sgf
+
+    from gogadget.broadcast import Broadcaster
+    from gogadget.points import parse_sgf_coord
+    from host_sim.replay import Person
+    from host_sim.room.client import NullClient
+    from host_sim.virtual import Simulator, make_config
+    room = Room(archive=str(tmp_path / "archive"))
+
+    class Wire(NullClient):
+        def publish(self, topic, msg, retain=False, qos=0):
+            room.handle(bytes(topic).decode(), bytes(msg))
+
+    store = tmp_path / "board"
+    store.mkdir()
+    sim = Simulator(make_config(size=9), seed=3, store_dir=str(store))
+    ref = sim.referee
+    pub = Broadcaster(Wire, "table-3")
+    sim.app.broadcast = pub
+    pub.attach(ref)
+    person = Person(sim, random.Random(1), late=0.0, bump=0.0, max_delay_ms=sim.period_ms * 3)
+
+    def play_at(v):
+        n = ref.board.moves
+        person.play_stone(ref.board.to_move(), ref.place(parse_sgf_coord(9, v)))
+        assert person.tidy() and ref.board.moves == n + 1, ref.status()
+
+    def settle():
+        for _ in range(30):
+            sim.step()
+
+    settle()  # booted, its status and empty game published
+    for v in ("cc", "gg", "cg"):
+        play_at(v)
+    sim.press("resign")
+    sim.settle()
+    settle()
+    assert ref.phase == "over" and room.games()[0]["archived"]
+    assert ref.undo()  # the take-back after the end: the board takes it
+    sim.settle()
+    assert person.tidy() and ref.phase == "play" and not ref.result
+    settle()
+    assert room.games()[0]["phase"] == "play" and not room.games()[0]["archived"]
+    play_at("ee")
+    sim.press("resign")
+    sim.settle()
+    settle()
+    assert ref.phase == "over"
+
+    def record(path):
+        g = sgfmill_sgf.Sgf_game.from_bytes(path.read_bytes())
+        return [n.get_move() for n in g.get_main_sequence()[1:]], g.get_root().get("RE")
+    kept = [record(store / n) for n in ("0001.sgf", "0002.sgf")]
+    assert sorted(p.name for p in store.glob("*.sgf")) == ["0001.sgf", "0002.sgf"]
+    archive = tmp_path / "archive"
+    assert room.archive_files() == ["table-3-1.2.sgf", "table-3-1.sgf"]
+    filed = [record(archive / n) for n in ("table-3-1.sgf", "table-3-1.2.sgf")]
+    assert filed == kept and kept[0] != kept[1]
+    info = room.games()[0]
+    assert info["archived"] and info["file"] == "table-3-1.2.sgf" and info["result"] == ref.result

@@ -769,12 +769,17 @@ class Room:
 
     def sgf(self, name):
         """SGF text of a game, live or final (an archived game from an earlier
-        run is read from the archive); None if unknown."""
+        run is read from the archive); None if unknown, or if the archive
+        holds several records under that name (a record published ahead of
+        the board's): the relay does not choose one, /games.json lists them
+        all (archive_files)."""
         with self.lock:
             g = self.find(name)
             if g is not None:
                 return g.sgf()
-        return self.archive_file(name + ".sgf") if split_game_id(name) else None
+            if not split_game_id(name) or name + ".2.sgf" in self.files:
+                return None
+        return self.archive_file(name + ".sgf")
 
     def archive_file(self, name):
         """The text of an archive file by its name (one archive_files()
