@@ -577,6 +577,8 @@ class Room:
             # A game not started (a resignation before any move, or a board
             # announcing results ahead): shown, never written to the archive.
             return
+        if self._spent(g.board):
+            return  # over its quota today: not even its record is made
         text = g.sgf()
         base = os.path.join(self.archive, g.name)
         try:
@@ -655,6 +657,13 @@ class Room:
         q[1] += 1
         q[2] += nbytes
         return True
+
+    def _spent(self, board):
+        """Was the board's quota reached today (and said)?  Then nothing more
+        of it is archived today.  (Cheap: every message of a finished game
+        tries to archive it until it is.)"""
+        q = self.quotas.get(board)
+        return q is not None and q[3] == time.strftime("%Y-%m-%d", time.gmtime(self.now()))
 
     def _quota_of(self, board, day):
         """[day, files, bytes, the day it was said] for the board, today's."""
