@@ -63,7 +63,7 @@ from gogadget.board import OK, REASONS
 from gogadget.points import BLACK, EMPTY, PASS, WHITE, parse_sgf_coord
 from gogadget.rules import KO_NONE, PRESETS, SUICIDE_ALLOWED, Rules
 from gogadget.pairing import T_PAIR
-from host_sim.room.history import HashedBoard
+from host_sim.room.history import board_for
 from host_sim.room.messages import parse, parse_topic
 
 log = logging.getLogger("gogadget.relay")
@@ -163,11 +163,12 @@ def game_rules(name):
 def build_board(size, setup, moves, rules="", handicap=0):
     """A rules-core Board after setup and moves, with the game's own ko and
     suicide rules (anything goes under rules it cannot name); ValueError
-    naming the first move it refuses.  (HashedBoard: the firmware's Board
-    with its positions indexed, so superko is O(1) a move.)"""
+    naming the first move it refuses.  (Under superko a HashedBoard: the
+    firmware's Board with its positions indexed, so superko is O(1) a move.)"""
     r = game_rules(rules)
-    bd = HashedBoard(size, ko=r.ko if r else KO_NONE, suicide=r.suicide if r else SUICIDE_ALLOWED,
-               capacity=max(64, 2 * len(moves)))
+    ko = r.ko if r else KO_NONE
+    bd = board_for(ko)(size, ko=ko, suicide=r.suicide if r else SUICIDE_ALLOWED,
+                       capacity=max(64, 2 * len(moves)))
     for c, p in setup:
         bd.setup(_COLOUR[c], parse_sgf_coord(size, p))
     if handicap and len(setup) == handicap and all(c == "B" for c, _ in setup):

@@ -19,17 +19,22 @@ decides, as on the board: the host never re-implements a rule.
 from gogadget.board import OK, Board
 from gogadget.rules import KO_POSITIONAL, KO_SITUATIONAL
 
-_SUPERKO = (KO_POSITIONAL, KO_SITUATIONAL)
+SUPERKO = (KO_POSITIONAL, KO_SITUATIONAL)
+
+
+def board_for(ko):
+    """The Board class for a game under this ko rule."""
+    return HashedBoard if ko in SUPERKO else Board
 
 
 class HashedBoard(Board):
-    """gogadget.board.Board with an exact index of its history's positions
-    (kept only under superko, the one ko rule that looks further back than
-    the last two moves)."""
+    """gogadget.board.Board with an exact index of its history's positions,
+    for a game under superko (positional or situational: the ko rules that
+    look further back than the last two moves; games.build_board makes a
+    plain Board for the others)."""
 
     def clear(self):
         super().clear()
-        self._keyed = self.ko in _SUPERKO
         self._reindex()
 
     def _reindex(self):
@@ -43,22 +48,19 @@ class HashedBoard(Board):
         self._reindex()  # position 0 is the set-up position
 
     def _repetition(self, i, colour, n):
-        if self._keyed:
-            here = self._here = hash(bytes(self.cells))
-            if here not in self._times:
-                return OK  # no earlier position is this one: no superko to find
+        here = self._here = hash(bytes(self.cells))
+        if here not in self._times:
+            return OK  # no earlier position is this one: no superko to find
         return super()._repetition(i, colour, n)
 
     def _count(self, colour, n):
         # (The firmware calls this once a play is kept.)
         super()._count(colour, n)
-        if self._keyed:
-            self._add(self._here)
+        self._add(self._here)
 
     def pass_move(self, colour):
         super().pass_move(colour)
-        if self._keyed:
-            self._add(self._path[-1])  # the same position again
+        self._add(self._path[-1])  # the same position again
 
     def _add(self, here):
         self._path.append(here)
@@ -68,11 +70,10 @@ class HashedBoard(Board):
         # A take-back, or a play refused after it was made: either way the
         # path ends at the position now on the board.
         super()._unmake()
-        if self._keyed:
-            path, times = self._path, self._times
-            while len(path) > self.moves + 1:
-                here = path.pop()
-                if times[here] == 1:
-                    del times[here]
-                else:
-                    times[here] -= 1
+        path, times = self._path, self._times
+        while len(path) > self.moves + 1:
+            here = path.pop()
+            if times[here] == 1:
+                del times[here]
+            else:
+                times[here] -= 1
