@@ -162,6 +162,31 @@ def test_a_game_number_or_seq_ahead_does_not_silence_the_real_game(tmp_path, fak
     assert again.archive_file("table-3-10.3.sgf") is None
 
 
+def test_a_fake_next_game_does_not_hold_the_boards_next_game():
+    """The impostor publishes table-3's next game (10, at seq 500) while the
+    board plays game 9: the board, back, says game 9 again; its real game 10
+    then starts at seq 0 and is shown (the fake one is gone from the page)."""
+    room = Room()
+    g9 = SpecGame("table-3", game=9)
+    feed(room, "table-3", T_STATUS, status())
+    feed(room, "table-3", T_GAME, g9.snapshot())
+    play(room, g9, "cc")
+    feed(room, "table-3", T_STATUS, status(online=False))  # thrown off: its will
+    fake = SpecGame("table-3", game=10)
+    fake.seq = 500
+    feed(room, "table-3", T_GAME, fake.snapshot())
+    feed(room, "table-3", T_STATUS, status())  # back
+    assert feed(room, "table-3", T_GAME, g9.snapshot()) == "applied"
+    assert card(room, "table-3")["game"] == 9
+    play(room, g9, "gg")
+    real = SpecGame("table-3", game=10)
+    assert feed(room, "table-3", T_GAME, real.snapshot()) == "applied"
+    play(room, real, "ee")
+    c = card(room, "table-3")
+    assert (c["game"], c["n"], c["seq"]) == (10, 1, 1)
+    assert [x["seq"] for x in room.games() if x["game"] == 10] == [1]
+
+
 def test_without_a_status_the_ordering_rules_stand():
     """Between two statuses the board's stream is in order: an older game's
     or a lower seq's snapshot is a leftover and changes nothing."""
