@@ -13,14 +13,14 @@ import random
 import pytest
 
 from gogadget import board as core
-from gogadget.board import OK, Board
+from gogadget.board import KO, OK, SUPERKO, Board
 from gogadget.broadcast import T_GAME, T_MOVE, T_STATUS, topic
 from gogadget.pairing import T_PAIR
 from gogadget.points import BLACK, WHITE
 from gogadget.rules import PRESETS, Rules
 from host_sim.bench.relayrules import long_game, snapshot as big_snapshot
 from host_sim.room.games import QUOTA_GAMES, Room
-from host_sim.room.history import HashedBoard
+from host_sim.room.history import SUPERKO as SUPERKO_RULES, HashedBoard
 from room_boards import SpecGame, encode, status
 
 
@@ -333,10 +333,12 @@ def test_the_hashed_board_decides_as_the_firmware(preset):
     rng = random.Random(preset)
     plain, hashed = Board(5, r.ko, r.suicide), HashedBoard(5, r.ko, r.suicide)
     pts = plain.points()
+    refused = set()
     for step in range(400):
         col = plain.to_move()
         answers = [plain.legal(col, pt) for pt in pts]
         assert answers == [hashed.legal(col, pt) for pt in pts], (preset, step)
+        refused.update(answers)
         ok = [pt for pt, a in zip(pts, answers) if a == OK]
         x = rng.random()
         if x < 0.08 and plain.moves:
@@ -349,6 +351,10 @@ def test_the_hashed_board_decides_as_the_firmware(preset):
             assert plain.play(col, pt) == hashed.play(col, pt) == OK
         assert plain.cells == hashed.cells and plain.hash == hashed.hash
     assert plain.prisoners[BLACK] + plain.prisoners[WHITE] > 0  # captures happened
+    if r.ko in SUPERKO_RULES:
+        # Repetitions were refused on the way, found through the index (the
+        # firmware calls an immediate recapture KO under superko too).
+        assert refused & {KO, SUPERKO}, (preset, refused)
 
 
 # -- issue 35, finding 2: a new remote game after earlier ones --------------------------
