@@ -10,11 +10,13 @@ is the right trade (no heap); on the host memory is cheap.
 
 HashedBoard is that Board, unchanged in every rule, with one addition: the
 positions of its history (0 .. moves) counted in a dict by a key of the
-whole position (the host's hash of the cells: per-process random, so no
-board can aim collisions at it).  When a move's position is in no earlier
-position, the firmware's superko could find none either, so OK is
-answered at once; otherwise (a real repetition) the firmware's own check
-decides, as on the board: the host never re-implements a rule.
+whole position: the host's hash of the cells, so equal positions have
+equal keys and no repetition is missed, while a collision (the hash is
+random per process: no board can aim at one) only costs the firmware's
+own look.  When a move's key is no earlier position's, the firmware's
+superko could find no repetition either, so OK is answered at once;
+otherwise the firmware's own check decides, as on the board: the host
+never re-implements a rule.
 """
 from gogadget.board import OK, Board
 from gogadget.rules import KO_POSITIONAL, KO_SITUATIONAL
