@@ -200,11 +200,17 @@ class Remote:
 
     def _end(self, result):
         ref = self.ref
-        if result.endswith("+R"):
+        end = result[-2:]
+        if end == "+R" or end == "+T":
+            # A resignation, or their flag: each board calls only its own
+            # player's (docs/CLOCK.md: the clock's owner calls its flag).
             loser = WHITE if result[0] == "B" else BLACK
             if loser != self.colour:
-                return self.stop("they say we resigned")
-            ref.resign(loser)
+                return self.stop("they say we lost: " + result)
+            if end == "+R":
+                ref.resign(loser)
+            else:
+                _time_out(ref, loser, result)
             return ENDED
         if ref.phase != "count":
             return WAITING  # both passed there, the passes are still on their way here
@@ -218,6 +224,20 @@ class Remote:
             return COUNTING
         ref.confirm_count()
         return ENDED
+
+
+def _time_out(ref, c, result):
+    """c's board says c's time ran out: the same end here, journalled as a
+    time-out of this board's own is (clockio.time_out), so a cut keeps it."""
+    from gogadget import ending
+    from gogadget.journal import K_RESULT
+    clock = ref.clock
+    if clock is not None:
+        clock.flagged = clock.told = c
+        clock.remote_run = clock.running = 0
+    ref.log.append(ref, K_RESULT, 3 - c, 0xFFFF)  # gamelog.RESULT_WORDS: T
+    ref.event("time", result)
+    ending.finish(ref, 3 - c, result)
 
 
 def _say(board, m):
