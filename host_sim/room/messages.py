@@ -170,6 +170,8 @@ def _snapshot(d):
          "prisoners": list(prisoners)}
     if "clock" in d:
         m["clock"] = _clock(d["clock"])
+    if "times" in d:
+        m["times"] = _times(d["times"], len(m["moves"]))
     return m
 
 
@@ -178,13 +180,36 @@ CLOCK_SYSTEMS = ("absolute", "fischer", "byoyomi", "canadian")  # gogadget.clock
 
 def _clock(c):
     """["byoyomi", "B", 598000, 0, 600000, 0]: the time control, whose time
-    runs ("" nobody's), each player's ms left and periods/stones left."""
-    if (type(c) is not list or len(c) != 6 or c[0] not in CLOCK_SYSTEMS
+    runs ("" nobody's), each player's ms left and periods/stones left; then,
+    from a board that knows them (not a host's mirror of a USB board), the
+    settings: main time, period time (ms), periods or stones, increment (ms)."""
+    if (type(c) is not list or len(c) not in (6, 10) or c[0] not in CLOCK_SYSTEMS
             or c[1] not in ("", "B", "W") or type(c[0]) is not str or type(c[1]) is not str
             or any(type(v) is not int or not 0 <= v < 1 << 31 for v in c[2:])
-            or c[3] > 255 or c[5] > 255):
-        raise ValueError("clock is not [system, running, ms, n, ms, n]")
+            or c[3] > 255 or c[5] > 255 or len(c) == 10 and c[8] > 255):
+        raise ValueError("clock is not [system, running, ms, n, ms, n(, main, period, n, inc)]")
     return list(c)
+
+
+UNKNOWN_TIME = 0xFFFF  # a move's time left the board does not know (gogadget.clock's)
+
+
+def _times(t, moves):
+    """Each move's time left, as the board's record has it (its BL/WL, whole
+    s; [s, n] in overtime: OB/OW): at most one per move; -> [(s, n)]."""
+    if type(t) is not list or len(t) > moves:
+        raise ValueError("times is not a list of at most one time a move")
+    out = []
+    for v in t:
+        if type(v) is list and len(v) == 2:
+            s, n = v
+        else:
+            s, n = v, 0
+        if type(s) is not int or type(n) is not int or not 0 <= s <= UNKNOWN_TIME \
+                or not 0 <= n <= 255:
+            raise ValueError("times holds %r, not s or [s, n]" % (v,))
+        out.append((s, n))
+    return out
 
 
 def _event(d):

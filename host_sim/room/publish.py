@@ -92,6 +92,11 @@ class MirrorClock:
     reads of a clock.Clock for the room's snapshot, and what
     pairing.Follower reads of it for `gogadget remote` (remote.py)."""
 
+    # What the status word does not say: the time control's settings (the
+    # snapshot's clock leaves them out) and each move's time (no "times").
+    main_ms = -1
+    secs = ()
+
     def __init__(self, system):
         self.word = system.encode()
         # Fischer's increment is not in the status: "not 0" is all the

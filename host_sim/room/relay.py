@@ -40,7 +40,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from gogadget.broadcast import TOPIC_ROOT
 from host_sim import data_dir
 from host_sim.room.broker import default_dir, parse_url
-from host_sim.room.games import Room, split_game_id
+from host_sim.room.games import Room, heard, split_game_id
 from host_sim.room.inbox import Inbox
 from host_sim.stopflag import StopFlag
 
@@ -461,7 +461,9 @@ class Relay:
     def _on_message(self, client, userdata, msg):
         # Filed under its board and taken in turn (inbox.py): one board's
         # flood never holds up another's moves.
-        self.inbox.put(msg.topic, msg.payload)
+        # When it was heard goes with it (games.heard): a retained snapshot's
+        # clock is of unknown age.
+        self.inbox.put(msg.topic, heard(msg.payload, msg.retain))
 
     def _start_mqtt(self):
         import paho.mqtt.client as mqtt
