@@ -121,3 +121,24 @@ def test_their_moves_time_in_our_record_is_their_boards_figure(tmp_path):
     marked = [(r[2] | r[3] << 16, r[5] if r[1] & 4 else 0) for r in records
               if r[0] == jn.K_CLOCK and r[1] & 3 == WHITE and r[1] & 16]
     assert (3200, 0) in marked and (3500, 1) in marked, marked
+
+
+def test_their_clock_stops_counting_here_when_their_board_is_gone(tmp_path):
+    """The other board counts their clock down for the eye only while their
+    board is there: its will (offline) stops the count; the figure their
+    board last said stands."""
+    from room_boards import status
+    h, f, g, send, snap = _paired(tmp_path, BLACK, **BYO)
+    snap(["byoyomi", "", 6000, 0, 6000, 0])
+    h.moves("E5")
+    f.poll()
+    send("move", g.play("ee", "B"))
+    snap(["byoyomi", "W", 5000, 0, 6000, 0])
+    clock = h.ref.clock
+    h.wait_ms(2000)
+    f.poll()
+    assert 3900 <= clock.display(WHITE, h.ref.now) <= 4100, "counted down for the eye"
+    send("status", status(False))
+    h.wait_ms(1000)
+    assert clock.display(WHITE, h.ref.now) == 6000, "their board's last figure, not counted"
+    assert clock.left(WHITE) == 6000 and h.ref.phase == "play"

@@ -501,8 +501,9 @@ class Broadcaster:
     def _times(self, out):
         """The end of the snapshot, after its tail: "times", each move's
         time left as the record has it (its BL/WL: whole s, 65535 not
-        known; [s,n] in overtime: OB/OW), and the closing brace; written to
-        out as write_to writes (out None: only counted).  Allocates nothing."""
+        known; in overtime + 65536 times its OB/OW, the periods or stones
+        left), and the closing brace; written to out as write_to writes
+        (out None: only counted).  Allocates nothing."""
         clock = self.ref.clock
         ev = self._st[_EV]
         n = k = 0
@@ -514,15 +515,7 @@ class Broadcaster:
                 if i:
                     ev[k] = 44  # ,
                     k += 1
-                if counts[i]:
-                    ev[k] = 91  # [
-                    k = _int(ev, k + 1, secs[i])
-                    ev[k] = 44
-                    k = _int(ev, k + 1, counts[i])
-                    ev[k] = 93  # ]
-                    k += 1
-                else:
-                    k = _int(ev, k, secs[i])
+                k = _int(ev, k, secs[i] | counts[i] << 16)
                 if k > len(ev) - 16:
                     if out is not None:
                         out.write(ev, k)

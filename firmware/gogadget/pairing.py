@@ -36,7 +36,7 @@ import json
 
 from gogadget.board import OK
 from gogadget.compat import ticks_diff
-from gogadget.broadcast import T_GAME, T_MOVE, topic, valid_board_id
+from gogadget.broadcast import T_GAME, T_MOVE, T_STATUS, topic, valid_board_id
 from gogadget.points import BLACK, PASS, WHITE, parse_sgf_coord
 
 T_PAIR = "pair"  # retained: which game this board plays, as which colour, against whom
@@ -262,7 +262,7 @@ class Follower:
         self.pair_id = pair_id
         self.remote = Remote(3 - colour)
         self.topics = (topic(opponent, T_PAIR).encode(), topic(opponent, T_GAME).encode(),
-                       topic(opponent, T_MOVE).encode())
+                       topic(opponent, T_MOVE).encode(), topic(opponent, T_STATUS).encode())
         self.hello = (topic(board_id, T_PAIR).encode(), pair_message(pair_id, colour, opponent))
         # Replaced once the paired game is over at both boards (or a new
         # game was started here): the retained pair message is then cleared,
@@ -331,6 +331,13 @@ class Follower:
                 self._snapshot(m)
             elif leaf == b"move":
                 self._event(m)
+            elif not m.get("online"):
+                # Their board is gone (its will): their figure stands, no
+                # longer counted down here (docs/CLOCK.md: the owner gone).
+                # Their next snapshot, on their next connection, says more.
+                clock = self.remote.ref.clock if self.remote.ref is not None else None
+                if clock is not None:
+                    clock.remote_run = 0
         except (ValueError, KeyError, TypeError, IndexError):
             self.dropped += 1  # not the format: the snapshot that follows will do
 

@@ -195,21 +195,14 @@ UNKNOWN_TIME = 0xFFFF  # a move's time left the board does not know (gogadget.cl
 
 
 def _times(t, moves):
-    """Each move's time left, as the board's record has it (its BL/WL, whole
-    s; [s, n] in overtime: OB/OW): at most one per move; -> [(s, n)]."""
+    """Each move's time left, as the board's record has it: its BL/WL (whole
+    s, UNKNOWN_TIME not known) + 65536 times its OB/OW (periods or stones
+    left, in overtime); at most one per move; -> [(s, n)]."""
     if type(t) is not list or len(t) > moves:
         raise ValueError("times is not a list of at most one time a move")
-    out = []
-    for v in t:
-        if type(v) is list and len(v) == 2:
-            s, n = v
-        else:
-            s, n = v, 0
-        if type(s) is not int or type(n) is not int or not 0 <= s <= UNKNOWN_TIME \
-                or not 0 <= n <= 255:
-            raise ValueError("times holds %r, not s or [s, n]" % (v,))
-        out.append((s, n))
-    return out
+    if any(type(v) is not int or not 0 <= v < 256 << 16 for v in t):
+        raise ValueError("times holds a value that is not s + 65536 n")
+    return [(v & 0xFFFF, v >> 16) for v in t]
 
 
 def _event(d):
