@@ -63,7 +63,7 @@ def test_a_bad_times_list_is_refused():
     g = SpecGame("b1")
     g.play("ee", "B")
     for bad in ([1, 2], ["x"], [[1, 2]], [-1], [256 << 16], {"a": 1}):
-        assert feed(room, "b1", T_GAME, snap(g, ["byoyomi", "", 1, 0, 1, 0] + BYO, bad)) \
+        assert feed(room, "b1", T_GAME, snap(g, ["byoyomi", "", 1, 0, 1, 0], bad)) \
             == "dropped", bad
 
 
