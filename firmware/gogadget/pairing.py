@@ -229,6 +229,10 @@ class Remote:
 def _time_out(ref, c, result):
     """c's board says c's time ran out: the same end here, journalled as a
     time-out of this board's own is (clockio.time_out), so a cut keeps it."""
+    tell = getattr(ref, "told_result", None)
+    if tell is not None:
+        tell(result)  # a host's stand-in for the board's referee (`gogadget remote`)
+        return
     from gogadget import ending
     from gogadget.journal import K_RESULT
     clock = ref.clock
