@@ -129,6 +129,9 @@ def test_a_two_board_byoyomi_game_ends_on_time_the_same_everywhere(tmp_path, fau
         wait_for(finished, 30, "both games archived in /games.json")
         games = finished()
         assert all(g["result"] == result for g in games), games
+        for g in games:  # each game's record as the relay serves it (/game/ID.sgf)
+            served = urllib.request.urlopen(relay.url + g["sgf"], timeout=5).read()
+            assert times(served) == kept[0], (g["id"], times(served), kept[0])
 
         def archived():
             out = [times(f.read_bytes()) for f in sorted(archive.glob("*.sgf"))]
