@@ -117,3 +117,41 @@ def test_a_paired_cards_clocks_are_each_from_the_players_own_board():
     feed(room, "t2", T_STATUS, status(False))
     c = card(room, "t1")
     assert c["clock_online"] == [True, False] and c["clock"][1] == "W"
+
+
+def test_a_usb_boards_host_carries_its_time_control_and_each_moves_time():
+    """`gogadget publish` / `remote` (a plain Pico through its host): the
+    board's status word has neither the settings nor each move's time; the
+    host reads them from the board's own record (gogadget-sgf: TM, OT,
+    BL/WL, OB/OW), so the room's archive has them too."""
+    from host_sim.room.publish import HostPublisher
+    from host_sim.virtual import Simulator, make_config
+    from test_clock_remote import SimLink
+    from test_room_publish import FakeClient
+    from gogadget.points import parse_vertex
+    sim = Simulator(make_config(size=9, time_control="byoyomi", main_time=3, period_time=10,
+                                periods=2), seed=3)
+    sim.app.open_link()
+    out = []
+    host = HostPublisher(lambda: SimLink(sim), lambda: FakeClient(out), "pico-2", look_s=0)
+
+    def play(v, colour, think_ms):
+        for _ in range(think_ms // sim.period_ms):
+            sim.step()
+        n = sim.referee.board.moves
+        sim.stones.put(sim.referee.place(parse_vertex(9, v)), colour)
+        for _ in range(200):
+            sim.step()
+            if sim.referee.board.moves == n + 1 and not sim.referee.outstanding():
+                break
+        assert sim.referee.board.moves == n + 1, sim.referee.status()
+
+    for v, colour, ms in (("E5", 1, 500), ("C3", 2, 1200), ("G7", 1, 2500), ("C7", 2, 4000)):
+        play(v, colour, ms)
+    for _ in range(30):
+        host.step()
+    snap = json.loads([m for leaf, m in out if leaf == "game"][-1])
+    clock = sim.referee.clock
+    assert snap["clock"][6:] == [3000, 10000, 2, 0], snap["clock"]
+    want = [clock.secs[i] | clock.counts[i] << 16 for i in range(4)]
+    assert snap["times"] == want and any(t >> 16 for t in want), (snap["times"], want)
