@@ -143,3 +143,98 @@ def test_a_two_board_byoyomi_game_ends_on_time_the_same_everywhere(tmp_path, fau
             s.pub.close()
         relay.stop()
         broker.stop()
+
+
+def test_two_usb_boards_through_their_hosts_end_on_time_the_same_everywhere(tmp_path):
+    """The issue's own set-up: two simulators, each a plain Pico played
+    through `gogadget remote`'s host (host_sim/room/remote.py, in process
+    on the simulator's GTP link), byo-yomi 6 s + 1 x 5 s; five moves, then
+    White waits.  White's board calls White's flag; Black's board ends B+T
+    too (the issue's other board stayed on "to play"), and the relay's
+    archive has TM/OT and the same per-move times as both boards' records
+    (it had none)."""
+    from host_sim.room.client import factory
+    from host_sim.room.remote import HostRemote
+    from host_sim.virtual import PUT_CODES, Simulator, make_config
+    from gogadget.points import parse_vertex
+    from test_clock_remote import SimLink
+    require(find_mosquitto() or "mosquitto", "(apt-get install mosquitto; .ci/run does)")
+    broker = Broker(str(tmp_path / "broker"), boards=["table-1", "table-2"]).start()
+    archive = tmp_path / "archive"
+    relay = start_relay(broker, archive)
+    hosts = []
+    try:
+        sims = {}
+        for bid, other, colour, seed in (("table-1", "table-2", BLACK, 6),
+                                         ("table-2", "table-1", WHITE, 7)):
+            sim = sims[colour] = Simulator(make_config(size=9, **BYO), seed=seed,
+                                           store_dir=str(tmp_path / bid))
+            sim.app.open_link()
+            hosts.append(HostRemote(
+                (lambda s: lambda: SimLink(s))(sim),
+                factory(broker.url, bid, broker.creds[bid], timeout=2.0), bid, other, colour,
+                "g4", now=(lambda s: lambda: s.clock.now_ms)(sim), look_s=0.0))
+
+        def step(n=1):
+            for _ in range(n):
+                for s in sims.values():
+                    s.step()
+                for h in hosts:
+                    h.step()
+
+        def until(cond, what, timeout=60.0):
+            import time
+            end = time.monotonic() + timeout
+            while not cond():
+                assert time.monotonic() < end, "timed out: %s: %s" % (
+                    what, [s.referee.status() for s in sims.values()])
+                step()
+
+        def play(v, colour, think_ms):
+            step(think_ms // sims[BLACK].period_ms)
+            sim, other = sims[colour], sims[3 - colour]
+            n = sim.referee.board.moves
+            sim.stones.put(sim.referee.place(parse_vertex(9, v)), colour)
+            until(lambda: sim.referee.board.moves == n + 1, "the move at its board")
+            until(lambda: other.referee.board.moves == n + 1, "the move lit at the other")
+
+            def placed():
+                for pl, code in other.leds.prompts().items():
+                    c = PUT_CODES.get(code & 0x0F)
+                    if c and other.stones.cells[pl] == 0:
+                        other.stones.put(pl, c)
+                return not other.referee.outstanding() and other.referee.last_seen
+            until(placed, "the lit move placed")
+
+        until(lambda: all(h.follower.agreed and h.follower.game >= 0 for h in hosts),
+              "the pairing")
+        play("E5", BLACK, 300)
+        play("C3", WHITE, 1500)
+        play("G7", BLACK, 2500)
+        play("C7", WHITE, 4000)
+        play("G3", BLACK, 4500)  # main time over: in the period
+        # White waits: White's board calls White's flag, Black's takes it.
+        until(lambda: sims[WHITE].referee.result == "B+T", "White's board calls White's flag")
+        until(lambda: sims[BLACK].referee.result == "B+T", "the time loss at Black's board")
+        assert all(h.follower.note == "" for h in hosts)
+        kept = []
+        for bid in ("table-1", "table-2"):
+            files = sorted((tmp_path / bid).glob("[0-9][0-9][0-9][0-9].sgf"))
+            assert files, "%s kept no game" % bid
+            kept.append(times(files[-1].read_bytes()))
+        assert kept[0] == kept[1], kept
+        moves, re, tm, ot = kept[0]
+        assert re == "B+T" and tm == 6 and ot == "1x5 byo-yomi"
+        assert all(t is not None for _, t, _ in moves) and any(o for _, _, o in moves), moves
+
+        def archived():
+            step()
+            out = [times(f.read_bytes()) for f in sorted(archive.glob("*.sgf"))]
+            return len(out) == 2 and all(a == kept[0] for a in out)
+        until(archived, "the archive's two records equal to the boards'", 30)
+        print("usb: %s, times %s" % (re, moves))
+    finally:
+        for h in hosts:
+            h.close()
+        relay.stop()
+        broker.stop()
