@@ -44,8 +44,9 @@ def test_archive_carries_the_time_control_and_each_moves_time(tmp_path):
     feed(room, "b1", T_MOVE, g.play("df", "B"))
     feed(room, "b1", T_GAME, snap(g, ["byoyomi", "W", 0, 1, 4000, 0] + BYO, [5, 4, 3 + 65536]))
     feed(room, "b1", T_MOVE, g.end("B+T"))
-    # The end came before the snapshot with the last move's time: the file
-    # is written again with it (the times alone differ).
+    # A game on a clock is archived from the snapshot after its end, which
+    # has every move's time (here the last one's, as it reached the board).
+    assert not list(tmp_path.iterdir())
     feed(room, "b1", T_GAME, snap(g, ["byoyomi", "", 0, 1, 0, 0] + BYO, [5, 4, 4 + 65536]))
     text = (tmp_path / "b1-3.sgf").read_text()
     game = msgf.Sgf_game.from_string(text)

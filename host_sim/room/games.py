@@ -53,7 +53,7 @@ from gogadget.board import OK, REASONS, Board
 from gogadget.points import BLACK, EMPTY, PASS, WHITE, parse_sgf_coord
 from gogadget.rules import KO_NONE, PRESETS, SUICIDE_ALLOWED, Rules
 from gogadget.pairing import T_PAIR
-from host_sim.room.messages import UNKNOWN_TIME, parse, parse_topic
+from host_sim.room.messages import parse, parse_topic
 
 log = logging.getLogger("gogadget.relay")
 
@@ -82,14 +82,13 @@ class Game:
 
     __slots__ = ("board", "game", "seq", "size", "komi", "rules", "handicap", "black", "white",
                  "setup", "moves", "phase", "result", "bd", "waiting", "archived", "changed",
-                 "verdict", "archive_name", "clock", "clock_at", "times", "filed")
+                 "verdict", "archive_name", "clock", "clock_at", "times")
 
     def __init__(self, board, m):
         self.board = board
         self.bd = None
         self.archived = False
         self.archive_name = None
-        self.filed = None  # the archived record's result, moves and hash
         self.verdict = ""  # the result: "" (none yet), "checked" or "claim"
         self.waiting = False  # a gap or an event that did not fit: the snapshot will say
         self.moves = []
@@ -157,7 +156,7 @@ class Game:
 class RecordClock:
     """What gogadget.clockio's SGF writer reads of a clock.Clock."""
 
-    unknown = UNKNOWN_TIME
+    unknown = 0xFFFF  # (messages.UNKNOWN_TIME, gogadget.clock's)
 
     def __init__(self, system, main_ms, period_ms, periods, inc_ms, secs, counts):
         self.word = system.encode()
@@ -327,10 +326,12 @@ class Room:
     def _touch(self, st):
         st.json = None
         self.dirty.add(st.id)
-        other = self.boards.get(st.pair["opponent"]) if st.pair else None
-        if other is not None:
-            other.json = None  # its card may show this board's clock (summary)
-            self.dirty.add(other.id)
+        if st.pair is not None:
+            # Which of two paired cards shows their game turns on both records.
+            other = self.boards.get(st.pair["opponent"])
+            if other is not None:
+                other.json = None
+                self.dirty.add(other.id)
 
     def apply(self, m):
         st = self._state(m["board"])
@@ -451,7 +452,10 @@ class Room:
         g.seq = m["seq"]
         g.changed = time.time()
         self._touch(st)
-        self._maybe_archive(g)
+        if t != "end" or g.clock is None:
+            # (A game on a clock is archived from the snapshot that follows
+            # its end: it has every move's time, a remote move's figure too.)
+            self._maybe_archive(g)
         return "applied"
 
     def _snapshot(self, st, m):
@@ -546,10 +550,7 @@ class Room:
         st = self.boards.get(g.board)
         if st is not None and st.game is g:
             self._end_pair(st)  # the paired game is over: so is the pairing
-        if not self.archive:
-            return
-        if g.archived:
-            self._refile(g)
+        if g.archived or not self.archive:
             return
         if not g.moves:
             # A game not started (a resignation before any move, or a board
@@ -564,32 +565,8 @@ class Room:
             return  # the game's next message tries again
         g.archived = True  # said only now: the file is there
         g.archive_name = os.path.basename(path)
-        g.filed = (g.result, len(g.moves), hash(text))
         if st is not None:
             self._touch(st)
-
-    def _refile(self, g):
-        """The board's snapshot after its end event: the same game, with
-        the times its record has now (a remote move's figure comes from the
-        mover's board after the move: docs/CLOCK.md).  The relay's own file
-        of it is written again, atomically, if the record differs."""
-        text = g.sgf()
-        if g.filed is None or (g.result, len(g.moves), hash(text)) == g.filed \
-                or (g.result, len(g.moves)) != g.filed[:2]:
-            return  # (a record that differs in more than its times is not this one)
-        path = os.path.join(self.archive, g.archive_name)
-        tmp = path + ".tmp"
-        try:
-            with open(tmp, "w", encoding="utf-8") as f:
-                f.write(text)
-                f.flush()
-                os.fsync(f.fileno())
-            os.replace(tmp, path)
-        except OSError as e:
-            log.error("cannot archive %s again: %s", path, e)
-            return
-        g.filed = (g.result, len(g.moves), hash(text))
-        log.info("archived %s again: its times", path)
 
     def _write_new(self, base, text):
         """base.sgf holding text: written atomically, unless it holds it

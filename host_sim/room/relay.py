@@ -40,9 +40,11 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from gogadget.broadcast import TOPIC_ROOT
 from host_sim import data_dir
 from host_sim.room.broker import default_dir, parse_url
-from host_sim.room.games import Room, heard, split_game_id
+from host_sim.room.games import Room, split_game_id
 from host_sim.room.inbox import Inbox
 from host_sim.stopflag import StopFlag
+
+from host_sim.room.games import heard  # (when a message was heard: its clock's age)
 
 log = logging.getLogger("gogadget.relay")
 
