@@ -339,9 +339,11 @@ class Follower:
                 # Their board is gone (its will): their figure stands, no
                 # longer counted down here (docs/CLOCK.md: the owner gone).
                 # Their next snapshot, on their next connection, says more.
-                clock = self.remote.ref.clock if self.remote.ref is not None else None
+                ref = self.remote.ref
+                clock = ref.clock if ref is not None else None
                 if clock is not None:
-                    clock.remote_run = 0
+                    c = self.remote.colour  # (told as theirs: a host tells its USB board)
+                    clock.theirs(ref, clock.left(c), clock.overtime(c), False)
         except (ValueError, KeyError, TypeError, IndexError):
             self.dropped += 1  # not the format: the snapshot that follows will do
 
