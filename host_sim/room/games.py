@@ -105,7 +105,7 @@ class Game:
         # its age is not known until the board speaks again), unless it is
         # the figure the relay already had live (docs/CLOCK.md, the owners).
         clock = m.get("clock")
-        at = m.get("at", 0.0)
+        at = m["at"] if "at" in m else time.time()
         if at is not None or clock != self.clock or not self.clock_at:
             self.clock_at = at
         self.clock = clock
