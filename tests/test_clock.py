@@ -259,7 +259,8 @@ def test_room_snapshot_carries_the_clock_and_follows_whose_time_runs(tmp_path):
         return json.loads(raw)["clock"], msg["clock"]
 
     clock, parsed = snap()
-    assert clock == ["byoyomi", "", 300000, 0, 300000, 0] == parsed, "stopped before the first move"
+    assert clock == ["byoyomi", "", 300000, 0, 300000, 0, 300000, 30000, 5, 0] == parsed, \
+        "stopped before the first move; the settings follow (the archive's TM/OT)"
     h.moves("E5")
     clock, _ = snap()
     assert clock[:2] == ["byoyomi", "W"] and clock[2] == 300000 and 299000 < clock[4] < 300000

@@ -143,6 +143,20 @@ def test_two_boards_show_the_same_clocks_and_never_run_the_movers(tmp_path):
         # Black's board's figures say, the 20 s taken off included.
         assert "B took 3 s" in a.status() and "B took 23 s there" in b.status(), (
             a.status(), b.status())
+
+        # Black's time runs out at Black's board, which calls its own flag
+        # (docs/CLOCK.md, who owns which figure); the USB board takes W+T
+        # through the host (`gogadget-result`) and keeps it (issue 35,
+        # finding 1: it stayed on "Black to play").
+        play(white, "C7", WHITE)
+        placed(black.sim, 4)
+        until(lambda: a.clock.running == BLACK, "Black's clock runs at Black's board")
+        a.clock.main[BLACK] = 1500  # (a short main time left: the test's patience)
+        until(lambda: a.result == "W+T", "Black's board calls Black's flag")
+        until(lambda: b.result == "W+T" and b.phase == "over", "the time loss at White's board")
+        assert not host.follower.note and not black.follower.note
+        kept = sorted((tmp_path / "w").glob("[0-9][0-9][0-9][0-9].sgf"))
+        assert kept and "RE[W+T]" in kept[-1].read_text(), kept
     finally:
         if host is not None:
             host.close()

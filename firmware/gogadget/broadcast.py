@@ -485,12 +485,49 @@ class Broadcaster:
                 q = _int(buf, q + 1, clock.left(c))
                 buf[q] = 44
                 q = _int(buf, q + 1, clock.overtime(c))
+            if clock.main_ms >= 0:  # (-1: a host's mirror of a board's status, which lacks them)
+                # The time control (ms: main, period, periods or stones,
+                # increment), for the room's record (TM/OT).
+                for v in (clock.main_ms, clock.period_ms, clock.periods, clock.inc_ms):
+                    buf[q] = 44
+                    q = _int(buf, q + 1, v)
         q = _put(buf, q, b'],"seq":')
         q = _int(buf, q, st[_SEQ])
-        buf[q] = 125  # }
-        st[_TN] = q + 1
+        st[_TN] = q
         passes = board.passes
-        return len(st[_SETUP]) + _NODE * board.moves - 2 * (passes[1] + passes[2]) + q + 1
+        return len(st[_SETUP]) + _NODE * board.moves - 2 * (passes[1] + passes[2]) + q \
+            + self._times(None)
+
+    def _times(self, out):
+        """The end of the snapshot, after its tail: "times", each move's
+        time left as the record has it (its BL/WL: whole s, 65535 not
+        known; in overtime + 65536 times its OB/OW, the periods or stones
+        left), and the closing brace; written to out as write_to writes
+        (out None: only counted).  Allocates nothing."""
+        clock = self.ref.clock
+        ev = self._st[_EV]
+        n = k = 0
+        if clock is not None and len(clock.secs):
+            secs = clock.secs
+            counts = clock.counts
+            k = _put(ev, 0, b',"times":[')
+            for i in range(min(self.ref.board.moves, len(secs))):
+                if i:
+                    ev[k] = 44  # ,
+                    k += 1
+                k = _int(ev, k, secs[i] | counts[i] << 16)
+                if k > len(ev) - 16:
+                    if out is not None:
+                        out.write(ev, k)
+                    n += k
+                    k = 0
+            ev[k] = 93
+            k += 1
+        ev[k] = 125  # }
+        k += 1
+        if out is not None:
+            out.write(ev, k)
+        return n + k
 
     def write_to(self, out):
         """The snapshot len() measured, into out (a socket: its write(buf,
@@ -525,6 +562,7 @@ class Broadcaster:
         if k:
             out.write(ev, k)
         out.write(st[_TAIL], st[_TN])
+        self._times(out)
 
     def _keep_last(self):
         """The ended game's snapshot as bytes while the broker is out of

@@ -279,12 +279,14 @@ class Clock:
 
     # -- the journal ------------------------------------------------------------
 
-    def record(self, c):
-        """c's clock as a K_CLOCK record: arg colour (+4 in overtime), value
-        and b4, b5 the milliseconds left, b6 the periods/stones left."""
+    def record(self, c, done=0):
+        """c's clock as a K_CLOCK record: arg colour (+4 in overtime, +16
+        after c's move is complete: the record's BL/WL, which a resume
+        reads back), value and b4, b5 the milliseconds left, b6 the
+        periods/stones left."""
         ms = self.left(c)
         over = 4 if self.period_ms and not self.main[c] else 0
-        return jn.encode(jn.K_CLOCK, c | over, ms & 0xFFFF, (ms >> 16) & 0xFF,
+        return jn.encode(jn.K_CLOCK, c | over | done, ms & 0xFFFF, (ms >> 16) & 0xFF,
                          (ms >> 24) & 0xFF, self.count[c] & 0xFF)
 
     # -- lights ------------------------------------------------------------------
@@ -342,9 +344,9 @@ class Clock:
             self.counts[i] = self.overtime(c)
         self.save(ref, c)
 
-    def save(self, ref, c):
+    def save(self, ref, c, done=0):
         if ref.log.started and ref.journal is not None:
-            ref.journal.append(self.record(c))
+            ref.journal.append(self.record(c, done))
 
     def follow(self, ref):
         """Whose time runs, from the referee's state (Referee.refresh).

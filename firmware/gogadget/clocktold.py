@@ -43,8 +43,20 @@ def theirs(clock, ref, ms, n, running, took=-1):
     if took >= 0:
         clock.last = c
         clock.took = took
+    done = 0
+    if not running:
+        # Stopped there with their move the last: the time their move left
+        # them, as their board measured it, is the record's (BL/WL, OB/OW)
+        # here too (docs/CLOCK.md: the mover's board owns the figure).
+        board = ref.board
+        i = board.moves - 1
+        if 0 <= i < len(clock.secs) and board.move(i)[0] == c:
+            s = (ms + 999) // 1000
+            clock.secs[i] = s if s < 0xFFFF else 0xFFFE
+            clock.counts[i] = clock.overtime(c)
+            done = 16  # (clock.record's: the move's time, read back at a resume)
     if new and not running:
-        clock.save(ref, c)  # their move's figure (a cut brings it back)
+        clock.save(ref, c, done)  # their move's figure (a cut brings it back)
     ref.dirty = True
 
 

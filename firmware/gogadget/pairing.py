@@ -36,7 +36,7 @@ import json
 
 from gogadget.board import OK
 from gogadget.compat import ticks_diff
-from gogadget.broadcast import T_GAME, T_MOVE, topic, valid_board_id
+from gogadget.broadcast import T_GAME, T_MOVE, T_STATUS, topic, valid_board_id
 from gogadget.points import BLACK, PASS, WHITE, parse_sgf_coord
 
 T_PAIR = "pair"  # retained: which game this board plays, as which colour, against whom
@@ -200,11 +200,17 @@ class Remote:
 
     def _end(self, result):
         ref = self.ref
-        if result.endswith("+R"):
+        end = result[-2:]
+        if end == "+R" or end == "+T":
+            # A resignation, or their flag: each board calls only its own
+            # player's (docs/CLOCK.md: the clock's owner calls its flag).
             loser = WHITE if result[0] == "B" else BLACK
             if loser != self.colour:
-                return self.stop("they say we resigned")
-            ref.resign(loser)
+                return self.stop("they say we lost: " + result)
+            if end == "+R":
+                ref.resign(loser)
+            else:
+                _time_out(ref, loser, result)
             return ENDED
         if ref.phase != "count":
             return WAITING  # both passed there, the passes are still on their way here
@@ -218,6 +224,24 @@ class Remote:
             return COUNTING
         ref.confirm_count()
         return ENDED
+
+
+def _time_out(ref, c, result):
+    """c's board says c's time ran out: the same end here, journalled as a
+    time-out of this board's own is (clockio.time_out), so a cut keeps it."""
+    tell = getattr(ref, "told_result", None)
+    if tell is not None:
+        tell(result)  # a host's stand-in for the board's referee (`gogadget remote`)
+        return
+    from gogadget import ending
+    from gogadget.journal import K_RESULT
+    clock = ref.clock
+    if clock is not None:
+        clock.flagged = clock.told = c
+        clock.remote_run = clock.running = 0
+    ref.log.append(ref, K_RESULT, 3 - c, 0xFFFF)  # gamelog.RESULT_WORDS: T
+    ref.event("time", result)
+    ending.finish(ref, 3 - c, result)
 
 
 def _say(board, m):
@@ -242,7 +266,7 @@ class Follower:
         self.pair_id = pair_id
         self.remote = Remote(3 - colour)
         self.topics = (topic(opponent, T_PAIR).encode(), topic(opponent, T_GAME).encode(),
-                       topic(opponent, T_MOVE).encode())
+                       topic(opponent, T_MOVE).encode(), topic(opponent, T_STATUS).encode())
         self.hello = (topic(board_id, T_PAIR).encode(), pair_message(pair_id, colour, opponent))
         # Replaced once the paired game is over at both boards (or a new
         # game was started here): the retained pair message is then cleared,
@@ -311,6 +335,15 @@ class Follower:
                 self._snapshot(m)
             elif leaf == b"move":
                 self._event(m)
+            elif not m.get("online"):
+                # Their board is gone (its will): their figure stands, no
+                # longer counted down here (docs/CLOCK.md: the owner gone).
+                # Their next snapshot, on their next connection, says more.
+                ref = self.remote.ref
+                clock = ref.clock if ref is not None else None
+                if clock is not None:
+                    c = self.remote.colour  # (told as theirs: a host tells its USB board)
+                    clock.theirs(ref, clock.left(c), clock.overtime(c), False)
         except (ValueError, KeyError, TypeError, IndexError):
             self.dropped += 1  # not the format: the snapshot that follows will do
 

@@ -20,8 +20,9 @@ from gogadget.compat import const
 # go through it on their way to the socket, 20 a write.
 _EV = const(128)
 # After the moves: ","phase":"count","result":"W+1000.5","prisoners":[361,361],
-# "clock":["canadian","B",65000000,255,65000000,255],"seq":65535}
-_TAIL = const(160)
+# "clock":["canadian","B",65000000,255,65000000,255,65000000,65000000,255,65000000],
+# "seq":65535 (the times and the brace follow from the event message's buffer)
+_TAIL = const(200)
 _KEEPALIVE_S = const(60)  # broadcast.KEEPALIVE_S (the same: tests/test_broadcast.py checks)
 
 # broadcast.py's indices into b._st (the same numbers):

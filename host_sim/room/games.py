@@ -98,7 +98,7 @@ class Game:
 
     __slots__ = ("board", "game", "seq", "size", "komi", "rules", "handicap", "black", "white",
                  "setup", "moves", "phase", "result", "bd", "waiting", "archived", "changed",
-                 "verdict", "archive_name", "clock", "clock_at")
+                 "verdict", "archive_name", "clock", "clock_at", "times")
 
     def __init__(self, board, m):
         self.board = board
@@ -108,6 +108,7 @@ class Game:
         self.verdict = ""  # the result: "" (none yet), "checked" or "claim"
         self.waiting = False  # a gap or an event that did not fit: the snapshot will say
         self.moves = []
+        self.clock = self.clock_at = None
         self.header(m)
         self.changed = time.time()
 
@@ -115,10 +116,16 @@ class Game:
         for key in ("game", "seq", "size", "komi", "rules", "handicap", "black", "white", "setup",
                     "phase", "result"):
             setattr(self, key, m[key])
-        # The clock as it stood in the snapshot, and when the relay had it:
-        # the page counts the running one down from then (docs/ROOM.md).
-        self.clock = m.get("clock")
-        self.clock_at = time.time()
+        # The clock as it stood in the snapshot, and when that was true: when
+        # the relay had it live; None for a retained copy (a relay restarted:
+        # its age is not known until the board speaks again), unless it is
+        # the figure the relay already had live (docs/CLOCK.md, the owners).
+        clock = m.get("clock")
+        at = m["at"] if "at" in m else time.time()
+        if at is not None or clock != self.clock or not self.clock_at:
+            self.clock_at = at
+        self.clock = clock
+        self.times = m.get("times")  # each move's (s, n) left, as the board's record has it
 
     @property
     def name(self):
@@ -133,9 +140,22 @@ class Game:
             handicap, setup = [pt for _, pt in setup], ()
         moves = [(_COLOUR[c], parse_sgf_coord(size, p)) for c, p in self.moves]
         note = VERDICTS.get(self.verdict, "") if self.result else ""
-        return sgf.write(size, moves, self.komi, handicap=handicap,
-                         rules=sgf.rules_to_ru(self.rules), result=self.result,
-                         black=self.black, white=self.white, setup=setup, comment=note)
+        out = []
+        sgf.emit(out.append, size, moves, self.komi, handicap, sgf.rules_to_ru(self.rules),
+                 self.result, "", self.black, self.white, note, setup, self._record_clock())
+        return "".join(out)
+
+    def _record_clock(self):
+        """The board's time control and each move's time as the firmware's
+        SGF writer reads a clock (TM/OT, BL/WL, OB/OW); None without them
+        (no clock, or a host's mirror of a USB board, which does not say its
+        settings)."""
+        c = self.clock
+        if c is None or len(c) < 10:
+            return None
+        times = self.times or []
+        return RecordClock(c[0], c[6], c[7], c[8], c[9], [s for s, _ in times],
+                           [n for _, n in times])
 
     def info(self, status):
         """The /games.json entry."""
@@ -147,6 +167,32 @@ class Game:
                 "current": self.bd is not None, "archived": self.archived,
                 "file": self.archive_name,
                 "sgf": "/game/%s.sgf" % self.name}
+
+
+class RecordClock:
+    """What gogadget.clockio's SGF writer reads of a clock.Clock."""
+
+    unknown = 0xFFFF  # (messages.UNKNOWN_TIME, gogadget.clock's)
+
+    def __init__(self, system, main_ms, period_ms, periods, inc_ms, secs, counts):
+        self.word = system.encode()
+        self.main_ms, self.period_ms, self.periods, self.inc_ms = main_ms, period_ms, periods, \
+            inc_ms
+        self.secs, self.counts = secs, counts
+
+
+class Heard(bytes):
+    """A message's payload and when the relay had it (relay.py wraps each):
+    at is time.time() then, or None for a retained message, which the broker
+    may have held for any time (a relay restarted)."""
+
+    at: "float | None"
+
+
+def heard(payload, retained):
+    h = Heard(payload)
+    h.at = None if retained else time.time()
+    return h
 
 
 VERDICTS = {"checked": "Result checked by the room's relay: its own count of this position.",
@@ -291,6 +337,8 @@ class Room:
         """One MQTT message; returns a word for what happened (tests read it):
         applied, duplicate, gap, stale, waiting, dropped."""
         msg, reason = parse(topic, payload)
+        if msg is not None:
+            msg["at"] = payload.at if isinstance(payload, Heard) else time.time()  # (tests: live)
         with self.lock:
             self.counts["messages"] += 1
             if msg is None:
@@ -460,7 +508,10 @@ class Room:
         g.seq = m["seq"]
         g.changed = time.time()
         self._touch(st)
-        self._maybe_archive(g)
+        if t != "end" or g.clock is None:
+            # (A game on a clock is archived from the snapshot that follows
+            # its end: it has every move's time, a remote move's figure too.)
+            self._maybe_archive(g)
         return "applied"
 
     def _snapshot(self, st, m):
@@ -739,9 +790,34 @@ class Room:
                      waiting=g.waiting, sgf="/game/%s.sgf" % g.name,
                      at=int(g.changed * 1000))
             if g.clock is not None:
-                d.update(clock=g.clock, clock_at=int(g.clock_at * 1000))
+                d.update(self._clocks(st, g, other))
         st.json = json.dumps(d, separators=(",", ":"))
         return st.json
+
+    def _clocks(self, st, g, other):
+        """The card's clocks, each player's from the board that owns it
+        (docs/CLOCK.md): a board alone owns both; of two paired boards, each
+        its own player's.  clock: [system, running, B ms, B n, W ms, W n] as
+        the snapshot's, running only if its owner says so; clock_at: when
+        each figure was true (ms since the epoch; None: not known, a retained
+        copy after a relay restart); clock_online: is each owner online.
+        The page counts a figure down only while it is known and its owner
+        online, and marks it stale otherwise."""
+        owners = [st, st]
+        if other is not None and other.game is not None and other.game.clock is not None:
+            owners = [st, other] if st.pair["colour"] == "B" else [other, st]
+        clock = list(g.clock[:6])
+        clock[1] = ""
+        at, online = [], []
+        for i, b in enumerate(owners):
+            c = b.game.clock
+            colour = "BW"[i]
+            clock[2 + 2 * i:4 + 2 * i] = c[2 + 2 * i:4 + 2 * i]
+            if c[1] == colour:
+                clock[1] = colour
+            at.append(int(b.game.clock_at * 1000) if b.game.clock_at else None)
+            online.append(bool(b.status and b.status["online"]))
+        return {"clock": clock, "clock_at": at, "clock_online": online}
 
     def take_dirty(self):
         """The summaries of the boards changed since the last call."""

@@ -170,6 +170,8 @@ def _snapshot(d):
          "prisoners": list(prisoners)}
     if "clock" in d:
         m["clock"] = _clock(d["clock"])
+    if "times" in d:
+        m["times"] = _times(d["times"], len(m["moves"]))
     return m
 
 
@@ -178,13 +180,29 @@ CLOCK_SYSTEMS = ("absolute", "fischer", "byoyomi", "canadian")  # gogadget.clock
 
 def _clock(c):
     """["byoyomi", "B", 598000, 0, 600000, 0]: the time control, whose time
-    runs ("" nobody's), each player's ms left and periods/stones left."""
-    if (type(c) is not list or len(c) != 6 or c[0] not in CLOCK_SYSTEMS
+    runs ("" nobody's), each player's ms left and periods/stones left; then,
+    from a board that knows them (not a host's mirror of a USB board), the
+    settings: main time, period time (ms), periods or stones, increment (ms)."""
+    if (type(c) is not list or len(c) not in (6, 10) or c[0] not in CLOCK_SYSTEMS
             or c[1] not in ("", "B", "W") or type(c[0]) is not str or type(c[1]) is not str
             or any(type(v) is not int or not 0 <= v < 1 << 31 for v in c[2:])
-            or c[3] > 255 or c[5] > 255):
-        raise ValueError("clock is not [system, running, ms, n, ms, n]")
+            or c[3] > 255 or c[5] > 255 or len(c) == 10 and c[8] > 255):
+        raise ValueError("clock is not [system, running, ms, n, ms, n(, main, period, n, inc)]")
     return list(c)
+
+
+UNKNOWN_TIME = 0xFFFF  # a move's time left the board does not know (gogadget.clock's)
+
+
+def _times(t, moves):
+    """Each move's time left, as the board's record has it: its BL/WL (whole
+    s, UNKNOWN_TIME not known) + 65536 times its OB/OW (periods or stones
+    left, in overtime); at most one per move; -> [(s, n)]."""
+    if type(t) is not list or len(t) > moves:
+        raise ValueError("times is not a list of at most one time a move")
+    if any(type(v) is not int or not 0 <= v < 256 << 16 for v in t):
+        raise ValueError("times holds a value that is not s + 65536 n")
+    return [(v & 0xFFFF, v >> 16) for v in t]
 
 
 def _event(d):

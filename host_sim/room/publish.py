@@ -50,6 +50,10 @@ ANSWER_S = 5.0  # a board answers a query between two scans; this long: gone
 _PROP = re.compile(r"([A-Z]{1,2})((?:\[(?:[^\]\\]|\\.)*\])+)")
 _VALUE = re.compile(r"\[((?:[^\]\\]|\\.)*)\]")
 _MOVE = re.compile(r";([BW])\[([a-s]{0,2})\]")
+# A move node with its properties: the clock's BL/WL, OB/OW (gogadget.clockio).
+_NODE = re.compile(r";([BW])\[[a-s]{0,2}\]((?:[A-Z]{1,2}\[(?:[^\]\\]|\\.)*\])*)")
+_OT = re.compile(r"(\d+)x(\d+) byo-yomi|(\d+)/(\d+) Canadian|(\d+) fischer")
+UNKNOWN_TIME = 0xFFFF  # (gogadget.clock's: a move's time left not known)
 _COLOUR = {"B": BLACK, "W": WHITE}
 
 
@@ -71,7 +75,34 @@ def read_record(text):
                                 for c, p in _MOVE.findall(text[cut:])]
     return {"size": size, "komi": float(props.get("KM", ["0"])[0] or 0),
             "handicap": int(props.get("HA", ["0"])[0] or 0),
-            "result": props.get("RE", [""])[0], "setup": setup, "moves": moves}
+            "result": props.get("RE", [""])[0], "setup": setup, "moves": moves,
+            "clock": _record_clock(props, "" if cut < 0 else text[cut:])}
+
+
+def _record_clock(props, nodes):
+    """The record's time control (TM, OT: main, period ms, periods or
+    stones, increment ms) and each move's time left (BL/WL s, OB/OW), as
+    the board's SGF writer puts them (gogadget.clockio); None without TM."""
+    try:
+        main = int(props["TM"][0]) * 1000
+    except (KeyError, ValueError):
+        return None
+    period = periods = inc = 0
+    m = _OT.fullmatch(props.get("OT", [""])[0])
+    if m and m.group(1):
+        periods, period = int(m.group(1)), int(m.group(2)) * 1000
+    elif m and m.group(3):
+        periods, period = int(m.group(3)), int(m.group(4)) * 1000
+    elif m and m.group(5):
+        inc = int(m.group(5)) * 1000
+    secs, counts = [], []
+    for c, rest in _NODE.findall(nodes):
+        p = {k: v for k, v in _PROP.findall(rest)}
+        left = _VALUE.findall(p.get(c + "L", ""))
+        over = _VALUE.findall(p.get("O" + c, ""))
+        secs.append(int(left[0]) if left and left[0].isdigit() else UNKNOWN_TIME)
+        counts.append(int(over[0]) if over and over[0].isdigit() else 0)
+    return {"settings": (main, period, periods, inc), "secs": secs, "counts": counts}
 
 
 class _Log:
@@ -91,6 +122,14 @@ class MirrorClock:
     running, B ms, B n, W ms, W n, flagged, paused): what the Broadcaster
     reads of a clock.Clock for the room's snapshot, and what
     pairing.Follower reads of it for `gogadget remote` (remote.py)."""
+
+    # What the status word does not say: the time control's settings and
+    # each move's time, from the board's SGF when the host reads it
+    # (Mirror.set_record_clock); until then not known: the snapshot's clock
+    # leaves the settings out and has no "times".
+    main_ms = -1
+    period_ms = periods = inc_ms = 0
+    secs = counts = ()
 
     def __init__(self, system):
         self.word = system.encode()
@@ -134,6 +173,7 @@ class Mirror:
         self.fault = b""
         self.damage = ""  # the Broadcaster compares it by identity: replaced only on change
         self.clock = None  # MirrorClock while the board's status names one
+        self.record_clock = None  # read_record's "clock": the settings, each move's time
         self.known = False  # has read the board at least once
 
     def new_board(self, rec):
@@ -161,6 +201,18 @@ class Mirror:
         if note != self.damage:
             self.damage = note
 
+    def set_record_clock(self, rec):
+        """The time control and each move's time in the board's record
+        (read_record's "clock"), for the snapshot (the archive's TM/OT, BL/WL)."""
+        self.record_clock = rec.get("clock")
+        self._clock_record()
+
+    def _clock_record(self):
+        c, r = self.clock, self.record_clock
+        if c is not None and r is not None:
+            c.main_ms, c.period_ms, c.periods, c.inc_ms = r["settings"]
+            c.secs, c.counts = r["secs"], r["counts"]
+
     def set_clock(self, word):
         """The status's clock= word ("" without one); a malformed one is
         taken as no clock (ValueError from a board that says nonsense would
@@ -171,6 +223,7 @@ class Mirror:
                 raise ValueError(word)
             if self.clock is None or self.clock.word != fields[0].encode():
                 self.clock = MirrorClock(fields[0])
+                self._clock_record()
             self.clock.update(fields[1:])
         except ValueError:
             self.clock = None
@@ -231,6 +284,7 @@ class HostPublisher:
                     self._poll()
                 return
             record = read_record(self._ask("gogadget-sgf"))
+            self.mirror.set_record_clock(record)
             rules = None
             if not m.known or game != m.log.game or self._rules_game != (game, seq):
                 info = status_words(self._ask("gogadget-rules-info").split("\n", 1)[0])

@@ -46,6 +46,8 @@ from host_sim.room.games import Room
 from host_sim.room.inbox import Inbox
 from host_sim.stopflag import StopFlag
 
+from host_sim.room.games import heard  # (when a message was heard: its clock's age)
+
 log = logging.getLogger("gogadget.relay")
 
 STATIC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "static")
@@ -472,7 +474,9 @@ class Relay:
     def _on_message(self, client, userdata, msg):
         # Filed under its board and taken in turn (inbox.py): one board's
         # flood never holds up another's moves.
-        self.inbox.put(msg.topic, msg.payload)
+        # When it was heard goes with it (games.heard): a retained snapshot's
+        # clock is of unknown age.
+        self.inbox.put(msg.topic, heard(msg.payload, msg.retain))
 
     def _start_mqtt(self):
         import paho.mqtt.client as mqtt

@@ -146,6 +146,12 @@ class LinkReferee:
         self._send("gogadget-remote resign " + colour_name(colour))
         self.host.look()
 
+    def told_result(self, result):
+        """Their board called their own flag (pairing: B+T / W+T): the board
+        ends the game with it, journalled there (`gogadget-result`)."""
+        self._send("gogadget-result " + result)
+        self.host.look()
+
     def count_result(self):
         return self._send("gogadget-remote count").strip()
 

@@ -156,25 +156,51 @@
     el.querySelector(".caps").title = "stones captured";
     if (b.clock) {
       const c = document.createElement("span");
-      c.className = "clock" + (b.clock[1] === colour ? " running" : "");
+      const [counts, stale] = clockState(b, colour);
+      c.className = "clock" + (counts ? " running" : "") + (stale ? " stale" : "");
       c.dataset.board = b.id;
       c.dataset.colour = colour;
-      c.title = b.clock[0] + " time" + (b.clock[1] === colour ? ", running" : "");
+      c.title = b.clock[0] + " time" + (counts ? ", running" : "") + (stale ? ", " + stale : "");
       showClock(c, b);
       el.append(c);
     }
     return el;
   }
 
-  // The board's clock (docs/ROOM.md): [system, running colour or "", black ms,
-  // black periods/stones, white ms, white periods/stones] as the relay had it
-  // at clock_at; the running one is counted down here, between snapshots.
+  // The clocks (docs/ROOM.md, docs/CLOCK.md): [system, running colour or "",
+  // black ms, black periods/stones, white ms, white periods/stones], each
+  // player's figure from the board that owns it, true at clock_at[i] (null:
+  // not known, a retained copy after a relay restart); clock_online[i]: is
+  // its owner online.  A figure is counted down here only while it is known,
+  // its owner online and its clock running there; otherwise it is shown as
+  // the owner last said it, marked stale.
+  function clockState(b, colour) {
+    const i = colour === "B" ? 0 : 1;
+    const at = b.clock_at ? b.clock_at[i] : null;
+    const online = b.clock_online ? b.clock_online[i] : b.online;
+    const stale = !online ? "its board is offline: as it last said" : !at ? "as last kept: its board has not spoken since the relay started" : "";
+    return [!stale && b.clock[1] === colour && b.phase === "play", stale];
+  }
+
+  // The figure counted down from when it was true, through main time and
+  // then the periods (the settings: c[6..9], main, period, periods or
+  // stones, increment), as the board's own display does (clocktold.display).
   function clockLeft(b, colour) {
     const c = b.clock;
     const i = colour === "B" ? 2 : 4;
-    let ms = c[i];
-    if (c[1] === colour) ms = Math.max(0, ms - (Date.now() - b.clock_at));
-    return [ms, c[i + 1]];
+    let ms = c[i], n = c[i + 1];
+    if (!clockState(b, colour)[0]) return [ms, n];
+    let e = Date.now() - b.clock_at[colour === "B" ? 0 : 1];
+    const over = c.length >= 10 && c[7] > 0 && (c[0] === "byoyomi" || c[0] === "canadian");
+    if (!n || !over) {
+      if (ms > e || !over) return [Math.max(0, ms - e), n];
+      e -= ms; n = c[8]; ms = c[7];  // main time is over: the first period
+    }
+    if (c[0] === "byoyomi") {
+      while (n > 0 && ms <= e) { e -= ms; n--; ms = c[7]; }
+      return [n > 0 ? ms - e : 0, n];
+    }
+    return [Math.max(0, ms - e), n];
   }
 
   function showClock(el, b) {
@@ -185,7 +211,7 @@
       : Math.floor(s / 60) + ":" + two(s % 60);
     if (n) t += b.clock[0] === "byoyomi" ? " \u00d7" + n : " /" + n;
     el.textContent = t;
-    el.classList.toggle("low", ms <= 10000);
+    el.classList.toggle("low", ms <= 10000 && !el.classList.contains("stale"));
   }
 
   setInterval(() => {
