@@ -155,3 +155,25 @@ def test_make_pcb_writes_the_boards(tmp_path):
     assert len(written) == 2 * len(boards.tile_sizes())
     assert shutil.which("make") is None or (ROOT / "Makefile").read_text().count(
         "-m host_sim.tools.pcb") == 1
+
+
+def test_supply_copper_carries_the_worst_case_by_ipc_2221():
+    # The 5 V and 3.3 V planes' narrowest cross-section (the tile's width
+    # less every other net's via and its clearance cut out of the plane
+    # along that line) against IPC-2221's width for the worst column
+    # current, inner layer at 0.5 oz; the joint pads' tracks against their
+    # share of it on the outer layer.
+    from host_sim.tools.pcb import power
+    for w, h in boards.tile_sizes():
+        board = tile.build(w, h)
+        width, height = tile.size_mm(w, h)
+        for net, amps in (("+5V", max(power.column_amps(s, w) for s in boards.SIZES)),
+                          ("+3V3", max(power.column_3v3_amps(s, w) for s in boards.SIZES))):
+            need = power.ipc2221_width_mm(amps, 10, 0.5, external=False)
+            others = [(y, size) for _, y, size, _, n in board.vias if n != net]
+            narrowest = min(
+                width - 1.0 - sum(size + 0.5 for vy, size in others if abs(vy - y) < size / 2 + 0.25)
+                for y in [k * 0.1 for k in range(int(height * 10))])
+            assert narrowest > 10 * need, (w, h, net, narrowest, need)
+        joints = [t for t in board.tracks if t[6] in ("+5V", "+3V3") and t[5] == "B.Cu"]
+        assert joints and all(t[4] >= power.ipc2221_width_mm(power.joint_amps(w)) for t in joints)

@@ -31,6 +31,27 @@ def column_amps(size, width):
     return BOARD_LED_BUDGET_A * width * size / (size * size + 3)
 
 
+def column_3v3_amps(size, width):
+    """Worst 3.3 V current through a tile column: every sensor and mux of
+    it at its maximum."""
+    rows = size
+    return (HALL_MA * width * rows + MUX_MA * 2 * rows) / 1000
+
+
+def joint_amps(width, sizes=(9, 13, 19)):
+    """The most any one supply joint pad of a `width` tile column carries:
+    the column's worst current (5 V or 3.3 V, any size) shared by the
+    width - 1 pads of its edge."""
+    worst = max(max(column_amps(s, width), column_3v3_amps(s, width)) for s in sizes)
+    return worst / (width - 1)
+
+
+def joint_width_mm(width):
+    """Width of a supply joint pad's track to its plane via: IPC-2221 for
+    joint_amps, outer layer, 1 oz, 10 C rise, never under the stubs'."""
+    return max(stub_width_mm(), math.ceil(ipc2221_width_mm(joint_amps(width)) * 100) / 100)
+
+
 def stub_width_mm():
     """The width of a single LED's and sensor's supply stubs (one LED at
     full white, outer layer, 10 C rise), never under 0.3 mm."""

@@ -21,7 +21,7 @@ laid side by side keep the pitch.
 from host_sim.tools import geometry
 from host_sim.tools.pcb import parts
 from host_sim.tools.pcb.kicad import Board
-from host_sim.tools.pcb.power import stub_width_mm
+from host_sim.tools.pcb.power import joint_width_mm, stub_width_mm
 
 GX, GY = geometry.GRID_MM
 LEDX, LEDY = geometry.led_offset_mm()  # right, up
@@ -362,7 +362,7 @@ class Tile:
                     vx, vy = (2.3 if nm[0] == "L" else W - 2.3), y
                 else:
                     vx, vy = x, (2.4 if nm[0] == "T" else H - 2.4)
-                b.track([(x, y), (vx, vy)], POWER_MM, "B.Cu", net)
+                b.track([(x, y), (vx, vy)], joint_width_mm(w), "B.Cu", net)
                 self.via(vx, vy, net)
         # Turns: left edge joins rows (odd, odd + 1), right edge (even, even + 1).
         for j in range(h - 1):
