@@ -50,3 +50,26 @@ def write_all(out=OUT):
         path.write_text(text)
         paths.append(path)
     return paths
+
+
+def parts_count(w, h):
+    """Parts an assembler places on a w x h tile (joint pads and solder
+    jumpers are bare copper, not parts)."""
+    return sum(1 for f in tile.build(w, h).footprints if f.bom)
+
+
+def summary_table():
+    """The tiles' table in hardware/README.md ("PCB tiles")."""
+    rows = ["| tile | size (mm) | layers | parts | level-1 muxes | used by |",
+            "|---|---|---|---|---|---|"]
+    for w, h in tile_sizes():
+        width, height = tile.size_mm(w, h)
+        used = []
+        for size in SIZES:
+            cols, rows_ = pins.tile_split(size)
+            n = cols.count(w) * rows_.count(h)
+            if n:
+                used.append("%d x %dx%d" % (n, size, size))
+        rows.append("| %s | %.1f x %.1f | 6 | %d | %d | %s |" % (
+            tile.name(w, h), width, height, parts_count(w, h), tile.mux_count(w, h), ", ".join(used)))
+    return "\n".join(rows)
