@@ -5,10 +5,12 @@ are arithmetic).  hardware/README.md, "PCB tiles", tells the why.
 Six copper layers:
   F.Cu    the parts under the points (Hall sensor + 100 nF at the point,
           WS2812B + 100 nF at the LED's place), the LED data chain
-  In1.Cu  GND plane (between the LED data and the analog lines)
-  In2.Cu  +5V plane (the LEDs)
-  In3.Cu  +3V3 plane (sensors, muxes)
-  In4.Cu  analog and select lines across (one lane per sensor in its row)
+  In1.Cu  +5V plane (the LEDs; the LED data's return, decoupled at each LED)
+  In2.Cu  GND plane (between the LED data and the analog lines)
+  In3.Cu  analog and select lines across (one lane per sensor in its row),
+          over the ground plane
+  In4.Cu  +3V3 plane (sensors, muxes: the ratiometric sensors' reference
+          under the lines along B.Cu)
   B.Cu    analog and select lines along, the level-1 muxes, the cable
           socket, the joint pads and solder jumpers
 
@@ -39,6 +41,7 @@ LANE_MM = 0.6
 SOCKET_ROW = 2  # the cable socket sits below this row, right of the corridor
 SOCKET_DX, SOCKET_DY = 12.75, 7.8
 CORRIDOR = ("S0", "S1", "S2", "S3", "SIG0", "SIG1")
+ACROSS = "In3.Cu"  # the layer of the lanes across (B.Cu: along)
 
 
 def name(w, h):
@@ -83,7 +86,7 @@ def mux_xy(w, h, k):
 
 
 def lane_dy(w, h, i, j):
-    """The In4 lane of sensor (i, j): its offset from the row's point.  On
+    """The In3 lane of sensor (i, j): its offset from the row's point.  On
     a mux's own row the sensors going to the mux's upper pins take the
     upper lanes (their vias sit inside the mux's outline, above those going
     down to the lower pins at the same x), with a wider gap between the two
@@ -147,7 +150,7 @@ class Tile:
         self.board = Board("Go Gadget PCB tile %dx%d" % (w, h), W, H)
         self.count = {}
         b = self.board
-        for net, layer in (("GND", "In1.Cu"), ("+5V", "In2.Cu"), ("+3V3", "In3.Cu")):
+        for net, layer in (("+5V", "In1.Cu"), ("GND", "In2.Cu"), ("+3V3", "In4.Cu")):
             b.zone(net, layer)
 
     def ref(self, prefix):
@@ -239,7 +242,7 @@ class Tile:
 
     def mux(self, k):
         """Level-1 mux k on the back, in the gap right of column k: every
-        sensor it reads comes along its row on In4 to the column of its
+        sensor it reads comes along its row on In3 to the column of its
         pin, then along B.Cu to the pin."""
         w, h, b = self.w, self.h, self.board
         mx, my = mux_xy(w, h, k)
@@ -259,7 +262,7 @@ class Tile:
                 nets[pin] = out
                 dx, dy = parts.mux_pin_xy(pin)
                 lane = py(h, j) + lane_dy(w, h, i, j)
-                b.track([(px(i) - 2.2, lane), (mx + dx, lane)], SIGNAL_MM, "In4.Cu", out)
+                b.track([(px(i) - 2.2, lane), (mx + dx, lane)], SIGNAL_MM, ACROSS, out)
                 self.via(mx + dx, lane, out)
                 b.track([(mx + dx, lane), (mx + dx, my + dy)], SIGNAL_MM, "B.Cu", out)
         spare = [c for c in range(CHANNELS) if c not in used]
@@ -274,7 +277,7 @@ class Tile:
             b.track([(mx + dx, my + dy), (mx + dx, vy)], SIGNAL_MM, "B.Cu", net)
             self.via(mx + dx, vy, net)
             if net not in ("GND", "+3V3"):
-                b.track([(mx + dx, vy), (corridor_x(net), vy)], SIGNAL_MM, "In4.Cu", net)
+                b.track([(mx + dx, vy), (corridor_x(net), vy)], SIGNAL_MM, ACROSS, net)
                 self.corridor_via(net, vy)
         # Spare inputs to ground: the upper ones to /E's via, the lower ones
         # to a via of their own beside COM.
@@ -313,7 +316,7 @@ class Tile:
 
     def socket(self):
         """The cable socket (JST SH, 8 ways) on the back below row
-        SOCKET_ROW: each signal pin up to its own In4 lane, left to the
+        SOCKET_ROW: each signal pin up to its own In3 lane, left to the
         corridor; then the corridor's lines along B.Cu."""
         b, h = self.board, self.h
         xc, y0 = socket_xy(h)
@@ -329,7 +332,7 @@ class Tile:
             vy = y0 - 2.1 - LANE_MM * (pin - 2)
             b.track([(x, y0), (x, vy)], SIGNAL_MM, "B.Cu", net)
             self.via(x, vy, net)
-            b.track([(x, vy), (corridor_x(net), vy)], SIGNAL_MM, "In4.Cu", net)
+            b.track([(x, vy), (corridor_x(net), vy)], SIGNAL_MM, ACROSS, net)
             self.corridor_via(net, vy)
         for net, ys in sorted(self.corridor_ys.items()):
             b.track([(corridor_x(net), min(ys)), (corridor_x(net), max(ys))], SIGNAL_MM,
