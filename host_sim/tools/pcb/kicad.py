@@ -46,8 +46,12 @@ def rotate(dx, dy, angle):
 
 
 class Pad:
-    def __init__(self, number, dx, dy, w, h, net=None):
+    """An SMD rectangle; with hole set, an unplated round hole of that
+    diameter (a mounting hole: no copper, no net)."""
+
+    def __init__(self, number, dx, dy, w, h, net=None, hole=None):
         self.number, self.dx, self.dy, self.w, self.h, self.net = number, dx, dy, w, h, net
+        self.hole = hole
 
 
 class Footprint:
@@ -189,7 +193,9 @@ class Board:
                '    (at %s %s%s)' % (num(fp.x), num(fp.y), "" if not fp.angle else " " + num(fp.angle))]
         for key, value in fp.props:
             out.append('    (property %s %s)' % (q(key), q(value)))
-        attrs = "smd" + ("" if fp.bom else " exclude_from_pos_files exclude_from_bom")
+        smd = all(p.hole is None for p in fp.pads)
+        attrs = " ".join((["smd"] if smd else []) + ([] if fp.bom else [
+            "exclude_from_pos_files", "exclude_from_bom"]))
         out.append('    (attr %s)' % attrs)
         out.append('    (fp_text reference %s (at 0 0%s) (layer "%s.Fab")' % (
             q(fp.ref), "" if not fp.angle else " " + num(fp.angle), side))
@@ -202,6 +208,11 @@ class Board:
             "" if side == "F" else " (justify mirror)"))
         out.append('    )')
         for p in fp.pads:
+            if p.hole is not None:
+                out.append('    (pad "" np_thru_hole circle (at %s %s) (size %s %s) (drill %s) '
+                           '(layers *.Cu *.Mask))' % (num(p.dx), num(p.dy), num(p.hole),
+                                                      num(p.hole), num(p.hole)))
+                continue
             net = "" if not p.net else ' (net %d %s)' % (self._net_index[p.net], q(p.net))
             out.append('    (pad %s smd rect (at %s %s%s) (size %s %s) (layers "%s.Cu" "%s.Paste" '
                        '"%s.Mask")%s)' % (q(p.number), num(p.dx), num(p.dy),

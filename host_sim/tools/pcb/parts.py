@@ -105,3 +105,9 @@ def jumper(ref, x, y, net1, net2):
     return Footprint("GoGadget:SolderJumper", ref, "jumper", x, y, 0, "B",
                      [Pad("1", 0, -0.7, 1.0, 1.0, net1), Pad("2", 0, 0.7, 1.0, 1.0, net2)],
                      bom=False)
+
+
+# Mounting hole for an M2 screw into the backing board: 2.2 mm unplated.
+def hole(ref, x, y):
+    return Footprint("GoGadget:MountingHole_2.2mm", ref, "M2", x, y, 0, "F",
+                     [Pad("", 0, 0, 2.2, 2.2, hole=2.2)], bom=False)

@@ -143,6 +143,12 @@ def joints(w, h):
     return out
 
 
+def mounting_holes(w, h):
+    """M2 holes into the backing board: in the first and last columns,
+    below the LED of rows 2 and h - 1 (copper-free on every layer there)."""
+    return [(px(i) + 7.5, py(h, j) + 6.1) for j in (2, h - 1) for i in (0, w - 1)]
+
+
 class Tile:
     def __init__(self, w, h):
         self.w, self.h = w, h
@@ -173,6 +179,8 @@ class Tile:
             self.mux(k)
         self.socket()
         self.edges()
+        for x, y in mounting_holes(w, h):
+            self.board.add(parts.hole(self.ref("MH"), x, y))
         return self.board
 
     # -- at each point --------------------------------------------------
