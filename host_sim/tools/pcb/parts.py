@@ -5,8 +5,10 @@ are looked up against the MPN when ordering, not guessed here)."""
 from host_sim.tools.pcb.kicad import Footprint, Pad
 
 # Hall sensor: TI DRV5055A1QDBZR, SOT-23 (DBZ0003A).  Datasheet SBAS640,
-# package drawing and example board layout: pins 1 and 2 on one side,
-# 1.9 mm apart, pin 3 opposite; pads 1.0 x 0.6 on rows 2.2 mm apart.
+# package drawing: pins 1 and 2 on one side, 1.9 mm apart, pin 3 opposite,
+# 2.4 mm over the leads.  Land here: pads 1.0 x 0.6 on rows 2.2 mm apart
+# (IPC-7351 nominal for SOT-23; compare with the DBZ0003A example board
+# layout before ordering: it was not at hand when this was drawn).
 # Local frame as KiCad's SOT-23 (pins 1, 2 on the left, 3 on the right),
 # so a placement's angle means what an assembler expects.
 # Pins: 1 VCC, 2 OUT, 3 GND.
