@@ -19,6 +19,7 @@ That the copper connects each net as the pads say is KiCad's DRC's part
 import re
 
 from host_sim.tools.pcb import tile as tilegeo
+from host_sim.tools.pcb.kicad import rotate
 
 _TOKEN = re.compile(r'\s*(?:(\()|(\))|"((?:[^"\\]|\\.)*)"|([^\s()"]+))')
 
@@ -84,16 +85,11 @@ def read_board(text):
         pads = []
         for pad in _find(fp, "pad"):
             pat = _find(pad, "at")[0]
-            dx, dy = tilegeo_rotate(float(pat[1]), float(pat[2]), angle)
+            dx, dy = rotate(float(pat[1]), float(pat[2]), angle)
             net = _find(pad, "net")
             pads.append((pad[1], net[0][2] if net else None, x + dx, y + dy))
         fps.append({"ref": ref, "name": fp[1], "x": x, "y": y, "pads": pads})
     return {"width": max(xs) - min(xs), "height": max(ys) - min(ys), "footprints": fps}
-
-
-def tilegeo_rotate(dx, dy, angle):
-    from host_sim.tools.pcb.kicad import rotate
-    return rotate(dx, dy, angle)
 
 
 class _Nets:

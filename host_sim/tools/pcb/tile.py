@@ -155,6 +155,7 @@ class Tile:
         W, H = size_mm(w, h)
         self.board = Board("Go Gadget PCB tile %dx%d" % (w, h), W, H)
         self.count = {}
+        self.corridor_ys = {}  # corridor line -> the heights of its vias
         b = self.board
         for net, layer in (("+5V", "In1.Cu"), ("GND", "In2.Cu"), ("+3V3", "In4.Cu")):
             b.zone(net, layer)
@@ -316,11 +317,7 @@ class Tile:
         b.track([(cx + 0.775, cy), (cx + 0.775, cy + 1.3)], POWER_MM, "F.Cu", "GND")
         self.via(cx + 0.775, cy + 1.3, "GND")
 
-    corridor_ys = None
-
     def corridor_via(self, net, y):
-        if self.corridor_ys is None:
-            self.corridor_ys = {}
         self.via(corridor_x(net), y, net)
         self.corridor_ys.setdefault(net, []).append(y)
 
