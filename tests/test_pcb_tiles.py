@@ -4,7 +4,6 @@ and composed as the tile plan lays them out, their netlist reads every
 place where the firmware reads it and chains the LEDs in its order.  A
 board with two nets swapped fails."""
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -152,9 +151,12 @@ def test_kicad_drc_finds_a_short(tmp_path):
 
 def test_make_pcb_writes_the_boards(tmp_path):
     written = boards.write_all(tmp_path)
-    assert len(written) == 2 * len(boards.tile_sizes())
-    assert shutil.which("make") is None or (ROOT / "Makefile").read_text().count(
-        "-m host_sim.tools.pcb") == 1
+    assert sorted(p.name for p in written) == sorted(
+        "%s.%s" % (tile.name(w, h), ext) for w, h in boards.tile_sizes()
+        for ext in ("kicad_pcb", "kicad_pro"))
+    make = (ROOT / "Makefile").read_text()
+    target = make[make.index("\npcb:"):]
+    assert "-m host_sim.tools.pcb\n" in target.split("\n\n")[0]
 
 
 def test_supply_copper_carries_the_worst_case_by_ipc_2221():
