@@ -156,7 +156,7 @@ def test_make_pcb_writes_the_boards(tmp_path):
         for ext in ("kicad_pcb", "kicad_pro"))
     make = (ROOT / "Makefile").read_text()
     target = make[make.index("\npcb:"):]
-    assert "-m host_sim.tools.pcb\n" in target.split("\n\n")[0]
+    assert "\t$(PY) -m host_sim.tools.pcb" in target.split("\n\n")[0].splitlines()
 
 
 def test_supply_copper_carries_the_worst_case_by_ipc_2221():
