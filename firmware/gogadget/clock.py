@@ -58,6 +58,7 @@ _CH_FLAG = const(4)  # the running player is out of time
 _CH_SAVE = const(8)  # time to journal the running clock
 
 _UNKNOWN = const(0xFFFF)  # a move's time left not known (the record leaves it out)
+_DONE = const(16)  # K_CLOCK's arg bit: the mover's time left after its move (its BL/WL)
 
 # The clock's own small ints, slots of one list (Clock._state, made by
 # clockmake.make): on the board each attribute is a slot of the instance's
@@ -279,12 +280,14 @@ class Clock:
 
     # -- the journal ------------------------------------------------------------
 
-    def record(self, c):
-        """c's clock as a K_CLOCK record: arg colour (+4 in overtime), value
-        and b4, b5 the milliseconds left, b6 the periods/stones left."""
+    def record(self, c, done=0):
+        """c's clock as a K_CLOCK record: arg colour (+4 in overtime, +16
+        after c's move is complete: the record's BL/WL, which a resume
+        reads back), value and b4, b5 the milliseconds left, b6 the
+        periods/stones left."""
         ms = self.left(c)
         over = 4 if self.period_ms and not self.main[c] else 0
-        return jn.encode(jn.K_CLOCK, c | over, ms & 0xFFFF, (ms >> 16) & 0xFF,
+        return jn.encode(jn.K_CLOCK, c | over | done, ms & 0xFFFF, (ms >> 16) & 0xFF,
                          (ms >> 24) & 0xFF, self.count[c] & 0xFF)
 
     # -- lights ------------------------------------------------------------------
@@ -340,11 +343,11 @@ class Clock:
             s = (self.left(c) + 999) // 1000
             self.secs[i] = s if s < _UNKNOWN else _UNKNOWN - 1
             self.counts[i] = self.overtime(c)
-        self.save(ref, c)
+        self.save(ref, c, _DONE)
 
-    def save(self, ref, c):
+    def save(self, ref, c, done=0):
         if ref.log.started and ref.journal is not None:
-            ref.journal.append(self.record(c))
+            ref.journal.append(self.record(c, done))
 
     def follow(self, ref):
         """Whose time runs, from the referee's state (Referee.refresh).
