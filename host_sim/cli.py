@@ -18,8 +18,8 @@
 Every command but relay and image (which need no board) takes --sim
 instead of --port: the simulator's virtual board.  With --sim you are the person at
 it: the simulator's window when there is a display, the terminal mode
-otherwise (--tui).  `watch`, `pull`, `gtp`, `version`, `publish` and
-`remote` with --sim reach a simulator already running (`make sim`,
+otherwise (--tui).  `watch`, `pull`, `gtp`, `version`, `play`, `publish`
+and `remote` with --sim reach a simulator already running (`make sim`,
 `gogadget play --sim`) on --sim-store's folder (without --sim-store, the
 one running); without one, `publish --sim` and `remote --sim` open a
 simulator of their own on that folder, with you at it.  One folder is one
