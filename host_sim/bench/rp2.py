@@ -344,7 +344,7 @@ def main():
     with open("heapbench.bin", "rb") as f:
         room = f.read(1)[0]  # 1: the room's Broadcaster (gogadget.mqtt on a socket stand-in); 2: a game on byo-yomi; 4: paired
         clocked = room & 2
-        paired = room & 4
+        paired = room & 4  #P
         room &= 1
         final = bytearray(361)  # the position before the tail, one byte per place
         f.readinto(final)
@@ -365,12 +365,12 @@ def main():
     if room:
         cfg.broker = "broker.local"
         cfg.board_id = "board01"
-    if paired:
-        # Black of game g1 against board02 (a remote board), as the config
-        # of a paired Pico W says it.
-        cfg.opponent = "board02"
-        cfg.pair = "g1"
-        cfg.pair_colour = "B"
+    if paired:  #P
+        # Black of game g1 against board02 (a remote board), as the config  #P
+        # of a paired Pico W says it.  #P
+        cfg.opponent = "board02"  #P
+        cfg.pair = "g1"  #P
+        cfg.pair_colour = "B"  #P
     from gogadget import boot
     boot.learn_names(cfg)  # as boot.start does: every name known before the heap is in pieces
     boot = None
@@ -406,11 +406,12 @@ def main():
         mqtt.socket = mqtt_socket
         from gogadget.broadcast import Broadcaster
         from gogadget.hw import net
-        peer = None
-        if paired:  # as boot.make_broadcast builds it
-            from gogadget.pairing import Follower
-            peer = Follower(cfg.board_id, cfg.opponent, 1, cfg.pair)
-        b = Broadcaster(net.mqtt_factory(cfg), cfg.board_id, peer=peer)
+        peer = None  #P
+        if paired:  # as boot.make_broadcast builds it  #P
+            from gogadget.pairing import Follower  #P
+            peer = Follower(cfg.board_id, cfg.opponent, 1, cfg.pair)  #P
+        b = Broadcaster(net.mqtt_factory(cfg), cfg.board_id, peer=peer)  #P
+        b = Broadcaster(net.mqtt_factory(cfg), cfg.board_id)  #N
     t = [0]
     def steps(n, what):
         for _ in range(n):
@@ -428,26 +429,26 @@ def main():
             if not ref.outstanding():
                 break
         resumed = ref.board.moves
-        if paired:
-            # board02 says it plays White of g1 against us, and its game is
-            # this one (its retained snapshot); then each move is an event
-            # of its, as its board publishes them: White's come from there
-            # (lit here to be placed), Black's it has once they are made.
-            from gogadget.points import place_point, sgf_coord
-            them = b"gogadget/board/board02/"
-            peer.message(them + b"pair", b'{"v":1,"pair":"g1","colour":"W","opponent":"board01"}')
-            peer.message(them + b"game", bytes(b.snapshot()))
-            steps(5, 2)
-            def told(c, pl):
-                k = 1 if c == 2 else 0  # (White's: there before it is here)
-                peer.message(them + b"move", ('{"v":1,"game":%d,"seq":%d,"t":"move","n":%d,"c":"%s","p":"%s"}' % (
-                    ref.log.game, ref.log.seq + k, ref.board.moves + k, "?BW"[c],
-                    sgf_coord(19, place_point(19, pl)) if pl >= 0 else "")).encode())
+        if paired:  #P
+            # board02 says it plays White of g1 against us, and its game is  #P
+            # this one (its retained snapshot); then each move is an event  #P
+            # of its, as its board publishes them: White's come from there  #P
+            # (lit here to be placed), Black's it has once they are made.  #P
+            from gogadget.points import place_point, sgf_coord  #P
+            them = b"gogadget/board/board02/"  #P
+            peer.message(them + b"pair", b'{"v":1,"pair":"g1","colour":"W","opponent":"board01"}')  #P
+            peer.message(them + b"game", bytes(b.snapshot()))  #P
+            steps(5, 2)  #P
+            def told(c, pl):  #P
+                k = 1 if c == 2 else 0  # (White's: there before it is here)  #P
+                peer.message(them + b"move", ('{"v":1,"game":%d,"seq":%d,"t":"move","n":%d,"c":"%s","p":"%s"}' % (  #P
+                    ref.log.game, ref.log.seq + k, ref.board.moves + k, "?BW"[c],  #P
+                    sgf_coord(19, place_point(19, pl)) if pl >= 0 else "")).encode())  #P
         for i in range(0, len(tail), 3):
             want = ref.board.moves + 1
-            if paired and tail[i] == 2:
-                told(2, tail[i + 1] * 256 + tail[i + 2])  # White's move, from board02
-                steps(3, 3)
+            if paired and tail[i] == 2:  #P
+                told(2, tail[i + 1] * 256 + tail[i + 2])  # White's move, from board02  #P
+                steps(3, 3)  #P
             s.board[tail[i + 1] * 256 + tail[i + 2]] = tail[i]
             for _ in range(40):
                 steps(1, 3)
@@ -460,27 +461,26 @@ def main():
                 steps(1, 3)
                 if not ref.outstanding():
                     break
-            if paired and tail[i] == 1:
-                told(1, tail[i + 1] * 256 + tail[i + 2])  # board02 has Black's move
+            if paired and tail[i] == 1:  #P
+                told(1, tail[i + 1] * 256 + tail[i + 2])  # board02 has Black's move  #P
         moves = ref.board.moves
-        if paired:
-            s.next = BTN_PASS  # Black's pass here, White's there
-            steps(3, 4)
-            told(1, -1)
-            told(2, -1)
-            steps(5, 4)
-        else:
-            for x in (BTN_PASS, BTN_PASS):
-                s.next = x
-                steps(3, 4)
+        if paired:  #P
+            s.next = BTN_PASS  # Black's pass here, White's there  #P
+            steps(3, 4)  #P
+            told(1, -1)  #P
+            told(2, -1)  #P
+            steps(5, 4)  #P
+        for x in (BTN_PASS, BTN_PASS):  #N
+            s.next = x  #N
+            steps(3, 4)  #N
         phase_count = ref.phase
         steps(5, 5)
         s.next = BTN_CONFIRM
         steps(3, 6)
-        if paired:
-            peer.message(them + b"move", ('{"v":1,"game":%d,"seq":%d,"t":"end","result":"%s"}' % (
-                ref.log.game, ref.log.seq, ref.result)).encode())  # board02's count agrees
-            steps(3, 6)
+        if paired:  #P
+            peer.message(them + b"move", ('{"v":1,"game":%d,"seq":%d,"t":"end","result":"%s"}' % (  #P
+                ref.log.game, ref.log.seq, ref.result)).encode())  # board02's count agrees  #P
+            steps(3, 6)  #P
         saved = [n for n in os.listdir("games") if n.endswith(".sgf")]
         steps(5, 7)
         print("LOWS", repr(lows))
@@ -489,8 +489,8 @@ def main():
         if clocked:
             clock = ref.clock
             print("CLOCKED", repr(None if clock is None else (clock.word, clock.main[1], clock.main[2])))
-        if paired:
-            print("PAIRED", repr((peer.agreed, peer.count, peer.outcome, peer.note, peer.done)))
+        if paired:  #P
+            print("PAIRED", repr((peer.agreed, peer.count, peer.outcome, peer.note, peer.done)))  #P
         print("HEAP", repr((low[0], low[1], resumed, moves, phase_count, ref.phase, ref.result, saved)))
     except MemoryError as exc:
         gc.collect()
@@ -500,6 +500,25 @@ main()
 """
 
 
+def heap_script(paired=False):
+    """HEAP as it goes onto the flash: the lines of the paired game (marked
+    #P) only in heap-paired's, the others' (#N) only in the rest (the
+    bench's own part is on the heap it measures: each part holds only its
+    own code)."""
+    out = []
+    for line in HEAP.replace("CLOCK_CONTROL", repr(CLOCK_CONTROL)).split("\n"):
+        if line.endswith("#P"):
+            if not paired:
+                continue
+            line = line[:-2].rstrip()
+        elif line.endswith("#N"):
+            if paired:
+                continue
+            line = line[:-2].rstrip()
+        out.append(line)
+    return "\n".join(out)
+
+
 def bench_files(d, tail, final, room, clock=False, paired=False):
     """The heap bench on the flash: heapbench.mpy (HEAP, compiled on the
     host as `make mpy` compiles the firmware) and its data file."""
@@ -507,7 +526,7 @@ def bench_files(d, tail, final, room, clock=False, paired=False):
 
     from host_sim.tools import mpy
     src = d / "heapbench.py"
-    src.write_text(HEAP.replace("CLOCK_CONTROL", repr(CLOCK_CONTROL)))
+    src.write_text(heap_script(paired))
     dst = d / "heapbench.mpy"
     # -s: the source's name as the board sees it (a temp path would be a
     # name of its own on the heap)
