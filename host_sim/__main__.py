@@ -11,6 +11,8 @@ import argparse
 import sys
 
 from gogadget import points, rules, scan
+# --time's words: one source for the simulator and `gogadget play`.
+from host_sim.enginetime import TIME_FIELDS, TIME_HELP, time_settings  # noqa: F401
 
 EPILOG = """\
 other command:
@@ -40,9 +42,7 @@ def parse(argv):
     ap.add_argument("--komi", type=float, default=None, help="komi (default: the preset's)")
     ap.add_argument("--handicap", type=int, default=None, help="handicap stones (0, 2-9)")
     ap.add_argument("--time", default=None, metavar="CONTROL",
-                    help="the board's game clock (docs/CLOCK.md), seconds: absolute:MAIN, "
-                         "fischer:MAIN:INCREMENT[:MAX], byoyomi:MAIN:PERIOD:PERIODS, "
-                         "canadian:MAIN:PERIOD:STONES (e.g. byoyomi:600:30:5)")
+                    help=TIME_HELP)
     ap.add_argument("--noise", type=float, default=0.0, help="sensor flicker chance per point per scan")
     ap.add_argument("--seed", type=int, default=None, help="random seed of the sensor noise")
     ap.add_argument("--physics", choices=("nominal", "worst"), default=None,
@@ -102,29 +102,6 @@ def replay_main(argv):
     finally:
         replay.replay = run
         argparse.ArgumentParser.add_argument = add
-
-
-# --time's fields after the time control's name, as config settings.
-TIME_FIELDS = {"none": (), "absolute": ("main_time",),
-               "fischer": ("main_time", "time_increment", "max_time"),
-               "byoyomi": ("main_time", "period_time", "periods"),
-               "canadian": ("main_time", "period_time", "stones_per_period")}
-
-
-def time_settings(spec):
-    """--time's CONTROL:N:N... -> config settings (ValueError when wrong)."""
-    words = spec.split(":")
-    fields = TIME_FIELDS.get(words[0])
-    if fields is None:
-        raise ValueError("--time: the time control is one of " + ", ".join(TIME_FIELDS))
-    optional = 1 if words[0] == "fischer" else 0
-    if not len(fields) - optional <= len(words) - 1 <= len(fields):
-        raise ValueError("--time %s takes %s" % (words[0], ":".join(f.upper() for f in fields)))
-    try:
-        values = [int(w) for w in words[1:]]
-    except ValueError:
-        raise ValueError("--time: whole seconds and counts, not " + spec)
-    return dict(zip(fields, values), time_control=words[0])
 
 
 def _count_with_komi(referee):

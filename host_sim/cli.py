@@ -18,8 +18,8 @@
 Every command but relay and image (which need no board) takes --sim
 instead of --port: the simulator's virtual board.  With --sim you are the person at
 it: the simulator's window when there is a display, the terminal mode
-otherwise (--tui).  `watch`, `pull`, `gtp`, `version`, `publish` and
-`remote` with --sim reach a simulator already running (`make sim`,
+otherwise (--tui).  `watch`, `pull`, `gtp`, `version`, `play`, `publish`
+and `remote` with --sim reach a simulator already running (`make sim`,
 `gogadget play --sim`) on --sim-store's folder (without --sim-store, the
 one running); without one, `publish --sim` and `remote --sim` open a
 simulator of their own on that folder, with you at it.  One folder is one
@@ -34,7 +34,7 @@ import time
 
 from gogadget.gtp import _clean
 from gogadget.points import BLACK, parse_colour
-from host_sim import data_dir, launch, session
+from host_sim import data_dir, enginetime, launch, session
 from host_sim.room import publish as room_publish
 from host_sim.room import relay as room_relay
 from host_sim.serialport import GtpClient, GtpError, LinkClosed, SerialTransport, engine
@@ -93,9 +93,10 @@ class Connection:
     """A GtpClient on the board: a serial port, a running simulator's live
     port, or (--sim without one) a virtual board of our own behind a pty."""
 
-    def __init__(self, args, colour=None, size=None, use_live=True, running=None):
+    def __init__(self, args, colour=None, size=None, use_live=True, running=None, timing=None):
         """running: the game folder of the running simulator to reach (and
-        no other): the room's commands pin the one they found."""
+        no other): the room's commands pin the one they found; timing: a
+        virtual board of our own's time control (enginetime.time_settings)."""
         self.sim = None
         self._lock = None
         self.note = ""
@@ -122,7 +123,8 @@ class Connection:
                     self.sim = SimBoard(size=size or args.sim_size, colour=colour,
                                         policy=policy_from(getattr(args, "person", "random"),
                                                            getattr(args, "seed", 0)),
-                                        seed=getattr(args, "seed", 0), store_dir=store).start()
+                                        seed=getattr(args, "seed", 0), store_dir=store,
+                                        timing=timing).start()
                 except BaseException:
                     session.release(self._lock)
                     raise
@@ -222,20 +224,41 @@ def cmd_play(args):
     except ValueError as exc:
         print("gogadget play: %s" % exc, file=sys.stderr)
         return 2
+    try:
+        timing = enginetime.time_settings(args.time) if args.time else {}
+        if args.sim and not args.auto:
+            choices = dict(session.choices_from(size=args.size, preset=args.rules,
+                                                komi=args.komi, handicap=args.handicap), **timing)
+            if timing:
+                from host_sim.virtual import make_config
+                make_config(**choices)  # (a bad time is said here, not in the window)
+    except ValueError as exc:
+        print("gogadget play: %s" % exc, file=sys.stderr)
+        return 2
+    person = parse_colour(args.colour)
     if args.sim and not args.auto:
-        try:
-            choices = session.choices_from(size=args.size, preset=args.rules, komi=args.komi,
-                                           handicap=args.handicap)
-        except ValueError as exc:
-            print("gogadget play: %s" % exc, file=sys.stderr)
-            return 2
-        versus = {"command": args.engine, "colour": parse_colour(args.colour),
+        running = session.live_sim(args.sim_store)
+        if running is not None:
+            # You at the simulator already running there, as the other
+            # commands reach it (and no second command drives it).
+            claim = session.claim_running(running, "gogadget play")
+            if not args.quiet:
+                _say("playing at the simulator running on %s" % running["store"])
+            try:
+                return _play(args, Connection(args, running=running["store"]), person, timing)
+            finally:
+                session.release(claim)
+        versus = {"command": args.engine, "colour": person,
                   "max_moves": args.max_moves, "out": args.out, "new": args.new,
                   "player": args.player}
         return launch.run(choices, tui=args.tui, versus=versus, store_dir=_store(args),
                           state_file=args.state_file, what="gogadget play --sim")
-    person = parse_colour(args.colour)
-    conn = Connection(args, colour=person, size=args.size, use_live=False)
+    return _play(args, Connection(args, colour=person, size=args.size, use_live=False,
+                                  timing=timing), person, timing)
+
+
+def _play(args, conn, person, timing):
+    """The game relayed between the board on conn and the engine."""
     eng = engine(args.engine)
     try:
         name = _engine_name(eng, args.engine)
@@ -243,7 +266,7 @@ def cmd_play(args):
             conn.board.send("gogadget-new rules=%s" % args.rules)
         outcome = session.play_game(conn.board, eng, person, args.size, args.komi, args.handicap,
                                     args.max_moves, None if args.quiet else _say,
-                                    resume=not args.new, where=conn.note)
+                                    resume=not args.new, where=conn.note, timing=timing)
         record = session.with_result(conn.board.send("gogadget-sgf"), outcome.result)
         black, white = (args.player, name) if person == BLACK else (name, args.player)
         record = session.with_players(record, black, white)
@@ -464,6 +487,10 @@ def parser():
     pl.add_argument("--handicap", type=int, default=0, help="handicap stones for Black (default 0)")
     pl.add_argument("--rules", default=None, help="the board's rules preset (default: its own)")
     pl.add_argument("--out", default=None, help="save the game record here")
+    pl.add_argument("--time", default=None, metavar="CONTROL",
+                    help=enginetime.TIME_HELP + "; the engine plays on the board's clock "
+                    "(kgs-time_settings, or time_settings for an engine without it, and "
+                    "time_left before each genmove)")
     pl.add_argument("--max-moves", type=int, default=0, help="stop after this many moves (0: no limit)")
     pl.add_argument("--quiet", action="store_true", help="do not print the moves as they are relayed")
     pl.add_argument("--new", action="store_true",

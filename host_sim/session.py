@@ -31,6 +31,7 @@ import time
 import tty
 
 from gogadget import sgf as sgf_mod
+from host_sim import enginetime
 from gogadget.gtp import _clean
 from gogadget.points import BLACK, EMPTY, WHITE, place_point
 from host_sim.serialport import (FdStream, GtpClient, GtpError, LinkClosed, engine,
@@ -275,47 +276,34 @@ def board_clock(board):
 
 
 def tell_engine_time_settings(eng, clock):
-    """The board's time control to the engine: kgs-time_settings, or GTP
-    v2's time_settings for an engine without it (byo-yomi as Canadian with
-    one stone a period, which is the same; fischer as absolute time, told
-    again by every time_left).  An engine that knows neither plays without."""
-    system, main, period, n = clock["system"], clock["main"], clock["period"], clock["n"]
-    if system in ("byoyomi", "canadian"):
-        kgs = "kgs-time_settings %s %d %d %d" % (system, main, period, n)
-        v2 = "time_settings %d %d %d" % (main, period, n if system == "canadian" else 1)
-    else:
-        kgs = "kgs-time_settings absolute %d" % main
-        v2 = "time_settings %d 0 0" % main
-    for command in (kgs, v2):
-        try:
-            eng.send(command)
-            return True
-        except GtpError:
-            pass
-    return False
+    """The board's time control to the engine (enginetime.tell_settings):
+    the command it took, or "" (it plays without)."""
+    return enginetime.tell_settings(eng, clock)
 
 
-def tell_engine_time_left(board, eng, colour):
+def tell_engine_time_left(board, eng, colour, told=enginetime.KGS):
     """time_left for the engine's colour, from the board's clock, before
-    its genmove: the engine plays on the board's clock."""
+    its genmove: the engine plays on the board's clock
+    (enginetime.time_left_line; told: what tell_engine_time_settings took)."""
     clock = board_clock(board)
     if clock is None:
         return
-    ms, n = clock["B" if colour == BLACK else "W"]
     try:
-        eng.send("time_left %s %d %d" % ("b" if colour == BLACK else "w", ms // 1000, n))
+        eng.send(enginetime.time_left_line(clock, colour, told))
     except GtpError:
         pass
 
 
 def play_game(board, eng, person, size, komi, handicap=0, max_moves=0, log=None,
-              count=True, resume=True, waiting=None, where=""):
+              count=True, resume=True, waiting=None, where="", timing=None):
     """Relay a game between the board (the person plays `person`) and a GTP
     engine until two passes in a row or a resignation, then (count=True)
     wait for the count confirmed at the board.  Returns a GameOutcome.
     resume=False: a new game even when the board holds an unfinished one
     (the board keeps that one as a file); where: the board's store, named
-    when its game is resumed."""
+    when its game is resumed; timing: --time's settings
+    (enginetime.time_settings) for a new game (a resumed one keeps its
+    clock)."""
     moves = []
     turn = BLACK
     passes = 0
@@ -340,8 +328,12 @@ def play_game(board, eng, person, size, komi, handicap=0, max_moves=0, log=None,
             stones = board.send("fixed_handicap %d" % handicap)
             eng.send("set_free_handicap " + stones)
             turn = WHITE
+        if timing:
+            enginetime.set_board(board, timing)
+    if timing and resumed is not None and log is not None:
+        log("the resumed game keeps its own clock (--new starts one on --time's)")
     clock = board_clock(board)
-    timed = clock is not None and tell_engine_time_settings(eng, clock)
+    timed = tell_engine_time_settings(eng, clock) if clock is not None else ""
     result = ""
     while True:
         if passes < 2:
@@ -361,7 +353,7 @@ def play_game(board, eng, person, size, komi, handicap=0, max_moves=0, log=None,
                     eng.send("play %s %s" % (c, mv))
             else:
                 if timed:
-                    tell_engine_time_left(board, eng, turn)
+                    tell_engine_time_left(board, eng, turn, timed)
                 mv = eng.send("genmove " + c)
                 if mv.lower() != "resign":
                     board.send("play %s %s" % (c, mv))

@@ -251,10 +251,12 @@ class SimBoard:
     """App + virtual drivers + person, served on a pty (or any stream)."""
 
     def __init__(self, size=9, preset=None, komi=None, sensors=None, policy=None, colour=None,
-                 store_dir=None, seed=0, stream=None, speed=20.0):
+                 store_dir=None, seed=0, stream=None, speed=20.0, timing=None):
+        """timing: the config's time control (enginetime.time_settings)."""
         from gogadget.app import App
 
-        self.config = virtual.make_config(size=size, preset=preset, komi=komi, sensors=sensors)
+        self.config = virtual.make_config(size=size, preset=preset, komi=komi, sensors=sensors,
+                                          **(timing or {}))
         self.clock = virtual.Clock()
         self.stones = virtual.Stones(size)
         self.sensors = virtual.Sensors(self.stones, self.clock, self.config.sensors)

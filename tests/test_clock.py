@@ -109,6 +109,47 @@ def test_a_journalled_clock_survives_other_colours():
     assert d.left(WHITE) == 299000 and d.overtime(WHITE) == 24 and d.left(BLACK) == 300000
 
 
+def test_resumed_twice_every_move_keeps_its_time_read_by_sgfmill(tmp_path):
+    """Issue 35, finding 3: a game resumed (from its journal) twice still
+    has BL/WL (and OB/OW in overtime) for every move, as the live clock had
+    them when each move was complete."""
+    from clock_scenarios import resumed_twice
+    h, left = resumed_twice(str(tmp_path))
+    game = msgf.Sgf_game.from_string(h.ref.sgf())
+    nodes = game.get_main_sequence()[1:]
+    assert len(nodes) == len(left) == 7
+    for i, (node, (ms, n)) in enumerate(zip(nodes, left)):
+        c = "B" if node.get_move()[0] == "b" else "W"
+        assert node.get(c + "L") == (ms + 999) // 1000, "move %d" % (i + 1)
+        assert node.get("O" + c) == n if n else not node.has_property("O" + c), "move %d" % (i + 1)
+
+
+# A journal written by the firmware before moves' times were marked (main
+# at c7bb464): byo-yomi 20 s + 3 x 10 s, B E5, W C3 after 4 s, B D4 after
+# 6 s, an engine's W F6 after 2.5 s, B G7 after 27 s (in overtime); and the
+# moves of the record that firmware kept of it before any cut.
+OLD_JOURNAL = (
+    "a1090f80000700f8a20380000800002fa90001000000007ca40136000000006aaa01204e00000363a402200000"
+    "000068aa025e3d000003dcaa01d2370000033aa4012b00000000acaa01523500000381a4024100000000a6aa02"
+    "643200000385aa01bc1b000003e2aa05bc1b00000346aa05102700000265aa05bc1b00000241a4014c000000"
+    "0029aa05102700000265")
+OLD_RECORD = ";B[ee]BL[20];W[cg]WL[16];B[df]BL[14];W[fd]WL[13];B[gc]BL[10]OB[2])"
+
+
+def test_an_old_firmwares_journal_resumes_with_its_time_record(tmp_path):
+    import binascii
+    (tmp_path / jn.NAME).write_bytes(binascii.unhexlify(OLD_JOURNAL))
+    h = Hand(9, journal=jn.Journal(str(tmp_path)), time_control="byoyomi", main_time=20,
+             period_time=10, periods=3)
+    records, report = jr.load(h.ref.journal)
+    h.ref.resume(records, report, h.t)
+    assert report == "" and h.ref.board.moves == 5
+    c = h.ref.clock
+    assert (c.left(BLACK), c.overtime(BLACK), c.left(WHITE)) == (10000, 2, 12900)
+    text = h.ref.sgf()
+    assert text[text.index(";B["):].replace("\n", "").strip() == OLD_RECORD, text
+
+
 # -- GTP ------------------------------------------------------------------------
 
 def _link(**tc):

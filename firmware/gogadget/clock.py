@@ -58,6 +58,7 @@ _CH_FLAG = const(4)  # the running player is out of time
 _CH_SAVE = const(8)  # time to journal the running clock
 
 _UNKNOWN = const(0xFFFF)  # a move's time left not known (the record leaves it out)
+_DONE = const(16)  # K_CLOCK's arg bit: the mover's time left after its move (its BL/WL)
 
 # The clock's own small ints, slots of one list (Clock._state, made by
 # clockmake.make): on the board each attribute is a slot of the instance's
@@ -342,7 +343,7 @@ class Clock:
             s = (self.left(c) + 999) // 1000
             self.secs[i] = s if s < _UNKNOWN else _UNKNOWN - 1
             self.counts[i] = self.overtime(c)
-        self.save(ref, c)
+        self.save(ref, c, _DONE)
 
     def save(self, ref, c, done=0):
         if ref.log.started and ref.journal is not None:

@@ -91,7 +91,7 @@ def replayed(ref, i, arg, value, b4, b5, b6):
     if not arg & _TC_RECORD:
         if ref.clock is not None:
             from gogadget.clockio import restore
-            restore(ref.clock, arg, value, b4, b5, b6)
+            restore(ref.clock, arg, value, b4, b5, b6, ref.board)
         return ""
     if arg & 7 >= len(SYSTEMS):
         return "journal record %d is a time control of an unknown kind" % i

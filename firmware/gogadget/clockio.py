@@ -16,12 +16,21 @@ from gogadget.points import colour_name
 # clock's own name for it, Clock.word.)
 
 
-def restore(clock, arg, value, b4, b5, b6):
-    """A K_CLOCK record of a player's clock read back (gamelog.replay)."""
+def restore(clock, arg, value, b4, b5, b6, board=None):
+    """A K_CLOCK record of a player's clock read back (replay.py); arg's
+    16 (clock.record's done): the time left after the player's last move
+    on board, which the record's BL/WL (OB/OW) give."""
     c = arg & 3
     if c not in (1, 2):
         return
     ms = value | b4 << 16 | b5 << 24
+    if arg & 16 and board is not None:
+        i = board.moves - 1  # its move, or the one before when the next came first
+        if i > 0 and board.move(i)[0] != c:
+            i -= 1
+        if 0 <= i < len(clock.secs):
+            clock.secs[i] = min((ms + 999) // 1000, clock.unknown - 1)
+            clock.counts[i] = b6 if arg & 4 else 0
     if arg & 4:
         clock.main[c] = 0
         clock.period[c] = ms

@@ -23,6 +23,7 @@ def replay(ref, records):
     log = ref.log
     numbered = False
     problem = ""
+    moved = -1  # the colour of the record before, if it was a move
     for i, rec in enumerate(records):
         kind, arg, value, b4, b5, b6 = rec
         if kind == jn.K_NEW:
@@ -62,6 +63,10 @@ def replay(ref, records):
         elif kind == jn.K_KOMI:
             ref.komi = (value - 32768) / 2
         elif kind == jn.K_CLOCK:
+            if arg & 11 == moved:
+                # Older firmware marked no move's time (clock.record's
+                # done, 16): the mover's clock right after its move is it.
+                arg |= 16
             from gogadget.clockgtp import replayed
             problem = replayed(ref, i, arg, value, b4, b5, b6)
             if problem:
@@ -71,6 +76,7 @@ def replay(ref, records):
             break
         if kind in EVENTS:
             log.seq += 1
+        moved = arg if kind == jn.K_MOVE else -1
     if not numbered:  # a journal written before games were numbered
         log.game = log.number() - (1 if over is not None else 0)
     return over, problem

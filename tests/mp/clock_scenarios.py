@@ -500,3 +500,58 @@ def scenario_clock_remote_display_counts_down_without_charging(tmp):
             res = "allocated"
         micropython.heap_unlock()
         assert res == "ok", "the display allocated"
+
+
+def resumed_twice(tmp):
+    """A byo-yomi game cut twice (the journal read back each time), with
+    an engine's move and a move in overtime: (the board's Hand, the
+    mover's ms left after each move as the live clock had it)."""
+    d = _fresh(tmp)
+    tc = dict(time_control="byoyomi", main_time=20, period_time=10, periods=3)
+    h = Hand(9, journal=jn.Journal(d), **tc)
+    h.ref.resume([], "", h.t)
+    h.settle()
+    left = []
+
+    def moved(hand):
+        c = hand.ref.board.move(hand.ref.board.moves - 1)[0]
+        left.append((hand.ref.clock.left(c), hand.ref.clock.overtime(c)))
+
+    h.moves("E5")
+    moved(h)
+    for v, ms in (("C3", 4000), ("D4", 6000)):
+        h.wait_ms(ms)
+        h.moves(v)
+        moved(h)
+    for n in range(2):
+        h = _cut(d, **tc)
+        assert h.ref.clock.paused
+        h.settle()
+        h.follow()
+        h.press(BTN_CONFIRM)
+        assert h.ref.clock.running == h.ref.board.to_move()
+        h.wait_ms(3000)
+        # an engine's move (the host relays it), then a person's
+        c = h.ref.board.to_move()
+        assert h.ref.external_move(c, h.pt("F6" if n == 0 else "G3")) == 0
+        moved(h)
+        h.follow()
+        h.wait_ms(2000 if n == 0 else 26000)  # (the second: into overtime)
+        h.moves("F4" if n == 0 else "G7")
+        moved(h)
+    return h, left
+
+
+def scenario_clock_record_survives_two_resumes(tmp):
+    # Every move's BL/WL (OB/OW in overtime) is journalled with it: a game
+    # resumed twice keeps the time record of the moves before each cut.
+    h, left = resumed_twice(tmp + "/twice")
+    text = h.ref.sgf()
+    body = text[text.index(";B["):]
+    nodes = body.replace("\n", "").replace(")", "").split(";")[1:]
+    assert len(nodes) == len(left) == 7, text
+    for i, (node, (ms, n)) in enumerate(zip(nodes, left)):
+        c = "B" if i % 2 == 0 else "W"
+        want = "%sL[%d]" % (c, (ms + 999) // 1000) + ("O%s[%d]" % (c, n) if n else "")
+        assert node.endswith(want), "move %d: %s, expected %s in %s" % (i + 1, node, want, text)
+    assert left[-1][1], "the last move was made in overtime"
