@@ -53,6 +53,7 @@ from gogadget.board import OK, REASONS, Board
 from gogadget.points import BLACK, EMPTY, PASS, WHITE, parse_sgf_coord
 from gogadget.rules import KO_NONE, PRESETS, SUICIDE_ALLOWED, Rules
 from gogadget.pairing import T_PAIR
+from host_sim.room.logs import Limited
 from host_sim.room.messages import parse, parse_topic
 
 log = logging.getLogger("gogadget.relay")
@@ -239,6 +240,9 @@ class Room:
         self.lock = threading.RLock()
         self.counts = {"messages": 0, "dropped": 0, "applied": 0, "archived": 0}
         self.on_log = None  # tests: called with each drop's log line
+        # One line a topic every 10 s at most, with the count of the others:
+        # a board's flood of bad messages cannot flood the log (issue 36).
+        self.drop_log = Limited(log)
 
     # -- messages -------------------------------------------------------------
 
@@ -264,7 +268,7 @@ class Room:
     def _drop(self, topic, reason):
         self.counts["dropped"] += 1
         line = "drop %s: %s" % (str(topic)[:120], reason)
-        log.warning(line)
+        self.drop_log.warning("drop " + str(topic)[:120], "%s", line)
         if self.on_log:
             self.on_log(line)
         return "dropped"

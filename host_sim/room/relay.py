@@ -41,7 +41,9 @@ from gogadget.broadcast import TOPIC_ROOT
 from host_sim import data_dir
 from host_sim.room.broker import default_dir, parse_url
 from host_sim.room.games import Room, split_game_id
-from host_sim.room.inbox import Inbox
+from host_sim.room.inbox import Inbox, board_of
+from host_sim.room.lanes import Lanes
+from host_sim.room.logs import Limited
 from host_sim.stopflag import StopFlag
 
 log = logging.getLogger("gogadget.relay")
@@ -330,6 +332,10 @@ class Server(ThreadingHTTPServer):
         self.open = 0
         self.refused = 0
         self.count_lock = threading.Lock()
+        # A request broken off: one line an address every 10 s at most, with
+        # the count of the others (a client that breaks off requests in a
+        # loop cannot flood the log).
+        self.error_log = Limited(log)
         super().__init__(*args, **kw)
 
     def process_request(self, request, client_address):
@@ -366,8 +372,8 @@ class Server(ThreadingHTTPServer):
 
     def handle_error(self, request, client_address):
         exc = sys.exc_info()[1]
-        log.warning("http %s: request broken off (%s: %s)", client_address[0],
-                 type(exc).__name__, exc)
+        self.error_log.warning("http %s" % client_address[0], "http %s: request broken off "
+                               "(%s: %s)", client_address[0], type(exc).__name__, exc)
 
 
 class Relay:
@@ -391,11 +397,12 @@ class Relay:
         # A dropped snapshot may still have moved a game (its moves taken,
         # its result refused): the page is told either way.
         self.inbox = Inbox(lambda topic, payload: self.room.handle(topic, payload),
-                           on_done=lambda: self.hub.changed())
+                           on_done=lambda: self.hub.changed(), on_idle=self._flush_logs)
         self.hub = Hub(self.room, coalesce, client_limit)
         self.static_files = {n: os.path.join(static, n) for n in os.listdir(static)
                              if os.path.isfile(os.path.join(static, n))}
         self.mqtt = None
+        self.lanes = None  # one connection a board (lanes.py)
         self.httpd = None
         self.connected = threading.Event()
         self.connects = 0
@@ -416,10 +423,18 @@ class Relay:
                                   if b.status and b.status["online"]))
         out.update(broker=hub.broker["connected"], broker_connects=self.connects,
                    inbox=self.inbox.pending(), inbox_dropped=self.inbox.dropped,
-                   inbox_skipped=self.inbox.skipped,
-                   messages=out["messages"] + self.inbox.skipped + self.inbox.dropped,
+                   inbox_skipped=self.inbox.skipped, over_rate=self.inbox.over_rate,
+                   lanes=self.lanes.count() if self.lanes else 0,
+                   log_held=room.drop_log.held,
+                   messages=(out["messages"] + self.inbox.skipped + self.inbox.dropped
+                             + self.inbox.over_rate),
                    sse_clients=len(hub.clients), sse_pushes=hub.pushes, sse_dropped=hub.drops)
         return out
+
+    def _flush_logs(self):
+        self.room.drop_log.flush()
+        if self.httpd is not None:
+            self.httpd.error_log.flush()
 
     # -- MQTT -----------------------------------------------------------------
 
@@ -459,8 +474,15 @@ class Relay:
                     self.broker_host, self.broker_port)
 
     def _on_message(self, client, userdata, msg):
-        # Filed under its board and taken in turn (inbox.py): one board's
-        # flood never holds up another's moves.
+        # A board with its own lane (lanes.py) is read there: this copy is
+        # dropped unread.  Else filed under its board and taken in turn
+        # (inbox.py).
+        lanes = self.lanes
+        if lanes is not None:
+            board = board_of(msg.topic)
+            if lanes.live(board):
+                return
+            lanes.wanted(board)
         self.inbox.put(msg.topic, msg.payload)
 
     def _start_mqtt(self):
@@ -478,6 +500,8 @@ class Relay:
         c.connect_async(self.broker_host, self.broker_port, keepalive=15)
         c.loop_start()  # its thread reconnects by itself, first connection included
         self.mqtt = c
+        self.lanes = Lanes(self.broker_host, self.broker_port, self.user, self.password,
+                           put=self.inbox.put)
 
     # -- life -------------------------------------------------------------------
 
@@ -502,6 +526,8 @@ class Relay:
             self.mqtt.disconnect()
             self.mqtt.loop_stop()
             self.mqtt = None
+        if self.lanes is not None:
+            self.lanes.stop()
         self.inbox.stop()
         self.hub.stop()
         if self.httpd is not None:
