@@ -16,10 +16,12 @@ for one message a busy board in the relay's inbox (inbox.py).
 
 * A lane logs in as `relay.<board>` (the room's generator writes that user,
   with the relay's password, allowed to read that board's topics only:
-  broker.lane_user) with a clean session, and subscribes to the board's
-  topics: the broker sends the board's retained status, snapshot and pair
-  at once, so whatever the main connection had not delivered is caught up
-  by the ordering rules (games.py) like any duplicate or gap.
+  broker.lane_user) with a persistent session, as the main connection
+  does (what the board publishes while the lane is away is delivered when
+  it is back), and subscribes to the board's topics at every connection:
+  the broker sends the board's retained status, snapshot and pair at once,
+  so whatever was missed is caught up by the ordering rules (games.py) like
+  any duplicate or gap.
 * Until its lane is subscribed (and again whenever it is lost) a board's
   messages come from the main connection, which subscribes to every board
   (and keeps the relay's persistent session); after that, the main
@@ -71,7 +73,7 @@ class Lanes:
     def _open(self, board):
         import paho.mqtt.client as mqtt
         user = lane_user(self.user or "", board)
-        c = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=user, clean_session=True,
+        c = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=user, clean_session=False,
                         protocol=mqtt.MQTTv311)
         c.username_pw_set(user, self.password)
         prefix = "%s/%s/" % (TOPIC_ROOT, board)

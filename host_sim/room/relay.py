@@ -41,6 +41,7 @@ from gogadget.broadcast import TOPIC_ROOT
 from host_sim import data_dir
 from host_sim.room.broker import default_dir, parse_url
 from host_sim.room.games import Room, split_game_id
+from host_sim.room.guard import PerAddress, deadline_reader, gone
 from host_sim.room.inbox import Inbox, board_of
 from host_sim.room.lanes import Lanes
 from host_sim.room.logs import Limited
@@ -55,6 +56,11 @@ CLIENT_QUEUE_BYTES = 4 << 20  # a browser further behind than this is dropped
 KEEPALIVE_S = 15.0
 IDLE_S = 30.0  # a connection that sends nothing this long is closed
 MAX_CONNECTIONS = 400  # browsers at once (each holds a socket and a thread)
+# One client address holds at most this many connections, and this many event
+# streams of them (a browser opens up to 6 connections a site, and one event
+# stream a tab): whoever holds its own cap leaves the page to everyone else.
+MAX_PER_ADDRESS = 32
+EVENTS_PER_ADDRESS = 8
 # CONNACK refusals that another try cannot mend (paho's MQTT 5 reason codes
 # for 3.1.1's 2, 4, 5): the client id, the user or password, the ACL.
 REFUSED = (133, 134, 135)
@@ -208,6 +214,18 @@ class Handler(BaseHTTPRequestHandler):
     relay = None  # set on the subclass the Relay makes
 
     timeout = IDLE_S  # socketserver: every read waits at most this long (idle keep-alive)
+    # The whole request, from the wait for it to the end of its headers, in
+    # this long: a client sending a byte now and then is cut here.
+    request_s = IDLE_S
+    deadline = 0.0
+
+    def setup(self):
+        super().setup()
+        self.rfile = deadline_reader(self.connection, self)
+
+    def handle_one_request(self):
+        self.deadline = time.monotonic() + self.request_s
+        super().handle_one_request()
 
     def log_message(self, fmt, *args):
         log.debug("http %s " + fmt, self.client_address[0], *args)
@@ -216,6 +234,8 @@ class Handler(BaseHTTPRequestHandler):
         """The request line and headers; a request that carries a body (no
         GET needs one) is answered and its connection closed, so no request
         hidden in a body is ever read as the next one."""
+        # The request is in: the answer's writes wait the plain timeout.
+        self.connection.settimeout(self.timeout)
         if not super().parse_request():
             return False
         if self.headers.get("Content-Length", "0").strip() not in ("", "0") \
@@ -300,23 +320,43 @@ class Handler(BaseHTTPRequestHandler):
 
     def _events(self):
         hub = self.relay.hub
-        self._headers(200, "text/event-stream", extra=[("Connection", "close"),
-                                                      ("X-Accel-Buffering", "no")])
+        addr = self.client_address[0]
         self.close_connection = True
-        c = hub.add()
-        c.sock = self.connection
+        if not self.server.events.take(addr):
+            self.server.refusal_log.warning(
+                "http %s events" % addr, "http %s: %d event streams open from that address, "
+                "its cap: more are refused", addr, self.server.events.limit)
+            return self._error(429, "too many event streams from this address")
         try:
-            self.connection.settimeout(30)  # a browser that stops reading is dropped
-            while hub.running:
-                data = c.take(KEEPALIVE_S)
-                if data is None:
-                    break
-                self.wfile.write(data or b": ping\n\n")
-                self.wfile.flush()
-        except OSError:
-            pass
+            self._headers(200, "text/event-stream", extra=[("Connection", "close"),
+                                                          ("X-Accel-Buffering", "no")])
+            c = hub.add()
+            c.sock = self.connection
+            try:
+                self.connection.settimeout(30)  # a browser that stops reading is dropped
+                quiet = 0.0
+                while hub.running:
+                    data = c.take(1.0)
+                    if data is None:
+                        break
+                    if not data:
+                        # A browser gone is let go within a second, not at the
+                        # next keep-alive: its slot is free for the next visitor.
+                        if gone(self.connection):
+                            break
+                        quiet += 1.0
+                        if quiet < KEEPALIVE_S:
+                            continue
+                        data = b": ping\n\n"
+                    quiet = 0.0
+                    self.wfile.write(data)
+                    self.wfile.flush()
+            except OSError:
+                pass
+            finally:
+                hub.remove(c)
         finally:
-            hub.remove(c)
+            self.server.events.give(addr)
 
 
 class Server(ThreadingHTTPServer):
@@ -328,10 +368,14 @@ class Server(ThreadingHTTPServer):
     request_queue_size = 128
     max_connections = MAX_CONNECTIONS
 
-    def __init__(self, *args, **kw):
+    def __init__(self, *args, per_address=MAX_PER_ADDRESS, events_per_address=EVENTS_PER_ADDRESS,
+                 **kw):
         self.open = 0
         self.refused = 0
         self.count_lock = threading.Lock()
+        self.per_address = PerAddress(per_address)
+        self.events = PerAddress(events_per_address)
+        self.refusal_log = Limited(log)
         # A request broken off: one line an address every 10 s at most, with
         # the count of the others (a client that breaks off requests in a
         # loop cannot flood the log).
@@ -352,19 +396,29 @@ class Server(ThreadingHTTPServer):
                             "closed at once (%d so far)", self.max_connections, self.refused)
             self.shutdown_request(request)
             return
+        addr = client_address[0]
+        if not self.per_address.take(addr):
+            self._closed()
+            self.refusal_log.warning("http %s" % addr, "http %s: %d connections open from that "
+                                     "address, its cap (--max-per-address): more are closed at "
+                                     "once", addr, self.per_address.limit)
+            self.shutdown_request(request)
+            return
         try:
             super().process_request(request, client_address)
         except BaseException:
-            self._closed()
+            self._closed(addr)
             raise
 
     def process_request_thread(self, request, client_address):
         try:
             super().process_request_thread(request, client_address)
         finally:
-            self._closed()
+            self._closed(client_address[0])
 
-    def _closed(self):
+    def _closed(self, addr=None):
+        if addr is not None:
+            self.per_address.give(addr)
         with self.count_lock:
             self.open -= 1
             if self.open < self.max_connections * 3 // 4:
@@ -386,10 +440,16 @@ class Relay:
 
     def __init__(self, broker, http=("127.0.0.1", 8080), archive=None, user=None, password=None,
                  client_id=CLIENT_ID, coalesce=COALESCE_S, client_limit=CLIENT_QUEUE_BYTES,
-                 static=STATIC, max_connections=MAX_CONNECTIONS, idle_s=IDLE_S):
+                 static=STATIC, max_connections=MAX_CONNECTIONS, idle_s=IDLE_S,
+                 max_per_address=None, events_per_address=None):
         self.broker_host, self.broker_port = parse_url(broker)
         self.http_addr = http
         self.max_connections = max_connections
+        # By default a quarter of the cap at most: four addresses (or more)
+        # are needed to fill it.
+        self.max_per_address = max_per_address or min(MAX_PER_ADDRESS, max(2, max_connections // 4))
+        self.events_per_address = events_per_address or min(EVENTS_PER_ADDRESS,
+                                                            self.max_per_address)
         self.idle_s = idle_s
         self.user, self.password = user, password
         self.client_id = client_id
@@ -435,6 +495,7 @@ class Relay:
         self.room.drop_log.flush()
         if self.httpd is not None:
             self.httpd.error_log.flush()
+            self.httpd.refusal_log.flush()
 
     # -- MQTT -----------------------------------------------------------------
 
@@ -506,9 +567,11 @@ class Relay:
     # -- life -------------------------------------------------------------------
 
     def start(self):
-        handler = type("RelayHandler", (Handler,), {"relay": self, "timeout": self.idle_s})
+        handler = type("RelayHandler", (Handler,), {"relay": self, "timeout": self.idle_s,
+                                                    "request_s": self.idle_s})
         try:
-            self.httpd = Server(self.http_addr, handler)
+            self.httpd = Server(self.http_addr, handler, per_address=self.max_per_address,
+                                events_per_address=self.events_per_address)
         except OSError as e:
             raise OSError(e.errno, "cannot serve the page on %s:%d: %s (another relay? --http "
                           "HOST:PORT picks another address)" % (self.http_addr[0], self.http_addr[1],
@@ -596,6 +659,11 @@ def add_arguments(p):
     p.add_argument("--max-connections", type=int, default=MAX_CONNECTIONS,
                    help="browsers connected at once; more are closed with a log line "
                         "(default %d)" % MAX_CONNECTIONS)
+    p.add_argument("--max-per-address", type=int, default=MAX_PER_ADDRESS,
+                   help="connections from one client address at once (default %d; of them at "
+                        "most %d event streams): one visitor cannot hold the page; raise it "
+                        "behind a proxy, where every visitor has its address"
+                        % (MAX_PER_ADDRESS, EVENTS_PER_ADDRESS))
     p.add_argument("--verbose", action="store_true", help="log every connection and game")
 
 
@@ -611,7 +679,8 @@ def cmd_relay(args):
             archive = args.archive or data_dir("archive")
             relay = Relay(args.broker, http, archive, args.user, password,
                           client_id=args.client_id, coalesce=args.coalesce,
-                          max_connections=args.max_connections).start()
+                          max_connections=args.max_connections,
+                          max_per_address=args.max_per_address).start()
         except (ValueError, OSError) as e:
             print("gogadget relay: %s" % (e.strerror if isinstance(e, OSError) and e.strerror
                                           else e), file=sys.stderr)
