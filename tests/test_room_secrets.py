@@ -176,3 +176,27 @@ def test_the_config_names_real_paths(tmp_path):
     where = os.path.realpath(str(real / "room"))
     assert "password_file %s/passwd\n" % where in conf, conf
     assert "acl_file %s/acl\n" % where in conf and "/via/" not in conf, conf
+
+
+def test_relay_credentials_open_to_others_are_refused_as_online_refuses(tmp_path):
+    """Issue 36, finding 9: `relay --credentials` took a credentials.csv at
+    0644, which `gogadget online` refuses for its own; one check serves both."""
+    from host_sim.ogs.wire import OgsError, credentials
+    from host_sim.room.relay import read_credentials
+    room = tmp_path / "room"
+    creds = room_config(str(room), ["table-1"])
+    path = room / "credentials.csv"
+    assert read_credentials(str(path), "relay") == creds["relay"]  # 0600: taken
+    os.chmod(path, 0o644)
+    with pytest.raises(ValueError, match="chmod 600"):
+        read_credentials(str(path), "relay")
+    ogs = tmp_path / "ogs.txt"
+    ogs.write_text("me\nsecret\n")
+    os.chmod(ogs, 0o644)
+    with pytest.raises(OgsError, match="open to other users"):
+        credentials(env={}, path=str(ogs))
+    r = subprocess.run([sys.executable, "-m", "host_sim.room.relay", "--broker",
+                        "mqtt://127.0.0.1:1", "--http", "127.0.0.1:0", "--archive",
+                        str(tmp_path / "a"), "--credentials", str(path)],
+                       cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert r.returncode == 2 and "chmod 600 %s" % path in r.stderr, r.stderr

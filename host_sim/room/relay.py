@@ -40,6 +40,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from gogadget.broadcast import TOPIC_ROOT
 from host_sim import data_dir
 from host_sim.room.broker import default_dir, parse_url
+from host_sim.secretfile import private_file
 from host_sim.room.games import Room, split_game_id
 from host_sim.room.guard import PerAddress, deadline_reader, gone
 from host_sim.room.inbox import Inbox, board_of
@@ -617,7 +618,10 @@ def parse_http(text):
 
 
 def read_credentials(path, user):
-    """The password of `user` in a credentials.csv (host_sim/room/broker.py)."""
+    """The password of `user` in a credentials.csv (host_sim/room/broker.py);
+    a file other users may read is refused, as `gogadget online` refuses its
+    own (one check: host_sim.secretfile)."""
+    private_file(path)
     with open(path, newline="") as f:
         for row in csv.DictReader(f):
             if row.get("user") == user:
