@@ -1,6 +1,6 @@
 """One board's flood against a quiet board's moves, on a real Mosquitto with
 the generated room config and the relay in its own process (as a room runs
-it): tests/test_room_flood.py asserts the bound, `make bench BENCH=flood`
+it): tests/test_room_flood.py asserts the bound, `python tests/room_flood.py`
 prints the figures (docs/ROOM.md, "Security").
 
 The flooder speaks raw MQTT 3.1.1 over one socket with its board's own
