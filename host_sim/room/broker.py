@@ -36,6 +36,7 @@ RELAY_USER = "relay"
 MOSQUITTO_PATHS = ("/usr/sbin/mosquitto", "/usr/bin/mosquitto")
 # Bigger packets are refused by the broker itself (the relay checks again).
 MAX_PACKET = 16384
+MAX_QUEUED_BYTES = 32 << 20  # a connection's queue at the broker
 
 
 def find_mosquitto():
@@ -96,6 +97,10 @@ def conf_text(folder, port, host="127.0.0.1", persistence=True):
              "max_packet_size %d" % MAX_PACKET,
              # A relay that was away gets what it missed (QoS 1, persistent session).
              "max_queued_messages 100000",
+             # ... up to 32 MB a connection (the retained snapshots say the
+             # rest): one board's flood of 16 KB messages cannot grow the
+             # broker by gigabytes (issue 36).
+             "max_queued_bytes %d" % MAX_QUEUED_BYTES,
              "log_dest file " + os.path.join(folder, "mosquitto.log"),
              "log_type error", "log_type warning", "log_type notice"]
     if hasattr(os, "geteuid") and os.geteuid() == 0:
