@@ -19,7 +19,7 @@ import random
 import threading
 import time
 
-from gogadget.broadcast import T_GAME, T_MOVE, topic
+from gogadget.broadcast import T_GAME, T_MOVE, T_STATUS, topic
 from room_boards import Publisher, SpecGame, wait_for
 
 QUIET, LOUD = "table-2", "table-1"
@@ -38,9 +38,9 @@ def _string(b):
     return struct.pack("!H", len(b)) + b
 
 
-def publish_packet(topic_name, payload, qos=0):
+def publish_packet(topic_name, payload, qos=0, retain=False):
     body = _string(topic_name.encode()) + (struct.pack("!H", 1) if qos else b"") + payload
-    return bytes([0x30 | (qos << 1)]) + _remaining(len(body)) + body
+    return bytes([0x30 | (qos << 1) | int(retain)]) + _remaining(len(body)) + body
 
 
 def raw_login(host, port, user, password):
@@ -62,9 +62,16 @@ class Flooder(threading.Thread):
     def __init__(self, broker, board, count, payload=b'{"v":1}', leaf=T_MOVE, qos=0):
         threading.Thread.__init__(self, daemon=True)
         self.sock = raw_login(broker.host, broker.port, board, broker.creds[board])
+        self.board = board
         self.packet = publish_packet(topic(board, leaf), payload, qos)
         self.count = count
         self.seconds = None
+
+    def hello(self):
+        """The board's status, as a board says it at every connection: the
+        relay knows the board (and opens its lane) before the flood."""
+        status = b'{"v":1,"online":true,"faults":0,"note":""}'
+        self.sock.sendall(publish_packet(topic(self.board, T_STATUS), status, 0, retain=True))
 
     def run(self):
         t0 = time.monotonic()
@@ -229,6 +236,7 @@ def measure(count=100000, size=0, qos=0, leaf=T_MOVE, moves=20, baseline=True):
         out = {"alone": quiet_moves(broker, port, g, moves) if baseline else []}
         payload = b'{"v":1}' if not size else b'{"v":1,"x":"' + b"x" * size + b'"}'
         fl = Flooder(broker, LOUD, count, payload=payload, leaf=leaf, qos=qos)
+        fl.hello()
         out["flooded"] = quiet_moves(broker, port, g, moves, flood=fl)
         out["flood_s"] = fl.seconds
         out["stats"] = stats(port)

@@ -23,9 +23,11 @@ for one message a busy board in the relay's inbox (inbox.py).
   so whatever was missed is caught up by the ordering rules (games.py) like
   any duplicate or gap.
 * Until its lane is subscribed (and again whenever it is lost) a board's
-  messages come from the main connection, which subscribes to every board
-  (and keeps the relay's persistent session); after that, the main
-  connection's copies are dropped unread.
+  messages come from the main connection (which keeps the relay's
+  persistent session); after that, the main connection's copies are
+  dropped unread.  Once a lane is up, the relay's main connection takes
+  only the boards' status and snapshots (relay.FIND_TOPICS: enough to find
+  a new board), no copy of their events; a lane refused widens it again.
 * A broker that refuses the lane users (a config written before lanes, or
   users that publish for many boards, like the bench's) leaves every board
   on the main connection: after REFUSALS refusals and no lane ever up, no
@@ -44,10 +46,11 @@ MAX_LANES = 2000  # connections (and threads) at most; more boards use the main 
 
 
 class Lanes:
-    def __init__(self, host, port, user, password, put):
+    def __init__(self, host, port, user, password, put, on_change=None):
         self.host, self.port = host, port
         self.user, self.password = user, password
         self.put = put
+        self.on_change = on_change  # (any lane up, any lane refused), when either changes
         self.clients = {}  # board -> paho client (opened, up or not)
         self.subscribed = set()  # boards whose lane delivers: main's copies dropped
         self.refused = 0
@@ -83,8 +86,11 @@ class Lanes:
             if reason_code.is_failure:
                 self._refused(board, client, reason_code)
                 return
-            self.ever_up = True
             client.subscribe(prefix + "#", qos=1)
+            if not self.ever_up:
+                self.ever_up = True
+                if self.on_change is not None:
+                    self.on_change(True, self.refused > 0)
 
         def on_subscribe(client, userdata, mid, reason_codes, properties=None):
             if all(not rc.is_failure for rc in reason_codes):
@@ -108,6 +114,8 @@ class Lanes:
     def _refused(self, board, client, reason_code):
         self.subscribed.discard(board)
         client.disconnect()  # its thread ends; the board stays on the main connection
+        if self.on_change is not None:
+            self.on_change(self.ever_up, True)
         with self.lock:
             self.refused += 1
             if not self.ever_up and self.refused >= REFUSALS and not self.given_up:

@@ -37,7 +37,7 @@ import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-from gogadget.broadcast import TOPIC_ROOT
+from gogadget.broadcast import T_GAME, T_STATUS, TOPIC_ROOT
 from host_sim import data_dir
 from host_sim.room.broker import default_dir, parse_url
 from host_sim.secretfile import private_file
@@ -65,6 +65,11 @@ EVENTS_PER_ADDRESS = 8
 # CONNACK refusals that another try cannot mend (paho's MQTT 5 reason codes
 # for 3.1.1's 2, 4, 5): the client id, the user or password, the ACL.
 REFUSED = (133, 134, 135)
+ALL_TOPICS = TOPIC_ROOT + "/#"
+# What the main connection takes once lanes carry the boards: each board's
+# status and snapshot, one of which every board sends first (and keeps
+# retained), so a new board is found and its lane opened.
+FIND_TOPICS = [(TOPIC_ROOT + "/+/" + T_STATUS, 1), (TOPIC_ROOT + "/+/" + T_GAME, 1)]
 _TYPES = {".html": "text/html; charset=utf-8", ".css": "text/css; charset=utf-8",
           ".js": "text/javascript; charset=utf-8", ".svg": "image/svg+xml",
           ".png": "image/png", ".ico": "image/x-icon"}
@@ -464,6 +469,9 @@ class Relay:
                              if os.path.isfile(os.path.join(static, n))}
         self.mqtt = None
         self.lanes = None  # one connection a board (lanes.py)
+        self.narrow = False  # the main connection takes only status messages
+        self.wide_only = False  # a lane was refused: the main connection takes all
+        self.main_lock = threading.Lock()
         self.httpd = None
         self.connected = threading.Event()
         self.connects = 0
@@ -486,6 +494,7 @@ class Relay:
                    inbox=self.inbox.pending(), inbox_dropped=self.inbox.dropped,
                    inbox_skipped=self.inbox.skipped, over_rate=self.inbox.over_rate,
                    lanes=self.lanes.count() if self.lanes else 0,
+                   main="status, game" if self.narrow else ALL_TOPICS,
                    log_held=room.drop_log.held,
                    messages=(out["messages"] + self.inbox.skipped + self.inbox.dropped
                              + self.inbox.over_rate),
@@ -515,7 +524,7 @@ class Relay:
         # again resends every board's retained status, snapshot and pair, so
         # whatever was missed (a game that ended meanwhile) is caught up from
         # them; the ordering rules drop what was already applied.
-        client.subscribe(TOPIC_ROOT + "/#", qos=1)
+        self._subscribe_main(client)
         log.info("connected to %s:%d (session %s)", self.broker_host, self.broker_port,
                  "kept" if flags.session_present else "new")
         self.connected.set()
@@ -528,6 +537,28 @@ class Relay:
             log.warning("lost the broker (%s); reconnecting", reason_code)
         self.hub.broker.update(connected=False, since=time.time())
         self.hub.push_relay_status()
+
+    def _subscribe_main(self, client):
+        """Every board's topics; only their status and snapshots once lanes
+        are up (lanes.py): the main connection then finds new boards and no
+        longer reads a copy of every lane's events, a flood's included."""
+        if self.narrow:
+            client.subscribe(FIND_TOPICS)
+            client.unsubscribe(ALL_TOPICS)
+        else:
+            client.subscribe(ALL_TOPICS, qos=1)
+
+    def _lanes_changed(self, up, refused):
+        """From a lane's thread: the first lane up narrows the main
+        connection; a lane refused widens it again, for good (that board
+        has no lane user: its messages come on the main connection)."""
+        with self.main_lock:
+            narrow = self.narrow
+            if refused:
+                self.wide_only = True
+            self.narrow = up and not self.wide_only
+            if self.narrow != narrow and self.mqtt is not None:
+                self._subscribe_main(self.mqtt)
 
     def _on_connect_fail(self, client, userdata):
         # No broker there (yet): said at every try, so a room set up in the
@@ -563,7 +594,7 @@ class Relay:
         c.loop_start()  # its thread reconnects by itself, first connection included
         self.mqtt = c
         self.lanes = Lanes(self.broker_host, self.broker_port, self.user, self.password,
-                           put=self.inbox.put)
+                           put=self.inbox.put, on_change=self._lanes_changed)
 
     # -- life -------------------------------------------------------------------
 
