@@ -1,6 +1,6 @@
 """One board's flood against a quiet board's moves, on a real Mosquitto with
 the generated room config and the relay in its own process (as a room runs
-it): tests/test_room_flood.py asserts the bound, `python tests/room_flood.py`
+it): tests/test_room_flood.py asserts the bound, `.venv/bin/python tests/room_flood.py`
 prints the figures (docs/ROOM.md, "Security").
 
 The flooder speaks raw MQTT 3.1.1 over one socket with its board's own
@@ -271,5 +271,4 @@ def main():
 
 
 if __name__ == "__main__":
-    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     main()

@@ -9,8 +9,11 @@
   published while the relay or the broker is away is delivered when both
   are back; it reconnects by itself, subscribes again at every connection
   and catches up from the retained snapshots.  (The room's broker ties a
-  client id to its user: the session is the relay user's.)  Every message goes through the strict
-  parser (messages.py) and the ordering rules (games.py).
+  client id to its user: the session is the relay user's.)  Each board it
+  finds gets a connection of its own (lanes.py), so one board's flood
+  waits in its own queue at the broker.  Every message goes through a
+  board's token bucket and queue (inbox.py), the strict parser
+  (messages.py) and the ordering rules (games.py).
 * HTTP (stdlib, threaded, read-only: GET only, anything else 405):
     /                  the page (static/)
     /state.js          every board as the page is served (drawn in its first frame)
@@ -22,6 +25,8 @@
     /game/ID.sgf       a game's SGF, live or final; ID is <board>-<game>
     /stats.json        the relay's counters: messages, dropped, boards, SSE clients
   Nothing a browser sends ever reaches MQTT: the relay never publishes.
+  Connections and event streams are capped per client address, and a
+  request must come whole within the idle limit (guard.py).
 * A slow browser cannot grow the relay's memory: each client has a bounded
   queue (bytes); one that falls behind is disconnected, and its EventSource
   reconnects to a fresh full state.
