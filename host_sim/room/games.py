@@ -53,8 +53,8 @@ from gogadget.board import OK, REASONS, Board
 from gogadget.points import BLACK, EMPTY, PASS, WHITE, parse_sgf_coord
 from gogadget.rules import KO_NONE, PRESETS, SUICIDE_ALLOWED, Rules
 from gogadget.pairing import T_PAIR
-from host_sim.room.logs import Limited
 from host_sim.room.messages import parse, parse_topic
+from host_sim.room.logs import Limited
 
 log = logging.getLogger("gogadget.relay")
 
@@ -237,12 +237,12 @@ class Room:
         self.keep_past = keep_past
         self.boards = {}
         self.dirty = set()
-        self.lock = threading.RLock()
-        self.counts = {"messages": 0, "dropped": 0, "applied": 0, "archived": 0}
-        self.on_log = None  # tests: called with each drop's log line
         # One line a topic every 10 s at most, with the count of the others:
         # a board's flood of bad messages cannot flood the log (issue 36).
         self.drop_log = Limited(log)
+        self.lock = threading.RLock()
+        self.counts = {"messages": 0, "dropped": 0, "applied": 0, "archived": 0}
+        self.on_log = None  # tests: called with each drop's log line
 
     # -- messages -------------------------------------------------------------
 

@@ -45,13 +45,15 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from gogadget.broadcast import T_GAME, T_STATUS, TOPIC_ROOT
 from host_sim import data_dir
 from host_sim.room.broker import default_dir, parse_url
-from host_sim.secretfile import private_file
 from host_sim.room.games import Room, split_game_id
+from host_sim.room.inbox import Inbox
+from host_sim.stopflag import StopFlag
+# The relay against floods and held connections (issue 36).
 from host_sim.room.guard import PerAddress, deadline_reader, gone
-from host_sim.room.inbox import Inbox, board_of
+from host_sim.room.inbox import board_of
 from host_sim.room.lanes import Lanes
 from host_sim.room.logs import Limited
-from host_sim.stopflag import StopFlag
+from host_sim.secretfile import private_file
 
 log = logging.getLogger("gogadget.relay")
 
