@@ -9,7 +9,7 @@ import time
 import pytest
 
 from conftest import require
-from host_sim.room.broker import Broker, find_mosquitto
+from host_sim.room.broker import Broker, find_mosquitto, lane_user
 from host_sim.room.relay import Relay
 from room_boards import Publisher, SpecGame, status, wait_for
 
@@ -127,12 +127,17 @@ def test_a_relay_thrown_off_mid_game_catches_up_and_archives(broker, tmp_path):
         wait_for(lambda: relay.room.boards.get("table-1") and relay.room.boards["table-1"].game
                  and relay.room.boards["table-1"].game.seq == 1)
         # Thrown off: a clean login wipes the session, a second one leaves an
-        # empty persistent session where the relay's was.
-        for clean in (True, False):
-            c, _ = connect(broker, "relay", "whatever", clean=clean)
+        # empty persistent session where the relay's was; the board's own
+        # lane (relay.py's second connection, as relay.table-1) is thrown off too.
+        wait_for(lambda: relay.lanes.live("table-1"), what="table-1's lane")
+        relay.lanes.clients["table-1"].reconnect_delay_set(min_delay=3, max_delay=3)
+        lane = lane_user("relay", "table-1")
+        broker.creds[lane] = broker.creds["relay"]
+        for user, clean in (("relay", True), ("relay", False), (lane, True)):
+            c, _ = connect(broker, user, "whatever", clean=clean)
             c.disconnect()
             c.loop_stop()
-        assert not relay.connected.is_set()
+        assert not relay.connected.is_set() and not relay.lanes.live("table-1")
         pub.event(g, g.play("cc"))
         pub.event(g, g.play(""))
         pub.event(g, g.play(""))
@@ -140,7 +145,7 @@ def test_a_relay_thrown_off_mid_game_catches_up_and_archives(broker, tmp_path):
         pub.flush()
         path = os.path.join(str(tmp_path / "archive"), "table-1-2.sgf")
         wait_for(lambda: os.path.exists(path), timeout=20, what="the archive after the relay's return")
-        assert relay.connects >= 2
+        wait_for(lambda: relay.connects >= 2, what="the relay's return")
         with open(path) as f:
             assert "RE[B+R]" in f.read()
     finally:

@@ -118,3 +118,85 @@ def test_passwords_are_safe_on_a_command_line(tmp_path):
     for user, pw in creds.items():
         assert pw.isalnum() and pw.isascii(), (user, pw)
         assert len(pw) == room_broker.PASSWORD_LENGTH
+
+
+def _nobody():
+    import pwd
+    try:
+        pw = pwd.getpwnam("nobody")
+    except KeyError:
+        pytest.skip("no user nobody on this machine")
+    return pw.pw_uid, pw.pw_gid
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0, reason="needs root (chown)")
+def test_a_dir_that_is_someone_elses_symlink_or_folder_is_refused(tmp_path):
+    """Issue 36, finding 8: in a world-writable sticky folder, nobody plants
+    `room` as a symlink to a folder of root's; root's generator must refuse
+    it (it followed it, and wrote a config nobody could later repoint), as
+    it refuses a folder of nobody's, or one inside a folder nobody may change."""
+    uid, gid = _nobody()
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    os.chmod(shared, 0o1777)
+    roots = tmp_path / "roots"
+    roots.mkdir(mode=0o700)
+    link = shared / "room"
+    os.symlink(str(roots), str(link))
+    os.lchown(str(link), uid, gid)
+    with pytest.raises(ValueError, match="symbolic link"):
+        room_config(str(link), ["table-1"])
+    assert os.listdir(roots) == []
+    cmd = [sys.executable, "-m", "host_sim.room.broker", "--boards", "table-1", "--dir", str(link)]
+    r = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
+    assert r.returncode == 2 and "symbolic link" in r.stderr, r.stderr
+    theirs = shared / "theirs"
+    theirs.mkdir(mode=0o700)
+    os.chown(str(theirs), uid, gid)
+    with pytest.raises(ValueError, match="another user"):
+        room_config(str(theirs), ["table-1"])
+    # A folder of root's inside one of nobody's: nobody could rename it away
+    # and put a folder of theirs in its place.
+    os.chmod(str(theirs), 0o755)
+    inner = theirs / "room"
+    inner.mkdir(mode=0o700)
+    with pytest.raises(ValueError, match="another user may change"):
+        room_config(str(inner), ["table-1"])
+    assert os.listdir(inner) == []
+
+
+def test_the_config_names_real_paths(tmp_path):
+    """A folder reached through a symlink of one's own is used under its real
+    path: the config the broker loads names no link anyone could repoint."""
+    real = tmp_path / "real"
+    real.mkdir(mode=0o700)
+    os.symlink(str(real), str(tmp_path / "via"))
+    room_config(str(tmp_path / "via" / "room"), ["table-1"])
+    conf = (real / "room" / "mosquitto.conf").read_text()
+    where = os.path.realpath(str(real / "room"))
+    assert "password_file %s/passwd\n" % where in conf, conf
+    assert "acl_file %s/acl\n" % where in conf and "/via/" not in conf, conf
+
+
+def test_relay_credentials_open_to_others_are_refused_as_online_refuses(tmp_path):
+    """Issue 36, finding 9: `relay --credentials` took a credentials.csv at
+    0644, which `gogadget online` refuses for its own; one check serves both."""
+    from host_sim.ogs.wire import OgsError, credentials
+    from host_sim.room.relay import read_credentials
+    room = tmp_path / "room"
+    creds = room_config(str(room), ["table-1"])
+    path = room / "credentials.csv"
+    assert read_credentials(str(path), "relay") == creds["relay"]  # 0600: taken
+    os.chmod(path, 0o644)
+    with pytest.raises(ValueError, match="chmod 600"):
+        read_credentials(str(path), "relay")
+    ogs = tmp_path / "ogs.txt"
+    ogs.write_text("me\nsecret\n")
+    os.chmod(ogs, 0o644)
+    with pytest.raises(OgsError, match="open to other users"):
+        credentials(env={}, path=str(ogs))
+    r = subprocess.run([sys.executable, "-m", "host_sim.room.relay", "--broker",
+                        "mqtt://127.0.0.1:1", "--http", "127.0.0.1:0", "--archive",
+                        str(tmp_path / "a"), "--credentials", str(path)],
+                       cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert r.returncode == 2 and "chmod 600 %s" % path in r.stderr, r.stderr

@@ -15,6 +15,8 @@ import urllib.request
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 from websockets.sync.client import connect
 
+from host_sim.secretfile import private_file
+
 CLIENT = "gogadget"
 CLIENT_VERSION = "0.1.0"
 
@@ -74,12 +76,9 @@ def credentials(env=None, path=None):
     path = path or env.get("OGS_CREDENTIALS")
     if path:
         try:
-            mode = stat.S_IMODE(os.stat(path).st_mode)
-        except OSError as e:
-            raise OgsError("%s: %s" % (path, e.strerror or e))
-        if mode & 0o077:
-            # As ssh does with a key: a password others may read is refused.
-            raise OgsError("%s is open to other users (mode %03o): chmod 600 %s" % (path, mode, path))
+            private_file(path)  # as ssh does with a key: a password others may read is refused
+        except ValueError as e:
+            raise OgsError(str(e))
         with open(path) as f:
             lines = [line.strip() for line in f.read().splitlines() if line.strip()]
         if len(lines) < 2:

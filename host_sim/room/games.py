@@ -65,6 +65,7 @@ from gogadget.rules import KO_NONE, PRESETS, SUICIDE_ALLOWED, Rules
 from gogadget.pairing import T_PAIR
 from host_sim.room.history import board_for
 from host_sim.room.messages import parse, parse_topic
+from host_sim.room.logs import Limited
 
 log = logging.getLogger("gogadget.relay")
 
@@ -321,6 +322,9 @@ class Room:
         self.now = time.time  # the day a quota counts in (tests move it)
         self.boards = {}
         self.dirty = set()
+        # One line a topic every 10 s at most, with the count of the others:
+        # a board's flood of bad messages cannot flood the log (issue 36).
+        self.drop_log = Limited(log)
         self.lock = threading.RLock()
         self.counts = {"messages": 0, "dropped": 0, "applied": 0, "archived": 0,
                        "over_quota": 0}
@@ -357,7 +361,7 @@ class Room:
     def _drop(self, topic, reason):
         self.counts["dropped"] += 1
         line = "drop %s: %s" % (str(topic)[:120], reason)
-        log.warning(line)
+        self.drop_log.warning("drop " + str(topic)[:120], "%s", line)
         if self.on_log:
             self.on_log(line)
         return "dropped"

@@ -9,8 +9,11 @@
   published while the relay or the broker is away is delivered when both
   are back; it reconnects by itself, subscribes again at every connection
   and catches up from the retained snapshots.  (The room's broker ties a
-  client id to its user: the session is the relay user's.)  Every message goes through the strict
-  parser (messages.py) and the ordering rules (games.py).
+  client id to its user: the session is the relay user's.)  Each board it
+  finds gets a connection of its own (lanes.py), so one board's flood
+  waits in its own queue at the broker.  Every message goes through a
+  board's token bucket and queue (inbox.py), the strict parser
+  (messages.py) and the ordering rules (games.py).
 * HTTP (stdlib, threaded, read-only: GET only, anything else 405):
     /                  the page (static/)
     /state.js          every board as the page is served (drawn in its first frame)
@@ -24,6 +27,8 @@
                        file the relay wrote, this run and earlier ones)
     /stats.json        the relay's counters: messages, dropped, boards, SSE clients
   Nothing a browser sends ever reaches MQTT: the relay never publishes.
+  Connections and event streams are capped per client address, and a
+  request must come whole within the idle limit (guard.py).
 * A slow browser cannot grow the relay's memory: each client has a bounded
   queue (bytes); one that falls behind is disconnected, and its EventSource
   reconnects to a fresh full state.
@@ -39,12 +44,18 @@ import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-from gogadget.broadcast import TOPIC_ROOT
+from gogadget.broadcast import T_GAME, T_STATUS, TOPIC_ROOT
 from host_sim import data_dir
 from host_sim.room.broker import default_dir, parse_url
 from host_sim.room.games import Room
 from host_sim.room.inbox import Inbox
 from host_sim.stopflag import StopFlag
+# The relay against floods and held connections (issue 36).
+from host_sim.room.guard import PerAddress, deadline_reader, gone
+from host_sim.room.inbox import board_of
+from host_sim.room.lanes import Lanes
+from host_sim.room.logs import Limited
+from host_sim.secretfile import private_file
 
 from host_sim.room.games import heard  # (when a message was heard: its clock's age)
 
@@ -57,9 +68,19 @@ CLIENT_QUEUE_BYTES = 4 << 20  # a browser further behind than this is dropped
 KEEPALIVE_S = 15.0
 IDLE_S = 30.0  # a connection that sends nothing this long is closed
 MAX_CONNECTIONS = 400  # browsers at once (each holds a socket and a thread)
+# One client address holds at most this many connections, and this many event
+# streams of them (a browser opens up to 6 connections a site, and one event
+# stream a tab): whoever holds its own cap leaves the page to everyone else.
+MAX_PER_ADDRESS = 32
+EVENTS_PER_ADDRESS = 8
 # CONNACK refusals that another try cannot mend (paho's MQTT 5 reason codes
 # for 3.1.1's 2, 4, 5): the client id, the user or password, the ACL.
 REFUSED = (133, 134, 135)
+ALL_TOPICS = TOPIC_ROOT + "/#"
+# What the main connection takes once lanes carry the boards: each board's
+# status and snapshot, one of which every board sends first (and keeps
+# retained), so a new board is found and its lane opened.
+FIND_TOPICS = [(TOPIC_ROOT + "/+/" + T_STATUS, 1), (TOPIC_ROOT + "/+/" + T_GAME, 1)]
 _TYPES = {".html": "text/html; charset=utf-8", ".css": "text/css; charset=utf-8",
           ".js": "text/javascript; charset=utf-8", ".svg": "image/svg+xml",
           ".png": "image/png", ".ico": "image/x-icon"}
@@ -210,6 +231,18 @@ class Handler(BaseHTTPRequestHandler):
     relay = None  # set on the subclass the Relay makes
 
     timeout = IDLE_S  # socketserver: every read waits at most this long (idle keep-alive)
+    # The whole request, from the wait for it to the end of its headers, in
+    # this long: a client sending a byte now and then is cut here.
+    request_s = IDLE_S
+    deadline = 0.0
+
+    def setup(self):
+        super().setup()
+        self.rfile = deadline_reader(self.connection, self)
+
+    def handle_one_request(self):
+        self.deadline = time.monotonic() + self.request_s
+        super().handle_one_request()
 
     def log_message(self, fmt, *args):
         log.debug("http %s " + fmt, self.client_address[0], *args)
@@ -218,6 +251,8 @@ class Handler(BaseHTTPRequestHandler):
         """The request line and headers; a request that carries a body (no
         GET needs one) is answered and its connection closed, so no request
         hidden in a body is ever read as the next one."""
+        # The request is in: the answer's writes wait the plain timeout.
+        self.connection.settimeout(self.timeout)
         if not super().parse_request():
             return False
         if self.headers.get("Content-Length", "0").strip() not in ("", "0") \
@@ -311,23 +346,43 @@ class Handler(BaseHTTPRequestHandler):
 
     def _events(self):
         hub = self.relay.hub
-        self._headers(200, "text/event-stream", extra=[("Connection", "close"),
-                                                      ("X-Accel-Buffering", "no")])
+        addr = self.client_address[0]
         self.close_connection = True
-        c = hub.add()
-        c.sock = self.connection
+        if not self.server.events.take(addr):
+            self.server.refusal_log.warning(
+                "http %s events" % addr, "http %s: %d event streams open from that address, "
+                "its cap: more are refused", addr, self.server.events.limit)
+            return self._error(429, "too many event streams from this address")
         try:
-            self.connection.settimeout(30)  # a browser that stops reading is dropped
-            while hub.running:
-                data = c.take(KEEPALIVE_S)
-                if data is None:
-                    break
-                self.wfile.write(data or b": ping\n\n")
-                self.wfile.flush()
-        except OSError:
-            pass
+            self._headers(200, "text/event-stream", extra=[("Connection", "close"),
+                                                          ("X-Accel-Buffering", "no")])
+            c = hub.add()
+            c.sock = self.connection
+            try:
+                self.connection.settimeout(30)  # a browser that stops reading is dropped
+                quiet = 0.0
+                while hub.running:
+                    data = c.take(1.0)
+                    if data is None:
+                        break
+                    if not data:
+                        # A browser gone is let go within a second, not at the
+                        # next keep-alive: its slot is free for the next visitor.
+                        if gone(self.connection):
+                            break
+                        quiet += 1.0
+                        if quiet < KEEPALIVE_S:
+                            continue
+                        data = b": ping\n\n"
+                    quiet = 0.0
+                    self.wfile.write(data)
+                    self.wfile.flush()
+            except OSError:
+                pass
+            finally:
+                hub.remove(c)
         finally:
-            hub.remove(c)
+            self.server.events.give(addr)
 
 
 class Server(ThreadingHTTPServer):
@@ -339,10 +394,18 @@ class Server(ThreadingHTTPServer):
     request_queue_size = 128
     max_connections = MAX_CONNECTIONS
 
-    def __init__(self, *args, **kw):
+    def __init__(self, *args, per_address=MAX_PER_ADDRESS, events_per_address=EVENTS_PER_ADDRESS,
+                 **kw):
         self.open = 0
         self.refused = 0
         self.count_lock = threading.Lock()
+        self.per_address = PerAddress(per_address)
+        self.events = PerAddress(events_per_address)
+        self.refusal_log = Limited(log)
+        # A request broken off: one line an address every 10 s at most, with
+        # the count of the others (a client that breaks off requests in a
+        # loop cannot flood the log).
+        self.error_log = Limited(log)
         super().__init__(*args, **kw)
 
     def process_request(self, request, client_address):
@@ -359,19 +422,29 @@ class Server(ThreadingHTTPServer):
                             "closed at once (%d so far)", self.max_connections, self.refused)
             self.shutdown_request(request)
             return
+        addr = client_address[0]
+        if not self.per_address.take(addr):
+            self._closed()
+            self.refusal_log.warning("http %s" % addr, "http %s: %d connections open from that "
+                                     "address, its cap (--max-per-address): more are closed at "
+                                     "once", addr, self.per_address.limit)
+            self.shutdown_request(request)
+            return
         try:
             super().process_request(request, client_address)
         except BaseException:
-            self._closed()
+            self._closed(addr)
             raise
 
     def process_request_thread(self, request, client_address):
         try:
             super().process_request_thread(request, client_address)
         finally:
-            self._closed()
+            self._closed(client_address[0])
 
-    def _closed(self):
+    def _closed(self, addr=None):
+        if addr is not None:
+            self.per_address.give(addr)
         with self.count_lock:
             self.open -= 1
             if self.open < self.max_connections * 3 // 4:
@@ -379,8 +452,8 @@ class Server(ThreadingHTTPServer):
 
     def handle_error(self, request, client_address):
         exc = sys.exc_info()[1]
-        log.warning("http %s: request broken off (%s: %s)", client_address[0],
-                 type(exc).__name__, exc)
+        self.error_log.warning("http %s" % client_address[0], "http %s: request broken off "
+                               "(%s: %s)", client_address[0], type(exc).__name__, exc)
 
 
 class Relay:
@@ -393,10 +466,16 @@ class Relay:
 
     def __init__(self, broker, http=("127.0.0.1", 8080), archive=None, user=None, password=None,
                  client_id=CLIENT_ID, coalesce=COALESCE_S, client_limit=CLIENT_QUEUE_BYTES,
-                 static=STATIC, max_connections=MAX_CONNECTIONS, idle_s=IDLE_S):
+                 static=STATIC, max_connections=MAX_CONNECTIONS, idle_s=IDLE_S,
+                 max_per_address=None, events_per_address=None):
         self.broker_host, self.broker_port = parse_url(broker)
         self.http_addr = http
         self.max_connections = max_connections
+        # By default a quarter of the cap at most: four addresses (or more)
+        # are needed to fill it.
+        self.max_per_address = max_per_address or min(MAX_PER_ADDRESS, max(2, max_connections // 4))
+        self.events_per_address = events_per_address or min(EVENTS_PER_ADDRESS,
+                                                            self.max_per_address)
         self.idle_s = idle_s
         self.user, self.password = user, password
         self.client_id = client_id
@@ -404,11 +483,15 @@ class Relay:
         # A dropped snapshot may still have moved a game (its moves taken,
         # its result refused): the page is told either way.
         self.inbox = Inbox(lambda topic, payload: self.room.handle(topic, payload),
-                           on_done=lambda: self.hub.changed())
+                           on_done=lambda: self.hub.changed(), on_idle=self._flush_logs)
         self.hub = Hub(self.room, coalesce, client_limit)
         self.static_files = {n: os.path.join(static, n) for n in os.listdir(static)
                              if os.path.isfile(os.path.join(static, n))}
         self.mqtt = None
+        self.lanes = None  # one connection a board (lanes.py)
+        self.narrow = False  # the main connection takes only status messages
+        self.wide_only = False  # a lane was refused: the main connection takes all
+        self.main_lock = threading.Lock()
         self.httpd = None
         self.connected = threading.Event()
         self.connects = 0
@@ -429,10 +512,20 @@ class Relay:
                                   if b.status and b.status["online"]))
         out.update(broker=hub.broker["connected"], broker_connects=self.connects,
                    inbox=self.inbox.pending(), inbox_dropped=self.inbox.dropped,
-                   inbox_skipped=self.inbox.skipped,
-                   messages=out["messages"] + self.inbox.skipped + self.inbox.dropped,
+                   inbox_skipped=self.inbox.skipped, over_rate=self.inbox.over_rate,
+                   lanes=self.lanes.count() if self.lanes else 0,
+                   main="status, game" if self.narrow else ALL_TOPICS,
+                   log_held=room.drop_log.held,
+                   messages=(out["messages"] + self.inbox.skipped + self.inbox.dropped
+                             + self.inbox.over_rate),
                    sse_clients=len(hub.clients), sse_pushes=hub.pushes, sse_dropped=hub.drops)
         return out
+
+    def _flush_logs(self):
+        self.room.drop_log.flush()
+        if self.httpd is not None:
+            self.httpd.error_log.flush()
+            self.httpd.refusal_log.flush()
 
     # -- MQTT -----------------------------------------------------------------
 
@@ -451,7 +544,7 @@ class Relay:
         # again resends every board's retained status, snapshot and pair, so
         # whatever was missed (a game that ended meanwhile) is caught up from
         # them; the ordering rules drop what was already applied.
-        client.subscribe(TOPIC_ROOT + "/#", qos=1)
+        self._subscribe_main(client)
         log.info("connected to %s:%d (session %s)", self.broker_host, self.broker_port,
                  "kept" if flags.session_present else "new")
         self.connected.set()
@@ -465,6 +558,28 @@ class Relay:
         self.hub.broker.update(connected=False, since=time.time())
         self.hub.push_relay_status()
 
+    def _subscribe_main(self, client):
+        """Every board's topics; only their status and snapshots once lanes
+        are up (lanes.py): the main connection then finds new boards and no
+        longer reads a copy of every lane's events, a flood's included."""
+        if self.narrow:
+            client.subscribe(FIND_TOPICS)
+            client.unsubscribe(ALL_TOPICS)
+        else:
+            client.subscribe(ALL_TOPICS, qos=1)
+
+    def _lanes_changed(self, up, refused):
+        """From a lane's thread: the first lane up narrows the main
+        connection; a lane refused widens it again, for good (that board
+        has no lane user: its messages come on the main connection)."""
+        with self.main_lock:
+            narrow = self.narrow
+            if refused:
+                self.wide_only = True
+            self.narrow = up and not self.wide_only
+            if self.narrow != narrow and self.mqtt is not None:
+                self._subscribe_main(self.mqtt)
+
     def _on_connect_fail(self, client, userdata):
         # No broker there (yet): said at every try, so a room set up in the
         # wrong order shows why its page stays empty.
@@ -472,11 +587,23 @@ class Relay:
                     self.broker_host, self.broker_port)
 
     def _on_message(self, client, userdata, msg):
+        # A board with its own lane (lanes.py) is read there: this copy is
+        # dropped unread.  Else filed under its board and taken in turn
+        # (inbox.py).
+        lanes = self.lanes
+        if lanes is not None:
+            board = board_of(msg.topic)
+            if lanes.live(board):
+                return
+            lanes.wanted(board)
+        self._file(msg.topic, msg.payload, msg.retain)
+
+    def _file(self, topic, payload, retained):
         # Filed under its board and taken in turn (inbox.py): one board's
-        # flood never holds up another's moves.
-        # When it was heard goes with it (games.heard): a retained snapshot's
-        # clock is of unknown age.
-        self.inbox.put(msg.topic, heard(msg.payload, msg.retain))
+        # flood never holds up another's moves.  When it was heard goes with
+        # it (games.heard): a retained snapshot's clock is of unknown age,
+        # whether it came on the main connection or on the board's lane.
+        self.inbox.put(topic, heard(payload, retained))
 
     def _start_mqtt(self):
         import paho.mqtt.client as mqtt
@@ -493,13 +620,17 @@ class Relay:
         c.connect_async(self.broker_host, self.broker_port, keepalive=15)
         c.loop_start()  # its thread reconnects by itself, first connection included
         self.mqtt = c
+        self.lanes = Lanes(self.broker_host, self.broker_port, self.user, self.password,
+                           put=self._file, on_change=self._lanes_changed)
 
     # -- life -------------------------------------------------------------------
 
     def start(self):
-        handler = type("RelayHandler", (Handler,), {"relay": self, "timeout": self.idle_s})
+        handler = type("RelayHandler", (Handler,), {"relay": self, "timeout": self.idle_s,
+                                                    "request_s": self.idle_s})
         try:
-            self.httpd = Server(self.http_addr, handler)
+            self.httpd = Server(self.http_addr, handler, per_address=self.max_per_address,
+                                events_per_address=self.events_per_address)
         except OSError as e:
             raise OSError(e.errno, "cannot serve the page on %s:%d: %s (another relay? --http "
                           "HOST:PORT picks another address)" % (self.http_addr[0], self.http_addr[1],
@@ -517,6 +648,8 @@ class Relay:
             self.mqtt.disconnect()
             self.mqtt.loop_stop()
             self.mqtt = None
+        if self.lanes is not None:
+            self.lanes.stop()
         self.inbox.stop()
         self.hub.stop()
         if self.httpd is not None:
@@ -543,7 +676,10 @@ def parse_http(text):
 
 
 def read_credentials(path, user):
-    """The password of `user` in a credentials.csv (host_sim/room/broker.py)."""
+    """The password of `user` in a credentials.csv (host_sim/room/broker.py);
+    a file other users may read is refused, as `gogadget online` refuses its
+    own (one check: host_sim.secretfile)."""
+    private_file(path)
     with open(path, newline="") as f:
         for row in csv.DictReader(f):
             if row.get("user") == user:
@@ -585,6 +721,11 @@ def add_arguments(p):
     p.add_argument("--max-connections", type=int, default=MAX_CONNECTIONS,
                    help="browsers connected at once; more are closed with a log line "
                         "(default %d)" % MAX_CONNECTIONS)
+    p.add_argument("--max-per-address", type=int, default=MAX_PER_ADDRESS,
+                   help="connections from one client address at once (default %d; of them at "
+                        "most %d event streams): one visitor cannot hold the page; raise it "
+                        "behind a proxy, where every visitor has its address"
+                        % (MAX_PER_ADDRESS, EVENTS_PER_ADDRESS))
     p.add_argument("--verbose", action="store_true", help="log every connection and game")
 
 
@@ -600,7 +741,8 @@ def cmd_relay(args):
             archive = args.archive or data_dir("archive")
             relay = Relay(args.broker, http, archive, args.user, password,
                           client_id=args.client_id, coalesce=args.coalesce,
-                          max_connections=args.max_connections).start()
+                          max_connections=args.max_connections,
+                          max_per_address=args.max_per_address).start()
         except (ValueError, OSError) as e:
             print("gogadget relay: %s" % (e.strerror if isinstance(e, OSError) and e.strerror
                                           else e), file=sys.stderr)
