@@ -14,9 +14,9 @@ import sys
 
 import pcbnew
 
+from pcb_fixture_data import OUTLINE, PINS
+
 MM = pcbnew.FromMM
-OUTLINE = (10.0, 10.0, 50.0, 40.0)  # x0, y0, x1, y1 (mm, KiCad's y down)
-PINS = ((20.0, 35.0), (40.0, 35.0))  # the GND header pins' centres: the drill read-back's truth
 
 
 def pt(x, y):
@@ -29,6 +29,7 @@ def footprint(board, ref, value, at, pads, lib="Fixture:R_0805"):
     fp.SetValue(value)
     fp.SetFPID(pcbnew.LIB_ID(*lib.split(":")))
     fp.SetPosition(pt(*at))
+    fp.SetAttributes(pcbnew.FP_THROUGH_HOLE if lib.endswith("Pin_1x01") else pcbnew.FP_SMD)
     for text in (fp.Reference(), fp.Value()):  # on the fab layer: no silk over the pads
         text.SetLayer(pcbnew.F_Fab)
     board.Add(fp)
@@ -81,10 +82,12 @@ def make(kind):
         board.Add(edge)
     # 0805 (KiCad's R_0805_2012Metric lands: 1.0 x 1.45 mm, 1.9 mm apart)
     lands = (1.0, 1.45)
-    footprint(board, "R1", "10k", (20, 20), (("1", (-0.95, 0), lands, None, nets["A"]),
+    r1 = footprint(board, "R1", "10k", (20, 20), (("1", (-0.95, 0), lands, None, nets["A"]),
                                            ("2", (0.95, 0), lands, None, nets["B"])))
     footprint(board, "R2", "10k", (40, 20), (("1", (-0.95, 0), lands, None, nets["A"]),
                                            ("2", (0.95, 0), lands, None, nets["B"])))
+    r1.SetProperty("Manufacturer", "Yageo")
+    r1.SetProperty("MPN", "RC0805FR-0710KL")
     ring = 0.1 if kind == "ring" else 0.5
     for i, at in enumerate(PINS):
         footprint(board, "J%d" % (i + 1), "GND", at, (("1", (0, 0), (1.0 + 2 * ring, 1.0 + 2 * ring), 1.0,
