@@ -441,7 +441,7 @@ class AnalogPath:
         for bank in range(len(self.adcs)):
             for c2 in range(pins.MUX_CHANNELS):
                 for c1 in range(pins.MUX_CHANNELS):
-                    p = pins.mux_place(bank, c2, c1)
+                    p = pins.mux_place(size, bank, c2, c1)
                     self.place_of[bank << 8 | c2 << 4 | c1] = p if p < n else -1
         # Share of the old voltage left at the k-th conversion after a switch.
         self.level = [0.0] * (n + 1)  # settled input of each place, in LSB (+ spare at -1)

@@ -81,8 +81,10 @@ def test_diagrams_name_every_used_gpio_of_the_pin_map():
 
 
 def test_bom_quantities_follow_the_wiring():
-    # Independent arithmetic: 16 channels a 4067, 8 inputs a 165.
-    expect = {9: (6, 1, 11), 13: (11, 1, 22), 19: (23, 2, 46)}
+    # Independent arithmetic: 16 channels a 4067 on each PCB tile (a 4x4
+    # tile one, 4x5, 5x4, 5x5, 4x6 and 5x6 tiles two: 9 = 4+5, 13 = 4+4+5
+    # across and along, 19 = 4+5+5+5 across, 4+4+6+5 along), 8 inputs a 165.
+    expect = {9: (1 + 2 + 2 + 2, 1, 11), 13: (4 + 4 + 4 + 2, 1, 22), 19: (6 + 3 * 8, 2, 46)}
     for size, (level1, level2, chips) in expect.items():
         colour = dict(hwdoc.bom("colour", size))
         occupancy = dict(hwdoc.bom("occupancy", size))

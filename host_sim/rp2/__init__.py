@@ -408,7 +408,7 @@ class Pico:
         for i, g in enumerate(self._bank):
             if g.output_value:
                 c2 |= 1 << i
-        place = pins.mux_place(channel, c2, c1)
+        place = pins.mux_place(self.size, channel, c2, c1)
         v = ADC_EMPTY
         if self.adc_source is not None:
             v = self.adc_source(channel, c2, c1)

@@ -24,7 +24,7 @@ current) once per scan: when the plan's first place is selected, which
 read_raw does first on every pass (scan, calibration and self-test alike).
 """
 from gogadget import frame as F
-from gogadget.hw import muxplan
+from gogadget.hw import muxplan, pins
 from host_sim import physics, virtual
 
 
@@ -77,7 +77,7 @@ class PhysicsAdc:
         self.path = physics.AnalogPath(board)
         _, _, banks, places, _ = muxplan.build_plan(board.size)
         first = next(i for i in range(len(banks)) if banks[i] != muxplan.NO_READ)
-        c1, c2, bank = places[first] % 16, places[first] // 16 % 16, banks[first]
+        bank, c2, c1 = pins.mux_address(board.size, places[first])
         self._first_key = bank << 8 | c2 << 4 | c1
         self._frames = -1
         self.passes = 0

@@ -244,8 +244,8 @@ def colour_diagram():
     l1x, l1y = 980, 80
     svg.box(l1x, l1y, 330, 150, "Level 1: %d x CD74HC4067" % nmux, [
         "S0..S3 of all <- MUX S0..S3 (shared)",
-        "mux m channel c: sensor at place 16m + c",
-        "place = row * %d + col, row 0 = row 1" % SIZE,
+        "a mux per 16 points of a tile: cols %s, rows %s" % pins.tile_split(SIZE),
+        "place -> mux, channel: pins.mux_address",
         "/E to GND, VCC 3.3 V rail, 100 nF each",
         "spare channels: to GND"])
     for i, g in enumerate(pins.MUX_SELECT):  # up: top pin, leftmost lane, highest run

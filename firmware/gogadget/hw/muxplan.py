@@ -14,8 +14,8 @@ _NO_PIN = const(255)
 NO_READ = const(255)
 # A step as the scanner keeps it (steps_of()), one byte: the line set (0..3
 # level 1, 4..7 level 2) and its value when _STEP_SET; the bank (0..3) that
-# reads when _STEP_READ.  The place read is not kept: the select state is its
-# channels (c1 | c2 << 4), so it is bank << 8 | state (pins.mux_place).
+# reads when _STEP_READ.  The places read are kept apart, one a read in
+# order (the tile plan, pins.mux_place, is no arithmetic of the select state).
 # Private (no names on the board): hw/muxscanplain.py keeps a copy and
 # hw/rp2viper.scan their values (tests/test_hw_scan.py checks they agree).
 _STEP_LINE = const(7)
@@ -49,7 +49,7 @@ def _walk(size, state, out=None):
             c2 = j if i & 1 == 0 else last - j
             c2 ^= c2 >> 1
             for bank in range(banks):
-                place = pins.mux_place(bank, c2, c1)
+                place = pins.mux_place(size, bank, c2, c1)
                 if bank * pins.MUX_CHANNELS + c2 >= nmux or place >= n:
                     continue
                 want = c1 | c2 << 4
@@ -90,11 +90,14 @@ def build_plan(size):
 
 
 def steps_of(size):
-    """-> (steps, state): build_plan's steps as the scanner keeps them, a
-    byte each (_STEP_*), and the select state the plan starts in."""
+    """-> (steps, where, state): build_plan's steps as the scanner keeps
+    them, a byte each (_STEP_*), the place of each read in turn, and the
+    select state the plan starts in."""
     pin, val, bank, place, state = build_plan(size)
     out = bytearray(len(pin))
+    where = zeros("H", size * size)
     st = state
+    k = 0
     for i in range(len(out)):
         s = 0
         p = pin[i]
@@ -102,12 +105,16 @@ def steps_of(size):
             s = _STEP_SET | p | (_STEP_VALUE if val[i] else 0)
             st = st | 1 << p if val[i] else st & ~(1 << p)
         if bank[i] != NO_READ:
-            if place[i] != bank[i] << 8 | st:  # what the scan will read
-                raise ValueError("plan step %d reads %d, not place %d" % (i, bank[i] << 8 | st,
-                                                                         place[i]))
+            if pins.mux_address(size, place[i]) != (bank[i], st >> 4, st & 15):  # what the scan reads
+                raise ValueError("plan step %d reads bank %d state %d, not place %d" % (
+                    i, bank[i], st, place[i]))
             s |= _STEP_READ | bank[i] << _STEP_BANK_SHIFT
+            where[k] = place[i]
+            k += 1
         out[i] = s
-    return out, state
+    if k != size * size:
+        raise ValueError("plan reads %d places of %d" % (k, size * size))
+    return out, where, state
 
 
 def setup(sensors, size, select, bank, adcs, calibration, settle_reads, fast):
@@ -128,8 +135,9 @@ def setup(sensors, size, select, bank, adcs, calibration, settle_reads, fast):
     sensors.raw = zeros("H", n)  # last readings, for calibration and self-test
     sensors.fault = bytearray((n + 7) >> 3)  # bit p & 7 of byte p >> 3: left out (self-test)
     lines = list(select) + list(bank)
-    steps, state = steps_of(size)
+    steps, where, state = steps_of(size)
     sensors._steps = steps
+    sensors._where = where
     sensors.plan_len = len(steps)
     sensors._state = state
     for b in range(8):  # start in the state the plan ends in

@@ -9,10 +9,9 @@ capacitor still hold the previous sensor's voltage.  A scan then runs the
 plan from a preallocated array and allocates nothing.
 
 The plan is kept as one byte a step (muxplan._STEP_*): the line to set and
-its value, and the bank whose ADC reads.  The place read is not stored: the select
-lines' state is the place's channels (c1 | c2 << 4, pins.mux_place), so
-the place is bank << 8 | state (a byte a step, where four arrays took 5:
-1.4 KB less heap on 19x19).
+its value, and the bank whose ADC reads; and the place of each read in turn
+(_where, 2 bytes a place: the PCB tiles' mux order, pins.mux_place, is not
+the place order).
 """
 from array import array
 
@@ -31,6 +30,7 @@ class MuxScanner:
     fault: bytearray
     plan_len: int
     _steps: bytearray
+    _where: array
     _state: int
     _rails: array
     _regs: array
@@ -61,7 +61,7 @@ class MuxScanner:
         if fast is None:
             self._plain.read_raw(self)
             return
-        fast[0](self.plan_len, self._steps, self.raw, self._regs, self.settle_reads)
+        fast[0](self.plan_len, self._steps, self.raw, self._regs, self.settle_reads, self._where)
 
     def read(self, scan):
         """Fill scan (scan.py format) from one pass over the sensors, then

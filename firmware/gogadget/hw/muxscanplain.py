@@ -16,31 +16,28 @@ _STEP_READ = const(128)
 
 def read_raw(sensors):
     """One pass of the MuxScanner sensors' plan over every sensor into
-    sensors.raw (muxplan's _STEP_* bytes; the place read is the bank and
-    the select state)."""
+    sensors.raw (muxplan's _STEP_* bytes; the places read, in turn, in
+    sensors._where)."""
     setters = sensors._set
     reads = sensors._read
     steps = sensors._steps
-    state = sensors._state
+    where = sensors._where
+    k = 0
     raw = sensors.raw
     settle = sensors.settle_reads
     for i in range(sensors.plan_len):
         s = steps[i]
         if s & _STEP_SET:
             p = s & _STEP_LINE
-            if s & _STEP_VALUE:
-                setters[p](1)
-                state |= 1 << p
-            else:
-                setters[p](0)
-                state &= ~(1 << p)
+            setters[p](1 if s & _STEP_VALUE else 0)
         if not s & _STEP_READ:
             continue
         b = s >> _STEP_BANK_SHIFT & 3
         r = reads[b]
         for _ in range(settle):
             r()
-        raw[b << 8 | state] = r()
+        raw[where[k]] = r()
+        k += 1
 
 
 def classify(sensors, scan):

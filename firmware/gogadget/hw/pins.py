@@ -58,27 +58,79 @@ SETTLE_READS = const(1)
 RAIL_LOW = const(1024)
 RAIL_HIGH = const(64512)
 
+# Tile plan of the printed board (hardware/pcb, hardware/README.md "PCB
+# tiles"): the widths of its tile columns, left to right, and the heights of
+# its tile rows, bottom up, in points.  Every tile starts on an even row so
+# its LED rows run the serpentine's way; a tile holds its own level-1 muxes
+# (local place q = row * width + col on channel q % 16 of its mux q // 16).
+# A column's muxes are numbered bottom up (the order its SIG bus reaches
+# the foot of the column), the columns' left to right; level-1 mux m is
+# channel m % 16 of bank m // 16.  Any other size is one tile: the place
+# order of the hand-wired board.
+def tile_split(size):
+    if size == 19:
+        return (4, 5, 5, 5), (4, 4, 6, 5)
+    if size == 13:
+        return (4, 4, 5), (4, 4, 5)
+    if size == 9:
+        return (4, 5), (4, 5)
+    return (size,), (size,)
+
+
+def tile_muxes(width, height):
+    """Level-1 multiplexers on a width x height tile."""
+    return (width * height + MUX_CHANNELS - 1) // MUX_CHANNELS
+
+
 def mux_count(size):
     """Level-1 multiplexers needed for a size x size board."""
-    return (size * size + MUX_CHANNELS - 1) // MUX_CHANNELS
+    cols, rows = tile_split(size)
+    return sum(tile_muxes(w, h) for w in cols for h in rows)
 
 
 def bank_count(size):
     return (mux_count(size) + MUX_CHANNELS - 1) // MUX_CHANNELS
 
 
-def mux_address(place):
-    """Place -> (bank, level-2 channel, level-1 channel).
+def mux_address(size, place):
+    """Place -> (bank, level-2 channel, level-1 channel) by the tile plan."""
+    cols, rows = tile_split(size)
+    col = place % size
+    row = place // size
+    m = 0
+    for w in cols:
+        if col < w:
+            break
+        col -= w
+        m += sum(tile_muxes(w, h) for h in rows)
+    for h in rows:
+        if row < h:
+            break
+        row -= h
+        m += tile_muxes(w, h)
+    q = row * w + col
+    m += q // MUX_CHANNELS
+    return m // MUX_CHANNELS, m % MUX_CHANNELS, q % MUX_CHANNELS
 
-    Sensors are wired in place order: place p sits on channel p % 16 of
-    level-1 mux p // 16."""
-    mux = place // MUX_CHANNELS
-    return mux // MUX_CHANNELS, mux % MUX_CHANNELS, place % MUX_CHANNELS
 
-
-def mux_place(bank, channel2, channel1):
-    """Inverse of mux_address (may be >= size*size for a spare channel)."""
-    return (bank * MUX_CHANNELS + channel2) * MUX_CHANNELS + channel1
+def mux_place(size, bank, channel2, channel1):
+    """Inverse of mux_address; size * size for a spare channel."""
+    cols, rows = tile_split(size)
+    m = bank * MUX_CHANNELS + channel2
+    x = 0
+    for w in cols:
+        y = 0
+        for h in rows:
+            k = tile_muxes(w, h)
+            if m < k:
+                q = m * MUX_CHANNELS + channel1
+                if q >= w * h:
+                    return size * size
+                return (y + q // w) * size + x + q % w
+            m -= k
+            y += h
+        x += w
+    return size * size
 
 
 def shift_chips(size):

@@ -15,27 +15,24 @@ every twin against its plain loop.
 import micropython
 
 @micropython.viper
-def scan(steps: int, plan: ptr8, raw: ptr16, regs: ptr32, settle: int):
-    # hw/muxscanplain.read_raw: a step byte is muxplan's _STEP_*; regs: SIO
-    # set, SIO clear, ADC CS addresses and the select state the plan starts
-    # in, then each select line's GPIO mask (4..11) and each bank's ADC
+def scan(steps: int, plan: ptr8, raw: ptr16, regs: ptr32, settle: int, where: ptr16):
+    # hw/muxscanplain.read_raw: a step byte is muxplan's _STEP_*; where: the
+    # place of each read in turn; regs: SIO set, SIO clear, ADC CS addresses
+    # and the select state the plan starts in, then each select line's GPIO mask (4..11) and each bank's ADC
     # input (12..)
     setr = ptr32(regs[0])
     clrr = ptr32(regs[1])
     adc = ptr32(regs[2])
-    state = int(regs[3])
     i = 0
+    n = 0
     while i < steps:
         s = plan[i]
         if s & 16:  # STEP_SET
             p = s & 7  # STEP_LINE
-            m = 1 << p
             if s & 8:  # STEP_VALUE
                 setr[0] = regs[4 + p]
-                state |= m
             else:
                 clrr[0] = regs[4 + p]
-                state = (state | m) ^ m
         if s & 128:  # STEP_READ
             b = (s >> 5) & 3  # STEP_BANK_SHIFT
             cs = 5 | (regs[12 + b] << 12)
@@ -47,7 +44,8 @@ def scan(steps: int, plan: ptr8, raw: ptr16, regs: ptr32, settle: int):
                     pass
                 v = adc[1]
                 k += 1
-            raw[(b << 8) | state] = (v << 4) | (v >> 8)
+            raw[where[n]] = (v << 4) | (v >> 8)
+            n += 1
         i += 1
 
 @micropython.viper
