@@ -98,6 +98,10 @@ clean:
 # (apt-get install --no-install-recommends kicad librsvg2-bin), so these run
 # under /usr/bin/python3; the renders in the venv (gerbonara).
 SYSTEM_PYTHON ?= /usr/bin/python3
+# The controller board (host_sim/tools/fab/controller.py: pcbnew and a grid router).
+.PHONY: pcb-controller
+pcb-controller:
+	$(SYSTEM_PYTHON) -m host_sim.tools.fab.controller hardware/pcb/controller.kicad_pcb
 PCB_BOARDS = $(sort $(wildcard hardware/pcb/*.kicad_pcb))
 .PHONY: pcb-fab
 pcb-fab: $(STAMP)

@@ -99,3 +99,31 @@ def test_renders_of_both_sides(good_fab, tmp_path):
         assert data[:8] == b"\x89PNG\r\n\x1a\n"
         w, h = int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
         assert w == 40 * readback.RENDER_PX_PER_MM and abs(h - 30 * readback.RENDER_PX_PER_MM) <= 2
+
+
+def _rotated(dx, dy, rot):
+    """A pad's offset turned as KiCad turns a footprint (counter-clockwise
+    on screen, y down)."""
+    return {0: (dx, dy), 90: (dy, -dx), 180: (-dx, -dy), 270: (-dy, dx)}[rot]
+
+
+def test_controller_gerbers_match_its_design(tmp_path):
+    """The controller's Gerbers and drill files, read back: its outline and
+    every plated hole where controller.py puts the parts (the Pico's 40 pins
+    on their 2.54 mm grid 17.78 mm apart, the headers, the terminals)."""
+    need_pcbnew()
+    from conftest import ROOT
+    from host_sim.tools.fab import controller, readback
+    from host_sim.tools.fab.parts import PARTS
+    out = fab(ROOT / "hardware" / "pcb" / "controller.kicad_pcb", tmp_path)
+    x0, y0, x1, y1 = readback.outline(out)
+    assert (x0, y0, x1, y1) == pytest.approx((0, 0, controller.WIDTH, controller.HEIGHT), abs=TOLERANCE_MM)
+    expected = []
+    for ref, kind, x, y, rot, nets, pads, value, mpn in controller.design().parts:
+        for num, dx, dy, w, h, drill, shape in pads or PARTS[kind][2]:
+            if drill:
+                rx, ry = _rotated(dx, dy, rot)
+                expected.append((x + rx, controller.HEIGHT - (y + ry)))
+    found = [(x, y) for x, y, d, plated in readback.holes(out) if plated and d > 0.35]  # not the vias
+    assert len(expected) > 100
+    assert unmatched(expected, found) == ([], [])

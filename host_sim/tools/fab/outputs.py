@@ -144,7 +144,7 @@ def fab_outputs(path, out_root):
         raise ValueError("%s: pcbnew could not read it" % path)
     pcbnew.ZONE_FILLER(board).Fill(board.Zones())
     board.GetDesignSettings().SetAuxOrigin(origin(board, pcbnew))
-    out = os.path.join(out_root, name)
+    out = os.path.abspath(os.path.join(out_root, name))  # KiCad's plotter reads a relative one from the board's folder
     os.makedirs(out, exist_ok=True)
     for f in os.listdir(out):  # nothing stale from an earlier design
         if f.endswith((".gbr", ".drl", ".zip", ".csv")):

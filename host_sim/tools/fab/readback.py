@@ -20,7 +20,7 @@ import sys
 import tempfile
 import warnings
 
-RENDER_PX_PER_MM = 4
+RENDER_PX_PER_MM = 6
 RENDER_MAX_PX = 1600
 
 
