@@ -102,3 +102,13 @@ def test_footprints_have_their_datasheet_pin_counts(ref, count):
     nets_or_not = re.split(r"\n  \(footprint ", BOARD.read_text())
     block = [b for b in nets_or_not if '(fp_text reference "%s"' % ref in b][0]
     assert len(re.findall(r'\(pad "', block)) == count
+
+
+def test_readme_table_says_what_the_design_is():
+    from host_sim.tools.fab import controller
+    from host_sim.tools.fab.parts import PARTS
+    parts = controller.design().parts
+    smd = sum(1 for p in parts if p[1] in PARTS and PARTS[p[1]][6])
+    row = "| controller (colour variant) | %g x %g mm | 4 | %d (%d placed by the assembly service) | 0 / 0 |" % (
+        controller.WIDTH, controller.HEIGHT, len(parts), smd)
+    assert row in (ROOT / "hardware" / "README.md").read_text()
