@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed
 SITE := $(VENV)/site
 PORT ?= /dev/ttyACM0
 
-.PHONY: test sim bench mpy romfs deploy image typecheck clean venv gogadget umqtt corpus replay-corpus
+.PHONY: test sim bench mpy romfs deploy image typecheck clean venv gogadget umqtt corpus replay-corpus pcb
 
 venv: $(STAMP) $(SITE)
 
@@ -84,6 +84,12 @@ image: $(STAMP) umqtt
 
 deploy: mpy
 	$(PY) -m host_sim.tools.mpy deploy --port $(PORT)
+
+# The PCB tiles (hardware/pcb/): generated from pins.py and geometry.py,
+# committed; tests/test_pcb_tiles.py checks the committed files equal a
+# fresh generation.
+pcb: $(STAMP)
+	$(PY) -m host_sim.tools.pcb
 
 typecheck: $(STAMP) $(SITE)
 	$(BIN)/pyright -p pyrightconfig.json

@@ -321,7 +321,13 @@ SECTIONS = (
     ("bom-occupancy", lambda: bom_table("occupancy")),
     ("power", power_table),
     ("led-order", led_order_table),
+    ("pcb-tiles", lambda: _pcb_tiles()),
 )
+
+
+def _pcb_tiles():
+    from host_sim.tools.pcb import boards  # the PCB generator: imported only for the docs
+    return boards.summary_table()
 
 
 def markers(name):
