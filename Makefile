@@ -90,6 +90,7 @@ deploy: mpy
 # fresh generation.
 pcb: $(STAMP)
 	$(PY) -m host_sim.tools.pcb
+	$(MAKE) pcb-controller pcb-fab
 
 typecheck: $(STAMP) $(SITE)
 	$(BIN)/pyright -p pyrightconfig.json
@@ -108,7 +109,7 @@ SYSTEM_PYTHON ?= /usr/bin/python3
 .PHONY: pcb-controller
 pcb-controller:
 	$(SYSTEM_PYTHON) -m host_sim.tools.fab.controller hardware/pcb/controller.kicad_pcb
-PCB_BOARDS = $(sort $(wildcard hardware/pcb/*.kicad_pcb))
+PCB_BOARDS = $(sort $(wildcard hardware/pcb/*.kicad_pcb hardware/pcb/*/*.kicad_pcb))
 .PHONY: pcb-fab
 pcb-fab: $(STAMP)
 	@test -n "$(PCB_BOARDS)" || { echo "no boards under hardware/pcb: make pcb writes them"; exit 1; }

@@ -33,22 +33,30 @@ def pin(table, name):
 
 
 def firmware_links():
-    """(Pico pin, (reference, pad)) pairs that must share a net, and the
-    pairs of pads each channel's signal must join, from the pin map."""
+    """Pairs of (reference, pad) that must share a net: each GPIO's Pico pin
+    and what it drives or reads (pins.py), the level-2 inputs and the tile
+    sockets' SIG contacts (controller.socket_channels), from the pin map
+    and the parts' pin tables."""
+    from host_sim.tools.fab.controller import SOCKETS, socket_channels
+    from host_sim.tools.pcb.parts import SOCKET_PINS
     links = []
-    for i, gp in enumerate(pins.MUX_SELECT):  # level-1 select lines out to the tiles
-        links.append((("U1", str(PHYSICAL[gp])), ("J7", str(i + 1))))
+    for k in range(SOCKETS):
+        ref = "J%d" % (8 + k)
+        bank, first = socket_channels(k)
+        for n, signal in enumerate(SOCKET_PINS):
+            if signal.startswith("SIG"):
+                channel = first + int(signal[3:])
+                links.append((("U%d" % (2 + bank), pin(CD4067, "I%d" % channel)), (ref, str(n + 1))))
+            elif signal.startswith("S"):  # level-1 select lines out to every tile
+                links.append((("U1", str(PHYSICAL[pins.MUX_SELECT[int(signal[1])]])), (ref, str(n + 1))))
     for b, adc in enumerate(pins.ADC_PINS):
         mux = "U%d" % (2 + b)
         links.append((("U1", str(PHYSICAL[adc])), (mux, pin(CD4067, "COM"))))
         for i, gp in enumerate(pins.BANK_SELECT):
             links.append((("U1", str(PHYSICAL[gp])), (mux, pin(CD4067, "S%d" % i))))
-        for c in range(pins.MUX_CHANNELS):  # level-2 channel c <- level-1 mux 16 b + c, on the bank's header
-            assert pins.mux_place(19, b, c, 0) is not None
-            links.append(((mux, pin(CD4067, "I%d" % c)), ("J%d" % (8 + b), str(c + 1))))
     links.append((("U1", str(PHYSICAL[pins.LED_DATA])), ("U4", pin(AHCT125, "1A"))))
     links.append((("U4", pin(AHCT125, "1Y")), ("R1", "1")))
-    links.append((("R1", "2"), ("J7", "5")))
+    links.append((("R1", "2"), ("J7", "1")))
     for k, gp in enumerate((pins.BUTTON_PASS, pins.BUTTON_CONFIRM, pins.BUTTON_NEW)):
         links.append((("U1", str(PHYSICAL[gp])), ("J5", str(k + 1))))
     for k, gp in enumerate((pins.DISPLAY_CLK, pins.DISPLAY_DIO)):
@@ -77,7 +85,7 @@ def test_the_board_is_wired_as_the_firmware_reads_it():
 
 def test_two_nets_swapped_are_found():
     nets = pad_nets(BOARD.read_text())
-    a, b = ("J8", "3"), ("J8", "4")  # bank 0, channels 2 and 3, crossed at the header
+    a, b = ("J9", "6"), ("J9", "7")  # socket 1's SIG0 and SIG1 crossed
     nets[a], nets[b] = nets[b], nets[a]
     assert len(mismatches(nets)) >= 2
     nets = pad_nets(BOARD.read_text())
@@ -97,18 +105,17 @@ def test_the_committed_board_is_what_the_generator_writes(tmp_path):
             "%s is stale: make pcb-controller" % committed.name)
 
 
-@pytest.mark.parametrize("ref,count", [("U1", 40), ("U2", 24), ("U3", 24), ("U4", 14), ("J8", 20)])
+@pytest.mark.parametrize("ref,count", [("U1", 40), ("U2", 24), ("U3", 24), ("U4", 14), ("J8", 10), ("J23", 10)])
 def test_footprints_have_their_datasheet_pin_counts(ref, count):
     nets_or_not = re.split(r"\n  \(footprint ", BOARD.read_text())
     block = [b for b in nets_or_not if '(fp_text reference "%s"' % ref in b][0]
     assert len(re.findall(r'\(pad "', block)) == count
 
 
-def test_readme_table_says_what_the_design_is():
-    from host_sim.tools.fab import controller
-    from host_sim.tools.fab.parts import PARTS
-    parts = controller.design().parts
-    smd = sum(1 for p in parts if p[1] in PARTS and PARTS[p[1]][6])
-    row = "| controller (colour variant) | %g x %g mm | 4 | %d (%d placed by the assembly service) | 0 / 0 |" % (
-        controller.WIDTH, controller.HEIGHT, len(parts), smd)
-    assert row in (ROOT / "hardware" / "README.md").read_text()
+def test_readme_table_says_what_the_boards_are():
+    from host_sim.tools.fab import summary
+    readme = (ROOT / "hardware" / "README.md").read_text()
+    rows = summary.rows(ROOT / "hardware" / "pcb")
+    assert len(rows) == 7
+    for row in rows:
+        assert row in readme, row

@@ -22,11 +22,25 @@ from gogadget.hw import pins
 from host_sim.tools import pinouts
 from host_sim.tools.fab import fabrules, router
 from host_sim.tools.fab.parts import PARTS, PICO_SIZE, header
+from host_sim.tools.pcb.parts import SOCKET, SOCKET_PINS, socket
 from host_sim.tools.hwdoc import PHYSICAL
 
-WIDTH, HEIGHT = 120.65, 71.12  # mm, on the router's grid
+WIDTH, HEIGHT = 120.65, 85.09  # mm
+SOCKETS = 16  # one per tile of the largest board: 19x19 is 4 x 4 tiles
+
+
+def socket_channels(k):
+    """Socket k (tile k of the board, column by column from the left, each
+    bottom up): its SIG0 and SIG1 on the level-2 inputs (bank, first) and
+    (bank, first + 1), the same for every size (two slots per tile)."""
+    return k // 8, 2 * (k % 8)
 POWER_MM = 3.0  # IPC-2221, 1 oz outer copper: 5 A at about 10 C rise
-G = router.GRID_MM
+G = 0.635  # the placement unit: half the SOIC pitch, a quarter of the headers'
+
+
+def snap(v):
+    """On the router's grid (the tile sockets' 1 mm pads then each hold a node)."""
+    return round(v / router.GRID_MM) * router.GRID_MM
 
 # Pico power pins (datasheet pinout)
 PICO_GND = (3, 8, 13, 18, 23, 28, 33, 38)  # 33 is AGND: one ground plane under all
@@ -85,7 +99,7 @@ def design():
     banks = len(pins.ADC_PINS)
     by_name = {v: k for k, v in pinouts.CD4067.items()}
     for b in range(banks):
-        mx, my = g(108 + 40 * b), g(25)
+        mx, my = g(102 + 48 * b), g(25)
         nets = {str(by_name["COM"]): "ADC%d" % b, str(by_name["GND"]): "GND", str(by_name["/E"]): "GND",
                 str(by_name["VCC"]): "+3V3S"}
         for i in range(4):
@@ -94,18 +108,24 @@ def design():
             nets[str(by_name["I%d" % c])] = "SIG%d_%d" % (b, c)
         d.place("U%d" % (2 + b), "mux", mx, my, nets)
         d.place("C%d" % (2 + b), "c100n", mx + g(4), my - g(17), {"1": "+3V3S", "2": "GND"})
-        # The bank's tile connector: 2 x 10, channel c on pin c + 1, the last four ground.
-        hx, hy = mx - g(14), g(80)
-        hn = {str(c + 1): "SIG%d_%d" % (b, c) for c in range(pins.MUX_CHANNELS)}
-        hn.update({str(k): "GND" for k in range(pins.MUX_CHANNELS + 1, 21)})
-        d.place("J%d" % (8 + b), "hdr", hx, hy, hn, pads=header(10, rows=2),
-                value="Tile SIG bank %d" % b, mpn="TSW-110-07-G-D")
 
-    # Tile control: the level-1 select lines, the LED data after the 330 Ohm, ground.
-    cx, cy = g(8), g(15)
-    cn = {str(i + 1): "MUX_S%d" % i for i in range(4)}
-    cn.update({"5": "LED_DIN", "6": "GND"})
-    d.place("J7", "hdr", cx, cy, cn, rot=270, pads=header(6), value="Tile control", mpn="TSW-106-07-G-S")
+    # The tiles' sockets, one per tile (the tiles' own JST SH 8-way, host_sim/tools/pcb/parts.py):
+    # socket k in four columns of four, k // 4 from the left, k % 4 from the bottom.
+    for k in range(SOCKETS):
+        bank, first = socket_channels(k)
+        nets = dict(zip((str(n + 1) for n in range(8)), SOCKET_PINS))
+        for n, signal in enumerate(SOCKET_PINS):
+            if signal.startswith("SIG"):
+                nets[str(n + 1)] = "SIG%d_%d" % (bank, first + int(signal[3:]))
+            elif signal.startswith("S"):
+                nets[str(n + 1)] = "MUX_" + signal
+        sx, sy = snap(g(92) + (k // 4) * g(20)), snap(g(107) - (k % 4) * g(18))
+        pads = [(p.number, p.dx, p.dy, p.w, p.h, None, "rect") for p in socket("J", 0, 0, [None] * 8).pads]
+        d.place("J%d" % (8 + k), "socket", sx, sy, nets, pads=pads, value="Tile %d" % k, mpn=SOCKET[1])
+
+    # The LED data after the 330 Ohm, to the first tile's link pad (B_UP), and ground.
+    d.place("J7", "hdr", g(8), g(15), {"1": "LED_DIN", "2": "GND"}, rot=270, pads=header(2),
+            value="LED data", mpn="TSW-102-07-G-S")
     # Level shifter: gate 1 in use, the rest tied off (inputs and /OE to GND).
     by_name = {v: k for k, v in pinouts.AHCT125.items()}
     bn = {str(by_name[k]): "GND" for k in ("1OE", "2OE", "3OE", "4OE", "2A", "3A", "4A", "GND")}
@@ -124,7 +144,7 @@ def design():
     # the input, source to the 5 V bus, gate to ground: its body diode
     # conducts first, then it turns on; reversed it stays off), the TVS and
     # 1000 uF on the bus, the terminal for the LED feeds.
-    yb = g(98)
+    yb = g(122)
     qx = g(30)
     d.place("J1", "terminal", g(8), yb, {"1": "VIN", "2": "GND"}, rot=270, value="5 V in")
     d.place("Q1", "pfet", qx, yb, {"1": "+5V", "2": "+5V", "3": "+5V", "4": "GND",
@@ -136,10 +156,10 @@ def design():
     d.place("D2", "schottky", px + g(22), py - g(34), {"1": "VSYS", "2": "+5V"})
     # The sensor regulator module (Pololu D36V28F3 / D36V50F3: VIN, GND, VOUT
     # wired to this header) and the sensor rail out to the tiles.
-    d.place("J3", "hdr", g(130), yb, {"1": "+5V", "2": "GND", "3": "+3V3S"}, pads=header(3),
-            value="3.3 V regulator module", mpn="TSW-103-07-G-S")
-    d.place("J4", "terminal", g(170), yb, {"1": "+3V3S", "2": "GND"}, value="3.3 V to tiles")
-    d.place("C5", "c10u", g(150), yb - g(6), {"1": "+3V3S", "2": "GND"})
+    d.place("J3", "hdr", g(178), g(10), {"1": "+5V", "2": "GND", "3": "+3V3S"}, rot=270,
+            pads=header(3), value="3.3 V regulator module", mpn="TSW-103-07-G-S")
+    d.place("J4", "terminal", g(178), g(32), {"1": "+3V3S", "2": "GND"}, rot=270, value="3.3 V to tiles")
+    d.place("C5", "c10u", g(170), g(24), {"1": "+3V3S", "2": "GND"}, rot=90)
 
     # Supply current in wide copper: J1 -> Q1's drains (left row, turned
     # round); its sources -> bulk -> J2 on F.Cu; the grounds J1 - C1 - J2 on
@@ -157,7 +177,7 @@ def design():
     for a, b in (((g(8), low), (g(76) + 5.08, low)),
                  ((g(76) + 5.08, low), (g(76) + 5.08, yb))):
         d.wire("GND", a, b, layer="B.Cu", width=POWER_MM)
-    d.wire("+3V3S", (g(130) + 5.08, yb), (g(170), yb), width=2.0)
+    d.wire("+3V3S", (g(178), g(10) + 5.08), (g(178), g(32)), width=2.0)
     return d
 
 

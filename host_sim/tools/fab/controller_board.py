@@ -1,6 +1,7 @@
 """controller.py's design into a KiCad 6 board with pcbnew: footprints from
 parts.py, the wide supply copper, the routes the grid router finds, the two
 inner planes; then the file's timestamps and ids made deterministic."""
+import math
 import os
 import re
 import uuid
@@ -12,6 +13,7 @@ from host_sim.tools.fab.parts import PARTS, PICO_SIZE
 
 MM = pcbnew.FromMM
 PLANES = {"GND": "In1.Cu", "+5V": "In2.Cu"}
+ATTEMPTS = 12
 SIGNAL_LAYERS = (pcbnew.F_Cu, pcbnew.B_Cu)
 
 
@@ -24,6 +26,8 @@ def _footprint(board, nets, part):
     pvalue, fpname, ppads, maker, pmpn, lcsc, smd = PARTS.get(kind, (None,) * 7)
     if kind == "hdr":
         fpname, maker, smd = "PinHeader_%d_2.54mm" % len(pads), "Samtec", False
+    elif kind == "socket":
+        fpname, maker, smd = "JST_SH_SM08B", "JST", True
     fp = pcbnew.FOOTPRINT(board)
     fp.SetReference(ref)
     fp.SetValue(value or pvalue)
@@ -144,6 +148,11 @@ def build(design, width, height, first=()):
             x, y = i * router.GRID_MM, j * router.GRID_MM
             if abs(x - px) < pw / 2 + 0.5 and abs(y - py) < ph / 2 + 0.5:
                 r.no_via[j * r.nx + i] = 1
+    # Under each tile socket's housing (behind its contacts, to its retention
+    # pads): no copper of ours on F.Cu, so the routes leave the contacts forwards.
+    for ref, kind, x, y, rot, nets_, pads_, value, mpn in design.parts:
+        if kind == "socket":
+            r.mark_rect((0,), x - 4.2, y - 3.6, x + 4.2, y - 0.9, router.BLOCKED, margin=0.2)
     pads = []  # (net, layers, box, centre, pad)
     for fp in fps:
         for pad in fp.Pads():
@@ -159,6 +168,55 @@ def build(design, width, height, first=()):
             else:
                 r.forbid_vias_rect(*box, router.VIA_MM / 2 + 0.05)
             pads.append((name, layers, box, centre))
+    # Each tile socket's signal contacts break out before anything is routed:
+    # a stub forward to a via, every other one a millimetre further, so the
+    # routes of one contact cannot wall in its neighbours (1 mm apart).
+    breakouts = {}
+    bus_taps = {}  # net -> [(i, j)] of its breakout vias
+    for fp in fps:
+        if not fp.GetFPID().GetLibItemName().wx_str().startswith("JST_SH"):
+            continue
+        for pad in fp.Pads():
+            name = pad.GetNetname()
+            if not name or name in PLANES:
+                continue
+            pos = pad.GetPosition()
+            cx, cy = pcbnew.ToMM(pos.x), pcbnew.ToMM(pos.y)
+            vy = _pad_box(pad)[3] + 1.2 + (1.0 if int(round(cx)) % 2 else 0.0)
+            i, j = int(round(cx / router.GRID_MM)), int(math.ceil(vy / router.GRID_MM))
+            vx, vy = i * router.GRID_MM, j * router.GRID_MM
+            _track(board, nets[name], SIGNAL_LAYERS[0], (cx, cy), (vx, vy), router.TRACK_MM)
+            r.mark_rect((0,), min(cx, vx), min(cy, vy), max(cx, vx), max(cy, vy), ids[name],
+                        margin=router.slack(fabrules.FAB["min_clearance"] + router.TRACK_MM))
+            lay_via = [(0, i, j), (1, i, j)]
+            r.commit(ids[name], lay_via)
+            _via(board, nets[name], vx, vy)
+            breakouts[(cx, cy)] = lay_via[1:]  # routes leave on B.Cu: the via joins both layers
+            bus_taps.setdefault(name, []).append((i, j))
+    # A SOIC's ground and supply pins go to their planes through a via just
+    # inside the pad row, under the chip's body: out of the way of its signals.
+    under_chip = set()
+    for fp in fps:
+        if not fp.GetFPID().GetLibItemName().wx_str().startswith("SOIC"):
+            continue
+        fx = pcbnew.ToMM(fp.GetPosition().x)
+        for pad in fp.Pads():
+            name = pad.GetNetname()
+            if name not in PLANES:
+                continue
+            x0, y0, x1, y1 = _pad_box(pad)
+            pos = pad.GetPosition()
+            cx, cy = pcbnew.ToMM(pos.x), pcbnew.ToMM(pos.y)
+            inner = x1 if cx < fx else x0
+            vx = inner + (0.8 if cx < fx else -0.8)
+            i, j = int(round(vx / router.GRID_MM)), int(round(cy / router.GRID_MM))
+            vx, vy = i * router.GRID_MM, j * router.GRID_MM
+            _track(board, nets[name], SIGNAL_LAYERS[0], (cx, cy), (vx, vy), router.TRACK_MM)
+            r.mark_rect((0,), min(cx, vx), min(cy, vy), max(cx, vx), max(cy, vy), ids[name],
+                        margin=router.slack(fabrules.FAB["min_clearance"] + router.TRACK_MM))
+            r.commit(ids[name], [(0, i, j), (1, i, j)])
+            _via(board, nets[name], vx, vy)
+            under_chip.add((cx, cy))
     for name, layer, a, b, w in design.wide:
         lid = 0 if layer == "F.Cu" else 1
         half = w / 2
@@ -175,9 +233,45 @@ def build(design, width, height, first=()):
         for j in range(int(y0 / router.GRID_MM), int(y1 / router.GRID_MM) + 2):
             for i in range(int(x0 / router.GRID_MM), int(x1 / router.GRID_MM) + 2):
                 x, y = i * router.GRID_MM, j * router.GRID_MM
-                if x0 + 0.05 <= x <= x1 - 0.05 and y0 + 0.05 <= y <= y1 - 0.05:
+                if x0 + 0.04 <= x <= x1 - 0.04 and y0 + 0.04 <= y <= y1 - 0.04:
                     found += [(lay, i, j) for lay in layers]
         return found
+
+    stubs = {}
+
+    def access(name, box, layers, centre):
+        """The grid nodes a route may start or end on in the pad: those
+        inside it, else (a pad narrower than the grid) the nearest free node
+        beside its centre, joined to the centre by a short stub."""
+        if centre in breakouts:
+            return breakouts[centre]
+        found = inside(box, layers)
+        if found or not name:
+            return found
+        if centre not in stubs:
+            # out along the pad's long side, clear of its neighbours, then
+            # across to the nearest grid node: down (+y) for a tall pad, right for a wide one
+            g = router.GRID_MM
+            cx, cy = centre
+            margin = fabrules.FAB["min_clearance"] + router.TRACK_MM + 0.1
+            if box[3] - box[1] >= box[2] - box[0]:
+                # neighbours 1 mm apart land on alternate rows: room for a via beside each
+                j = int(math.ceil((box[3] + margin) / g)) + 2 * (int(round(cx)) % 2)
+                i = int(round(cx / g))
+                bend = (cx, j * g)
+            else:
+                i = int(math.ceil((box[2] + margin) / g))
+                j = int(round(cy / g))
+                bend = (i * g, cy)
+            width = router.TRACK_MM
+            for a_, b_ in ((centre, bend), (bend, (i * g, j * g))):
+                if a_ != b_:
+                    _track(board, nets[name], SIGNAL_LAYERS[0], a_, b_, width)
+                    r.mark_rect((0,), min(a_[0], b_[0]), min(a_[1], b_[1]), max(a_[0], b_[0]),
+                                max(a_[1], b_[1]), ids[name],
+                                margin=router.slack(fabrules.FAB["min_clearance"] + width))
+            stubs[centre] = [(0, i, j)]
+        return stubs[centre]
 
     wide_boxes = [(n, (min(a[0], b[0]) - w / 2, min(a[1], b[1]) - w / 2, max(a[0], b[0]) + w / 2,
                        max(a[1], b[1]) + w / 2)) for n, _, a, b, w in design.wide]
@@ -205,26 +299,50 @@ def build(design, width, height, first=()):
         for i, j in vias:
             _via(board, net, i * router.GRID_MM, j * router.GRID_MM)
 
-    # Plane nets: each SMD pad not on the wide copper gets a via to its plane.
+    # The select bus, laid out rather than searched for: each select line's
+    # taps in a socket column joined straight down on B.Cu (the contacts of
+    # one column line up), then across all columns on F.Cu below the sockets,
+    # one row per line; the router then joins it to the Pico.
+    pre_tree = {}
+    selects = sorted(n for n in bus_taps if n.startswith("MUX_S"))
+    if selects:
+        j_bus = max(j for n in selects for _, j in bus_taps[n]) + int(round(1.0 / router.GRID_MM))
+        for k, name in enumerate(selects):
+            jk = j_bus + k * int(round(1.0 / router.GRID_MM))
+            columns = {}
+            for i, j in bus_taps[name]:
+                columns.setdefault(i, []).append(j)
+            nodes = set()
+            for i, js in sorted(columns.items()):
+                down = [(1, i, j) for j in range(min(js), jk + 1)] + [(0, i, jk)]
+                lay(name, down)
+                nodes |= set(down)
+            across = [(0, i, jk) for i in range(min(columns), max(columns) + 1)]
+            lay(name, across)
+            pre_tree[name] = nodes | set(across)
+
+    # Plane nets: each SMD pad not on the wide copper (nor tied under its chip) gets a via to its plane.
     for name in sorted(PLANES):
         for layers, box, centre in by_net.get(name, ()):
-            if layers != (0,) or covered(name, centre):
+            if layers != (0,) or covered(name, centre) or centre in under_chip:
                 continue
             try:
-                lay(name, r.route(ids[name], inside(box, layers), (), via_target=True), via_at_end=True)
+                lay(name, r.route(ids[name], access(name, box, layers, centre), (), via_target=True),
+                    via_at_end=True)
             except router.Unroutable:
                 failed.append("%s at %.2f, %.2f" % (name, centre[0], centre[1]))
     # Signal nets, the shortest first, each as a tree grown pad by pad.
     def span(item):
         cs = [c for _, _, c in item[1]]
-        return (item[0] not in first, max(x for x, _ in cs) - min(x for x, _ in cs)
+        rank = first.index(item[0]) if item[0] in first else len(first)
+        return (rank, max(x for x, _ in cs) - min(x for x, _ in cs)
                 + max(y for _, y in cs) - min(y for _, y in cs), item[0])
     for name, members in sorted(((n, m) for n, m in by_net.items() if n not in PLANES), key=span):
         members = sorted(members, key=lambda m: (m[2][0], m[2][1]))
-        tree = set(inside(members[0][1], members[0][0]))
+        tree = set(pre_tree.get(name, ())) or set(access(name, members[0][1], members[0][0], members[0][2]))
         on_wide = covered(name, members[0][2])  # the tree reaches the net's wide copper
-        for layers, box, centre in members[1:]:
-            mine = inside(box, layers)
+        for layers, box, centre in members[0 if name in pre_tree else 1:]:
+            mine = access(name, box, layers, centre)
             if (on_wide and covered(name, centre)) or tree & set(mine):
                 tree |= set(mine)
                 continue
@@ -260,12 +378,13 @@ def deterministic(path, seed):
 
 def write(design, path):
     from host_sim.tools.fab.controller import HEIGHT, WIDTH
-    first = []
-    for _ in range(6):  # the nets that found no way go first next time
+    first = ["BANK_S%d" % i for i in range(4)]  # the level-2 selects first: the SIG lines crowd the muxes
+    for _ in range(ATTEMPTS):  # the nets that found no way go first next time
         board, failed, failed_nets = build(design, WIDTH, HEIGHT, first)
         if not failed:
             break
-        first += [n for n in failed_nets if n not in first]
+        failing = list(dict.fromkeys(failed_nets))
+        first = failing + [n for n in first if n not in failing]
     if failed:
         raise SystemExit("controller: could not route %d connection(s): %s" % (len(failed), "; ".join(failed)))
     pcbnew.SaveBoard(path, board)  # zones unfilled: the DRC and the fab outputs fill them

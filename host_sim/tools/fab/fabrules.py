@@ -11,11 +11,12 @@ kicad_dru) so KiCad's own DRC window agrees.
 Plain data and stdlib: the venv's tests and Debian's python3 import it.
 """
 
-FAB_CLASS = "4-layer 6/6 mil, 0.3 mm drill (JLCPCB/PCBWay standard)"
+FAB_CLASS = "6/6 mil, 0.3 mm drill, 1.6 mm FR-4 (JLCPCB/PCBWay standard multilayer)"
+FAB_CLASS_SHORT = "6/6 mil, 0.3 mm drill"
 
 # mm
 FAB = {
-    "layers": 4,
+    "layers": 4,  # the controller's; the tiles take 6 (host_sim/tools/pcb), same class
     "thickness": 1.6,
     "outer_copper_oz": 1.0,
     "inner_copper_oz": 0.5,

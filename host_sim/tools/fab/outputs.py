@@ -25,9 +25,16 @@ import zipfile
 
 from host_sim.tools.fab import bom
 
-# (layer name, file suffix): the 4-layer stack, outside in.
-LAYERS = (
-    ("F.Cu", "F_Cu"), ("In1.Cu", "In1_Cu"), ("In2.Cu", "In2_Cu"), ("B.Cu", "B_Cu"),
+
+
+def layers(copper):
+    """(layer name, file suffix) of every layer the fab needs, for a board
+    of that many copper layers: the copper outside in, then the rest."""
+    inner = tuple(("In%d.Cu" % k, "In%d_Cu" % k) for k in range(1, copper - 1))
+    return (("F.Cu", "F_Cu"),) + inner + (("B.Cu", "B_Cu"),) + OTHER_LAYERS
+
+
+OTHER_LAYERS = (
     ("F.Mask", "F_Mask"), ("B.Mask", "B_Mask"), ("F.SilkS", "F_Silkscreen"), ("B.SilkS", "B_Silkscreen"),
     ("F.Paste", "F_Paste"), ("B.Paste", "B_Paste"), ("Edge.Cuts", "Edge_Cuts"),
 )
@@ -73,7 +80,7 @@ def _undate(path):
 
 
 def gerbers(board, pcbnew, out, name):
-    """One Gerber per layer of LAYERS into out; their paths."""
+    """One Gerber per layer of layers() into out; their paths."""
     pc = pcbnew.PLOT_CONTROLLER(board)
     po = pc.GetPlotOptions()
     po.SetOutputDirectory(out)
@@ -95,7 +102,7 @@ def gerbers(board, pcbnew, out, name):
     po.SetScale(1)
     po.SetMirror(False)
     paths = []
-    for layer, suffix in LAYERS:
+    for layer, suffix in layers(board.GetCopperLayerCount()):
         lid = board.GetLayerID(layer)
         pc.SetLayer(lid)
         pc.OpenPlotfile(suffix, pcbnew.PLOT_FORMAT_GERBER, layer)

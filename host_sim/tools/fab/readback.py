@@ -37,6 +37,7 @@ def _quiet(fn, *args, **kw):
     # right but warns about for every file.
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", SyntaxWarning)
+        warnings.simplefilter("ignore", UserWarning)  # and KiCad's RoundRect macro's spare parameters
         return fn(*args, **kw)
 
 
@@ -84,6 +85,22 @@ def holes(fab_dir):
                 found.append((obj.x, obj.y, obj.aperture.diameter, plated))
             else:  # a routed slot: its two ends
                 found.append(((obj.x1 + obj.x2) / 2, (obj.y1 + obj.y2) / 2, obj.aperture.diameter, plated))
+    return found
+
+
+def flashes(fab_dir, layer, size_mm):
+    """(x, y) of every pad flashed on one layer's Gerber (e.g. "B_Cu") whose
+    aperture is size_mm across (a circle's diameter, a rectangle's width)."""
+    g = _gerbonara()
+    gerber = _quiet(g.GerberFile.open, _one(fab_dir, layer + ".gbr"))
+    found = []
+    for obj in gerber.objects:
+        if not isinstance(obj, g.graphic_objects.Flash):
+            continue
+        obj = obj.converted(g.utils.MM)
+        (x0, y0), (x1, y1) = obj.aperture.bounding_box()
+        if abs(min(x1 - x0, y1 - y0) - size_mm) < 0.01:
+            found.append((obj.x, obj.y))
     return found
 
 

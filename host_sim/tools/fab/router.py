@@ -1,6 +1,7 @@
 """A small grid router for the controller board: two signal layers (F.Cu
-and B.Cu), tracks on a 0.635 mm grid (half the SOIC pitch, a quarter of
-the headers'), vias where a route changes layer.  The power nets (GND, 5 V)
+and B.Cu), tracks on a 0.5 mm grid (the tile sockets' pitch, half; a node
+inside every pad down to the SOICs' 0.6 mm), vias where a route changes
+layer.  The power nets (GND, 5 V)
 are the inner planes; their SMD pads get a via to the plane.
 
 Clearances are kept on a grid of half that pitch: a track may pass where
@@ -14,7 +15,7 @@ import math
 
 from host_sim.tools.fab.fabrules import FAB
 
-GRID_MM = 0.635
+GRID_MM = 0.5
 FINE_MM = GRID_MM / 2
 TRACK_MM = 0.25
 VIA_MM = FAB["min_via_diameter"]
