@@ -125,5 +125,5 @@ def test_controller_gerbers_match_its_design(tmp_path):
                 rx, ry = _rotated(dx, dy, rot)
                 expected.append((x + rx, controller.HEIGHT - (y + ry)))
     found = [(x, y) for x, y, d, plated in readback.holes(out) if plated and d > 0.35]  # not the vias
-    assert len(expected) > 100
+    assert len(expected) > 50  # the Pico's 40, the headers' and the terminals'
     assert unmatched(expected, found) == ([], [])
