@@ -83,8 +83,9 @@ def test_diagrams_name_every_used_gpio_of_the_pin_map():
 def test_bom_quantities_follow_the_wiring():
     # Independent arithmetic: 16 channels a 4067 on each PCB tile (a 4x4
     # tile one, 4x5, 5x4, 5x5, 4x6 and 5x6 tiles two: 9 = 4+5, 13 = 4+4+5
-    # across and along, 19 = 4+5+5+5 across, 4+4+6+5 along), 8 inputs a 165.
-    expect = {9: (1 + 2 + 2 + 2, 1, 11), 13: (4 + 4 + 4 + 2, 1, 22), 19: (6 + 3 * 8, 2, 46)}
+    # across and along, 19 = 4+5+5+5 across, 4+4+6+5 along); level 2: two
+    # slots a tile (4, 9, 16 tiles), 16 a bank; 8 inputs a 165.
+    expect = {9: (1 + 2 + 2 + 2, 1, 11), 13: (4 + 4 + 4 + 2, 2, 22), 19: (6 + 3 * 8, 2, 46)}
     for size, (level1, level2, chips) in expect.items():
         colour = dict(hwdoc.bom("colour", size))
         occupancy = dict(hwdoc.bom("occupancy", size))
@@ -92,8 +93,9 @@ def test_bom_quantities_follow_the_wiring():
         assert colour["hall"] == occupancy["reed"] == size * size
         assert occupancy["sr"] == chips
         assert colour["led"] == occupancy["led"] == size * size + 3
-    # 19x19 needs both ADC banks, the smaller boards one.
-    assert pins.bank_count(19) == 2 <= len(pins.ADC_PINS) and pins.bank_count(13) == 1
+    # 13x13 and 19x19 need both ADC banks (9 and 16 tiles of two slots), 9x9 one.
+    assert pins.bank_count(19) == pins.bank_count(13) == 2 <= len(pins.ADC_PINS)
+    assert pins.bank_count(9) == 1
 
 
 def test_power_budget_stays_within_the_configured_cap():

@@ -4,7 +4,6 @@ and composed as the tile plan lays them out, their netlist reads every
 place where the firmware reads it and chains the LEDs in its order.  A
 board with two nets swapped fails."""
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -152,9 +151,12 @@ def test_kicad_drc_finds_a_short(tmp_path):
 
 def test_make_pcb_writes_the_boards(tmp_path):
     written = boards.write_all(tmp_path)
-    assert len(written) == 2 * len(boards.tile_sizes())
-    assert shutil.which("make") is None or (ROOT / "Makefile").read_text().count(
-        "-m host_sim.tools.pcb") == 1
+    assert sorted(p.name for p in written) == sorted(
+        "%s.%s" % (tile.name(w, h), ext) for w, h in boards.tile_sizes()
+        for ext in ("kicad_pcb", "kicad_pro"))
+    make = (ROOT / "Makefile").read_text()
+    target = make[make.index("\npcb:"):]
+    assert "\t$(PY) -m host_sim.tools.pcb" in target.split("\n\n")[0].splitlines()
 
 
 def test_supply_copper_carries_the_worst_case_by_ipc_2221():
@@ -177,3 +179,23 @@ def test_supply_copper_carries_the_worst_case_by_ipc_2221():
             assert narrowest > 10 * need, (w, h, net, narrowest, need)
         joints = [t for t in board.tracks if t[6] in ("+5V", "+3V3") and t[5] == "B.Cu"]
         assert joints and all(t[4] >= power.ipc2221_width_mm(power.joint_amps(w)) for t in joints)
+
+
+def _turn(points):
+    """Shoelace sum of a polygon in KiCad's frame (y down): negative when
+    the points run counter-clockwise on screen."""
+    return sum(x1 * y2 - x2 * y1 for (x1, y1), (x2, y2) in zip(points, points[1:] + points[:1]))
+
+
+def test_no_part_is_drawn_mirrored(tiles):
+    # A part seen from the top numbers its pins counter-clockwise; a part
+    # on the back, seen through the board, clockwise.  (The first draft of
+    # the WS2812B land had pins 1-4 mirrored: this fails on it.)
+    kinds = {"GoGadget:LED_WS2812B_5050": (4, -1), "GoGadget:SOT-23_DBZ": (3, -1),
+             "GoGadget:SSOP-24_DB": (24, 1)}
+    for b in tiles.values():
+        for f in b["footprints"]:
+            if f["name"] in kinds:
+                n, sign = kinds[f["name"]]
+                at = {p: (x, y) for p, _, x, y in f["pads"]}
+                assert _turn([at[str(k)] for k in range(1, n + 1)]) * sign > 0, f["ref"]

@@ -16,7 +16,7 @@ def test_mux_place_inverts_mux_address_and_covers_every_place(size):
     for place in range(size * size):
         bank, c2, c1 = pins.mux_address(size, place)
         assert bank < pins.bank_count(size) <= len(pins.ADC_PINS)
-        assert bank * 16 + c2 < pins.mux_count(size)
+        assert bank * 16 + c2 < 2 * pins.MUX_CHANNELS
         assert pins.mux_place(size, bank, c2, c1) == place
         seen.add((bank, c2, c1))
     assert len(seen) == size * size
@@ -29,6 +29,7 @@ def test_tiles_fit_the_board_and_start_on_even_rows(size):
     # the LED serpentine: a tile's rows run its way only from an even row
     assert all(sum(rows[:i]) % 2 == 0 for i in range(len(rows)))
     assert pins.mux_count(size) <= 2 * pins.MUX_CHANNELS
+    assert len(cols) * len(rows) * 2 <= 2 * pins.MUX_CHANNELS  # two slots a tile
 
 
 @pytest.mark.parametrize("size", [9, 13, 19])
@@ -49,3 +50,17 @@ def test_a_level_1_mux_reads_one_tile_only(size):
 def test_small_boards_keep_the_hand_wired_place_order():
     assert [pins.mux_address(7, p) for p in (0, 15, 16, 48)] == [(0, 0, 0), (0, 0, 15), (0, 1, 0),
                                                                   (0, 3, 0)]
+
+
+def test_a_tile_socket_is_two_fixed_slots_for_every_size():
+    # The controller wires socket t to level-2 inputs 2t and 2t + 1 of bank
+    # t // 8 once, for 9, 13 and 19 alike: tile t's places read there.
+    for size in (9, 13, 19):
+        cols, rows = pins.tile_split(size)
+        t = 0
+        for tc, w in enumerate(cols):
+            for tr, h in enumerate(rows):
+                col, row = sum(cols[:tc]), sum(rows[:tr])
+                bank, c2, _ = pins.mux_address(size, row * size + col)
+                assert (bank, c2) == (t // 8, 2 * t % 16), (size, tc, tr)
+                t += 1

@@ -256,11 +256,11 @@ def colour_diagram():
     bx, by = 600, 250
     for b in range(banks):
         y = by + 150 * b
-        k = min(pins.MUX_CHANNELS, nmux - b * pins.MUX_CHANNELS)
+        k = pins.MUX_CHANNELS  # two slots per tile socket, fitted or not
         ys = svg.box(bx, y, 260, 120, "Level 2: 4067 bank %d" % b, [
             "S0..S3 <- BANK S0..S3 (%s)" % ("shared" if b == 0 else "from bank 0"),
             "COM -> ADC%d (GP%d)" % (b, pins.ADC_PINS[b]),
-            "C0..C%d <- COM of level-1 mux %d..%d" % (k - 1, b * 16, b * 16 + k - 1),
+            "C0..C%d <- tile sockets %d..%d, SIG0, SIG1" % (k - 1, b * 8, b * 8 + 7),
             "/E to GND, VCC 3.3 V rail"])
         adc = pins.ADC_PINS[b]
         lane = 560 + 12 * b

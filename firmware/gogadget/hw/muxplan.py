@@ -39,7 +39,6 @@ def _walk(size, state, out=None):
     order, level 2 in Gray order forwards and backwards in turn; a switch
     of several select lines is a step per line, the read on the last."""
     n = size * size
-    nmux = pins.mux_count(size)
     banks = pins.bank_count(size)
     last = pins.MUX_CHANNELS - 1
     k = 0
@@ -50,7 +49,7 @@ def _walk(size, state, out=None):
             c2 ^= c2 >> 1
             for bank in range(banks):
                 place = pins.mux_place(size, bank, c2, c1)
-                if bank * pins.MUX_CHANNELS + c2 >= nmux or place >= n:
+                if place >= n:  # a spare channel or slot
                     continue
                 want = c1 | c2 << 4
                 flip = want ^ state

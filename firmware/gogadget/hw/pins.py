@@ -62,11 +62,13 @@ RAIL_HIGH = const(64512)
 # tiles"): the widths of its tile columns, left to right, and the heights of
 # its tile rows, bottom up, in points.  Every tile starts on an even row so
 # its LED rows run the serpentine's way; a tile holds its own level-1 muxes
-# (local place q = row * width + col on channel q % 16 of its mux q // 16).
-# A column's muxes are numbered bottom up (the order its SIG bus reaches
-# the foot of the column), the columns' left to right; level-1 mux m is
-# channel m % 16 of bank m // 16.  Any other size is one tile: the place
-# order of the hand-wired board.
+# (local place q = row * width + col on channel q % 16 of its mux q // 16)
+# and a cable socket with two mux slots, fitted or not (tile_slots), so the
+# controller's socket t is wired to the same level-2 inputs for every size.
+# Tiles are counted column by column from the left, each column bottom up;
+# level-1 mux m (slot k of tile t: m = 2t + k) is channel m % 16 of bank
+# m // 16.  Any other size is one tile: the place order of the hand-wired
+# board.
 def tile_split(size):
     if size == 19:
         return (4, 5, 5, 5), (4, 4, 6, 5)
@@ -82,6 +84,12 @@ def tile_muxes(width, height):
     return (width * height + MUX_CHANNELS - 1) // MUX_CHANNELS
 
 
+def tile_slots(width, height):
+    """Level-1 mux numbers a tile takes: its socket's two, or more for a
+    one-tile board of more than 32 points."""
+    return max(2, tile_muxes(width, height))
+
+
 def mux_count(size):
     """Level-1 multiplexers needed for a size x size board."""
     cols, rows = tile_split(size)
@@ -89,7 +97,9 @@ def mux_count(size):
 
 
 def bank_count(size):
-    return (mux_count(size) + MUX_CHANNELS - 1) // MUX_CHANNELS
+    cols, rows = tile_split(size)
+    slots = sum(tile_slots(w, h) for w in cols for h in rows)
+    return (slots + MUX_CHANNELS - 1) // MUX_CHANNELS
 
 
 def mux_address(size, place):
@@ -102,26 +112,26 @@ def mux_address(size, place):
         if col < w:
             break
         col -= w
-        m += sum(tile_muxes(w, h) for h in rows)
+        m += sum(tile_slots(w, h) for h in rows)
     for h in rows:
         if row < h:
             break
         row -= h
-        m += tile_muxes(w, h)
+        m += tile_slots(w, h)
     q = row * w + col
     m += q // MUX_CHANNELS
     return m // MUX_CHANNELS, m % MUX_CHANNELS, q % MUX_CHANNELS
 
 
 def mux_place(size, bank, channel2, channel1):
-    """Inverse of mux_address; size * size for a spare channel."""
+    """Inverse of mux_address; size * size for a spare channel or slot."""
     cols, rows = tile_split(size)
     m = bank * MUX_CHANNELS + channel2
     x = 0
     for w in cols:
         y = 0
         for h in rows:
-            k = tile_muxes(w, h)
+            k = tile_slots(w, h)
             if m < k:
                 q = m * MUX_CHANNELS + channel1
                 if q >= w * h:

@@ -5,9 +5,9 @@ copper's netlist against what the firmware reads:
 * every sensor, found by its footprint's position on the grid, reaches the
   level-1 mux input, level-2 channel and bank that pins.mux_address gives
   its place (through the mux's select pins as wired, the tile's cable
-  socket and the cabling rule: the controller's level-1 input m takes the
-  m-th socket line, tiles counted column by column from the left, bottom
-  up, a tile's lines in socket order);
+  socket and the cabling rule: tile t, counted column by column from the
+  left and bottom up, plugs into the controller's socket t, whose SIG0 and
+  SIG1 are level-1 numbers 2t and 2t + 1);
 * the LED chain, from the board's input pad through the joints and the
   solder jumpers closed at the board's ends, visits the LEDs in
   pins.led_index order.
@@ -19,6 +19,7 @@ That the copper connects each net as the pads say is KiCad's DRC's part
 import re
 
 from host_sim.tools.pcb import tile as tilegeo
+from host_sim.tools.pcb.kicad import rotate
 
 _TOKEN = re.compile(r'\s*(?:(\()|(\))|"((?:[^"\\]|\\.)*)"|([^\s()"]+))')
 
@@ -84,16 +85,11 @@ def read_board(text):
         pads = []
         for pad in _find(fp, "pad"):
             pat = _find(pad, "at")[0]
-            dx, dy = tilegeo_rotate(float(pat[1]), float(pat[2]), angle)
+            dx, dy = rotate(float(pat[1]), float(pat[2]), angle)
             net = _find(pad, "net")
             pads.append((pad[1], net[0][2] if net else None, x + dx, y + dy))
         fps.append({"ref": ref, "name": fp[1], "x": x, "y": y, "pads": pads})
     return {"width": max(xs) - min(xs), "height": max(ys) - min(ys), "footprints": fps}
-
-
-def tilegeo_rotate(dx, dy, angle):
-    from host_sim.tools.pcb.kicad import rotate
-    return rotate(dx, dy, angle)
 
 
 class _Nets:
@@ -166,7 +162,7 @@ def compose(size, boards, pins):
     for tc in range(len(cols)):
         for tr in range(len(rows)):
             base[tc, tr] = m
-            m += sum(1 for f in tiles[tc, tr]["footprints"] if f["name"] == "GoGadget:SSOP-24_DB")
+            m += len(SOCKET_SIG)
     seen = set()
     for (tc, tr), b in sorted(tiles.items()):
         x0, y0 = sum(cols[:tc]), sum(rows[:tr])

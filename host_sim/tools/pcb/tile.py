@@ -155,6 +155,7 @@ class Tile:
         W, H = size_mm(w, h)
         self.board = Board("Go Gadget PCB tile %dx%d" % (w, h), W, H)
         self.count = {}
+        self.corridor_ys = {}  # corridor line -> the heights of its vias
         b = self.board
         for net, layer in (("+5V", "In1.Cu"), ("GND", "In2.Cu"), ("+3V3", "In4.Cu")):
             b.zone(net, layer)
@@ -190,7 +191,7 @@ class Tile:
         100 nF to the right, vias to the planes, OUT down to its lane."""
         b, x, y = self.board, px(i), py(self.h, j)
         out = "A%d_%d" % (j, i)
-        b.add(parts.hall(self.ref("H"), x, y, 180, "+3V3", out, "GND"))
+        b.add(parts.hall(self.ref("H"), x, y, 270, "+3V3", out, "GND"))
         b.add(parts.cap(self.ref("C"), x + 2.4, y, 270, "+3V3", "GND"))
         b.track([(x + 0.95, y - 1.1), (x + 2.4, y - 1.1)], POWER_MM, "F.Cu", "+3V3")
         b.track([(x + 2.4, y - 0.775), (x + 2.4, y - 2.2)], POWER_MM, "F.Cu", "+3V3")
@@ -204,23 +205,25 @@ class Tile:
         self.via(x - 2.2, lane, out)
 
     def led(self, i, j):
-        """WS2812B at the LED's place; odd rows turned 180 (their chain runs
-        right to left).  Its 100 nF beside it, vias to the planes."""
+        """WS2812B at the LED's place: DIN bottom left and DOUT top right on
+        even rows (turned 180: the chain runs left to right), DIN top right
+        and DOUT bottom left on odd rows.  Its 100 nF below it (even rows)
+        or above (odd), vias to the planes."""
         w = self.w
         lx, ly = led_xy(w, self.h, i, j)
-        turn = j % 2
-        s = -1 if turn else 1
+        odd = j % 2
 
-        def at(dx, dy):
-            return lx + s * dx, ly + s * dy
-        if turn:  # right to left: DIN on the right
+        def at(dx, dy):  # the cell's frame: x mirrored on odd rows, y on even
+            return (lx - dx, ly + dy) if odd else (lx + dx, ly - dy)
+        if odd:  # right to left: DIN on the right
             din, dout = led_net(w, j, i), led_net(w, j, i - 1)
         else:
             din, dout = led_net(w, j, i - 1), led_net(w, j, i)
         b = self.board
-        b.add(parts.led(self.ref("D"), lx, ly, 180 * turn, "+5V", dout, "GND", din))
+        b.add(parts.led(self.ref("D"), lx, ly, 0 if odd else 180, "+5V", dout, "GND", din))
         cx, cy = at(0, -3.7)
-        b.add(parts.cap(self.ref("C"), cx, cy, 180 * turn, "GND", "+5V"))
+        b.add(parts.cap(self.ref("C"), cx, cy, 180 * odd, "GND", "+5V"))
+        # In the cell's frame VDD is at (2.45, -1.6), VSS at (-2.45, 1.6).
         b.track([at(2.45, -1.6), at(2.45, -3.7)], POWER_MM, "F.Cu", "+5V")
         b.track([at(2.45, -3.7), at(0.775, -3.7)], POWER_MM, "F.Cu", "+5V")
         self.via(*at(2.45, -3.7), "+5V")
@@ -237,13 +240,13 @@ class Tile:
         lx0, ly = led_xy(w, self.h, 0, j)
         for c in range(w - 1):
             lx = lx0 + GX * c
-            b.track([(lx + 2.45, ly + 1.6), (lx + 9.4, ly + 1.6), (lx + 12.6, ly - 1.6),
-                     (lx + GX - 2.45, ly - 1.6)], SIGNAL_MM, "F.Cu", led_net(w, j, c))
+            b.track([(lx + 2.45, ly - 1.6), (lx + 9.4, ly - 1.6), (lx + 12.6, ly + 1.6),
+                     (lx + GX - 2.45, ly + 1.6)], SIGNAL_MM, "F.Cu", led_net(w, j, c))
         left, right = led_net(w, j, -1), led_net(w, j, w - 1)
-        b.track([(lx0 - 2.45, ly - 1.6), (lx0 - 4.05, ly), (2.3, ly)], SIGNAL_MM, "F.Cu", left)
+        b.track([(lx0 - 2.45, ly + 1.6), (lx0 - 4.05, ly), (2.3, ly)], SIGNAL_MM, "F.Cu", left)
         self.via(2.3, ly, left)
         lxn = lx0 + GX * (w - 1)
-        b.track([(lxn + 2.45, ly + 1.6), (lxn + 4.05, ly), (W - 2.3, ly)], SIGNAL_MM, "F.Cu", right)
+        b.track([(lxn + 2.45, ly - 1.6), (lxn + 4.05, ly), (W - 2.3, ly)], SIGNAL_MM, "F.Cu", right)
         self.via(W - 2.3, ly, right)
 
     # -- muxes, socket ----------------------------------------------------
@@ -314,11 +317,7 @@ class Tile:
         b.track([(cx + 0.775, cy), (cx + 0.775, cy + 1.3)], POWER_MM, "F.Cu", "GND")
         self.via(cx + 0.775, cy + 1.3, "GND")
 
-    corridor_ys = None
-
     def corridor_via(self, net, y):
-        if self.corridor_ys is None:
-            self.corridor_ys = {}
         self.via(corridor_x(net), y, net)
         self.corridor_ys.setdefault(net, []).append(y)
 
