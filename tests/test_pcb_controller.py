@@ -119,3 +119,28 @@ def test_readme_table_says_what_the_boards_are():
     assert len(rows) == 7
     for row in rows:
         assert row in readme, row
+
+
+@pytest.mark.parametrize("size", (9, 13, 19))
+def test_each_place_reaches_the_level2_input_the_firmware_reads(size):
+    """Through the tile plan: a place on tile t (column by column from the
+    left, each bottom up), read by that tile's level-1 mux k, comes in on
+    socket t's SIG<k>, which the controller wires to level-2 input
+    socket_channels(t) + k: the (bank, channel) pins.mux_address gives it."""
+    from host_sim.tools.fab.controller import SOCKETS, socket_channels
+    cols, rows = pins.tile_split(size)
+    t = 0
+    x0 = 0
+    for w in cols:
+        y0 = 0
+        for h in rows:
+            assert t < SOCKETS
+            bank, first = socket_channels(t)
+            for row in range(h):
+                for col in range(w):
+                    place = (y0 + row) * size + x0 + col
+                    k = (row * w + col) // pins.MUX_CHANNELS
+                    assert pins.mux_address(size, place)[:2] == (bank, first + k), (size, place)
+            t += 1
+            y0 += h
+        x0 += w

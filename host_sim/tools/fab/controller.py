@@ -27,6 +27,11 @@ from host_sim.tools.hwdoc import PHYSICAL
 
 WIDTH, HEIGHT = 120.65, 85.09  # mm
 SOCKETS = 16  # one per tile of the largest board: 19x19 is 4 x 4 tiles
+# The tiles' socket (host_sim/tools/pcb/parts.py) in its library frame: that
+# module gives a bottom-side part's pads as seen from the top, so x turns back.
+# Placed at 180 degrees here: the contacts in front (+y), the retention pads behind.
+SOCKET_PADS = [(p.number, -p.dx, p.dy, p.w, p.h, None, "rect") for p in socket("J", 0, 0, [None] * 8).pads]
+SOCKET_ROW_MM = 2.0  # contact row in front of the origin once turned
 
 
 def socket_channels(k):
@@ -119,9 +124,10 @@ def design():
                 nets[str(n + 1)] = "SIG%d_%d" % (bank, first + int(signal[3:]))
             elif signal.startswith("S"):
                 nets[str(n + 1)] = "MUX_" + signal
+        # the contact row at (sx, sy); the footprint's origin (the library's) 2 mm behind it
         sx, sy = snap(g(92) + (k // 4) * g(20)), snap(g(107) - (k % 4) * g(18))
-        pads = [(p.number, p.dx, p.dy, p.w, p.h, None, "rect") for p in socket("J", 0, 0, [None] * 8).pads]
-        d.place("J%d" % (8 + k), "socket", sx, sy, nets, pads=pads, value="Tile %d" % k, mpn=SOCKET[1])
+        d.place("J%d" % (8 + k), "socket", sx, sy - SOCKET_ROW_MM, nets, rot=180, pads=SOCKET_PADS,
+                value="Tile %d" % k, mpn=SOCKET[1])
 
     # The LED data after the 330 Ohm, to the first tile's link pad (B_UP), and ground.
     d.place("J7", "hdr", g(8), g(15), {"1": "LED_DIN", "2": "GND"}, rot=270, pads=header(2),

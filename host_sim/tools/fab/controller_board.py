@@ -151,8 +151,8 @@ def build(design, width, height, first=()):
     # Under each tile socket's housing (behind its contacts, to its retention
     # pads): no copper of ours on F.Cu, so the routes leave the contacts forwards.
     for ref, kind, x, y, rot, nets_, pads_, value, mpn in design.parts:
-        if kind == "socket":
-            r.mark_rect((0,), x - 4.2, y - 3.6, x + 4.2, y - 0.9, router.BLOCKED, margin=0.2)
+        if kind == "socket":  # (x, y) the origin; the contact row 2 mm in front (+y)
+            r.mark_rect((0,), x - 4.2, y - 2.6, x + 4.2, y + 1.1, router.BLOCKED, margin=0.2)
     pads = []  # (net, layers, box, centre, pad)
     for fp in fps:
         for pad in fp.Pads():
