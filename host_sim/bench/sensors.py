@@ -227,7 +227,7 @@ def main(argv=()):
     seeds = (1,) if quick else (1, 2, 3)
     started = time.time()
     s = ph.NOMINAL
-    out("physical model (host_sim/physics.py): 6x2 mm N35 magnets %.1f mm above the sensor "
+    out("physical model (host_sim/physics.py): 6x2 mm N35 magnets %.2f mm above the sensor "
         "element, SS49E %.2f mV/mT at %.1f V, %d-bit ADC, %d settle read(s), scan every 20 ms"
         % (s.height_mm, ph.HALL_SENS_MV_MT, ph.VCC, ph.ADC_BITS, pins.SETTLE_READS))
     out("stack-up (host_sim/tools/geometry.py): %.1f mm PCB, sensor and LED on top, a %.1f mm surface "
