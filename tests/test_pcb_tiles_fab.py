@@ -5,6 +5,7 @@ holes, its joint pads, and its sensors and LEDs where the grid puts them
 0.1 mm; and tiles laid side by side as pins.tile_split lays them keep the
 grid's pitch across every joint."""
 import csv
+import zipfile
 
 import pytest
 
@@ -44,6 +45,8 @@ def test_tile_reads_back_on_the_grid(fab_dirs, w, h):
     from host_sim.tools.fab import readback
     fab = fab_dirs[(w, h)]
     name = tile.name(w, h)
+    zipped = zipfile.ZipFile(fab / ("%s-gerbers.zip" % name)).namelist()
+    assert ["%s-In%d_Cu.gbr" % (name, k) in zipped for k in range(1, 5)] == [True] * 4  # all six copper layers
     assert readback.outline(fab) == pytest.approx(
         (0, 0, w * geometry.GRID_MM[0], h * geometry.GRID_MM[1]), abs=TOLERANCE_MM)
     holes = [(x, y) for x, y, d, plated in readback.holes(fab) if not plated]
