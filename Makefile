@@ -90,9 +90,30 @@ deploy: mpy
 # fresh generation.
 pcb: $(STAMP)
 	$(PY) -m host_sim.tools.pcb
+	$(MAKE) pcb-controller pcb-fab
 
 typecheck: $(STAMP) $(SITE)
 	$(BIN)/pyright -p pyrightconfig.json
 
 clean:
 	rm -rf build $(VENV) .pytest_cache
+
+# The fab files of every board under hardware/pcb (host_sim/tools/fab): KiCad's
+# DRC against the fab class, then Gerbers, drill files, the upload zip, BOM
+# and CPL into build/pcb/NAME/, and the renders of both sides into
+# hardware/pcb/renders (shown in hardware/README.md).  pcbnew is Debian's
+# (apt-get install --no-install-recommends kicad librsvg2-bin), so these run
+# under /usr/bin/python3; the renders in the venv (gerbonara).
+SYSTEM_PYTHON ?= /usr/bin/python3
+# The controller board (host_sim/tools/fab/controller.py: pcbnew and a grid router).
+.PHONY: pcb-controller
+pcb-controller:
+	$(SYSTEM_PYTHON) -m host_sim.tools.fab.controller hardware/pcb/controller.kicad_pcb
+PCB_BOARDS = $(sort $(wildcard hardware/pcb/*.kicad_pcb hardware/pcb/*/*.kicad_pcb))
+.PHONY: pcb-fab
+pcb-fab: $(STAMP)
+	@test -n "$(PCB_BOARDS)" || { echo "no boards under hardware/pcb: make pcb writes them"; exit 1; }
+	mkdir -p build
+	$(SYSTEM_PYTHON) -m host_sim.tools.fab.drc $(PCB_BOARDS) > build/pcb-drc.json || { cat build/pcb-drc.json; exit 1; }
+	$(SYSTEM_PYTHON) -m host_sim.tools.fab.outputs --out build/pcb $(PCB_BOARDS)
+	$(PY) -m host_sim.tools.fab.readback --renders hardware/pcb/renders $(addprefix build/pcb/,$(basename $(notdir $(PCB_BOARDS))))

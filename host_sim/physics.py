@@ -36,11 +36,15 @@ import random
 from gogadget import scan, signals
 from gogadget.hw import pins
 from gogadget.points import BLACK, EMPTY, WHITE
+from host_sim.tools import geometry
 
 # --- the parts (hardware/README.md, hardware/bom.csv) ----------------------
-GRID_MM = 22.0
+# The geometry is the PCB's (host_sim/tools/geometry.py, which the board
+# generator places by): the grid pitch across and along, the magnet's height
+# over the Hall element for the documented stack-up, the LED beside it.
+GRID_MM = geometry.GRID_MM  # (across, along)
 MAGNET_DIAMETER_MM = 6.0
-MAGNET_THICKNESS_MM = 2.0
+MAGNET_THICKNESS_MM = geometry.MAGNET_THICKNESS_MM
 N35_BR_T = 1.19  # remanence of N35 (1.17-1.21 T)
 MU0 = 4e-7 * math.pi
 MAGNET_MOMENT = N35_BR_T * math.pi * (MAGNET_DIAMETER_MM / 2) ** 2 * MAGNET_THICKNESS_MM * 1e-9 / MU0
@@ -55,6 +59,13 @@ CONVERSION_US = 2.0  # 96 ADC clocks at 48 MHz
 E11_CODES = (512, 1536, 2560, 3584)  # RP2040-E11: the ADC's widest code bins
 E11_WIDTH = 9  # LSB those bins span (their neighbours go missing)
 KERNEL_STEP_MM = 0.25
+# Each LED's supply current closes through its own 100 nF over the ground
+# plane: a loop of about the package's area (WS2812B-5050, 5 x 5 mm), a
+# magnetic dipole in the board's plane, sensor_to_led_mm from the Hall
+# element beside it.  Its field there is far below the sensor's noise (the
+# README's "10 mm or more from a Hall sensor", made a number).
+LED_LOOP_MM2 = 25.0
+LED_TO_SENSOR_MM = geometry.sensor_to_led_mm()
 REACH = 2  # points either way a stone's field is summed over
 
 
@@ -62,7 +73,7 @@ class Setting:
     """The physical choices a board is drawn from (all may be overridden)."""
 
     FIELDS = (
-        ("height_mm", 7.0, "magnet centre above the Hall element"),
+        ("height_mm", geometry.magnet_height_mm(), "magnet centre above the Hall element (the stack-up)"),
         ("magnet_lo", 0.7, "weakest magnet, times nominal"),
         ("magnet_hi", 1.3, "strongest magnet, times nominal"),
         ("offset_mm", 5.0, "largest distance a stone lands from its point"),
@@ -125,6 +136,15 @@ def setting(name_or_setting):
 
 # --- the field ------------------------------------------------------------
 
+def led_field_mt(led_ma, distance_mm=LED_TO_SENSOR_MM):
+    """Field (mT) at a Hall element from one LED's supply loop drawing
+    led_ma: a dipole I * A in the board's plane, seen edge-on from
+    distance_mm (mu0 m / (4 pi d^3))."""
+    moment = led_ma / 1000.0 * LED_LOOP_MM2 * 1e-6  # A m^2
+    return 1e-7 * moment / (distance_mm / 1000.0) ** 3 * 1e3
+
+
+
 def _disc_dipoles():
     # The disc as 7 dipoles of equal share: its centre and a ring at the
     # radius that halves its area, so close-range fields are not a point's.
@@ -171,7 +191,7 @@ class Kernels:
             for dr in range(-REACH, REACH + 1):
                 for dc in range(-REACH, REACH + 1):
                     # sensor at (dc, dr) points from the stone's point
-                    k.append((dr, dc, bz_mt(dc * GRID_MM - ox, dr * GRID_MM - oy, self.height_mm)))
+                    k.append((dr, dc, bz_mt(dc * GRID_MM[0] - ox, dr * GRID_MM[1] - oy, self.height_mm)))
             self.cache[key] = k
         return k
 
@@ -205,6 +225,8 @@ class Board:
         self.temp = s.temp_start
         self.t0 = clock.now_ms  # when the sensors were at temp_start
         self.frame_ma = 0.0
+        self.leds_n = n + 3  # the board's LEDs and the 3 status LEDs
+        self.led_mt = 0.0  # each sensor's own LED's field, at the frame's mean current per LED
         self.calibrating = False  # the Calibrator's own frames light the board
         self._leds_seen = -1
         self.passes = 0
@@ -315,7 +337,7 @@ class Board:
                 r = row + dr
                 c = col + dc
                 if 0 <= r < size and 0 <= c < size:
-                    b = w * bz_mt(dc * GRID_MM, dr * GRID_MM, h)
+                    b = w * bz_mt(dc * GRID_MM[0], dr * GRID_MM[1], h)
                     contrib.append((r * size + c, b))
                     self.field[r * size + c] += b
         self._hand.append((place, contrib))
@@ -336,18 +358,20 @@ class Board:
         elif self.leds is not None and self.leds.changes != self._leds_seen:
             self._leds_seen = self.leds.changes
             self.frame_ma = min(self.s.budget_ma, signals.estimate_ma(self.leds.frame))
+        self.led_mt = led_field_mt(self.frame_ma / self.leds_n)
         self.passes += 1
 
     def set_frame(self, frame):
         """The LED frame on show now (the Calibrator's, or when no
         virtual.Leds is attached); hw/leds.py scales a frame to the budget."""
         self.frame_ma = min(self.s.budget_ma, signals.estimate_ma(frame))
+        self.led_mt = led_field_mt(self.frame_ma / self.leds_n)
 
     def hall_volts(self, place):
         """The sensor's output (V) now, without noise."""
         s = self.s
         dt = self.temp - s.temp_start
-        b = self.field[place] * (1 + MAGNET_TC * dt)
+        b = self.field[place] * (1 + MAGNET_TC * dt) + self.led_mt
         v = self.q_v[place] + self.drift[place] * dt + self.sens[place] * (1 + s.sens_tc * dt) * b
         lo, hi = HALL_SWING_V
         return lo if v < lo else hi if v > hi else v

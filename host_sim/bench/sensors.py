@@ -227,11 +227,17 @@ def main(argv=()):
     seeds = (1,) if quick else (1, 2, 3)
     started = time.time()
     s = ph.NOMINAL
-    out("physical model (host_sim/physics.py): 6x2 mm N35 magnets %.1f mm above the sensor "
+    out("physical model (host_sim/physics.py): 6x2 mm N35 magnets %.2f mm above the sensor "
         "element, SS49E %.2f mV/mT at %.1f V, %d-bit ADC, %d settle read(s), scan every 20 ms"
         % (s.height_mm, ph.HALL_SENS_MV_MT, ph.VCC, ph.ADC_BITS, pins.SETTLE_READS))
-    out("field on the axis %.1f mT, at 5 mm off centre %.1f mT, at the next point %.2f mT" % (
-        ph.bz_mt(0, 0, s.height_mm), ph.bz_mt(5, 0, s.height_mm), ph.bz_mt(22, 0, s.height_mm)))
+    out("stack-up (host_sim/tools/geometry.py): %.1f mm PCB, sensor and LED on top, a %.1f mm surface "
+        "on the LEDs, the magnet flush in the stone's underside: %.2f mm over the Hall element; "
+        "its LED %.1f mm away adds %.5f mT at 60 mA" % (
+            ph.geometry.PCB_THICKNESS_MM, ph.geometry.SURFACE_MM, s.height_mm, ph.LED_TO_SENSOR_MM,
+            ph.led_field_mt(60)))
+    out("field on the axis %.1f mT, at 5 mm off centre %.1f mT, at the next point %.2f mT across, "
+        "%.2f mT along" % (ph.bz_mt(0, 0, s.height_mm), ph.bz_mt(5, 0, s.height_mm),
+                           ph.bz_mt(ph.GRID_MM[0], 0, s.height_mm), ph.bz_mt(0, ph.GRID_MM[1], s.height_mm)))
     out("margins over a 19x19 game (seeds %s; target below %.1f misreads per million at nominal):"
         % (",".join(str(x) for x in seeds), TARGET * 1e6))
     for kind in scan.SENSOR_KINDS:
