@@ -464,12 +464,16 @@ def scenario_clock_remote_display_counts_down_without_charging(tmp):
     class Log:
         started = False
 
+    class Board:
+        moves = 0  # no move yet: their figure is no move's record
+
     class Ref:
         remote = WHITE
         now = 5000
         dirty = False
         journal = None
         log = Log()
+        board = Board()
 
     c = Clock(BYOYOMI, 2000, 3000, 2)
     ref = Ref()
