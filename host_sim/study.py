@@ -1,0 +1,112 @@
+"""Problems onto the board (issue 37): a folder of SGF problems checked with
+the firmware's own reader (firmware/gogadget/tsumego.py) and put on the
+board's flash as problems/, by `gogadget push` (mpremote, as `make deploy`
+copies the firmware) or inside the image (`make image PROBLEMS=folder`,
+host_sim/tools/uf2.py).  A folder with a file the board could not use is
+refused whole, each bad file named: nothing half copied.
+"""
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from gogadget import tsumego
+
+FOLDER = "problems"  # on the board's flash, beside games/ (study.folder)
+COMPOSED = Path(__file__).resolve().parent / "problems"  # the project's own, for demos
+
+
+class ProblemError(ValueError):
+    pass
+
+
+def problem_files(folder, size):
+    """{name: bytes} of the folder's *.sgf, each read by the board's reader
+    for a board of size; ProblemError naming every file it refuses."""
+    folder = Path(folder)
+    if not folder.is_dir():
+        raise ProblemError("%s: no such folder" % folder)
+    out = {}
+    bad = []
+    for path in sorted(folder.iterdir()):
+        if path.suffix.lower() != ".sgf" or not path.is_file():
+            continue
+        if any(c in path.name for c in "/\\:\n") or len(path.name) > 64:
+            bad.append("%s: a name the board's flash should not hold" % path.name)
+            continue
+        try:
+            tsumego.read(str(path), size)
+        except (ValueError, OSError) as exc:
+            bad.append("%s: %s" % (path.name, exc))
+            continue
+        out[path.name] = path.read_bytes()
+    if bad:
+        raise ProblemError("%d of the problems in %s cannot be used on a %dx%d board "
+                           "(nothing copied):\n  %s"
+                           % (len(bad), folder, size, size, "\n  ".join(bad)))
+    if not out:
+        raise ProblemError("%s holds no .sgf problems" % folder)
+    return out
+
+
+def image_files(folder, size):
+    """{path on the board: bytes} for `make image`."""
+    return {FOLDER + "/" + name: data for name, data in problem_files(folder, size).items()}
+
+
+def push_command(port, folder, names, mpremote="mpremote"):
+    """One mpremote invocation: problems/ made if missing, each file copied
+    (progress.txt, the board's own, is left alone)."""
+    cmd = [mpremote, "connect", port, "exec",
+           "import os\ntry:\n    os.mkdir(%r)\nexcept OSError:\n    pass\n" % FOLDER]
+    for name in names:
+        cmd += ["+", "fs", "cp", str(Path(folder) / name), ":%s/%s" % (FOLDER, name)]
+    return cmd
+
+
+def push(folder, size, port=None, dest=None, run=subprocess.run, stream=sys.stdout):
+    """Check the folder, then copy it to the board on port (mpremote), or
+    into dest (a simulator's problems folder).  Returns the names copied."""
+    files = problem_files(folder, size)
+    if dest is not None:
+        os.makedirs(dest, exist_ok=True)
+        for name, data in files.items():
+            tmp = os.path.join(dest, name + ".part")
+            with open(tmp, "wb") as f:
+                f.write(data)
+            os.replace(tmp, os.path.join(dest, name))
+        print("%d problems copied to %s" % (len(files), dest), file=stream)
+        return sorted(files)
+    from host_sim.tools import mpy
+    if not mpy.board_present(port):
+        raise ProblemError("no board found on %s: is the Pico plugged in?" % port)
+    res = run(push_command(port, folder, sorted(files), mpy._tool("mpremote")))
+    if res.returncode != 0:
+        raise ProblemError("mpremote failed (exit %d): push again (a file copied whole "
+                           "twice is the same file)" % res.returncode)
+    print("%d problems copied to %s:/%s" % (len(files), port, FOLDER), file=stream)
+    return sorted(files)
+
+
+def add_push_parser(sub, default_port):
+    p = sub.add_parser("push", help="copy a folder of SGF problems to the board (study mode)",
+                       description="Check every .sgf in FOLDER with the board's own problem "
+                       "reader, then copy them to the board's problems/ folder with mpremote "
+                       "(or --dest: a simulator's folder).  One file the board could not use "
+                       "refuses the whole folder, each bad file named.")
+    p.add_argument("folder", help="the folder of .sgf problems")
+    p.add_argument("--port", default=default_port, help="the board's serial port (default %s)"
+                   % default_port)
+    p.add_argument("--size", type=int, default=19, help="the board's size (default 19)")
+    p.add_argument("--dest", default=None, help="copy into this folder instead of a board")
+    p.set_defaults(func=cmd_push)
+    return p
+
+
+def cmd_push(args):
+    try:
+        push(args.folder, args.size, args.port, args.dest)
+    except ProblemError as exc:
+        print("gogadget push: %s" % exc, file=sys.stderr)
+        return 2
+    return 0
