@@ -88,24 +88,37 @@ def push(folder, size, port=None, dest=None, run=subprocess.run, stream=sys.stdo
     return sorted(files)
 
 
-def add_push_parser(sub, default_port):
+def sim_folder(store):
+    """The simulator's problems/: beside its game folder, as on the board
+    (firmware/gogadget/study.py, folder())."""
+    return os.path.join(os.path.dirname(os.path.abspath(store).rstrip("/")), FOLDER)
+
+
+def add_push_parser(sub, add_board_options):
     p = sub.add_parser("push", help="copy a folder of SGF problems to the board (study mode)",
                        description="Check every .sgf in FOLDER with the board's own problem "
                        "reader, then copy them to the board's problems/ folder with mpremote "
-                       "(or --dest: a simulator's folder).  One file the board could not use "
-                       "refuses the whole folder, each bad file named.")
+                       "(--sim: the simulator's, beside its game folder; --dest: any folder).  "
+                       "One file the board could not use refuses the whole folder, each bad "
+                       "file named.")
     p.add_argument("folder", help="the folder of .sgf problems")
-    p.add_argument("--port", default=default_port, help="the board's serial port (default %s)"
-                   % default_port)
-    p.add_argument("--size", type=int, default=19, help="the board's size (default 19)")
+    add_board_options(p, person=False)
+    p.add_argument("--size", type=int, default=None,
+                   help="the board's size (default 19; --sim: --sim-size)")
     p.add_argument("--dest", default=None, help="copy into this folder instead of a board")
     p.set_defaults(func=cmd_push)
     return p
 
 
 def cmd_push(args):
+    from host_sim import session
+    from host_sim.cli import DEFAULT_PORT
+    size = args.size or (args.sim_size if args.sim else 19)
+    dest = args.dest
+    if args.sim and dest is None:
+        dest = sim_folder(args.sim_store or session.default_store())
     try:
-        push(args.folder, args.size, args.port, args.dest)
+        push(args.folder, size, args.port or DEFAULT_PORT, dest)
     except ProblemError as exc:
         print("gogadget push: %s" % exc, file=sys.stderr)
         return 2

@@ -23,6 +23,15 @@ def test_push_to_a_folder_copies_every_problem(tmp_path):
         assert (tmp_path / "sim" / n).read_bytes() == (NINE / n).read_bytes()
 
 
+def test_push_sim_puts_them_beside_the_simulators_game_folder(tmp_path):
+    res = subprocess.run([sys.executable, "-m", "host_sim.cli", "push", str(NINE), "--sim",
+                          "--sim-store", str(tmp_path / "store")], cwd=ROOT, capture_output=True,
+                         text=True, timeout=120)
+    assert res.returncode == 0, res.stderr
+    assert sorted(p.name for p in (tmp_path / "problems").iterdir()) == \
+        sorted(p.name for p in NINE.glob("*.sgf"))
+
+
 def test_a_bad_file_refuses_the_folder_and_names_it(tmp_path):
     src = tmp_path / "src"
     src.mkdir()

@@ -48,13 +48,13 @@ S_WRONG = const(4)  # a wrong try: Confirm takes it back
 _WHO = ("", "Black", "White")  # by colour: what the person is told
 
 
-def folder(config):
+def folder(ref):
     """The problems' folder: config.problems, else problems/ beside the
-    games' folder (on the board: /problems)."""
-    f = getattr(config, "problems", None)
+    games' folder (on the board: /problems; host_sim/study.py's sim_folder)."""
+    f = getattr(ref.config, "problems", None)
     if f:
         return f
-    store = config.store
+    store = ref.journal.dir if ref.journal is not None else ref.config.store
     cut = store.rstrip("/").rfind("/")
     return store[:cut + 1] + "problems"
 
@@ -165,7 +165,7 @@ class Study:
 
     def __init__(self, ref):
         self.ref = ref
-        self.path = folder(ref.config)
+        self.path = folder(ref)
         self.name = ""
         self.problem = None
         self.state = S_NONE
