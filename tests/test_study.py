@@ -109,3 +109,29 @@ def test_reader_5000_nodes_on_the_unix_port_in_a_small_heap(micropython, tmp_pat
     proc = micropython(code=code, heapsize="64k")
     assert "REFUSED more than %d moves" % tsumego.MAX_NODES in proc.stdout, proc.stdout + proc.stderr
     assert "READ 10" in proc.stdout
+
+
+def test_study_code_is_let_go_after_study_mode_on_the_unix_port(micropython, tmp_path):
+    """A game never holds study.py or tsumego.py: not before study mode,
+    and not after it is left (their bytecode is heap on the board)."""
+    code = ("import sys, gc, study_scenarios as s\n"
+            "from gogadget.events import BTN_STUDY\n"
+            "s.SOURCE[0] = %r\n"
+            "h = s._hand(s._folder(%r, 'mem'))\n"
+            "h.moves('E5 D5')\n"
+            "print('BEFORE', [m for m in sys.modules if m.startswith('gogadget.') and "
+            "('study' in m or 'tsumego' in m)])\n"
+            "h.press(BTN_STUDY); s._set_up(h)\n"
+            "print('DURING', sorted(m for m in sys.modules if m in "
+            "('gogadget.study', 'gogadget.tsumego')))\n"
+            "h.press(BTN_STUDY)\n"
+            "for pl in range(81): h.scan[pl] = 0\n"
+            "h.wait_ms(2000); h.moves('E5 D5')\n"
+            "print('AFTER', [m for m in sys.modules if m.startswith('gogadget.') and "
+            "('study' in m or 'tsumego' in m)], h.ref.study)\n"
+            % (str(PROBLEMS), str(tmp_path)))
+    proc = micropython(code=code)
+    out = proc.stdout + proc.stderr
+    assert "BEFORE []" in out, out
+    assert "DURING ['gogadget.study', 'gogadget.tsumego']" in out, out
+    assert "AFTER [] None" in out, out
