@@ -6,6 +6,7 @@ host_sim/tools/uf2.py).  A folder with a file the board could not use is
 refused whole, each bad file named: nothing half copied.
 """
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -92,6 +93,23 @@ def sim_folder(store):
     """The simulator's problems/: beside its game folder, as on the board
     (firmware/gogadget/study.py, folder())."""
     return os.path.join(os.path.dirname(os.path.abspath(store).rstrip("/")), FOLDER)
+
+
+def attach(sim):
+    """A simulator's problems folder (config.problems, read by the
+    firmware's study mode): beside a kept game folder (where push --sim
+    puts them), inside a throw-away one; the first time, seeded with the
+    composed problems, so study mode has something to show."""
+    if getattr(sim.config, "problems", None):
+        return
+    store = sim.store_dir
+    folder = os.path.join(store, FOLDER) if sim._own_store else sim_folder(store)
+    sim.config.problems = folder
+    if not os.path.exists(folder):
+        try:
+            shutil.copytree(COMPOSED, folder, ignore=shutil.ignore_patterns("progress*"))
+        except OSError:
+            pass  # study mode says the folder is empty
 
 
 def add_push_parser(sub, add_board_options):
