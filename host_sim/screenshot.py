@@ -311,14 +311,8 @@ def docs_screenshot(out="docs/screenshot.png"):
 TERMINAL_CAPTURE = ("put b K11", "put w K10", "put b J10", "put w D4", "put b L10", "put w Q16",
                     "put b K9")
 
-# Study mode (issue 37): the composed problem 1 set up and solved; the
-# picture shows the "right" ring round the board.
-STUDY_SOLVED = ("study", "put b A1", "put b B2", "put b C2", "put w B1", "put w C1", "wait 800",
-                "put b D1")
-
 SHOTS = {
     "screenshot.png": docs_screenshot,
-    "terminal-9x9-study.png": lambda out: terminal_screenshot(out, 9, STUDY_SOLVED, rows=40),
     "gui-9x9-study.png": lambda out: window_screenshot(out, 9, "(;GM[1]FF[4]SZ[9])\n",
                                                        study="D1"),
     "gui-9x9.png": lambda out: window_screenshot(out, 9, SMALL_GAME, click=SMALL_CAPTURE),
