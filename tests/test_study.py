@@ -124,11 +124,11 @@ def test_study_code_is_let_go_after_study_mode_on_the_unix_port(micropython, tmp
             "h.press(BTN_STUDY); s._set_up(h)\n"
             "print('DURING', sorted(m for m in sys.modules if m in "
             "('gogadget.study', 'gogadget.tsumego')))\n"
-            "h.press(BTN_STUDY)\n"
+            "h.press(BTN_STUDY); h.press(BTN_STUDY)\n"
             "for pl in range(81): h.scan[pl] = 0\n"
             "h.wait_ms(2000); h.moves('E5 D5')\n"
             "print('AFTER', [m for m in sys.modules if m.startswith('gogadget.') and "
-            "('study' in m or 'tsumego' in m)], h.ref.study)\n"
+            "('study' in m or 'tsumego' in m or 'review' in m)], h.ref.study)\n"
             % (str(PROBLEMS), str(tmp_path)))
     proc = micropython(code=code)
     out = proc.stdout + proc.stderr

@@ -18,7 +18,8 @@ game draws either shape.
 Buttons in study mode: New the next problem, Pass the previous one
 (both wrap round), held Pass sets the problem up again, Confirm takes back
 a wrong try (the lights ask for the stones to be lifted; after a right
-one it goes on to the next problem), held New leaves study mode (a new
+one it goes on to the next problem), held New goes on to review mode
+(review.py: a kept game stepped through; held New there ends study, a new
 game).  A take-back by the board's own gesture (lift the last stone,
 Confirm) works as in a game.
 
@@ -333,7 +334,7 @@ class Study:
         """A button in study mode; False: the game's meaning (the referee's)."""
         ref = self.ref
         if key == BTN_STUDY:
-            self.leave()
+            self.leave()  # to review mode
             return True
         if key == BTN_NEW:
             self.go(neighbour(self.path, self.name, 1))
@@ -362,13 +363,14 @@ class Study:
         return True
 
     def leave(self):
-        """Study mode ends: a new game, this module and the reader let go of."""
+        """The problems end: this module and the reader let go of, review
+        mode (review.py) next."""
         ref = self.ref
         ref.study = None
         self.problem = None
-        ref.event("study", "study mode off: a new game")
-        ref.new_game(handicap=ref.config.handicap)
+        ref.event("study", "problems off: review mode")
         forget("study", "tsumego")
+        __import__("gogadget.review", None, None, ("start",)).start(ref)
 
 
 def start(ref):

@@ -179,9 +179,14 @@ def scenario_study_white_to_play_and_wraps_round(tmp):
     _said(h, "right")
     h.press(BTN_CONFIRM)  # after a right one: the next, wrapping round
     _said(h, "problem 1 of 3")
-    h.press(BTN_STUDY)  # held New: study mode off, a new game
-    assert h.ref.study is None and h.ref.board.moves == 0
-    _said(h, "study mode off")
+    h.press(BTN_STUDY)  # held New: review mode (no kept games here)
+    assert h.ref.study is not None and h.ref.board.moves == 0
+    said = [e[1] for e in h.events()]
+    assert "problems off: review mode" in said, said
+    assert said[-1].startswith("no kept games to review"), said
+    h.press(BTN_STUDY)  # held New again: study off, a new game
+    assert h.ref.study is None
+    assert h.events("review")[-1][1] == "review mode off: a new game"
 
 
 def scenario_study_progress_kept_across_power_cut(tmp):
@@ -234,3 +239,63 @@ def scenario_study_files_it_cannot_use(tmp):
     h2 = _hand(_fresh(tmp + "/empty"))
     _study(h2)
     _said(h2, "no problems in")
+
+
+def _clear(h):
+    for pl in range(h.size * h.size):
+        h.scan[pl] = 0
+    h.wait_ms(2000)
+
+
+def scenario_review_steps_through_a_kept_game_and_keeps_a_variation(tmp):
+    d = _folder(tmp, "review")
+    games = _fresh(tmp + "/review-games")
+    h = _hand(d, games)
+    h.ref.resume([], "", h.t)
+    h.moves("E5 D5 F5 D4 E4 J9")
+    h.press(BTN_NEW)
+    h.press(BTN_CONFIRM)  # the unfinished game is kept: 0001.sgf
+    with open(games + "/0001.sgf") as f:
+        original = f.read()
+    _clear(h)
+    h.press(BTN_STUDY)
+    h.press(BTN_STUDY)  # held New twice: review mode
+    said = [e[1] for e in h.events()]
+    assert "review 0001.sgf: 6 moves; set the start up, then New steps forward, Pass back" \
+        in said, said
+    h.settle()
+    assert h.ref.phase == "play"
+    h.press(BTN_NEW)  # forward: the record's first move lit to be placed
+    assert h.code("E5") == fr.PUT_BLACK | fr.BLINK
+    h.follow()
+    h.press(BTN_NEW)
+    assert h.code("D5") == fr.PUT_WHITE | fr.BLINK
+    h.follow()
+    h.press(BTN_NEW)
+    h.follow()
+    h.play("D4")  # the record's next move placed by hand: a step forward too
+    assert h.ref.study.at == 4 and h.ref.study.branch == -1
+    h.press(BTN_PASS)  # back: D4 lit to be lifted
+    assert h.colour_at("D4") == fr.REMOVE
+    h.follow()
+    assert h.ref.board.moves == 3 and h.ref.study.at == 3
+    h.events()
+    h.play("C3")  # White plays elsewhere: a variation from move 3
+    h.play("G7")
+    said = [e[1] for e in h.events("review")]
+    assert "a variation from move 3: Confirm keeps it as a new record" in said, said
+    h.press(BTN_CONFIRM)
+    said = [e[1] for e in h.events("review")]
+    assert "variation kept as 0002.sgf (0001.sgf unchanged)" in said, said
+    with open(games + "/0001.sgf") as f:
+        assert f.read() == original
+    with open(games + "/0002.sgf") as f:
+        kept = f.read()
+    from gogadget import sgf
+    main = sgf.parse(kept)
+    assert main.moves == sgf.parse(original).moves  # the main line is the record's
+    assert "(;W[df];B[ef];W[ia])(;W[cg];B[gc]C[a variation at the board from move 3])" \
+        in kept, kept
+    assert "SZ[9]" in kept
+    h.press(BTN_STUDY)  # held New: study off, a new game
+    assert h.ref.study is None
