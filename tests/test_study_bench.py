@@ -23,13 +23,14 @@ def test_the_study_script_solves_the_problem_and_measures_its_own_part(tmp_path)
     flash = tmp_path / "flash"
     (flash / "games").mkdir(parents=True)
     (flash / "problems").mkdir()
-    for name, data in study_bench.bench_files(tmp_path).items():
+    for name, data in study_bench.bench_files(tmp_path, 30).items():
         (flash / name).write_bytes(data)
     res = run_micropython(code=bench.REPL_FREE + "import studybench\n", cwd=str(flash),
                           timeout=600)
     out = res.stdout + res.stderr
     assert res.returncode == 0 and "STUDY " in out, out[-3000:]
-    low, where, setup, wrong, back, solved, off = eval(bench.parse("STUDY", out))
+    low, where, setup, wrong, back, solved, reviewed, off = eval(bench.parse("STUDY", out))
+    assert reviewed == ("0001.sgf", 30, 30, 30), out[-2000:]
     assert setup == ("play", 2, 38, 201), out[-2000:]
     assert wrong == 4 and back == (2, 0), out[-2000:]
     assert solved == (3, 20, 1, 2) and off, out[-2000:]

