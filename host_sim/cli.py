@@ -482,6 +482,8 @@ def parser():
     pu.set_defaults(func=cmd_pull)
     from host_sim import study as study_host
     study_host.add_push_parser(sub, _add_board_options)
+    from host_sim import hints
+    hints.add_parser(sub, _add_board_options)
     v = sub.add_parser("version", help="the board's firmware version and build",
                        description="The board's firmware version and the git commit its image "
                        "was made from ('dev' for a .mpy deploy), and the host tools' own.")

@@ -29,7 +29,6 @@ and each change of problem: a power cut loses at most the try under way.
 """
 import os
 
-from gogadget import signals as sg
 from gogadget.board import OK
 from gogadget.compat import const, forget
 from gogadget.events import BTN_PASS, BTN_CONFIRM, BTN_NEW, BTN_RESIGN, BTN_STUDY
@@ -40,6 +39,8 @@ from gogadget.tsumego import F_KID, F_LINE, F_RIGHT, read
 PROGRESS = "progress.txt"
 VERSION = "gogadget-study 1"
 VERDICT_MS = const(3000)
+_P_RIGHT = const(16)  # signals._P_RIGHT: the solved ring
+_P_WRONG = const(17)  # signals._P_WRONG: the wrong cross
 # Study.state
 S_NONE = const(0)  # no problem to show (an empty folder, a file that cannot be read)
 S_SETUP = const(1)  # the problem's stones are being set up
@@ -318,7 +319,7 @@ class Study:
         size = ref.size
         n = ref.n
         fig = bytearray(n)
-        code = sg.P_RIGHT if right else sg.P_WRONG
+        code = _P_RIGHT if right else _P_WRONG
         for i in range(size):
             if right:
                 fig[i] = fig[n - 1 - i] = fig[i * size] = fig[i * size + size - 1] = code
