@@ -164,6 +164,33 @@ def gnugo_territory(board, engine):
     return m, score
 
 
+def watch(board, engine, seconds, territory=False, clock=None, sleep=None, say=print):
+    """Serve the board's gesture for seconds: Confirm with nothing to
+    confirm in play (the board's event "prompt nothing to confirm") asks for
+    a hint, answered with the engine's (territory: its territory view); the
+    board itself refuses outside play.  Returns the answers given."""
+    import time
+    clock = clock or time.monotonic
+    sleep = sleep or time.sleep
+    end = clock() + seconds
+    answered = 0
+    while clock() < end:
+        for line in board.send("gogadget-events").splitlines():
+            if line.strip() == "prompt nothing to confirm":
+                try:
+                    if territory:
+                        _m, score = gnugo_territory(board, engine)
+                        say("territory lit on the board; estimated %s" % score)
+                    else:
+                        moves = gnugo_hint(board, engine)
+                        say("hint lit: %s" % ", ".join("%s %.1f" % mv for mv in moves))
+                    answered += 1
+                except HintError as exc:
+                    say("no hint: %s" % exc)
+        sleep(0.2)
+    return answered
+
+
 def command(args):
     """`gogadget hint`: once, the engine's advice on the board's position."""
     from host_sim import cli
@@ -175,14 +202,18 @@ def command(args):
     eng = None
     try:
         eng = start_engine(args.engine)
-        if args.territory:
+        if args.watch:
+            print("asking %s whenever Confirm is pressed with nothing to confirm, for %d s"
+                  % (args.engine, args.watch))
+            watch(conn.board, eng, args.watch, args.territory)
+        elif args.territory:
             _m, score = gnugo_territory(conn.board, eng)
             print("territory lit on the board; estimated %s" % score)
         else:
             moves = gnugo_hint(conn.board, eng, args.count)
             print("hint lit on the board: %s (best first)"
                   % ", ".join("%s %.1f" % mv for mv in moves))
-    except (GtpError, HintError) as exc:
+    except (GtpError, HintError, KeyboardInterrupt) as exc:
         print("gogadget hint: %s" % exc, file=sys.stderr)
         return 1
     finally:
@@ -205,5 +236,8 @@ def add_parser(sub, add_board_options):
     p.add_argument("--territory", action="store_true", help="the territory view instead")
     p.add_argument("--count", type=int, default=HINTS, help="candidates lit (default %d)" % HINTS)
     p.add_argument("--rated", action="store_true", help="the game is rated: refuse")
+    p.add_argument("--watch", type=int, default=0, metavar="SECONDS",
+                   help="for SECONDS, answer the board's gesture (Confirm pressed in play with "
+                        "nothing to confirm) instead of once now")
     p.set_defaults(func=command)
     return p

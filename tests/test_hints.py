@@ -101,3 +101,22 @@ def test_the_board_refuses_hints_in_a_room_game_or_while_it_asks():
     sim.referee.room = True  # (broadcast.Broadcaster.attach sets it)
     with pytest.raises(hints.HintError, match="no hints in a room game"):
         d.send("gogadget-lights hint D4")
+
+
+def test_the_gesture_asks_and_the_host_answers_with_gnugo(gnugo_path):
+    from gogadget.events import BTN_CONFIRM
+    sim = _sim("E5 C3 G3")
+    d = Direct(sim)
+    d.send("gogadget-events")  # what happened so far
+    sim.press(BTN_CONFIRM)  # nothing to confirm in play: a hint asked
+    sim.run(40)
+    ticks = iter(range(3))
+    said = []
+    eng = engine(GNUGO + " --mode gtp")
+    try:
+        n = hints.watch(d, eng, 2, clock=lambda: next(ticks), sleep=lambda s: sim.run(20),
+                        say=said.append)
+    finally:
+        eng.close()
+    assert n == 1 and said[0].startswith("hint lit: "), said
+    assert fr.INFO in [sim.leds.code(p) for p in range(81)]
