@@ -188,7 +188,6 @@ class Review:
     def leave(self):
         ref = self.ref
         ref.study = None
-        self.moves = None
         ref.event("review", "review mode off: a new game")
         ref.new_game(handicap=ref.config.handicap)
         forget("review")
