@@ -192,13 +192,13 @@ def watch(board, engine, seconds, territory=False, clock=None, sleep=None, say=p
 
 
 def command(args):
-    """`gogadget hint`: once, the engine's advice on the board's position."""
-    from host_sim import cli
+    """`gogadget hint`: once, the engine's advice on the board's position
+    (args.connect: the command line's way to the board, cli.Connection)."""
     from host_sim.serialport import GtpError, engine as start_engine
     if args.rated:
         print("gogadget hint: no hints in a rated game", file=sys.stderr)
         return 2
-    conn = cli.Connection(args)
+    conn = args.connect(args)
     eng = None
     try:
         eng = start_engine(args.engine)
@@ -223,7 +223,7 @@ def command(args):
     return 0
 
 
-def add_parser(sub, add_board_options):
+def add_parser(sub, add_board_options, connect):
     p = sub.add_parser("hint", help="an engine's best moves (or territory) lit on the board",
                        description="Load the board's game into a GTP engine (GNU Go's "
                        "top_moves, initial_influence and estimate_score) and light its top "
@@ -239,5 +239,5 @@ def add_parser(sub, add_board_options):
     p.add_argument("--watch", type=int, default=0, metavar="SECONDS",
                    help="for SECONDS, answer the board's gesture (Confirm pressed in play with "
                         "nothing to confirm) instead of once now")
-    p.set_defaults(func=command)
+    p.set_defaults(func=command, connect=connect)
     return p

@@ -112,7 +112,9 @@ def attach(sim):
             pass  # study mode says the folder is empty
 
 
-def add_push_parser(sub, add_board_options):
+def add_push_parser(sub, add_board_options, default_port, store_of):
+    """(cli.py's registration: its options, its port and its way to the
+    simulator's game folder, passed in: nothing here imports the cli.)"""
     p = sub.add_parser("push", help="copy a folder of SGF problems to the board (study mode)",
                        description="Check every .sgf in FOLDER with the board's own problem "
                        "reader, then copy them to the board's problems/ folder with mpremote "
@@ -124,19 +126,17 @@ def add_push_parser(sub, add_board_options):
     p.add_argument("--size", type=int, default=None,
                    help="the board's size (default 19; --sim: --sim-size)")
     p.add_argument("--dest", default=None, help="copy into this folder instead of a board")
-    p.set_defaults(func=cmd_push)
+    p.set_defaults(func=cmd_push, default_port=default_port, store_of=store_of)
     return p
 
 
 def cmd_push(args):
-    from host_sim import session
-    from host_sim.cli import DEFAULT_PORT
     size = args.size or (args.sim_size if args.sim else 19)
     dest = args.dest
     if args.sim and dest is None:
-        dest = sim_folder(args.sim_store or session.default_store())
+        dest = sim_folder(args.store_of(args))
     try:
-        push(args.folder, size, args.port or DEFAULT_PORT, dest)
+        push(args.folder, size, args.port or args.default_port, dest)
     except ProblemError as exc:
         print("gogadget push: %s" % exc, file=sys.stderr)
         return 2
