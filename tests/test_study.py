@@ -107,7 +107,8 @@ def test_reader_5000_nodes_on_the_unix_port_in_a_small_heap(micropython, tmp_pat
             "p = tsumego.read(%r, 9)\nprint('READ', p.n)\n"
             % (str(f), str(PROBLEMS / "p02-straight-three.sgf")))
     proc = micropython(code=code, heapsize="64k")
-    assert "REFUSED more than %d moves" % tsumego.MAX_NODES in proc.stdout, proc.stdout + proc.stderr
+    out = proc.stdout + proc.stderr
+    assert "REFUSED more than %d moves" % tsumego.MAX_NODES in proc.stdout, out
     assert "READ 10" in proc.stdout
 
 

@@ -123,7 +123,7 @@ def main():
                 break
         setup = (ref.phase, st.state, len(st.problem.stones), st.problem.n)
         p = st.problem
-        # a wrong first move: the second child of the first node (wrong lines come after the correct one)
+        # a wrong first move: the first node's second child (the correct line comes first)
         w = p.sib[1]
         play(ref.place(p.pt(w)), p.colour(w), 3)
         wrong = st.state
