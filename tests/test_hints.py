@@ -71,6 +71,7 @@ def test_gnugo_top_moves_lit_best_distinct(gnugo_path):
         assert sim.leds.code(sim.stones.place(v)) == fr.INFO | fr.DIM
     assert any(e[1] == "hint" and "hint at move 4: %s" % moves[0][0] in e[2]
                for e in sim.events), sim.events[-3:]
+    assert "C[engine hints: hint at move 4]" in Direct(sim).send("gogadget-sgf")  # the record
 
 
 def test_gnugo_territory_lit_and_score_said(gnugo_path):

@@ -12,7 +12,10 @@ Shown for SHOW_MS in place of the prompts (a stone or a button ends it at
 once, as gogadget-show).  Refused while the board asks for a stone (it
 never hides what it asks for), in a game with a remote opponent and on a
 board publishing to a room: hints are for study, never for a room game.
-A hint given is said as an event ("hint", ...) and counted in ref.hints.
+A hint given is said as an event ("hint", ...) and written in the game's
+record, the root's comment (board.hinted, sgf.write_record): "engine hints:
+hint at move 12, territory at move 30".  (Not journalled: a record kept
+after a power cut does not say it.)
 """
 from gogadget import signals as sg
 from gogadget.compat import const, ticks_add
@@ -40,7 +43,7 @@ def show(ref, args):
         for i in range(len(args) - 1, 0, -1):  # the best drawn last: it wins a duplicate
             pt = parse_vertex(size, args[i])
             grid[ref.place(pt)] = _P_HINT_BEST if i == 1 else _P_HINT
-        ref.hints = getattr(ref, "hints", 0) + 1
+        _record(ref, "hint")
         ref.event("hint", "hint at move %d: %s" % (ref.board.moves + 1, " ".join(
             vertex(size, parse_vertex(size, v)) for v in args[1:])))
     else:
@@ -56,10 +59,17 @@ def show(ref, args):
                     grid[r * size + c] = sg.P_TERRITORY_WHITE
                 elif k != ".":
                     raise GtpError("the map is b, w and . only")
-        ref.hints = getattr(ref, "hints", 0) + 1
+        _record(ref, "territory")
         ref.event("territory", "territory at move %d%s" % (
             ref.board.moves, ": estimated " + args[2] if len(args) > 2 else ""))
     ref.shown = grid
     ref.shown_until = ticks_add(ref.now, SHOW_MS)
     ref.paint()
     return ""
+
+
+def _record(ref, what):
+    b = ref.board
+    said = getattr(b, "hinted", "")
+    setattr(b, "hinted", (said + ", " if said else "engine hints: ")
+            + "%s at move %d" % (what, b.moves + 1))
