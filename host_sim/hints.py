@@ -191,6 +191,66 @@ def watch(board, engine, seconds, territory=False, clock=None, sleep=None, say=p
     return answered
 
 
+# -- the moves where the evaluation drops most (review) ---------------------------
+
+DROPS = "gogadget-drops:"  # the root's GC[...] review.py reads: the marked moves' numbers
+
+
+def score_value(text):
+    """estimate_score's "W+3.8 (upper ...)" -> Black's lead (-3.8); "0": 0."""
+    word = text.split()[0] if text.split() else "0"
+    if word[:2] in ("B+", "W+"):
+        v = float(word[2:])
+        return v if word[0] == "B" else -v
+    return float(word)
+
+
+def mark_drops(text, engine, n=3):
+    """The record's main line evaluated after every move by GNU Go
+    (loadsgf FILE K+1; estimate_score) -> (a new SGF: the main line, the
+    n moves that lost their mover most marked with a comment, and their
+    numbers in the root's GC[gogadget-drops: ...]; [(move, points lost)]).
+    The record given is not changed; its nodes' other properties are not
+    carried over (the root's are)."""
+    from gogadget import sgf as sgfmod
+    from gogadget.points import BLACK, PASS, sgf_coord
+    game = sgfmod.parse(text)
+    fd, path = tempfile.mkstemp(suffix=".sgf", prefix="gogadget-drops-")
+    try:
+        with os.fdopen(fd, "w") as f:
+            f.write(text)
+        scores = []
+        for k in range(len(game.moves) + 1):
+            engine.send("loadsgf %s %d" % (path, k + 1))
+            scores.append(score_value(engine.send("estimate_score")))
+    finally:
+        os.remove(path)
+    losses = []
+    for k, (colour, _pt) in enumerate(game.moves, 1):
+        delta = scores[k] - scores[k - 1]
+        loss = -delta if colour == BLACK else delta
+        if loss > 0:
+            losses.append((loss, k))
+    marked = sorted((k, loss) for loss, k in sorted(losses, reverse=True)[:n])
+    at = dict(marked)
+    out = ["(;"]
+    for key, values in game.props.items():
+        if key in ("B", "W", "GC"):
+            continue
+        out.append(key + "".join("[%s]" % v.replace("\\", "\\\\").replace("]", "\\]")
+                                 for v in values))
+    out.append("GC[%s %s]" % (DROPS, " ".join(str(k) for k, _ in marked)))
+    for k, (colour, pt) in enumerate(game.moves, 1):
+        out.append(";%s[%s]" % ("B" if colour == BLACK else "W",
+                                "" if pt == PASS else sgf_coord(game.size, pt)))
+        if k in at:
+            out.append("C[drop: %.1f points for %s (GNU Go estimate_score %+.1f -> %+.1f)]"
+                       % (at[k], "Black" if colour == BLACK else "White", scores[k - 1],
+                          scores[k]))
+    out.append(")\n")
+    return "".join(out), marked
+
+
 def command(args):
     """`gogadget hint`: once, the engine's advice on the board's position
     (args.connect: the command line's way to the board, cli.Connection)."""
@@ -198,6 +258,24 @@ def command(args):
     if args.rated:
         print("gogadget hint: no hints in a rated game", file=sys.stderr)
         return 2
+    if args.drops:
+        eng = start_engine(args.engine)
+        try:
+            with open(args.drops) as f:
+                text, marked = mark_drops(f.read(), eng, args.count)
+        except (OSError, ValueError, GtpError) as exc:
+            print("gogadget hint: %s" % exc, file=sys.stderr)
+            return 1
+        finally:
+            eng.close()
+        out = args.drops[:-4] + "-drops.sgf" if args.drops.endswith(".sgf") else \
+            args.drops + "-drops.sgf"
+        with open(out, "w") as f:
+            f.write(text)
+        print("%s: the moves that lost most, %s; written to %s (%s unchanged)" % (
+            args.drops, ", ".join("%d (%.1f points)" % m for m in marked) or "none", out,
+            args.drops))
+        return 0
     conn = args.connect(args)
     eng = None
     try:
@@ -236,6 +314,10 @@ def add_parser(sub, add_board_options, connect):
     p.add_argument("--territory", action="store_true", help="the territory view instead")
     p.add_argument("--count", type=int, default=HINTS, help="candidates lit (default %d)" % HINTS)
     p.add_argument("--rated", action="store_true", help="the game is rated: refuse")
+    p.add_argument("--drops", default=None, metavar="GAME.sgf",
+                   help="no board: mark the --count moves of GAME.sgf where GNU Go's estimate "
+                        "dropped most for the mover, in GAME-drops.sgf (review mode's Confirm "
+                        "jumps to them)")
     p.add_argument("--watch", type=int, default=0, metavar="SECONDS",
                    help="for SECONDS, answer the board's gesture (Confirm pressed in play with "
                         "nothing to confirm) instead of once now")

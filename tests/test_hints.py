@@ -121,3 +121,44 @@ def test_the_gesture_asks_and_the_host_answers_with_gnugo(gnugo_path):
         eng.close()
     assert n == 1 and said[0].startswith("hint lit: "), said
     assert fr.INFO in [sim.leds.code(p) for p in range(81)]
+
+
+GAME = ("(;GM[1]FF[4]SZ[9]KM[7.5]PB[Person]C[a 9x9 game];B[ee];W[cc];B[gc];W[cg];B[ge];W[ai]"
+        ";B[ec];W[ce];B[eg])\n")  # White's A1 (move 6) gives away the move
+
+
+def test_drops_marked_by_gnugo_and_review_jumps_to_them(gnugo_path, tmp_path):
+    import sys
+    sys.path.insert(0, str(ROOT / "tests" / "mp"))
+    from gogadget import sgf
+    eng = engine(GNUGO + " --mode gtp")
+    try:
+        text, marked = hints.mark_drops(GAME, eng, 2)
+    finally:
+        eng.close()
+    # (only moves that lost their mover points are marked: at most 2)
+    assert 1 <= len(marked) <= 2 and all(loss > 0 for _, loss in marked), marked
+    assert 6 in [k for k, _ in marked], marked
+    g = sgf.parse(text)
+    assert g.moves == sgf.parse(GAME).moves and g.props["PB"] == ["Person"]
+    assert g.props["GC"] == ["gogadget-drops: %s" % " ".join(str(k) for k, _ in marked)]
+    assert text.count("C[drop: ") == len(marked)
+    # the board: review mode's Confirm goes to the position before each marked move
+    import study_scenarios as sc
+    from gogadget.events import BTN_CONFIRM, BTN_STUDY
+    games = sc._fresh(str(tmp_path / "games"))
+    with open(games + "/0001.sgf", "w") as f:
+        f.write(text)
+    h = sc._hand(sc._fresh(str(tmp_path / "problems")), games)
+    h.ref.resume([], "", h.t)
+    h.press(BTN_STUDY)
+    h.press(BTN_STUDY)
+    h.settle()
+    h.events()
+    h.press(BTN_CONFIRM)
+    first = marked[0][0]
+    assert h.ref.board.moves == first - 1 and h.ref.study.at == first - 1
+    said = [e[1] for e in h.events("review")]
+    assert "before move %d, marked by the engine: New plays it" % first in said, said
+    h.follow()  # the stones lit are placed
+    assert h.ref.outstanding() == 0

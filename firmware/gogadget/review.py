@@ -15,7 +15,9 @@ is never written.
 
 Buttons: New the next move, Pass the move before, held Pass the game kept
 before this one (from the oldest: the newest), Confirm keeps the
-variation, held New leaves review mode (a new game).
+variation (with none: on to the position before the next move an engine
+marked, GC[gogadget-drops: N ...], `gogadget hint --drops`), held New
+leaves review mode (a new game).
 """
 from gogadget import journal as jn
 from gogadget.board import OK
@@ -34,6 +36,7 @@ class Review:
         self.store = ref.journal.dir if ref.journal is not None else ref.config.store
         self.name = ""
         self.moves = zeros("H", 0)  # colour << 14 | point of the main line
+        self.drops = zeros("H", 0)  # moves an engine marked (GC[gogadget-drops: ...])
         self.root = ""  # the record's first node, as SGF text (properties kept)
         self.at = 0  # moves of the main line on the board
         self.branch = -1  # the move the variation starts from (-1: none)
@@ -71,6 +74,11 @@ class Review:
             colour, pt = g.moves[i]
             moves[i] = colour << 14 | pt
         self.moves = moves
+        gc = g.props.get("GC")
+        marked = gc[0].split()[1:] if gc and gc[0].startswith("gogadget-drops:") else ()
+        self.drops = zeros("H", len(marked))
+        for i in range(len(marked)):
+            self.drops[i] = int(marked[i])
         root = ";"
         for key in g.props:
             if key != "B" and key != "W":  # (a move in the first node is in moves)
@@ -146,15 +154,31 @@ class Review:
         elif key == BTN_CONFIRM:
             if ref.takeback or ref.ask_stuck >= 0:
                 return False
-            if self.branch < 0:
-                self.say("no variation to keep: play a stone of the side to move")
-            else:
+            if self.branch >= 0:
                 self.keep()
+            else:
+                self.jump()
         else:
             return False
         ref.dirty = True
         ref.refresh()
         return True
+
+    def jump(self):
+        """Confirm with no variation: on to the position before the next
+        move an engine marked (host_sim/hints.py, mark_drops)."""
+        ref = self.ref
+        for k in self.drops:
+            if k - 1 > self.at:
+                while self.at < k - 1:
+                    code = self.moves[self.at]
+                    if ref.external_move(code >> 14, code & 0x3FFF) != OK:
+                        break
+                    self.at += 1
+                self.say("before move %d, marked by the engine: New plays it" % k)
+                return
+        self.say("no marked move ahead" if len(self.drops) else
+                 "no variation to keep: play a stone of the side to move")
 
     def keep(self):
         """The record with the variation as a new file; the original stays."""
