@@ -302,7 +302,8 @@ def main(argv=()):
             rel = p.relative_to(build).as_posix()
             if p.is_file() and rel != "main.py" and not rel.startswith("."):
                 files[rel] = p.read_bytes()
-        files.update(bench_files(d))
+        # `problem`: the problem part alone (the review's game has no moves)
+        files.update(bench_files(d, 0 if "problem" in parts else REVIEW_MOVES))
         img = rp2.flash_image(d / "study.img", None, files,
                               dirs=["gogadget", "gogadget/hw", "games", "problems"],
                               blocks=blocks)
