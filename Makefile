@@ -75,12 +75,12 @@ romfs: $(STAMP)
 
 # The one file a maker drags onto the board: the official MicroPython UF2
 # for it (micropython.org/download, or mpflash) with make mpy's files on its
-# filesystem: make image FIRMWARE=RPI_PICO-....uf2 [BOARD=pico|pico-w]
+# filesystem: make image FIRMWARE=RPI_PICO-....uf2 [BOARD=pico|pico-w] [PROBLEMS=folder]
 # writes build/gogadget-BOARD-VERSION.uf2 (host_sim/tools/uf2.py).
 # The firmware is checked before make mpy's build runs.
 image: $(STAMP) umqtt
 	@test -n "$(FIRMWARE)" || { echo "make image FIRMWARE=path/to/the/official.uf2 [BOARD=pico|pico-w]" >&2; exit 2; }
-	$(PY) -m host_sim.tools.uf2 image --firmware "$(FIRMWARE)" $(if $(BOARD),--board $(BOARD))
+	$(PY) -m host_sim.tools.uf2 image --firmware "$(FIRMWARE)" $(if $(BOARD),--board $(BOARD)) $(if $(PROBLEMS),--problems "$(PROBLEMS)")
 
 deploy: mpy
 	$(PY) -m host_sim.tools.mpy deploy --port $(PORT)

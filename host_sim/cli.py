@@ -507,6 +507,10 @@ def parser():
     pu.add_argument("--dest", default="games", help="folder to download into (default games)")
     pu.add_argument("--force", action="store_true", help="overwrite games already downloaded")
     pu.set_defaults(func=cmd_pull)
+    from host_sim import study as study_host
+    study_host.add_push_parser(sub, _add_board_options, DEFAULT_PORT, _store)
+    from host_sim import hints
+    hints.add_parser(sub, _add_board_options, Connection)
     v = sub.add_parser("version", help="the board's firmware version and build",
                        description="The board's firmware version and the git commit its image "
                        "was made from ('dev' for a .mpy deploy), and the host tools' own.")

@@ -96,6 +96,10 @@ MEANINGS = {
     "P_DIGIT": "the final count, drawn as digits",
     "P_TAKEBACK": "take-back under way: put back the lit prisoners, then press Confirm",
     "P_PLACED": "a free handicap stone, counted; press Confirm when all are down",
+    "P_RIGHT": "study: the problem is solved (a ring round the board's edge, 3 s)",
+    "P_WRONG": "study: a wrong try (a cross over the board, 3 s); Confirm takes it back",
+    "P_HINT": "an engine's candidate move (asked by the host: `gogadget hint`), 10 s",
+    "P_HINT_BEST": "the engine's best move, brighter than the other candidates",
 }
 PATTERNS = {frame.STEADY: "steady", frame.BLINK: "blinks (1 Hz, on half the time)",
             frame.FAST: "flashes twice a second", frame.DIM: "dim"}

@@ -188,7 +188,7 @@ class BoardView:
         self.hand_canvas.pack(anchor="w", pady=(0, 6))
         self.buttons = {}
         for label, name in (("Pass", "pass"), ("Confirm", "confirm"), ("New game", "new"),
-                            ("Resign", "resign")):
+                            ("Resign", "resign"), ("Study (New held)", "study")):
             self.buttons[name] = tk.Button(side, text=label, width=10,
                                            command=lambda n=name: self.sim.press(n))
             self.buttons[name].pack(pady=2, fill="x")

@@ -189,6 +189,13 @@ def next_step(sim):
             return ("handicap: " if ref.handicap else "set-up: ") + fix + fault
         return "set-up: clear the board" + fault
     # play
+    study = getattr(ref, "study", None)
+    if study is not None and study.state in (3, 4, 0):  # study.S_RIGHT, S_WRONG, S_NONE
+        fix = _fix_first(sim, lit)
+        text = {3: "solved: New for the next problem (Confirm too), Pass for the previous",
+                4: "wrong: Confirm takes the try back; held Pass sets the problem up again",
+                0: "study: no problem here: New for the next, held New to leave"}[study.state]
+        return (fix + "; " if fix and study.state != 4 else "") + text + fault
     takeback = takeback_waiting(sim, lit)
     if takeback:
         return ("take-back of %s ready: press Confirm to take back (put the stone back to go on)"

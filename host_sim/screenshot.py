@@ -136,10 +136,12 @@ class _Xvfb:
 
 
 def window_screenshot(out, size=19, sgf_text=None, slide=None, click=None, finish=False,
-                      timeout=60):
+                      timeout=60, study=None):
     """Run the window on a private Xvfb with a game loaded, then act as a
     person: slide a stone, click a point, or pass twice and confirm (the
-    result in digits); save the window when the LEDs that ask are lit."""
+    result in digits), or (study: the answer's point) press Study, set the
+    first problem up where the lights ask and play the answer; save the
+    window when the LEDs that ask are lit."""
     import json
     import os
     import sys
@@ -204,6 +206,21 @@ def window_screenshot(out, size=19, sgf_text=None, slide=None, click=None, finis
                 press(s["screen"][click])
                 s = wait(lambda s: any(v.startswith("remove") for v in s["lights"].values()))
                 asking = next(v for v, c in s["lights"].items() if c.startswith("remove"))
+            elif study:
+                press(s["buttons"]["study"])
+                s = wait(lambda s: "study" in s.get("last_event", ""))
+                for _ in range(60):
+                    time.sleep(0.5)
+                    s = state()
+                    put = [v for v, c in s["lights"].items() if c.startswith("put-")]
+                    if not put:
+                        break
+                    press(s["screen"][put[0]])
+                    time.sleep(0.4)
+                time.sleep(1.0)
+                press(s["screen"][study])
+                s = wait(lambda s: sum(c.startswith("ok") for c in s["lights"].values()) >= 20)
+                asking = None
             elif finish:
                 for name in ("pass", "pass", "confirm"):
                     press(s["buttons"][name])
@@ -296,6 +313,8 @@ TERMINAL_CAPTURE = ("put b K11", "put w K10", "put b J10", "put w D4", "put b L1
 
 SHOTS = {
     "screenshot.png": docs_screenshot,
+    "gui-9x9-study.png": lambda out: window_screenshot(out, 9, "(;GM[1]FF[4]SZ[9])\n",
+                                                       study="D1"),
     "gui-9x9.png": lambda out: window_screenshot(out, 9, SMALL_GAME, click=SMALL_CAPTURE),
     "gui-9x9-result.png": lambda out: window_screenshot(out, 9, SMALL_GAME, finish=True),
     "terminal-19x19.png": lambda out: terminal_screenshot(out, 19, TERMINAL_CAPTURE),

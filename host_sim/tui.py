@@ -21,7 +21,7 @@ HELP = (
                                      "for, else the one the turn light asks for)"),
     ("lift D4", "pick a stone up"),
     ("slide D4 E4", "push a stone to another point"),
-    ("pass | confirm | new | resign", "press a button"),
+    ("pass | confirm | new | resign", "press a button (study: New held)"),
     ("hand", "hold a hand over the board for a moment"),
     ("wait N", "let N ms pass"),
     ("show", "draw the board again"),
@@ -307,7 +307,7 @@ class Console:
                     load_into(sim, f.read())
             else:
                 raise ValueError("unknown action %r (put, lift, slide, pass, confirm, new, resign,"
-                                 " hand, wait, show, sgf, save, load, help, quit)" % verb)
+                                 " study, hand, wait, show, sgf, save, load, help, quit)" % verb)
         except (ValueError, OSError) as exc:
             self.say("error: %s" % exc)
             return True

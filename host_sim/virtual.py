@@ -233,7 +233,7 @@ class Buttons:
         self.queue = []
 
     def press(self, code):
-        if not 0 < code <= events.BTN_CALIBRATE:
+        if not 0 < code <= events.BTN_STUDY:
             raise ValueError("no button %r" % (code,))
         self.queue.append(code)
 
@@ -244,7 +244,7 @@ class Buttons:
 
 
 BUTTONS = {"pass": events.BTN_PASS, "confirm": events.BTN_CONFIRM, "new": events.BTN_NEW,
-           "resign": events.BTN_RESIGN}
+           "resign": events.BTN_RESIGN, "study": events.BTN_STUDY}
 
 
 def make_config(size=None, sensors=None, preset=None, komi=None, handicap=None, **extra):
@@ -300,6 +300,8 @@ class Simulator:
             self.sensors = Sensors(self.stones, self.clock, self.config.sensors, noise,
                                    random.Random(self.rng.random()))
         self.buttons = Buttons()
+        from host_sim import study
+        study.attach(self)  # the problems' folder of study mode
         self.app = App(self.config, self.sensors, self.leds, self.buttons, self.store_dir,
                        stream=stream)
         if stream is not None:

@@ -12,7 +12,7 @@ import neopixel  # noqa: E402  (the fake)
 from gogadget import frame as F  # noqa: E402
 from gogadget.config import Config  # noqa: E402
 from gogadget.events import (BTN_NONE, BTN_PASS, BTN_CONFIRM, BTN_NEW, BTN_RESIGN,  # noqa: E402
-                             BTN_CALIBRATE)
+                             BTN_CALIBRATE, BTN_STUDY)
 from gogadget.hw import pins, pico, selftest  # noqa: E402
 from gogadget.hw.heartbeat import Heartbeat  # noqa: E402
 from gogadget.hw.leds import LedChain  # noqa: E402
@@ -135,6 +135,12 @@ def test_short_presses(buttons):
 
 def test_long_pass_is_resign_only(buttons):
     assert press(buttons, [pins.BUTTON_PASS], 0, 2000) == [BTN_RESIGN]
+
+
+def test_long_new_is_study_only(buttons):
+    # study mode on or off (firmware/gogadget/study.py); a short New stays New
+    assert press(buttons, [pins.BUTTON_NEW], 0, 2000) == [BTN_STUDY]
+    assert press(buttons, [pins.BUTTON_NEW], 3000, 3300) == [BTN_NEW]
 
 
 def test_pass_and_new_held_is_calibrate_only(buttons):

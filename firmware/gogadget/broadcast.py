@@ -243,6 +243,7 @@ class Broadcaster:
     def attach(self, referee):
         """Publish this referee's game (from the next poll on)."""
         self.ref = referee
+        referee.room = True  # a room game: no engine hints (hintshow.py)
         st = self._st
         st[_GAME] = -1
         st[_FAULT] = st[_DAMAGE] = None

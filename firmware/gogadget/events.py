@@ -10,4 +10,5 @@ BTN_PASS = const(1)
 BTN_CONFIRM = const(2)  # confirm a take-back, the count, a set-up
 BTN_NEW = const(3)  # new game
 BTN_RESIGN = const(4)  # long press of pass
-BTN_CALIBRATE = const(5)  # pass + new held together at boot (the last code)
+BTN_CALIBRATE = const(5)  # pass + new held together at boot
+BTN_STUDY = const(6)  # new held: study mode on or off (study.py; the last code)

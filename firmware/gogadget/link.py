@@ -94,7 +94,7 @@ class Link(Engine):
         self._events = [None] * _EVENT_SLOTS
         commands = self.commands
         for name in ("status", "sgf", "games", "fetch", "events", "new", "setup", "frame",
-                     "marked", "result", "show", "remote", "clock"):
+                     "marked", "result", "show", "remote", "clock", "lights"):
             commands["gogadget-%s" % name] = name  # (a format longer than a name)
         commands["gogadget-replay"] = "guide"  # (self.replay is the Replay)
         commands["time_settings"] = "time_settings"
@@ -734,6 +734,17 @@ class Link(Engine):
         ref.shown_until = ticks_add(ref.now, ms)
         ref.paint()
         return ""
+
+    def lights(self, args):
+        """gogadget-lights hint ... | territory ...: an engine's advice lit
+        (hintshow.py, loaded for the command)."""
+        from gogadget import hintshow
+        try:
+            return hintshow.show(self.referee, args)
+        finally:
+            hintshow = None
+            forget("hintshow")
+
 
 class Replay:
     """Guides the person through a recorded game: each recorded move is

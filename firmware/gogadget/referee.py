@@ -26,7 +26,7 @@ from gogadget import view
 from gogadget import journal as jn
 from gogadget import signals as sg
 from gogadget.compat import const, forget, ticks_diff, zeros
-from gogadget.events import BTN_PASS, BTN_CONFIRM, BTN_NEW, BTN_RESIGN
+from gogadget.events import BTN_PASS, BTN_CONFIRM, BTN_NEW, BTN_RESIGN, BTN_STUDY
 from gogadget.frame import new_frame
 from gogadget.gamelog import GameLog, komi_code
 from gogadget.points import (EMPTY, BLACK, WHITE, PASS, check_size, colour_name,
@@ -141,6 +141,7 @@ class Referee:
         self.remote = 0
         self.clock = None  # clock.Clock when the config sets a time control
         self.tc_record = None  # the time control set over GTP, journalled (clockgtp)
+        self.study = None  # study.Study while in study mode (held New)
         self.start(config.size, config.komi, config.handicap, config.preset)
         self.refresh()  # until the settled view is taken, the board is taken to be empty
 
@@ -302,6 +303,8 @@ class Referee:
             self.dirty = True
         if self.dirty:
             self.refresh()
+        if self.study is not None:
+            self.study.follow(now_ms)
 
     def _boot_view(self):
         """The first settled view: stones found where the game has none were
@@ -427,6 +430,13 @@ class Referee:
     def press(self, key, now_ms):
         """One button event (key: events.BTN_*)."""
         self.now = now_ms
+        if key == BTN_STUDY or self.study is not None:
+            # Study mode (study.py, loaded only for it) takes the buttons.
+            if self.study is None:
+                __import__("gogadget.study", None, None, ("start",)).start(self)
+                return
+            if self.study.press(key, now_ms):
+                return
         clock = self.clock
         if clock is not None and clock.running:
             ch = clock.tick(now_ms)  # a flag that fell first ends the game first

@@ -129,8 +129,9 @@ def write_record(f, board, rules, komi=None, result="", date="", clock=None):
         setup = ()
     # The board's moves as (colour, point), read from its log one at a time.
     moves = (board.move(i) for i in range(board.moves))
+    # (board.hinted: the moves an engine's hint was shown at, hintshow.py)
     emit(f.write, board.size, moves, komi, handicap, rules_to_ru(name), result, date, "", "",
-         "", setup, clock)
+         getattr(board, "hinted", ""), setup, clock)
 
 
 def record(board, rules, komi=None, result="", date="", clock=None):

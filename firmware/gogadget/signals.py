@@ -27,6 +27,12 @@ P_DEAD = const(12)  # a stone of a chain marked dead, still on the board
 _P_DIGIT = const(13)  # (read by no other module: no name)
 P_TAKEBACK = const(14)  # the board shows the position before the last move: confirm?
 P_PLACED = const(15)  # a free handicap stone, counted, waiting for confirm
+# Read by one module each, which holds a copy (no names the board interns
+# at boot): study.py's verdicts, hintshow.py's engine advice.
+_P_RIGHT = const(16)  # study: a problem solved (a ring round the board's edge)
+_P_WRONG = const(17)  # study: a wrong try (a cross over the board)
+_P_HINT = const(18)  # an engine's candidate move (hintshow.py)
+_P_HINT_BEST = const(19)  # the engine's best move
 
 # Prompt -> frame code.  Things to do blink (1 Hz), things that are wrong
 # flash (two short flashes a second), information is steady or dim: a light
@@ -49,6 +55,10 @@ CODES = (
     fr.DIGIT,
     fr.OK_GREEN | fr.BLINK,
     fr.OK_GREEN | fr.DIM,
+    fr.OK_GREEN,
+    fr.ILLEGAL | fr.BLINK,
+    fr.INFO | fr.DIM,
+    fr.INFO,
 )
 
 PHASE_CODES = {

@@ -2,7 +2,7 @@
 import importlib
 import sys
 
-SECTIONS = ("rules", "referee", "scan", "sensors", "link", "rp2", "room", "relayrules")
+SECTIONS = ("rules", "referee", "scan", "sensors", "link", "rp2", "room", "relayrules", "study")
 
 
 def main(argv):

@@ -289,12 +289,13 @@ def merge(blocks, layout, fs):
 
 
 def make_image(firmware, board=None, build=BUILD, out=None, config=None, commit=None,
-               stream=sys.stdout):
+               stream=sys.stdout, extra=None):
     """`make image`: checks the firmware, builds the filesystem, writes the
     merged UF2 (to out, default build/gogadget-BOARD-VERSION.uf2) only when
     all is well; returns its path."""
     blocks, layout = check_firmware(firmware, board)
     files = board_files(build, layout.board, config, commit)
+    files.update(extra or {})  # problems/ (host_sim/study.py)
     fs = filesystem(files, layout)
     data = merge(blocks, layout, fs)
     out = Path(out) if out else image_path(layout.board, build)
@@ -337,6 +338,9 @@ def add_arguments(p):
                    help="the board it is for (default: the one the firmware names)")
     p.add_argument("--out", default=None,
                    help="where to write it (default build/gogadget-BOARD-VERSION.uf2)")
+    p.add_argument("--problems", default=None,
+                   help="a folder of SGF problems to put on the board as problems/ (study "
+                        "mode), each checked by the board's reader first")
     p.add_argument("--no-build", action="store_true",
                    help="take build/ as `make mpy` left it instead of building it first")
 
@@ -348,10 +352,14 @@ def cmd_image(args, stream=sys.stdout):
             raise ImageError("the firmware's sources are not here (%s): run this from the "
                              "project's checkout" % FIRMWARE)
         check_firmware(args.firmware, args.board)  # refused before anything is built
+        extra = None
+        if getattr(args, "problems", None):
+            from host_sim import study
+            extra = study.image_files(args.problems, json.loads(default_config())["size"])
         if not args.no_build:
             build_mpy(BUILD)
-        make_image(args.firmware, args.board, BUILD, args.out, stream=stream)
-    except ImageError as exc:
+        make_image(args.firmware, args.board, BUILD, args.out, stream=stream, extra=extra)
+    except (ImageError, ValueError) as exc:  # (study.ProblemError is a ValueError)
         print("image: %s; nothing written" % exc, file=sys.stderr)
         return 2
     return 0

@@ -6,11 +6,12 @@ RP2040's internal pull-ups, turned into events.BTN_* codes.
   held for long_press_ms it is BTN_RESIGN (once, while still held);
 * pass and new held together for long_press_ms is BTN_CALIBRATE, and
   neither button reports anything else for that press;
-* new game is reported on release, confirm on press.
+* new game is reported on release, confirm on press; new held for
+  long_press_ms is BTN_STUDY (study mode on or off), once, while held.
 """
 from gogadget.compat import const, ticks_diff
 from gogadget.events import (BTN_NONE, BTN_PASS, BTN_CONFIRM, BTN_NEW, BTN_RESIGN,
-                             BTN_CALIBRATE)
+                             BTN_CALIBRATE, BTN_STUDY)
 
 _PASS = const(0)
 CONFIRM = const(1)  # (boot.py: held at power-up)
@@ -100,6 +101,10 @@ class Buttons:
                 and ticks_diff(now_ms, since[_PRESSED + _PASS]) >= self.long_press_ms:
             st[_USED + _PASS] = 1
             self.push(BTN_RESIGN)
+        if st[_NEW] and not st[_USED + _NEW] \
+                and ticks_diff(now_ms, since[_PRESSED + _NEW]) >= self.long_press_ms:
+            st[_USED + _NEW] = 1
+            self.push(BTN_STUDY)
         raw = st[_LEN]
         if not raw:
             return BTN_NONE
