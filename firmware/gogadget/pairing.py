@@ -350,7 +350,7 @@ class Follower:
     def _put(self, colour, pt):
         i = 2 * self.count
         if i + 2 > len(self.moves):
-            grown = bytearray(len(self.moves) * 2 + 64)
+            grown = bytearray(i + 256)  # 128 moves more (pairops.snapshot)
             grown[:i] = self.moves[:i]
             self.moves = grown
         v = colour << 12 | pt

@@ -14,7 +14,7 @@ from gogadget.points import BLACK, PASS, WHITE, parse_sgf_coord
 def init(f, board_id, opponent, colour, pair_id):
     """Follower.__init__'s work (see there)."""
     # (imported here: boot.learn_names loads this module before the room's)
-    from gogadget.broadcast import T_GAME, T_MOVE, T_STATUS, topic, valid_board_id
+    from gogadget.broadcast import topic, valid_board_id
     for name in (board_id, opponent, pair_id):
         if not valid_board_id(name):
             raise ValueError("bad id %r (1-32 of a-z A-Z 0-9 - _)" % (name,))
@@ -24,8 +24,6 @@ def init(f, board_id, opponent, colour, pair_id):
     f.opponent = opponent
     f.pair_id = pair_id
     f.remote = Remote(3 - colour)
-    f.topics = (topic(opponent, T_PAIR).encode(), topic(opponent, T_GAME).encode(),
-                topic(opponent, T_MOVE).encode(), topic(opponent, T_STATUS).encode())
     f.hello = (topic(board_id, T_PAIR).encode(), pair_message(pair_id, colour, opponent))
     # Replaced once the paired game is over at both boards (or a new
     # game was started here): the retained pair message is then cleared,
@@ -54,9 +52,12 @@ def init(f, board_id, opponent, colour, pair_id):
 
 
 def connected(f, client):
+    """A new connection: the Follower's callback and subscriptions on it
+    (the opponent's topics made here, not held between connections)."""
+    from gogadget.broadcast import T_GAME, T_MOVE, T_STATUS, topic
     client.set_callback(f.message)
-    for t in f.topics:
-        client.subscribe(t, 1)
+    for leaf in (T_PAIR, T_GAME, T_MOVE, T_STATUS):
+        client.subscribe(topic(f.opponent, leaf).encode(), 1)
     f._ipoll = _socket_poll(client)
 
 
@@ -108,12 +109,14 @@ def snapshot(f, m):
     f.komi = m["komi"]
     f.rules = m["rules"]
     text = m["moves"]
-    # The record, with room for a board's worth more (no copy as it grows).
+    # The record, with room for 64 moves more (Follower._put grows it, the
+    # old one let go: a copy every few dozen moves, never per move).  A
+    # board's worth more was 722 bytes on 19x19 kept for the whole game.
     f.game = game
     f.size = size
     f.count = 0
     f.result = ""
-    need = 2 * (text.count(";") + size * size)
+    need = 2 * (text.count(";") + 64)
     if len(f.moves) < need:
         f.moves = None  # (the old one freed before the new one is made)
         f.moves = bytearray(need)
