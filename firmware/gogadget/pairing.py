@@ -99,12 +99,7 @@ class Remote:
         ref = self.ref
         moves = ref.board.moves
         if moves < self._seen:
-            if self._asked == self._seen:
-                self._asked = 0  # theirs, confirmed here
-            elif self.asked_back < 0:
-                self.asked_back = self._seen
-                self._back_from = moves
-                self._back_seq = seq
+            _job("back", self, moves, seq)
         self._seen = moves
 
     def sync(self, count, move, result, seq=0):
@@ -121,7 +116,7 @@ class Remote:
         elif ref.log.game != self.game:
             # New pressed here: the paired game is over or kept; its moves
             # must not be lit in the new one.
-            return self.stop("a new game was started here: pair the boards again")
+            return _job("says", self, 0)
         board = ref.board
         mine = board.moves
         top = count if count < mine else mine
@@ -144,7 +139,7 @@ class Remote:
             if self.asked_back >= 0 and count <= self.asked_back:
                 return WAITING  # our take-back: they have not confirmed it yet
             if ref.phase == "over":
-                return self.stop("they play on after the result")
+                return _job("says", self, 1)
             lit = False
             for i in range(mine, count):
                 c, p = move(i)
@@ -169,7 +164,7 @@ class Remote:
         if not result:
             return WAITING  # our result goes out; they take it when their board agrees
         if ref.result:
-            return self.stop("results differ: %s here, %s there" % (ref.result, result))
+            return _job("says", self, 2, ref.result, result)
         end = result[-2:]
         if end == "+R" or end == "+T":
             return _job("end", self, result)  # (their resignation, or their flag)

@@ -203,6 +203,24 @@ def stop(r, why, n):
     return r.stop(why % n)
 
 
+def back(r, moves, seq):
+    """A take-back here (Remote.local_changed): theirs, confirmed; or ours,
+    a request to them until their record shows it too."""
+    if r._asked == r._seen:
+        r._asked = 0  # theirs, confirmed here
+    elif r.asked_back < 0:
+        r.asked_back = r._seen
+        r._back_from = moves
+        r._back_seq = seq
+
+
+def says(r, what, here="", there=""):
+    """A stop of Remote.sync's, its note by number."""
+    return r.stop(("a new game was started here: pair the boards again",
+                   "they play on after the result",
+                   "results differ: %s here, %s there" % (here, there))[what])
+
+
 def took_back(r, count, mine):
     """We are ahead with a move of theirs they no longer show: their last
     move, taken back there, is asked of the person (Confirm takes it back

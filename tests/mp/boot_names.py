@@ -38,3 +38,10 @@ drivers = (pico.make_sensors(cfg), pico.make_leds(cfg), pico.make_buttons(cfg),
            pico.make_heartbeat())
 print("NAMES AFTER", end=" ")
 micropython.qstr_info()
+if "pair" in sys.argv:
+    # What a paired game loads later (the pairing when the room's publisher
+    # is made, its rare jobs mid-game): every name already known.
+    import gogadget.pairing  # noqa: E402,F401
+    import gogadget.pairops  # noqa: E402,F401
+    print("NAMES LATER", end=" ")
+    micropython.qstr_info()
