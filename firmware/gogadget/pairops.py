@@ -7,14 +7,22 @@ what runs on every move (an event, the sync, the clock): on the official
 firmware a module's bytecode is heap, and a board paired in the room is
 the heaviest there is (issue 35).  boot.learn_names learns this module's
 names at the start, so loading it mid-game interns none."""
-from gogadget.pairing import ASKED, COLOURS, ENDED, T_PAIR, WAITING, Remote, pair_message
+from gogadget.compat import const
 from gogadget.points import BLACK, PASS, WHITE, parse_sgf_coord
 
+# pairing's, not imported (pairing imports this module; tests/test_pairing.py
+# holds the copies to pairing's own)
+_WAITING = const(1)
+_ASKED = const(3)
+_ENDED = const(4)
+_COLOURS = "?BW"
+_T_PAIR = "pair"
 
-def init(f, board_id, opponent, colour, pair_id):
-    """Follower.__init__'s work (see there)."""
+
+def init(f, board_id, opponent, pair_id):
+    """Follower.__init__'s work (see there): the ids checked, the state."""
     # (imported here: boot.learn_names loads this module before the room's)
-    from gogadget.broadcast import topic, valid_board_id
+    from gogadget.broadcast import valid_board_id
     for name in (board_id, opponent, pair_id):
         if not valid_board_id(name):
             raise ValueError("bad id %r (1-32 of a-z A-Z 0-9 - _)" % (name,))
@@ -23,8 +31,7 @@ def init(f, board_id, opponent, colour, pair_id):
     f.board_id = board_id
     f.opponent = opponent
     f.pair_id = pair_id
-    f.remote = Remote(3 - colour)
-    f.hello = (topic(board_id, T_PAIR).encode(), pair_message(pair_id, colour, opponent))
+    # (the Remote and the hello, (topic, pair message), are the Follower's)
     # Replaced once the paired game is over at both boards (or a new
     # game was started here): the retained pair message is then cleared,
     # so it names no later game of this board's (the Broadcaster
@@ -40,7 +47,7 @@ def init(f, board_id, opponent, colour, pair_id):
     f.count = 0
     f.result = ""
     f.dropped = 0  # duplicates and gaps (figures)
-    f.outcome = WAITING
+    f.outcome = _WAITING
     f._changed = False
     f._recount = 0
     f._local = -1  # the local seq at the last sync
@@ -56,7 +63,7 @@ def connected(f, client):
     (the opponent's topics made here, not held between connections)."""
     from gogadget.broadcast import T_GAME, T_MOVE, T_STATUS, topic
     client.set_callback(f.message)
-    for leaf in (T_PAIR, T_GAME, T_MOVE, T_STATUS):
+    for leaf in (_T_PAIR, T_GAME, T_MOVE, T_STATUS):
         client.subscribe(topic(f.opponent, leaf).encode(), 1)
     f._ipoll = _socket_poll(client)
 
@@ -78,7 +85,7 @@ def _socket_poll(client):
 
 def pair(f, m):
     ok = (m.get("pair") == f.pair_id and m.get("opponent") == f.board_id
-          and m.get("colour") == COLOURS[f.remote.colour])
+          and m.get("colour") == _COLOURS[f.remote.colour])
     if ok != f.agreed:
         f.agreed = ok
         f._changed = True
@@ -150,7 +157,7 @@ def clock_note(f, ref, rep, c, took, seen):
         f.clock_note = "the boards' time controls differ: %s there" % rep[0]
     else:
         f.clock_note = "%s's board says the move took %d s; %d s passed here" % (
-            COLOURS[c], took // 1000, seen // 1000)
+            _COLOURS[c], took // 1000, seen // 1000)
     ref.event("clock", f.clock_note)
 
 
@@ -181,12 +188,12 @@ def differs(r, k, count, mine, move):
         # Our take-back, and a move played here since, before their
         # confirmation arrived: their record still shows the move
         # taken back.  It goes when they confirm.
-        return WAITING
+        return _WAITING
     if r._asked == mine and ref.ask_undo == mine and k == mine - 1 and count == mine:
         # Their take-back and their next move, before the person
         # here confirmed the take-back: still asked; Confirm, and
         # the new move is lit.
-        return ASKED
+        return _ASKED
     board = ref.board
     return r.stop("move %d differs: %s here, %s there" % (
         k + 1, _say(board, board.move(k)), _say(board, move(k))))
@@ -195,7 +202,7 @@ def differs(r, k, count, mine, move):
 def _say(board, m):
     from gogadget.points import vertex
     c, p = m
-    return COLOURS[c] + " " + vertex(board.size, p)
+    return _COLOURS[c] + " " + vertex(board.size, p)
 
 
 def stop(r, why, n):
@@ -230,7 +237,7 @@ def took_back(r, count, mine):
         if ref.ask_undo != mine:
             ref.ask_undo = r._asked = mine
             ref.event("prompt", "opponent takes back move %d: press Confirm" % mine)
-        return ASKED
+        return _ASKED
     return r.stop("they no longer show their move %d" % (count + 1))
 
 
@@ -251,13 +258,13 @@ def end(r, result):
         return r.stop("they say we lost: " + result)
     if result[-1] == "R":
         ref.resign(loser)
-        return ENDED
+        return _ENDED
     # c's board says c's time ran out: the same end here, journalled as a
     # time-out of this board's own is (clockio.time_out), so a cut keeps it.
     tell = getattr(ref, "told_result", None)
     if tell is not None:
         tell(result)  # a host's stand-in for the board's referee (`gogadget remote`)
-        return ENDED
+        return _ENDED
     from gogadget import ending
     from gogadget.journal import K_RESULT
     clock = ref.clock
@@ -267,5 +274,5 @@ def end(r, result):
     ref.log.append(ref, K_RESULT, 3 - loser, 0xFFFF)  # gamelog.RESULT_WORDS: T
     ref.event("time", result)
     ending.finish(ref, 3 - loser, result)
-    return ENDED
+    return _ENDED
 
