@@ -35,7 +35,6 @@ journal's, the opponent's is their retained snapshot.
 import json
 
 from gogadget.board import OK
-from gogadget.broadcast import topic
 from gogadget.compat import forget, ticks_diff
 from gogadget.points import BLACK, PASS, WHITE, parse_sgf_coord
 
@@ -188,9 +187,10 @@ class Follower:
     def __init__(self, board_id, opponent, colour, pair_id):
         """colour: the local player's (BLACK/WHITE); pair_id: the game's name
         both boards were given."""
-        _job("init", self, board_id, opponent, pair_id)
-        self.remote = Remote(3 - colour)
-        self.hello = (topic(board_id, T_PAIR).encode(), pair_message(pair_id, colour, opponent))
+        # (one load of pairops for the whole start: the Remote is made
+        # there, from the class handed over, since pairops cannot import
+        # this module)
+        _job("init", self, board_id, opponent, pair_id, colour, Remote, pair_message)
 
     def attach(self, referee):
         self.remote.attach(referee)

@@ -19,10 +19,11 @@ _COLOURS = "?BW"
 _T_PAIR = "pair"
 
 
-def init(f, board_id, opponent, pair_id):
-    """Follower.__init__'s work (see there): the ids checked, the state."""
+def init(f, board_id, opponent, pair_id, colour, remote, pair_message):
+    """Follower.__init__'s work (see there): the ids checked, the state;
+    remote and pair_message are pairing's Remote and pair_message."""
     # (imported here: boot.learn_names loads this module before the room's)
-    from gogadget.broadcast import valid_board_id
+    from gogadget.broadcast import topic, valid_board_id
     for name in (board_id, opponent, pair_id):
         if not valid_board_id(name):
             raise ValueError("bad id %r (1-32 of a-z A-Z 0-9 - _)" % (name,))
@@ -31,7 +32,8 @@ def init(f, board_id, opponent, pair_id):
     f.board_id = board_id
     f.opponent = opponent
     f.pair_id = pair_id
-    # (the Remote and the hello, (topic, pair message), are the Follower's)
+    f.remote = remote(3 - colour)
+    f.hello = (topic(board_id, _T_PAIR).encode(), pair_message(pair_id, colour, opponent))
     # Replaced once the paired game is over at both boards (or a new
     # game was started here): the retained pair message is then cleared,
     # so it names no later game of this board's (the Broadcaster
