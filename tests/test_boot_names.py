@@ -53,3 +53,17 @@ def test_the_rooms_budget_is_under_the_line():
     unix port (~140 names) and a margin for names made at run time, stays
     under the line where the table's next block (7.7 KB) is taken."""
     assert memory.NAMES["room"] + 140 + 40 <= memory.NAMES_LINE, memory.NAMES
+
+
+def test_a_paired_boards_pairing_interns_no_name_after_the_start(built, micropython):
+    """A board paired with a remote one (issue 35's heaviest board) loads
+    pairing.py with the room's publisher and pairops.py for its rare jobs
+    mid-game (the opponent's snapshot, the end taken from there): boot
+    learns both modules' names first, so neither grows the table later."""
+    res = run_micropython(args=[PROBE, "room", "clock", "pair"],
+                          cwd=str(built), path=[built, ROOT / "tests" / "mp"])
+    out = res.stdout + res.stderr
+    assert res.returncode == 0, out[-3000:]
+    assert count(out, "NAMES LATER") == count(out, "NAMES AFTER"), out[-2000:]
+    # (and under the line, as the room's budget is: test_the_rooms_budget_is_under_the_line)
+    assert count(out, "NAMES AFTER") - count(out, "NAMES BEFORE") + 140 + 40 <= memory.NAMES_LINE

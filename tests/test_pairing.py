@@ -313,3 +313,13 @@ def test_the_pairing_in_the_config():
                       (dict(ok, pair_colour="black"), "B or W")):
         with pytest.raises(ValueError, match=word):
             Config(**bad).validate()
+
+
+def test_pairops_copies_of_pairings_words_are_pairings():
+    """pairops.py (the pairing's rare jobs, loaded for the job) cannot import
+    pairing.py, which imports it: its copies of the outcomes, the colours'
+    letters and the pair topic's leaf are held to pairing's own."""
+    from gogadget import pairops
+    assert (pairops._WAITING, pairops._ASKED, pairops._ENDED) == (
+        pairing.WAITING, pairing.ASKED, pairing.ENDED)
+    assert pairops._COLOURS == pairing.COLOURS and pairops._T_PAIR == pairing.T_PAIR

@@ -82,11 +82,14 @@ def learn_names(config):
     # clock), what a game loads now and then (a take-back, a sensor's fault,
     # the calibration's drift written back); with the room, what a host's
     # first word loads (the GTP link) and the room's start of a connection
-    # (each connection's and each game's start).
+    # (each connection's and each game's start); a paired board's pairing
+    # and what it does seldom (pairops: the start, the opponent's snapshot,
+    # the end taken from there), pairing loaded again with the room's.
     late = ("counting", "score", "font", "sgf", "position", "ending", "gameops", "takeback",
             "viewplain", "hw.calibfile") + (
         ("clockio",) if config.time_control != "none" else ()) + (
-        ("link", "gtp", "ruleopts", "roomjoin") if config.broker else ())
+        ("link", "gtp", "ruleopts", "roomjoin") if config.broker else ()) + (
+        ("pairing", "pairops") if config.broker and config.opponent else ())
     for name in late:
         if "gogadget." + name not in sys.modules:  # (one in use stays)
             __import__("gogadget." + name)

@@ -35,8 +35,7 @@ journal's, the opponent's is their retained snapshot.
 import json
 
 from gogadget.board import OK
-from gogadget.compat import ticks_diff
-from gogadget.broadcast import T_GAME, T_MOVE, T_STATUS, topic, valid_board_id
+from gogadget.compat import forget, ticks_diff
 from gogadget.points import BLACK, PASS, WHITE, parse_sgf_coord
 
 T_PAIR = "pair"  # retained: which game this board plays, as which colour, against whom
@@ -64,29 +63,21 @@ def pair_message(pair_id, colour, opponent):
         pair_id.encode(), COLOURS[colour].encode(), opponent.encode())
 
 
-def _code(colour, pt):
-    return colour << 12 | pt
+def _job(name, *args):
+    """gogadget.pairops's `name`(*args): what a paired game does seldom,
+    loaded for the job and let go (the per-move paths stay here)."""
+    from gogadget import pairops
+    try:
+        return getattr(pairops, name)(*args)
+    finally:
+        forget("pairops")
 
 
 class Remote:
     """The opponent at the other end of a link; see the module notes."""
 
     def __init__(self, colour, referee=None):
-        if colour != BLACK and colour != WHITE:
-            raise ValueError("a remote opponent plays black or white")
-        self.colour = colour  # the remote player's
-        self.ref = None
-        self.note = ""  # why the pairing stopped ("" while it goes on)
-        self.asked_back = -1  # we took back our move: they may still show this many moves
-        self._back_seq = 0  # their record's seq when we took it back
-        self._back_from = 0  # our moves after the take-back (theirs may differ from here on)
-        self._asked = 0  # their take-back of move N asked here (Confirm accepts it)
-        self.lit = 0  # opponent moves lit (figures for the host and the tests)
-        self._seen = -1  # local moves at the last look (a local take-back)
-        self.game = -1  # the local game's number, from the first look on
-        self.counting = ""  # their count's result, not yet this board's
-        if referee is not None:
-            self.attach(referee)
+        _job("remote", self, colour, referee)
 
     def attach(self, referee):
         self.ref = referee
@@ -108,12 +99,7 @@ class Remote:
         ref = self.ref
         moves = ref.board.moves
         if moves < self._seen:
-            if self._asked == self._seen:
-                self._asked = 0  # theirs, confirmed here
-            elif self.asked_back < 0:
-                self.asked_back = self._seen
-                self._back_from = moves
-                self._back_seq = seq
+            _job("back", self, moves, seq)
         self._seen = moves
 
     def sync(self, count, move, result, seq=0):
@@ -130,7 +116,7 @@ class Remote:
         elif ref.log.game != self.game:
             # New pressed here: the paired game is over or kept; its moves
             # must not be lit in the new one.
-            return self.stop("a new game was started here: pair the boards again")
+            return _job("says", self, 0)
         board = ref.board
         mine = board.moves
         top = count if count < mine else mine
@@ -138,19 +124,7 @@ class Remote:
         while k < top and board.move(k) == move(k):
             k += 1
         if k < count and k < mine:
-            if self.asked_back >= 0 and k >= self._back_from and count <= self.asked_back:
-                # Our take-back, and a move played here since, before their
-                # confirmation arrived: their record still shows the move
-                # taken back.  It goes when they confirm.
-                return WAITING
-            if self._asked == mine and ref.ask_undo == mine and k == mine - 1 \
-                    and count == mine:
-                # Their take-back and their next move, before the person
-                # here confirmed the take-back: still asked; Confirm, and
-                # the new move is lit.
-                return ASKED
-            return self.stop("move %d differs: %s here, %s there" % (
-                k + 1, _say(board, board.move(k)), _say(board, move(k))))
+            return _job("differs", self, k, count, mine, move)
         if count < mine:
             # We are ahead: our own moves they have not seen yet, or their
             # last move, which they took back there (asked of the person).
@@ -160,28 +134,23 @@ class Remote:
                     theirs += 1
             if not theirs:
                 return WAITING
-            if count == mine - 1:
-                if ref.ask_undo != mine:
-                    ref.ask_undo = self._asked = mine
-                    ref.event("prompt", "opponent takes back move %d: press Confirm" % mine)
-                return ASKED
-            return self.stop("they no longer show their move %d" % (count + 1))
+            return _job("took_back", self, count, mine)
         if count > mine:
             if self.asked_back >= 0 and count <= self.asked_back:
                 return WAITING  # our take-back: they have not confirmed it yet
             if ref.phase == "over":
-                return self.stop("they play on after the result")
+                return _job("says", self, 1)
             lit = False
             for i in range(mine, count):
                 c, p = move(i)
                 if c != self.colour:
-                    return self.stop("move %d, ours, was not made here" % (i + 1))
+                    return _job("stop", self, "move %d, ours, was not made here", i + 1)
                 try:
                     code = ref.external_move(c, p)
                 except ValueError as e:
                     return self.stop(str(e))
                 if code != OK:
-                    return self.stop("their move %d is illegal here" % (i + 1))
+                    return _job("stop", self, "their move %d is illegal here", i + 1)
                 lit = True
                 self.lit += 1
             self._seen = board.moves
@@ -195,23 +164,10 @@ class Remote:
         if not result:
             return WAITING  # our result goes out; they take it when their board agrees
         if ref.result:
-            return self.stop("results differ: %s here, %s there" % (ref.result, result))
-        return self._end(result)
-
-    def _end(self, result):
-        ref = self.ref
+            return _job("says", self, 2, ref.result, result)
         end = result[-2:]
         if end == "+R" or end == "+T":
-            # A resignation, or their flag: each board calls only its own
-            # player's (docs/CLOCK.md: the clock's owner calls its flag).
-            loser = WHITE if result[0] == "B" else BLACK
-            if loser != self.colour:
-                return self.stop("they say we lost: " + result)
-            if end == "+R":
-                ref.resign(loser)
-            else:
-                _time_out(ref, loser, result)
-            return ENDED
+            return _job("end", self, result)  # (their resignation, or their flag)
         if ref.phase != "count":
             return WAITING  # both passed there, the passes are still on their way here
         if ref.count_result() != result:
@@ -219,35 +175,10 @@ class Remote:
             # looked at again (Follower.poll); a Confirm here that gives
             # another result stops the pairing (results differ).
             if self.counting != result:
-                self.counting = result
-                ref.event("prompt", "the other board counts %s: mark the same dead stones" % result)
+                _job("counting", self, result)
             return COUNTING
         ref.confirm_count()
         return ENDED
-
-
-def _time_out(ref, c, result):
-    """c's board says c's time ran out: the same end here, journalled as a
-    time-out of this board's own is (clockio.time_out), so a cut keeps it."""
-    tell = getattr(ref, "told_result", None)
-    if tell is not None:
-        tell(result)  # a host's stand-in for the board's referee (`gogadget remote`)
-        return
-    from gogadget import ending
-    from gogadget.journal import K_RESULT
-    clock = ref.clock
-    if clock is not None:
-        clock.flagged = clock.told = c
-        clock.remote_run = clock.running = 0
-    ref.log.append(ref, K_RESULT, 3 - c, 0xFFFF)  # gamelog.RESULT_WORDS: T
-    ref.event("time", result)
-    ending.finish(ref, 3 - c, result)
-
-
-def _say(board, m):
-    from gogadget.points import vertex
-    c, p = m
-    return COLOURS[c] + " " + vertex(board.size, p)
 
 
 class Follower:
@@ -256,42 +187,10 @@ class Follower:
     def __init__(self, board_id, opponent, colour, pair_id):
         """colour: the local player's (BLACK/WHITE); pair_id: the game's name
         both boards were given."""
-        for name in (board_id, opponent, pair_id):
-            if not valid_board_id(name):
-                raise ValueError("bad id %r (1-32 of a-z A-Z 0-9 - _)" % (name,))
-        if board_id == opponent:
-            raise ValueError("a board cannot play itself")
-        self.board_id = board_id
-        self.opponent = opponent
-        self.pair_id = pair_id
-        self.remote = Remote(3 - colour)
-        self.topics = (topic(opponent, T_PAIR).encode(), topic(opponent, T_GAME).encode(),
-                       topic(opponent, T_MOVE).encode(), topic(opponent, T_STATUS).encode())
-        self.hello = (topic(board_id, T_PAIR).encode(), pair_message(pair_id, colour, opponent))
-        # Replaced once the paired game is over at both boards (or a new
-        # game was started here): the retained pair message is then cleared,
-        # so it names no later game of this board's (the Broadcaster
-        # publishes a new hello when it sees one).
-        self.done = False
-        self.agreed = False  # their pair message names this game, the other colour, us
-        self.game = -1  # the opponent board's game number (-1: no snapshot yet)
-        self.seq = 0  # the last event or snapshot applied
-        self.size = 0
-        self.komi = 0.0
-        self.rules = ""
-        self.moves = bytearray(0)  # theirs, 2 bytes a move: colour << 12 | point
-        self.count = 0
-        self.result = ""
-        self.dropped = 0  # duplicates and gaps (figures)
-        self.outcome = WAITING
-        self._changed = False
-        self._recount = 0
-        self._local = -1  # the local seq at the last sync
-        self.clock = None  # their snapshot's clock (docs/ROOM.md), not yet taken
-        self._turn_at = -1  # when their turn began here (ref.now), -1: not their turn
-        self._their_ms = -1  # their player's ms left when their turn began
-        self.clock_note = ""  # the last disagreement of the two boards' clocks
-        self._ipoll = None  # the connection's socket, polled without allocating
+        # (one load of pairops for the whole start: the Remote is made
+        # there, from the class handed over, since pairops cannot import
+        # this module)
+        _job("init", self, board_id, opponent, pair_id, colour, Remote, pair_message)
 
     def attach(self, referee):
         self.remote.attach(referee)
@@ -305,10 +204,7 @@ class Follower:
 
     def connected(self, client):
         """A new connection: this Follower's callback and subscriptions on it."""
-        client.set_callback(self.message)
-        for t in self.topics:
-            client.subscribe(t, 1)
-        self._ipoll = _socket_poll(client)
+        _job("connected", self, client)
 
     def check(self, client):
         """One message, if one is waiting (message() runs).  A client's
@@ -328,22 +224,15 @@ class Follower:
             m = json.loads(msg)
             leaf = topic_[topic_.rfind(b"/") + 1:]
             if leaf == b"pair":
-                self._pair(m)
+                _job("pair", self, m)
             elif not self.agreed:
                 return
             elif leaf == b"game":
-                self._snapshot(m)
+                _job("snapshot", self, m)
             elif leaf == b"move":
                 self._event(m)
             elif not m.get("online"):
-                # Their board is gone (its will): their figure stands, no
-                # longer counted down here (docs/CLOCK.md: the owner gone).
-                # Their next snapshot, on their next connection, says more.
-                ref = self.remote.ref
-                clock = ref.clock if ref is not None else None
-                if clock is not None:
-                    c = self.remote.colour  # (told as theirs: a host tells its USB board)
-                    clock.theirs(ref, clock.left(c), clock.overtime(c), False)
+                _job("gone", self)  # their board is gone (its will)
         except (ValueError, KeyError, TypeError, IndexError):
             self.dropped += 1  # not the format: the snapshot that follows will do
 
@@ -391,53 +280,13 @@ class Follower:
     def _sync(self, ref):
         if self.size != ref.board.size or self.komi != ref.komi \
                 or self.rules != ref.rules.name:
-            # Set the two boards alike (size, rules, komi): the board does
-            # not pick one side's settings for the person.
-            self.outcome = self.remote.stop("the games differ: %dx%d %s komi %s there" % (
-                self.size, self.size, self.rules, self.komi))
+            self.outcome = _job("differ", self)
             return
         self.outcome = self.remote.sync(self.count, self._move, self.result, self.seq)
         if self.outcome == LIT or self.outcome == ENDED:
             self._local = -1  # look again: the local record moved
 
     # -- the opponent's messages -----------------------------------------------
-
-    def _pair(self, m):
-        ok = (m.get("pair") == self.pair_id and m.get("opponent") == self.board_id
-              and m.get("colour") == COLOURS[self.remote.colour])
-        if ok != self.agreed:
-            self.agreed = ok
-            self._changed = True
-
-    def _snapshot(self, m):
-        game = m["game"]
-        seq = m["seq"]
-        if game == self.game and seq < self.seq:
-            self.dropped += 1
-            return
-        if self.game >= 0 and game != self.game:
-            self.remote.stop("the opponent's board started another game")
-        if m["setup"]:
-            self.remote.stop("set-up stones are not played remotely")
-        size = m["size"]
-        self.komi = m["komi"]
-        self.rules = m["rules"]
-        text = m["moves"]
-        self._reset(game, size, text.count(";"))
-        i = 0
-        while i < len(text):
-            c = BLACK if text[i + 1] == "B" else WHITE
-            if text[i + 3] == "]":
-                pt = PASS
-                i += 4
-            else:
-                pt = parse_sgf_coord(size, text[i + 3:i + 5])
-                i += 6
-            self._put(c, pt)
-        self.result = m["result"]
-        self.seq = seq
-        self.clock = m.get("clock")
-        self._changed = True
 
     def _follow_clock(self, ref):
         """Their player's clock from their snapshot; a move that took longer
@@ -454,8 +303,7 @@ class Follower:
         i = 2 if c == BLACK else 4
         ms, n = rep[i], rep[i + 1]
         if rep[0].encode() != clock.word:
-            self.clock_note = "the boards' time controls differ: %s there" % rep[0]
-            ref.event("clock", self.clock_note)
+            _job("clock_note", self, ref, rep, c, -1, 0)
             return
         took = -1
         if self._turn_at >= 0 and not clock.remote_turn:
@@ -466,9 +314,7 @@ class Follower:
             if self._their_ms >= 0 and not n and not clock.inc_ms:
                 took = self._their_ms - ms
                 if took > seen + CLOCK_TOLERANCE_MS:
-                    self.clock_note = "%s's board says the move took %d s; %d s passed here" % (
-                        COLOURS[c], took // 1000, seen // 1000)
-                    ref.event("clock", self.clock_note)
+                    _job("clock_note", self, ref, rep, c, took, seen)
             self._turn_at = -1
         # Their figure stands; while their board says it runs, this board's
         # display counts it down (display only: nothing is charged here).
@@ -499,22 +345,13 @@ class Follower:
         self.seq = seq
         self._changed = True
 
-    def _reset(self, game, size, moves):
-        self.game = game
-        self.size = size
-        self.count = 0
-        self.result = ""
-        need = 2 * (moves + size * size)
-        if len(self.moves) < need:
-            self.moves = bytearray(need)
-
     def _put(self, colour, pt):
         i = 2 * self.count
         if i + 2 > len(self.moves):
-            grown = bytearray(len(self.moves) * 2 + 64)
+            grown = bytearray(i + 256)  # 128 moves more (pairops.snapshot)
             grown[:i] = self.moves[:i]
             self.moves = grown
-        v = _code(colour, pt)
+        v = colour << 12 | pt
         self.moves[i] = v & 0xFF
         self.moves[i + 1] = v >> 8
         self.count += 1
@@ -522,18 +359,3 @@ class Follower:
     def _move(self, i):
         v = self.moves[2 * i] | self.moves[2 * i + 1] << 8
         return v >> 12, v & 0xFFF
-
-
-def _socket_poll(client):
-    """The client socket's ipoll (MicroPython: allocation-free), or None
-    (a client without a socket, or a port without ipoll: check_msg alone)."""
-    sock = getattr(client, "sock", None)
-    if sock is None:
-        return None
-    try:
-        import select
-        p = select.poll()
-        p.register(sock, select.POLLIN)
-        return getattr(p, "ipoll", None)
-    except (ImportError, AttributeError, OSError, TypeError):
-        return None

@@ -436,8 +436,15 @@ def main():
             # (lit here to be placed), Black's it has once they are made.  #P
             from gogadget.points import place_point, sgf_coord  #P
             them = b"gogadget/board/board02/"  #P
-            peer.message(them + b"pair", b'{"v":1,"pair":"g1","colour":"W","opponent":"board01"}')  #P
-            peer.message(them + b"game", bytes(b.snapshot()))  #P
+            def hello():  #P
+                # (in a function of its own: a call's arguments left in main's  #P
+                # frame would keep board02's 2.5 KB snapshot alive, the  #P
+                # bench's, not the board's: on the board it is a message  #P
+                # read, parsed and let go)  #P
+                peer.message(them + b"pair", b'{"v":1,"pair":"g1","colour":"W","opponent":"board01"}')  #P
+                peer.message(them + b"game", bytes(b.snapshot()))  #P
+            hello()  #P
+            hello = None  #P
             steps(5, 2)  #P
             def told(c, pl):  #P
                 k = 1 if c == 2 else 0  # (White's: there before it is here)  #P
