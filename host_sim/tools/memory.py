@@ -48,7 +48,7 @@ PHASES = {
     "new game": ((PLAY, "gogadget.ending", "gogadget.position"), 52600),
     "resume": ((PLAY, "gogadget.position"), 51300),
     "host": ((PLAY, "gogadget.link", "gogadget.gtp", "gogadget.ruleopts", "gogadget.score"), 68300),
-    "room": ((PLAY, "gogadget.broadcast", "gogadget.hw.net", "gogadget.mqtt"), 56100),
+    "room": ((PLAY, "gogadget.broadcast", "gogadget.hw.net", "gogadget.mqtt"), 56400),
     "clocked": ((PLAY, "gogadget.clock"), 52500),
 }
 # The most names (qstrs) the firmware interns at the board's start, as the
