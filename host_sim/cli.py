@@ -557,6 +557,12 @@ def parser():
                        "finished game (docs/ROOM.md).")
     room_relay.add_arguments(r)
     r.set_defaults(func=room_relay.cmd_relay)
+    from host_sim.tools import boardconfig
+    co = sub.add_parser("config", help="show or change the board's settings",
+                        description=boardconfig.__doc__.split("\n\n")[0].split(":", 1)[1].strip())
+    _add_board_options(co, person=False)
+    boardconfig.add_arguments(co)
+    co.set_defaults(func=lambda a: boardconfig.cmd_config(a, Connection))
     on = sub.add_parser("online", help="you at the board in your own game on online-go.com",
                         description="You at the board in your own game on online-go.com (OGS): "
                         "the opponent's moves light up to be placed, yours go out; passes, "

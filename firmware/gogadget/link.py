@@ -94,7 +94,7 @@ class Link(Engine):
         self._events = [None] * _EVENT_SLOTS
         commands = self.commands
         for name in ("status", "sgf", "games", "fetch", "events", "new", "setup", "frame",
-                     "marked", "result", "show", "remote", "clock"):
+                     "marked", "result", "show", "remote", "clock", "config"):
             commands["gogadget-%s" % name] = name  # (a format longer than a name)
         commands["gogadget-replay"] = "guide"  # (self.replay is the Replay)
         commands["time_settings"] = "time_settings"
@@ -641,6 +641,17 @@ class Link(Engine):
             forget("clockgtp")
             if self.referee.clock is None:
                 forget("clock")  # loaded for nothing: no time control
+
+    def config(self, args):
+        """gogadget-config [KEY [VALUE]] (configgtp.command)."""
+        from gogadget import configgtp
+        try:
+            return configgtp.command(self.referee, args)
+        except ValueError as e:
+            raise GtpError(str(e))
+        finally:
+            configgtp = None
+            forget("configgtp", "configfile")
 
     def result(self, args):
         """gogadget-result RESULT: the game ended off the board -- the opponent
