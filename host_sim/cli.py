@@ -557,6 +557,13 @@ def parser():
                        "finished game (docs/ROOM.md).")
     room_relay.add_arguments(r)
     r.set_defaults(func=room_relay.cmd_relay)
+    from host_sim.tools import update as fw_update
+    up = sub.add_parser("update", help="this checkout's firmware onto a running board, "
+                        "keeping its games and settings",
+                        description=fw_update.__doc__.split("\n\n")[0].split(":", 1)[1].strip())
+    _add_board_options(up, person=False)
+    fw_update.add_arguments(up)
+    up.set_defaults(func=fw_update.cmd_update)
     from host_sim.tools import boardconfig
     co = sub.add_parser("config", help="show or change the board's settings",
                         description=boardconfig.__doc__.split("\n\n")[0].split(":", 1)[1].strip())

@@ -33,7 +33,12 @@ class Quiet:
 
 
 def copy_format0(tmp_path):
+    """The samples as a board's flash (the binary files are kept as hex:
+    the project carries no binaries)."""
     shutil.copytree(FORMAT0, tmp_path / "flash")
+    for hexed in list((tmp_path / "flash").rglob("*.hex")):
+        hexed.with_suffix("").write_bytes(bytes.fromhex(hexed.read_text()))
+        hexed.unlink()
     return tmp_path / "flash"
 
 

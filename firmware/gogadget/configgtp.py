@@ -126,3 +126,19 @@ def command(ref, args):
         return "%s %s: saved, for the next game (from the board's next start)" % (
             name, shown(name, value))
     return "%s %s: saved, read at the board's next start (reset it)" % (name, shown(name, value))
+
+
+def maintenance(ref, args):
+    """gogadget-maintenance: the board restarts in a moment without its
+    game, its REPL free for mpremote (main.py reads the file "maint"
+    once); the game under way is in its journal and goes on at the next
+    start."""
+    with open("maint", "w") as f:
+        f.write("1")
+    try:
+        from machine import Timer, reset
+        # after the answer has gone out
+        Timer(mode=Timer.ONE_SHOT, period=500, callback=lambda t: reset())
+    except (ImportError, AttributeError):
+        return "maint written: restart the board"
+    return "restarting for maintenance"

@@ -47,7 +47,7 @@ PHASES = {
     "over": (("gogadget.ending",), 48000),
     "new game": ((PLAY, "gogadget.ending", "gogadget.position"), 52600),
     "resume": ((PLAY, "gogadget.position"), 51300),
-    "host": ((PLAY, "gogadget.link", "gogadget.gtp", "gogadget.ruleopts", "gogadget.score"), 68300),
+    "host": ((PLAY, "gogadget.link", "gogadget.gtp", "gogadget.ruleopts", "gogadget.score"), 68400),
     "room": ((PLAY, "gogadget.broadcast", "gogadget.hw.net", "gogadget.mqtt"), 56100),
     "clocked": ((PLAY, "gogadget.clock"), 52500),
 }

@@ -210,6 +210,8 @@ def board_files(build, board, config=None, commit=None):
         raise ImageError("nothing built in %s: run `make mpy` first" % build)
     files["config.json"] = config if config is not None else default_config()
     files["gogadget/stamp.mpy"] = stamp(board, commit or commit_id())
+    from host_sim.tools import formats  # the version and formats, for gogadget update
+    files[formats.MANIFEST] = formats.manifest(board, commit)
     return files
 
 

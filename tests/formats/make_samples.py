@@ -54,6 +54,12 @@ def main(firmware, out):
     # one finished game kept as the store keeps it, the game above under way
     sgf.save_game(out + "/games", ref.board, ref.rules, 6.5, result="B+R", date="2026-11-28")
     app.journal.close()
+    for name in ("calib.bin", "games/journal.bin"):  # (the project carries no binaries)
+        with open(out + "/" + name, "rb") as f:
+            data = f.read()
+        with open(out + "/" + name + ".hex", "w") as f:
+            f.write(data.hex() + "\n")
+        os.remove(out + "/" + name)
     print("moves", ref.board.moves, OK)
 
 
