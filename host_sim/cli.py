@@ -564,6 +564,14 @@ def parser():
     _add_board_options(up, person=False)
     fw_update.add_arguments(up)
     up.set_defaults(func=fw_update.cmd_update)
+    from host_sim.room import boards as room_boards
+    ro = sub.add_parser("room", help="a tournament room's boards",
+                        description="A tournament room's boards (docs/ROOM.md).")
+    rsub = ro.add_subparsers(dest="room_command", required=True)
+    rb = rsub.add_parser("boards", help="each board's config and secrets from credentials.csv",
+                         description=room_boards.__doc__.split("\n\n")[0].split(":", 1)[1].strip())
+    room_boards.add_arguments(rb)
+    rb.set_defaults(func=room_boards.cmd_boards)
     from host_sim.tools import boardconfig
     co = sub.add_parser("config", help="show or change the board's settings",
                         description=boardconfig.__doc__.split("\n\n")[0].split(":", 1)[1].strip())

@@ -266,7 +266,7 @@ class SimBoard:
         self.store_dir = store_dir or tempfile.mkdtemp(prefix="gogadget-sim-")
         # The virtual board's flash: gogadget-config writes its config.json
         # and secrets.json here (firmware/gogadget/configgtp.py).
-        self.config.file = os.path.join(self.store_dir, "config.json")
+        setattr(self.config, "file", os.path.join(self.store_dir, "config.json"))
         self.port = None
         self._fds = []
         if stream is None:

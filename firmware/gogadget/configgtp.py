@@ -136,9 +136,10 @@ def maintenance(ref, args):
     with open("maint", "w") as f:
         f.write("1")
     try:
-        from machine import Timer, reset
+        import machine
         # after the answer has gone out
-        Timer(mode=Timer.ONE_SHOT, period=500, callback=lambda t: reset())
+        machine.Timer(mode=machine.Timer.ONE_SHOT, period=500,
+                      callback=lambda t: machine.reset())
     except (ImportError, AttributeError):
         return "maint written: restart the board"
     return "restarting for maintenance"

@@ -394,30 +394,60 @@ def add_arguments(p):
     p.add_argument("--mpremote", default=None, help="mpremote command (default: the venv's)")
 
 
+def ask(transport, command, timeout):
+    """One GTP command with an id (a console may still hold an older
+    answer, or boot text: only the answer with this id counts); the
+    answer's text, or None with no GTP answer in time; GtpError on '?'."""
+    from host_sim.serialport import GtpError
+    ident = 7300 + int(time.monotonic() * 1000) % 2000
+    transport.write(b"%d %s\n" % (ident, command.encode()))
+    deadline = time.monotonic() + timeout
+    while True:
+        line = transport.read_line(max(0.0, deadline - time.monotonic()))
+        if line is None:
+            return None
+        text = line.decode("utf-8", "replace").strip()
+        for mark in ("=", "?"):
+            if text.startswith("%s%d" % (mark, ident)):
+                body = text[len(mark) + len(str(ident)):].strip()
+                if mark == "?":
+                    raise GtpError(body)
+                return body
+
+
+def transport_for(port):
+    """A line transport on a serial port or a socket:// console."""
+    import serial
+    from host_sim.serialport import SerialTransport
+    try:
+        if "://" in port:  # the emulated Pico's console, as mpremote takes it
+            transport = SerialTransport.__new__(SerialTransport)
+            transport.port, transport._buf, transport.check = port, bytearray(), None
+            transport.ser = serial.serial_for_url(port, timeout=0.05)
+            return transport
+        return SerialTransport(port)
+    except (OSError, serial.SerialException) as exc:
+        raise UpdateError("cannot open %s: %s" % (port, exc))
+
+
 def open_port(port, mpremote=None, stream=None, wait_s=20):
     """The board on port with its REPL free: a running Go Gadget is asked
     to restart for maintenance (gogadget-maintenance) first."""
-    from host_sim.serialport import GtpClient, GtpError, SerialTransport
+    from host_sim.serialport import GtpError
+    transport = transport_for(port)
     try:
-        link = GtpClient(SerialTransport(port))
-    except OSError as exc:
-        raise UpdateError("cannot open %s: %s" % (port, exc))
-    try:
-        name = link.send("name", 3)
-    except (GtpError, TimeoutError, OSError):
-        name = None  # no GTP: the REPL is free already (CONFIRM held at power-up)
-    try:
+        name = ask(transport, "name", 5)  # None: no GTP, the REPL is free already
         if name is not None:
             if "GoGadget" not in name.replace(" ", ""):
                 raise UpdateError("%s answers GTP as %r: not a Go Gadget" % (port, name))
             try:
-                link.send("gogadget-maintenance", 5)
+                ask(transport, "gogadget-maintenance", 10)
             except GtpError:
                 raise UpdateError("the board's firmware cannot restart for an update: hold "
                                   "CONFIRM while plugging it in, then run gogadget update again")
             print("%s: restarting for the update" % port, file=stream or sys.stdout)
     finally:
-        link.transport.close()
+        transport.close()
     if name is not None:
         deadline = time.monotonic() + wait_s
         while time.monotonic() < deadline:
