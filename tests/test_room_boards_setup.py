@@ -54,7 +54,7 @@ def test_each_board_set_up_publishes(room, tmp_path, capsys):
     sub.username_pw_set("relay", room.creds["relay"])
 
     def on_message(c, u, msg):
-        seen.setdefault(msg.topic.split("/")[1], []).append(msg.topic)
+        seen.setdefault(msg.topic.split("/")[2], []).append(msg.topic)  # gogadget/board/ID/...
         if len(seen) == len(BOARDS):
             got.set()
     sub.on_message = on_message

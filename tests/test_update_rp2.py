@@ -60,7 +60,7 @@ def board_flash(tmp_path):
     return rp2.flash_image(tmp_path / "flash.img", files=found, dirs=dirs), found
 
 
-def gtp(url, *commands, timeout=120):
+def gtp(url, *commands, timeout=420):
     """The answers to commands over the console (each with its id: the
     board's boot text and late answers are passed over)."""
     t = up.transport_for(url)
@@ -71,7 +71,7 @@ def gtp(url, *commands, timeout=120):
             got = None
             while got is None:
                 assert time.time() < deadline, c
-                got = up.ask(t, c, 20)
+                got = up.ask(t, c, 60)
             out.append(got)
         return out
     finally:
