@@ -67,11 +67,8 @@ def gtp(url, *commands, timeout=420):
     try:
         out = []
         for c in commands:
-            deadline = time.time() + timeout
-            got = None
-            while got is None:
-                assert time.time() < deadline, c
-                got = up.ask(t, c, 60)
+            got = up.ask(t, c, timeout, every=20)
+            assert got is not None, "no answer to %s in %d s" % (c, timeout)
             out.append(got)
         return out
     finally:

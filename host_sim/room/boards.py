@@ -171,8 +171,8 @@ def to_port(port, board_id, config, secrets, stream, mpremote=None):
     transport = update.transport_for(port)
     try:
         while got is None and time.monotonic() < deadline:
-            version = version or update.ask(transport, "version", 10)
-            got = version and update.ask(transport, "gogadget-config board_id", 10)
+            version = version or update.ask(transport, "version", 30, every=10)
+            got = version and update.ask(transport, "gogadget-config board_id", 30, every=10)
     finally:
         transport.close()
     if got is None:

@@ -394,25 +394,31 @@ def add_arguments(p):
     p.add_argument("--mpremote", default=None, help="mpremote command (default: the venv's)")
 
 
-def ask(transport, command, timeout):
+def ask(transport, command, timeout, every=None):
     """One GTP command with an id (a console may still hold an older
-    answer, or boot text: only the answer with this id counts); the
+    answer, or boot text: only the answer with this id counts), sent
+    again with the same id every `every` seconds without one (the
+    emulated Pico's console may hold an answer until more comes in); the
     answer's text, or None with no GTP answer in time; GtpError on '?'."""
     from host_sim.serialport import GtpError
     ident = 7300 + int(time.monotonic() * 1000) % 2000
-    transport.write(b"%d %s\n" % (ident, command.encode()))
     deadline = time.monotonic() + timeout
     while True:
-        line = transport.read_line(max(0.0, deadline - time.monotonic()))
-        if line is None:
+        transport.write(b"%d %s\n" % (ident, command.encode()))
+        again = time.monotonic() + (every or timeout)
+        while time.monotonic() < again:
+            line = transport.read_line(max(0.0, min(again, deadline) - time.monotonic()))
+            if line is None:
+                break
+            text = line.decode("utf-8", "replace").strip()
+            for mark in ("=", "?"):
+                if text.startswith("%s%d" % (mark, ident)):
+                    body = text[len(mark) + len(str(ident)):].strip()
+                    if mark == "?":
+                        raise GtpError(body)
+                    return body
+        if time.monotonic() >= deadline:
             return None
-        text = line.decode("utf-8", "replace").strip()
-        for mark in ("=", "?"):
-            if text.startswith("%s%d" % (mark, ident)):
-                body = text[len(mark) + len(str(ident)):].strip()
-                if mark == "?":
-                    raise GtpError(body)
-                return body
 
 
 def transport_for(port):
@@ -430,7 +436,7 @@ def transport_for(port):
         raise UpdateError("cannot open %s: %s" % (port, exc))
 
 
-def open_port(port, mpremote=None, stream=None, wait_s=20):
+def open_port(port, mpremote=None, stream=None, wait_s=180):
     """The board on port with its REPL free: a running Go Gadget is asked
     to restart for maintenance (gogadget-maintenance) first."""
     from host_sim.serialport import GtpError
@@ -448,14 +454,22 @@ def open_port(port, mpremote=None, stream=None, wait_s=20):
             print("%s: restarting for the update" % port, file=stream or sys.stdout)
     finally:
         transport.close()
+    flash = PortFlash(port, mpremote)
     if name is not None:
+        # The board restarts half a second (of its own time) after its
+        # answer: its REPL is free once mpremote gets in.
         deadline = time.monotonic() + wait_s
-        while time.monotonic() < deadline:
-            time.sleep(1)
-            if port.startswith("socket://") or os.path.exists(port):
+        while True:
+            time.sleep(2)
+            try:
+                flash.exec("print('free')")
                 break
-        time.sleep(2)
-    return PortFlash(port, mpremote)
+            except (UpdateError, subprocess.TimeoutExpired):
+                if time.monotonic() > deadline:
+                    raise UpdateError("the board on %s did not come back with its REPL free "
+                                      "in %d s: unplug it, hold CONFIRM while plugging it in, "
+                                      "and run the command again" % (port, wait_s))
+    return flash
 
 
 def cmd_update(args, stream=None):
