@@ -286,11 +286,12 @@ class BoardView:
         from host_sim import session
         self.sim, self.match = session.open_session(self.choices, noise=self.noise, seed=self.seed,
                                                     versus=self.versus, **self.session_opts)
-        for _, kind, text in self.sim.events:
-            if kind == "resume" and not text.startswith("resumed 0 "):
-                # A kept game resumed at start: say so, and where.
-                self._last_event_kind = kind
-                self.last_event.set("last event: %s: %s" % (kind, text))
+        news = nextstep.resume_news(self.sim.events)
+        if news is not None:
+            # A kept game resumed at start: say so, and where.
+            _, kind, text = self.sim.events[news]
+            self._last_event_kind = kind
+            self.last_event.set("last event: %s: %s" % (kind, text))
         self._layout()
 
     def close(self):

@@ -17,8 +17,12 @@ class IdleInput:
     the person thinks: between keystrokes the simulator steps, and a change
     the person did not make (a controller's move, a watcher) is drawn."""
 
-    def __init__(self, stream, sim, show, period_s=0.02, stop=None, hold=False):
+    def __init__(self, stream, sim, show, period_s=0.02, stop=None, hold=False, status=None):
         self.stream = stream
+        # status: the game's line (a match's status()): when it changes
+        # while the board looks the same (the other board's move placed,
+        # a controller's), it is said again, never left stale.
+        self.status = status
         # hold: the end of the input is not the end of the session (the
         # board plays on for its other side until stop(): a signal, or a
         # command that ended); quit still ends it.
@@ -86,7 +90,8 @@ class IdleInput:
         the stones (not the blinking status lights), and the events."""
         sim = self.sim
         n = sim.size * sim.size
-        return bytes(sim.leds.frame[1:1 + n]), bytes(sim.stones.cells), len(sim.events)
+        return (bytes(sim.leds.frame[1:1 + n]), bytes(sim.stones.cells), len(sim.events),
+                self.status() if self.status is not None else None)
 
 
 class _UntilError:
@@ -176,7 +181,8 @@ def run_terminal(choices, noise=0.0, seed=None, colour=None, load=None, versus=N
                     out.write("game: " + game.status() + "\n")
                 out.write(getattr(tui, "PROMPT", ""))  # the person is still asked
                 out.flush()
-            stream = IdleInput(stdin, sim, show, stop=stop, hold=getattr(game, "live", False))
+            stream = IdleInput(stdin, sim, show, stop=stop, hold=getattr(game, "live", False),
+                               status=game.status if game is not None else None)
         elif game is not None:
             stream = _UntilError(stdin, game)
         code = tui.main(sim, stream=stream, colour=colour, match=game, out=out)

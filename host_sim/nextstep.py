@@ -238,3 +238,16 @@ def clock_words(ref):
     elif not clock.started:
         text += "   (starts with the first move)"
     return text
+
+
+def resume_news(events):
+    """The index in events of the resume worth saying at start (a kept game
+    resumed, or the last game's result), or None: none was resumed, or a
+    new game followed it (--new), so there are no stones to put back."""
+    found = None
+    for i, (_, kind, text) in enumerate(events):
+        if kind == "resume" and not text.startswith("resumed 0 "):
+            found = i
+        elif kind == "new-game":
+            found = None
+    return found

@@ -204,9 +204,14 @@ class Console:
         self.colour = colour
         # Events from before the first picture go unsaid, but a game resumed
         # at start (its folder named) is news to the person.
-        self.seen = next((i for i, ev in enumerate(sim.events)
-                          if ev[1] == "resume" and not ev[2].startswith("resumed 0 ")),
-                         len(sim.events))
+        news = nextstep.resume_news(sim.events)
+        if news is None:
+            # A new game over the resumed one (--new): what came after the
+            # resume (the old game kept as NNNN.sgf, the new game) is news.
+            resumed = [i for i, ev in enumerate(sim.events)
+                       if ev[1] == "resume" and not ev[2].startswith("resumed 0 ")]
+            news = resumed[-1] + 1 if resumed else len(sim.events)
+        self.seen = news
         self.interactive = False
         self.match = None  # a host_sim.session.Match when playing an engine
         self._log_seen = 0

@@ -61,11 +61,13 @@ def screen_lines(sim, cols, rows, colour=True, log=(), game=None, typed="", busy
     bottom_lines = ["next: " + nextstep.next_step(sim)]
     if game is not None:
         bottom_lines.append("game: " + game.status())
-    # Below the board: the next step, the game's line, the last message and
-    # the prompt, each on one line.
+    # Below the board: the next step and the game's line (each wrapped at a
+    # word, two lines at most, shortened at a word beyond), the last
+    # message and the prompt.
     bottom = []
     for line in bottom_lines:
-        bottom.append(line[:cols - 1])
+        bottom += textwrap.wrap(line, cols - 1, subsequent_indent="  ", max_lines=2,
+                                placeholder=" ...") or [""]
     # The board's rows, its coordinates above and (room allowing) below;
     # under them the bottom lines, the last message and the prompt.
     board = tui.board_lines(sim, colour, footer=rows >= size + 2 + len(bottom) + 2)

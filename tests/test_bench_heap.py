@@ -50,3 +50,43 @@ def test_the_heap_script_plays_the_game_and_measures_its_own_part(tmp_path, cloc
         assert "the game on a clock: byoyomi" in text, text
     else:
         assert "CLOCKED" not in out
+
+
+def test_the_paired_part_plays_a_paired_game_on_byoyomi_publishing_to_the_room(tmp_path):
+    """`heap-paired` (issue 35: the heaviest board a user runs): the room's
+    Broadcaster on the socket stand-in, a pairing.Follower for board02
+    agreed from its pair message and its snapshot, White's moves coming as
+    board02's events (lit, then placed), Black's through the scan, both
+    passes, the count confirmed here and agreed there: the game is kept,
+    the pairing ends at both boards, the clock ran, and the report says so
+    against the 35% target."""
+    from gogadget.journal import NAME as JOURNAL
+    store = tmp_path / "store"
+    final, tail = bench.journal_of_game(store, rules_bench.random_game(0, 30), 6, True)
+    flash = tmp_path / "flash"
+    (flash / "games").mkdir(parents=True)
+    (flash / "games" / JOURNAL).write_bytes((store / JOURNAL).read_bytes())
+    files = bench.bench_files(tmp_path, tail, final, True, True, True)
+    for name, data in files.items():
+        (flash / name).write_bytes(data)
+    res = run_micropython(code=bench.REPL_FREE + "import heapbench\n", cwd=str(flash),
+                          timeout=300)
+    out = res.stdout + res.stderr
+    assert res.returncode == 0 and "HEAP " in out and "HEAP_FAIL" not in out, out[-3000:]
+    low, where, resumed, moves, counting, phase, result, saved = eval(bench.parse("HEAP", out))
+    assert (resumed, moves, counting, phase) == (24, 30, "count", "over"), out[-2000:]
+    assert saved, "the game is kept: " + out[-2000:]
+    agreed, count, outcome, note, done = eval(bench.parse("PAIRED", out))
+    assert agreed and note == "" and count == 32 and done, out[-2000:]
+    sent, nbytes, error = eval(bench.parse("ROOM", out))
+    assert sent > 10 and not error, out[-2000:]
+    word, black, white = eval(bench.parse("CLOCKED", out))
+    assert word == b"byoyomi" and 0 < black < 600000, out[-2000:]
+    buf = io.StringIO()
+    with contextlib.redirect_stdout(buf):
+        bench.report_heap(out, wireless=True, share=bench.HEAP_SHARE_PAIRED)
+    text = buf.getvalue()
+    assert "paired with board02 (pairing.Follower): agreed, its record 32 moves, over at both" \
+        in text, text
+    assert "the game kept (%s) and no MemoryError: met" % saved[0] in text, text
+    assert "never below 35% of the heap free at boot" in text, text

@@ -369,3 +369,47 @@ def test_a_board_on_a_clock_plays_in_the_room(tmp_path):
         pub.close()
         relay.stop()
         broker.stop()
+
+
+def test_a_finished_cards_footer_keeps_its_move_count_whole(tmp_path):
+    """Issue 35, finding 8: a game resigned at move 2 has a long badge
+    ("W+R (the board's claim)"); the footer still reads "Move 2", at a
+    desktop's width and a phone's, and the badge gives way."""
+    require(find_mosquitto() or "mosquitto", "(apt-get install mosquitto; .ci/run does)")
+    chromium = require(find_chromium() or "chromium", "(apt-get install chromium; .ci/run does)")
+    broker = Broker(str(tmp_path / "broker"), boards=["table-1"]).start()
+    relay = Relay(broker.url, ("127.0.0.1", 0), str(tmp_path / "archive"), "relay",
+                  broker.creds["relay"]).start()
+    pub = None
+    try:
+        assert relay.connected.wait(20)
+        pub = Publisher(broker, "table-1", broker.creds["table-1"])
+        pub.online()
+        g = SpecGame("table-1", game=1, size=19, black="Honinbo Shusaku", white="Gennan Inseki")
+        pub.send("game", g.snapshot())
+        pub.event(g, g.play("dd"))
+        pub.event(g, g.play("pp"))
+        pub.event(g, g.end("W+R"))
+        pub.flush()
+        wait_for(lambda: relay.room.boards.get("table-1") and relay.room.boards["table-1"].game
+                 and relay.room.boards["table-1"].game.phase == "over")
+        card = "document.querySelector('.card[data-board=\"table-1\"]')"
+        for width, height in ((1280, 800), (390, 844)):
+            with Chromium(chromium, width=width, height=height) as br:
+                br.goto(relay.url + "/")
+                br.wait(card + " && " + card + ".dataset.phase === 'over'", what="the finished card")
+                move = card + ".querySelector('footer .move')"
+                pill = card + ".querySelector('footer .pill')"
+                assert br.eval(move + ".textContent") == "Move 2"
+                assert br.eval(move + ".scrollWidth <= " + move + ".clientWidth"), \
+                    "the move count is cut at %d px" % width
+                assert br.eval(pill + ".textContent").startswith("W+R")
+                assert br.eval(pill + ".title") == br.eval(pill + ".textContent")
+                # (the footer's two parts stay inside the card)
+                assert br.eval(pill + ".getBoundingClientRect().right <= " + card +
+                               ".getBoundingClientRect().right + 0.5")
+    finally:
+        if pub is not None:
+            pub.close()
+        relay.stop()
+        broker.stop()

@@ -32,7 +32,7 @@ K_RESIGN = const(6)  # arg colour that resigned
 K_RESULT = const(7)  # arg winner (0 draw), value margin*2
 K_KOMI = const(8)  # value komi*2+32768
 K_GAME = const(9)  # value the game's number (the NNNN.sgf it will be kept as)
-K_CLOCK = const(10)  # arg colour (+4 in overtime), value+b4+b5 ms left, b6 periods/stones left; arg 8+system: a time control set over GTP (clockgtp)
+K_CLOCK = const(10)  # arg colour (+4 in overtime, +16 the time left after its move: BL/WL), value+b4+b5 ms left, b6 periods/stones left; arg 8+system: a time control set over GTP (clockgtp)
 
 # The journal's format, in K_NEW's high nibble of b6: 0 before it was
 # marked, 1 with every move's time left in its K_CLOCK record (arg 16).  A

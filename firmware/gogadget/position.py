@@ -123,8 +123,12 @@ def resume(ref, records, report, now_ms):
         if ref.free:
             ref.resume_phase = "setup"
         ref.phase = "setup" if ref.free else "resume"
-    ref.event("resume", "resumed %d moves of a %dx%d game: put the stones back" % (
-        moves, ref.size, ref.size))
+    if over is None:
+        ref.event("resume", "resumed %d moves of a %dx%d game: put the stones back" % (
+            moves, ref.size, ref.size))
+    else:  # (nothing to put back: its result is shown)
+        ref.event("resume", "the last game is over: %d moves of a %dx%d game, %s" % (
+            moves, ref.size, ref.size, ref.result))
     if ref.damage:
         ref.event("error", ref.damage)
     ref.dirty = True

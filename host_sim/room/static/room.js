@@ -268,6 +268,7 @@
     const p = el.querySelector(".pill");
     p.className = "pill " + cls;
     p.textContent = text;
+    p.title = text;
     el.dataset.moves = b.n === undefined ? "" : String(b.n);
     el.dataset.seq = b.seq === undefined ? "" : String(b.seq);
     el.dataset.last = b.last || "";
