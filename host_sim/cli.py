@@ -15,7 +15,7 @@
   gogadget image --firmware UF2  the one file to drag onto the board: the official
                                  MicroPython UF2 with this firmware on its flash
 
-Every command but relay and image (which need no board) takes --sim
+Every command but relay, image and room (which need no board) takes --sim
 instead of --port: the simulator's virtual board.  With --sim you are the person at
 it: the simulator's window when there is a display, the terminal mode
 otherwise (--tui).  `watch`, `pull`, `gtp`, `version`, `play`, `publish`

@@ -202,7 +202,7 @@ def test_an_image_for_the_other_board_is_refused(tmp_path, new_files):
                            stream=io.StringIO())
     files, board = up.image_files(image)
     assert board == "pico-w" and json.loads(files[fm.MANIFEST])["board"] == "pico-w"
-    flash = make_board(tmp_path, dict(new_files, **{fm.MANIFEST: fm.manifest("pico")}))
+    flash = make_board(tmp_path, dict(new_files, **{fm.MANIFEST: fm.manifest("pico", "abc")}))
     before = {str(p.relative_to(flash)): p.read_bytes() for p in flash.rglob("*") if p.is_file()}
     with pytest.raises(up.UpdateError) as err:
         up.update(up.DirFlash(flash), files, image_board=board, stream=io.StringIO())

@@ -38,7 +38,7 @@ def board_flash(tmp_path):
     """The flash of a Pico running this firmware as version 0.1.9, with a
     game of 6 moves under way (played by the unix port on the same files)."""
     files = up.build_files(stream=io.StringIO())
-    files[fm.MANIFEST] = json.dumps(dict(json.loads(fm.manifest("pico")),
+    files[fm.MANIFEST] = json.dumps(dict(json.loads(fm.manifest("pico", "abc")),
                                          version="0.1.9")).encode()
     flash = tmp_path / "flash"
     for rel, data in files.items():

@@ -8,6 +8,7 @@ it writes anything, whether a firmware can read what a board holds.
 A firmware from before the formats were versioned (0.1.0, no manifest)
 reads FORMATS_BEFORE."""
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -30,14 +31,15 @@ def formats():
 
 
 def version():
-    from host_sim.tools import uf2
-    return uf2.version()
+    """The project's version: firmware/gogadget/__init__.py, its one place."""
+    text = (FIRMWARE / "gogadget" / "__init__.py").read_text()
+    return re.search(r'^VERSION = "([^"]+)"', text, re.M).group(1)
 
 
-def manifest(board="any", commit=None):
-    """gogadget/manifest.json's bytes for this checkout."""
-    from host_sim.tools import uf2
-    return json.dumps({"version": version(), "commit": commit or uf2.commit_id(),
+def manifest(board, commit):
+    """gogadget/manifest.json's bytes for this checkout (commit:
+    uf2.commit_id())."""
+    return json.dumps({"version": version(), "commit": commit,
                        "board": board, "formats": formats()}, sort_keys=True).encode()
 
 

@@ -234,7 +234,8 @@ def build_files(build=None, stream=None):
     out = Path(build) if build else mpy.BUILD
     mpy.build(out=out, stream=stream or open(os.devnull, "w"))
     files = {rel: (out / rel).read_bytes() for rel in sorted(mpy.file_hashes(out))}
-    files[fm.MANIFEST] = fm.manifest("any")
+    from host_sim.tools import uf2
+    files[fm.MANIFEST] = fm.manifest("any", uf2.commit_id())
     return files
 
 
