@@ -4,11 +4,14 @@
 # finishes or undoes a firmware update (gogadget update).
 import sys
 
-from switch import run
-
-_run = run()
-del run
-del sys.modules["switch"]
+try:
+    from switch import run
+except ImportError:  # the package in a ROMFS (mpy.romfs): no update to switch
+    _run = True
+else:
+    _run = run()
+    del run
+    del sys.modules["switch"]
 
 from gogadget.loop import main  # noqa: E402
 

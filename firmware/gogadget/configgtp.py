@@ -138,7 +138,7 @@ def maintenance(ref, args):
     try:
         import machine
         # after the answer has gone out
-        machine.Timer(mode=machine.Timer.ONE_SHOT, period=500,
+        machine.Timer(mode=machine.Timer.ONE_SHOT, period=500,  # pyright: ignore[reportCallIssue]
                       callback=lambda t: machine.reset())
     except (ImportError, AttributeError):
         return "maint written: restart the board"
