@@ -15,7 +15,7 @@
   gogadget image --firmware UF2  the one file to drag onto the board: the official
                                  MicroPython UF2 with this firmware on its flash
 
-Every command but relay and image (which need no board) takes --sim
+Every command but relay, image and room (which need no board) takes --sim
 instead of --port: the simulator's virtual board.  With --sim you are the person at
 it: the simulator's window when there is a display, the terminal mode
 otherwise (--tui).  `watch`, `pull`, `gtp`, `version`, `play`, `publish`
@@ -561,6 +561,27 @@ def parser():
                        "finished game (docs/ROOM.md).")
     room_relay.add_arguments(r)
     r.set_defaults(func=room_relay.cmd_relay)
+    from host_sim.tools import update as fw_update
+    up = sub.add_parser("update", help="this checkout's firmware onto a running board, "
+                        "keeping its games and settings",
+                        description=fw_update.__doc__.split("\n\n")[0].split(":", 1)[1].strip())
+    _add_board_options(up, person=False)
+    fw_update.add_arguments(up)
+    up.set_defaults(func=fw_update.cmd_update)
+    from host_sim.room import boards as room_boards
+    ro = sub.add_parser("room", help="a tournament room's boards",
+                        description="A tournament room's boards (docs/ROOM.md).")
+    rsub = ro.add_subparsers(dest="room_command", required=True)
+    rb = rsub.add_parser("boards", help="each board's config and secrets from credentials.csv",
+                         description=room_boards.__doc__.split("\n\n")[0].split(":", 1)[1].strip())
+    room_boards.add_arguments(rb)
+    rb.set_defaults(func=room_boards.cmd_boards)
+    from host_sim.tools import boardconfig
+    co = sub.add_parser("config", help="show or change the board's settings",
+                        description=boardconfig.__doc__.split("\n\n")[0].split(":", 1)[1].strip())
+    _add_board_options(co, person=False)
+    boardconfig.add_arguments(co)
+    co.set_defaults(func=lambda a: boardconfig.cmd_config(a, Connection))
     on = sub.add_parser("online", help="you at the board in your own game on online-go.com",
                         description="You at the board in your own game on online-go.com (OGS): "
                         "the opponent's moves light up to be placed, yours go out; passes, "

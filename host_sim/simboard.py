@@ -264,6 +264,9 @@ class SimBoard:
         self.buttons = virtual.Buttons()
         self._own_store = store_dir is None
         self.store_dir = store_dir or tempfile.mkdtemp(prefix="gogadget-sim-")
+        # The virtual board's flash: gogadget-config writes its config.json
+        # and secrets.json here (firmware/gogadget/configgtp.py).
+        setattr(self.config, "file", os.path.join(self.store_dir, "config.json"))
         self.port = None
         self._fds = []
         if stream is None:

@@ -144,7 +144,7 @@ def test_the_filesystem_holds_what_make_mpy_builds(images, mpy_build, board, tmp
     assert "main.py" in built and "gogadget/app.mpy" in built and "lib/umqtt/simple.mpy" in built
     extra = {k: v for k, v in files.items() if k not in built}
     assert {k: files.get(k) for k in built} == built  # byte for byte
-    assert sorted(extra) == ["config.json", "gogadget/stamp.mpy"]
+    assert sorted(extra) == ["config.json", "gogadget/manifest.json", "gogadget/stamp.mpy"]
     from gogadget.config import Config
     from gogadget.configfile import SECRETS
     config = json.loads(extra["config.json"])
@@ -260,7 +260,8 @@ def test_gogadget_image_builds_and_writes_the_file(tmp_path):
     assert "hold BOOTSEL while plugging the Pico in" in res.stdout, res.stdout
     files = read_fs(parse(out.read_bytes()), "pico")
     built = mpy.file_hashes(mpy.BUILD)
-    assert sorted(files) == sorted(set(built) | {"config.json", "gogadget/stamp.mpy"})
+    assert sorted(files) == sorted(set(built) | {"config.json", "gogadget/stamp.mpy",
+                                                 "gogadget/manifest.json"})
 
 
 # -- where the emulated Pico's firmware comes from ------------------------------

@@ -1,6 +1,6 @@
 """Go Gadget firmware logic: pin-free, runs on MicroPython and CPython."""
 
-VERSION = "0.1.0"  # the project's one version (pyproject.toml reads it from here)
+VERSION = "0.2.0"  # the project's one version (pyproject.toml reads it from here)
 
 
 def describe():

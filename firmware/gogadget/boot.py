@@ -111,17 +111,20 @@ def start(stream=None, watchdog=True):
     rp2fast.install()  # viper scan, LED and rules loops on the RP2040
     # The config: the file's, else the defaults, saying why.
     from gogadget.config import SECRETS_FILE, Config
+    wrong = ""  # a file refused (bad, or a newer firmware's): said on the board and over GTP
     try:
         config, how = Config.load("config.json"), "config config.json"
     except OSError:
         config, how = Config(), "no config.json: defaults"
     except ValueError as exc:
         config, how = Config(), "%s: defaults" % exc
+        wrong = how  # (shown on the board too: the file is kept as it is)
     else:
         try:
             config.load_secrets(SECRETS_FILE)
         except ValueError as exc:
             how += "; %s: not publishing" % exc
+            wrong = how
             config.broker = ""
     print("gogadget: %s" % how)
     learn_names(config)
@@ -130,6 +133,8 @@ def start(stream=None, watchdog=True):
     if config.sensors == "colour":
         calibration, how = pico.load_calibration(config.size)
         print("gogadget: %s" % how)
+        if "newer" in how:
+            wrong = (wrong + "; " if wrong else "") + how
     sensors = pico.make_sensors(config, calibration=calibration)
     leds = pico.make_leds(config)
     buttons = pico.make_buttons(config)
@@ -161,4 +166,9 @@ def start(stream=None, watchdog=True):
     app = App(config, sensors, leds, guard, config.store, stream,
               broadcast=make_broadcast(config))
     app.boot(time.ticks_ms())
+    if wrong:
+        ref = app.referee
+        ref.damage = (ref.damage + "; " if ref.damage else "") + wrong
+        ref.alarm = True
+        ref.event("error", wrong)
     return app, sensors, leds, buttons, guard, beat, display, wdt

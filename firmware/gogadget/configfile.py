@@ -20,6 +20,12 @@ from gogadget.settle import MAX_SCANS, NOISE_EXTRA_MS
 # A config.json from before stable_ms says stable_scans, counted at the
 # scan_hz in the same file or, without one, at the 50/s the board then ran.
 _LEGACY_SCAN_HZ = const(50)
+# config.json's and secrets.json's format ("format" in each; a file
+# without one is format 0, what the first firmwares wrote, and reads the
+# same).  A newer firmware reads every older format; this one refuses a
+# newer one's file (the board then runs on the defaults, says why, and
+# never writes the file: nothing on the board writes config.json).
+FORMAT = const(1)
 MAX_TIME_S = 65000  # a clock setting's longest (18 hours: the record keeps seconds in 16 bits)
 
 # At 100 scans/s a stone is first read within 10 ms of landing; 30 ms of
@@ -107,7 +113,7 @@ def fill(config, values):
     for name, default in DEFAULTS:
         setattr(config, name, default)
     for name in values:
-        if name == "stable_scans":
+        if name == "stable_scans" or name == "format":
             continue
         if not any(name == known for known, _ in DEFAULTS):
             raise ValueError("unknown setting " + name)
@@ -121,6 +127,16 @@ def fill(config, values):
         hz = values.get("scan_hz", _LEGACY_SCAN_HZ)
         _int_range("scan_hz", hz, 1, 1000)
         config.stable_ms = scans * (1000 // hz)
+
+
+def check_format(data, path):
+    """ValueError when the file's data is of a newer format than FORMAT."""
+    got = data.get("format", 0)
+    if not isinstance(got, int) or got < 0:
+        raise ValueError("%s: format must be a whole number, not %s" % (path, got))
+    if got > FORMAT:
+        raise ValueError("%s is of a newer firmware (format %d, this one reads %d), kept"
+                         % (path, got, FORMAT))
 
 
 def as_dict(config):
@@ -224,6 +240,7 @@ def load(cls, path):
             raise ValueError("config %s is not valid JSON" % path)
     if not isinstance(data, dict):
         raise ValueError("config %s must hold a JSON object" % path)
+    check_format(data, path)
     return validate(cls(**data))
 
 
@@ -242,7 +259,10 @@ def load_secrets(config, path):
         f.close()
     if not isinstance(data, dict):
         raise ValueError("%s must hold a JSON object" % path)
+    check_format(data, path)
     for name in data:
+        if name == "format":
+            continue
         if name not in SECRETS:
             raise ValueError("%s may hold only %s, not %s" % (path, ", ".join(SECRETS), name))
         setattr(config, name, data[name])
@@ -255,6 +275,7 @@ def save(config, path):
     data = as_dict(config)
     for name in SECRETS:
         del data[name]
+    data["format"] = FORMAT
     with open(path, "w") as f:
         f.write(json.dumps(data))
 

@@ -96,9 +96,10 @@ class GameLog:
         r = ref.rules
         preset = PRESET_NAMES.index(r.name) if r.name in PRESET_NAMES else 255
         value = self.seen(r)
-        # b6 bit 0: the handicap stones follow as K_SETUP records.
+        # b6 bit 0: the handicap stones follow as K_SETUP records; its high
+        # nibble the journal's format.
         recs = [jn.encode(jn.K_NEW, ref.size, komi_code(ref.komi), ref.handicap, preset,
-                          1 if (ref.free or ref.setups) else 0),
+                          (1 if (ref.free or ref.setups) else 0) | jn.FORMAT << 4),
                 # K_RULES b4: 1 + preset index, 255 custom, 0 (older journals) unknown.
                 jn.encode(jn.K_RULES, r.ko, value, preset + 1 if preset != 255 else 255),
                 jn.encode(jn.K_GAME, 0, self.game)]

@@ -14,7 +14,7 @@ written may read back as garbage: either way the first record whose length,
 marker or CRC is wrong ends the good part.  journalread.load() keeps the
 whole damaged file aside (journal-N.bad), rewrites the good part and says what it did.
 
-A new game replaces the journal: the header is written to journal.tmp and
+K_NEW carries the journal's FORMAT (b6's high nibble).  A new game replaces the journal: the header is written to journal.tmp and
 renamed over the old one, so a cut leaves either game, never neither.
 Finished games are kept beside it as NNNN.sgf.
 """
@@ -23,7 +23,7 @@ import os
 from gogadget.compat import const
 
 RECORD = const(8)
-K_NEW = const(1)  # arg size, value komi*2+32768, b4 handicap, b5 preset index
+K_NEW = const(1)  # arg size, value komi*2+32768, b4 handicap, b5 preset index, b6 flags | FORMAT << 4
 K_RULES = const(2)  # arg ko, value packed options (see referee)
 K_SETUP = const(3)  # arg colour, value point
 K_MOVE = const(4)  # arg colour, value point (0: pass)
@@ -33,6 +33,12 @@ K_RESULT = const(7)  # arg winner (0 draw), value margin*2
 K_KOMI = const(8)  # value komi*2+32768
 K_GAME = const(9)  # value the game's number (the NNNN.sgf it will be kept as)
 K_CLOCK = const(10)  # arg colour (+4 in overtime, +16 the time left after its move: BL/WL), value+b4+b5 ms left, b6 periods/stones left; arg 8+system: a time control set over GTP (clockgtp)
+
+# The journal's format, in K_NEW's high nibble of b6: 0 before it was
+# marked, 1 with every move's time left in its K_CLOCK record (arg 16).  A
+# newer firmware reads every older one; this one sets a newer one's journal
+# aside whole, unread (journalread.load), and says so.
+FORMAT = const(1)
 
 NAME = "journal.bin"
 TMP = "journal.tmp"

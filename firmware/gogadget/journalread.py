@@ -5,7 +5,7 @@ module's bytecode is heap, and a game in progress only writes its journal
 import os
 
 from gogadget.compat import const
-from gogadget.journal import RECORD, K_NEW, crc8, _exists, _replace, _sync
+from gogadget.journal import FORMAT, RECORD, K_NEW, crc8, _exists, _replace, _sync
 
 _KINDS = const(11)  # record kinds are 1..journal.K_CLOCK
 
@@ -78,6 +78,16 @@ def load(journal):
     if not _exists(journal.path):
         journal.size = 0
         return Records(None, 0, rec), report
+    with open(journal.path, "rb") as f:
+        f.readinto(rec)
+    if decode(rec, 0) is not None and rec[6] >> 4 > FORMAT:
+        # A newer firmware's game: its records may be of kinds this one does
+        # not know, which would read as damage; kept whole, never cut.
+        journal.size = 0
+        name = set_aside(journal, "new")
+        return Records(None, 0, rec), (
+            "journal of a newer firmware (format %d, this one reads %d): kept as %s, "
+            "not resumed" % (rec[6] >> 4, FORMAT, name))
     size = _size(journal.path)
     good = _good_length(journal.path, rec)
     if good < size:
@@ -92,18 +102,19 @@ def load(journal):
     return Records(journal.path, good // RECORD, rec), report
 
 
-def _aside_name(journal):
+def _aside_name(journal, ext="bad"):
     n = 1
-    while _exists(journal.dir + "/journal-%d.bad" % n):
+    while _exists(journal.dir + "/journal-%d.%s" % (n, ext)):
         n += 1
-    return "journal-%d.bad" % n
+    return "journal-%d.%s" % (n, ext)
 
-def set_aside(journal):
+def set_aside(journal, ext="bad"):
     """Move the journal aside whole (as journal-N.bad, without reading
-    it: a game that could not be saved as SGF is kept this way); returns
-    the name, or "" when there was no journal or it could not be moved."""
+    it: a game that could not be saved as SGF is kept this way; a newer
+    firmware's as journal-N.new); returns the name, or "" when there was
+    no journal or it could not be moved."""
     journal.close()
-    name = _aside_name(journal)
+    name = _aside_name(journal, ext)
     try:
         os.rename(journal.path, journal.dir + "/" + name)
     except OSError:

@@ -94,7 +94,8 @@ class Link(Engine):
         self._events = [None] * _EVENT_SLOTS
         commands = self.commands
         for name in ("status", "sgf", "games", "fetch", "events", "new", "setup", "frame",
-                     "marked", "result", "show", "remote", "clock", "lights"):
+                     "marked", "result", "show", "remote", "clock", "lights", "config",
+                     "maintenance"):
             commands["gogadget-%s" % name] = name  # (a format longer than a name)
         commands["gogadget-replay"] = "guide"  # (self.replay is the Replay)
         commands["time_settings"] = "time_settings"
@@ -641,6 +642,24 @@ class Link(Engine):
             forget("clockgtp")
             if self.referee.clock is None:
                 forget("clock")  # loaded for nothing: no time control
+
+    def config(self, args):
+        """gogadget-config [KEY [VALUE]] (configgtp.command)."""
+        return self._config_call("command", args)
+
+    def maintenance(self, args):
+        """gogadget-maintenance: restart with the REPL free (gogadget update)."""
+        return self._config_call("maintenance", args)
+
+    def _config_call(self, fn, args):
+        from gogadget import configgtp
+        try:
+            return getattr(configgtp, fn)(self.referee, args)
+        except ValueError as e:
+            raise GtpError(str(e))
+        finally:
+            configgtp = None
+            forget("configgtp", "configfile")
 
     def result(self, args):
         """gogadget-result RESULT: the game ended off the board -- the opponent

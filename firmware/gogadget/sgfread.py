@@ -171,6 +171,11 @@ def parse(text):
         props[name] = props.get(name, []) + values
     if "GM" in props and props["GM"][0].strip() != "1":
         raise ValueError("SGF: not a Go record (GM[" + props["GM"][0] + "])")
+    # The store's format is SGF's own FF (the board writes FF[4]); a newer
+    # one is not guessed at (FF[1]..FF[3] are read).
+    ff = props.get("FF", ["4"])[0].strip()
+    if not ff.isdigit() or int(ff) > 4:
+        raise ValueError("SGF: FF[" + ff + "] is newer than this firmware reads (FF[4])")
     if "SZ" in props:
         sz = props["SZ"][0].strip()
         if ":" in sz:

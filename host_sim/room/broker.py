@@ -220,7 +220,8 @@ def _write(path, text, mode=0o644):
     tmp = os.path.join(folder, ".%s.%s.tmp" % (name, secrets.token_hex(6)))
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), mode)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
+        with (os.fdopen(fd, "wb") if isinstance(text, bytes)  # (a board's image: bytes)
+              else os.fdopen(fd, "w", encoding="utf-8", newline="")) as f:
             f.write(text)
         os.chmod(tmp, mode)  # the umask may have narrowed it further: say exactly
         os.replace(tmp, path)

@@ -39,16 +39,16 @@ CORE = (
 PLAY = "gogadget.play"
 # phase: (what it holds beyond CORE, budget: the most bytes of .mpy for all it holds)
 PHASES = {
-    "idle": ((PLAY,), 49300),
-    "playing": ((PLAY,), 49300),
-    "passing": ((PLAY,), 49300),
-    "counting": (("gogadget.counting", "gogadget.score"), 50800),
-    "saving": (("gogadget.ending", "gogadget.sgf"), 50100),
-    "over": (("gogadget.ending",), 48000),
-    "new game": ((PLAY, "gogadget.ending", "gogadget.position"), 52600),
-    "resume": ((PLAY, "gogadget.position"), 51300),
-    "host": ((PLAY, "gogadget.link", "gogadget.gtp", "gogadget.ruleopts", "gogadget.score"), 68300),
-    "room": ((PLAY, "gogadget.broadcast", "gogadget.hw.net", "gogadget.mqtt"), 56400),
+    "idle": ((PLAY,), 49400),
+    "playing": ((PLAY,), 49400),
+    "passing": ((PLAY,), 49400),
+    "counting": (("gogadget.counting", "gogadget.score"), 50900),
+    "saving": (("gogadget.ending", "gogadget.sgf"), 50200),
+    "over": (("gogadget.ending",), 48100),
+    "new game": ((PLAY, "gogadget.ending", "gogadget.position"), 52700),
+    "resume": ((PLAY, "gogadget.position"), 51400),
+    "host": ((PLAY, "gogadget.link", "gogadget.gtp", "gogadget.ruleopts", "gogadget.score"), 68700),
+    "room": ((PLAY, "gogadget.broadcast", "gogadget.hw.net", "gogadget.mqtt"), 56500),
     "clocked": ((PLAY, "gogadget.clock"), 52500),
 }
 # The most names (qstrs) the firmware interns at the board's start, as the

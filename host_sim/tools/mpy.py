@@ -42,7 +42,7 @@ FIRMWARE = ROOT / "firmware"
 BUILD = ROOT / "build"
 KEEP_SOURCE = ("main.py",)  # run as source at boot
 LIB = "lib"  # build/lib: micropython-lib modules, fetched (not in firmware/)
-ON_BOARD = ("gogadget", "main.py", LIB)  # what of build/ goes onto the board
+ON_BOARD = ("gogadget", "main.py", "switch.mpy", LIB)  # what of build/ goes onto the board
 # Modules of machine code for one chip: compiled for it (mpy-cross -march),
 # imported only there.  hw/rp2viper.py holds the RP2040's viper loops.
 NATIVE = {"gogadget/hw/rp2viper.py": "armv6m"}

@@ -210,6 +210,8 @@ def board_files(build, board, config=None, commit=None):
         raise ImageError("nothing built in %s: run `make mpy` first" % build)
     files["config.json"] = config if config is not None else default_config()
     files["gogadget/stamp.mpy"] = stamp(board, commit or commit_id())
+    from host_sim.tools import formats  # the version and formats, for gogadget update
+    files[formats.MANIFEST] = formats.manifest(board, commit or commit_id())
     return files
 
 
@@ -247,8 +249,8 @@ def filesystem(files, layout):
 
 def version():
     """The project's version: firmware/gogadget/__init__.py, its one place."""
-    text = (FIRMWARE / "gogadget" / "__init__.py").read_text()
-    return re.search(r'^VERSION = "([^"]+)"', text, re.M).group(1)
+    from host_sim.tools import formats
+    return formats.version()
 
 
 def image_path(board, out=BUILD):

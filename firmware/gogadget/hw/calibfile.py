@@ -193,6 +193,9 @@ def check(path, size):
     head = bytearray(5)
     with open(path, "rb") as f:
         got = f.readinto(head)
+    if got == 5 and head[:3] == MAGIC[:3] and head[3] > MAGIC[3]:
+        raise CalibrationError("calibration file %s is of a newer firmware (format %s), kept"
+                               % (path, chr(head[3])))
     if got == 5 and head[:4] == MAGIC and head[4] != size:
         raise CalibrationError("calibration file %s is for %dx%d" % (path, head[4], head[4]))
     if length not in (5 + 7 * n, 6 + 7 * n, 7 + 7 * n) or got != 5 or head[:4] != MAGIC:

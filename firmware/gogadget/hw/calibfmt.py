@@ -5,6 +5,9 @@ save or a read and let go of) both import it, neither the other's
 constants, so the two never import each other (tests/test_imports.py)."""
 from gogadget.compat import const, zeros
 
+# The file's mark; its last byte is the format ("1": the only one shipped).
+# A newer firmware reads every older format; this one leaves a newer one's
+# file as it is (calibfile.check says so; nothing writes it back).
 MAGIC = b"GGC1"
 # Threshold at share / 256 of the median step from the baseline: half way
 # between an empty point's worst (the neighbours' fields the black step
