@@ -101,6 +101,7 @@ link = app.open_link()
 print("SET", link.handle("gogadget-config max_brightness 33"))
 print("BAD", link.handle("gogadget-config max_brightness 0"))
 print("CAP", app.referee.config.max_brightness)
+print("MAINT", link.handle("gogadget-maintenance"))
 """
 
 
@@ -112,5 +113,9 @@ def test_gogadget_config_under_micropython(micropython, tmp_path):
     assert "SET = max_brightness 33: saved, applied now" in out, out
     assert "BAD ? max_brightness must be a whole number 1..255, not 0" in out, out
     assert "CAP 33" in out
+    # No machine to restart here (hw/restart.py): the flag is written, and
+    # the answer says to restart the board by hand.
+    assert "MAINT = maint written: restart the board" in out, out
+    assert (tmp_path / "maint").read_text() == "1"
     assert json.loads((tmp_path / "config.json").read_text()) == {"size": 9, "max_brightness": 33,
                                                                  "format": 1}

@@ -135,11 +135,7 @@ def maintenance(ref, args):
     start."""
     with open("maint", "w") as f:
         f.write("1")
-    try:
-        import machine
-        # after the answer has gone out
-        machine.Timer(mode=machine.Timer.ONE_SHOT, period=500,  # pyright: ignore[reportCallIssue]
-                      callback=lambda t: machine.reset())
-    except (ImportError, AttributeError):
+    from gogadget.hw import restart
+    if not restart.soon(500):  # (after the answer has gone out)
         return "maint written: restart the board"
     return "restarting for maintenance"
