@@ -216,6 +216,12 @@ def cmd_boards(args, stream=None, ask=input):
         boards = [(b,) + board_config(template, b, creds, wifi) for b in ids]  # all, first
         if args.images and not args.out:
             raise BoardsError("--images needs --out FOLDER")
+        if args.images:
+            # As `gogadget image` does: the firmware checked first, then this
+            # checkout's files built once for every board's image.
+            from host_sim.tools import uf2
+            uf2.check_firmware(args.images)
+            uf2.build_mpy(uf2.BUILD)
         for board_id, config, secrets in boards:
             say_login(board_id, config, secrets, stream)  # before anything is written
             if args.sim_stores:
