@@ -11,25 +11,12 @@ from gogadget import configfile
 from gogadget import journal as jn
 from gogadget.app import App
 from gogadget.config import Config
-from gogadget.events import BTN_NONE
 from gogadget.hw import calibderive
 from gogadget.hw.calibfmt import MAGIC, CalibrationError
 from gogadget import sgfread
+from test_journal import Quiet  # drivers that see and show nothing
 
 FORMAT0 = ROOT / "tests" / "formats" / "format0"
-
-
-class Quiet:
-    kind = "colour"
-
-    def read(self, scan):
-        pass
-
-    def show(self, frame, now_ms):
-        pass
-
-    def poll(self, now_ms):
-        return BTN_NONE
 
 
 def copy_format0(tmp_path):
