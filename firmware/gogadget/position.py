@@ -92,6 +92,11 @@ def resume(ref, records, report, now_ms):
     ref.now = now_ms
     ref.damage = report
     ref.alarm = bool(report)
+    if ref.journal is not None and jn._exists(ref.journal.dir + "/" + "study"):
+        # The power went in study mode (study.py's mark): back at the
+        # problem it was on, not the problem's stones as a game.  (Names
+        # the board knows already: a new one is RAM for ever.)
+        return __import__("gogadget.study", None, None, ("resume",)).resume(ref)
     if not records:
         ref.log.header(ref)
         if report:

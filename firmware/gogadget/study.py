@@ -26,13 +26,16 @@ Confirm) works as in a game.
 Progress (solved, tries, the current problem) is kept in the folder's
 progress.txt, written whole (a new file, then renamed) at each verdict
 and each change of problem: a power cut loses at most the try under way.
+While study mode is on, a file "study" beside the journal says so: a
+board whose power went comes back in study mode at the problem it was
+on (position.resume), not with the problem's stones as a game.
 """
 import os
 
 from gogadget.board import OK
 from gogadget.compat import const, forget
 from gogadget.events import BTN_PASS, BTN_CONFIRM, BTN_NEW, BTN_RESIGN, BTN_STUDY
-from gogadget.journal import _replace, _sync
+from gogadget.journal import _replace, _sync, _exists
 from gogadget.points import vertex
 from gogadget.tsumego import F_KID, F_LINE, F_RIGHT, read
 
@@ -367,6 +370,7 @@ class Study:
         """The problems end: this module and the reader let go of, review
         mode (review.py) next."""
         ref = self.ref
+        _mark(ref, False)
         ref.study = None
         self.problem = None
         ref.event("study", "problems off: review mode")
@@ -380,7 +384,34 @@ def start(ref):
     if ref.board.moves and ref.phase in ("play", "count"):
         from gogadget import ending
         ending.keep(ref, "unfinished")
+    _mark(ref, True)
     ref.study = Study(ref)
     ref.event("study", "study mode: New next, Pass previous, held Pass again, "
                        "Confirm takes back, held New leaves")
     ref.study.open()
+
+
+def resume(ref):
+    """At the start after a power cut in study mode: study mode on again,
+    at the problem progress.txt names (its stones asked for anew; a try
+    under way is lost).  Returns 0, the game's moves resumed."""
+    ref.study = Study(ref)
+    ref.event("study", "study mode again after a power cut")
+    ref.study.open()
+    return 0
+
+
+def _mark(ref, on):
+    """The file beside the journal that says study mode is on (read at the
+    start by position.resume)."""
+    if ref.journal is None:
+        return
+    path = ref.journal.dir + "/" + "study"  # (position.resume's look)
+    try:
+        if on:
+            open(path, "w").close()
+        elif _exists(path):
+            os.remove(path)
+        _sync()
+    except OSError as exc:
+        ref.event("study", "study mode not kept across a power cut: %s" % exc)

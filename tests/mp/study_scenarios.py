@@ -12,6 +12,7 @@ import os
 
 from gogadget import frame as fr
 from gogadget import journal as jn
+from gogadget import journalread as jr
 from gogadget.events import BTN_PASS, BTN_CONFIRM, BTN_NEW, BTN_RESIGN, BTN_STUDY
 from gogadget.points import BLACK, WHITE
 
@@ -201,10 +202,15 @@ def scenario_study_progress_kept_across_power_cut(tmp):
     _set_up(h)
     h.play("A1")  # a wrong try at p02
     _said(h, "wrong")
-    # the power goes; a new board on the same flash
+    # the power goes; a new board on the same flash starts as app.boot does
     h2 = _hand(d, games)
-    _study(h2)
-    _said(h2, "problem 2 of 3, p02-straight-three.sgf (tried 1 times)")
+    records, report = jr.load(h2.ref.journal)
+    h2.ref.resume(records, report, h2.t)
+    h2.drain()
+    assert h2.ref.study is not None  # back in study mode by itself
+    evs = _said(h2, "study mode again after a power cut")
+    assert any("problem 2 of 3, p02-straight-three.sgf (tried 1 times)" in e for e in evs), evs
+    assert h2.ref.phase == "setup" and h2.ref.board.moves == 0
     h2.press(BTN_PASS)
     _said(h2, "p01-capture.sgf (solved)")
     text = _progress(d)
@@ -259,7 +265,9 @@ def scenario_review_steps_through_a_kept_game_and_keeps_a_variation(tmp):
         original = f.read()
     _clear(h)
     h.press(BTN_STUDY)
+    assert jn._exists(games + "/study")  # study mode on: kept across a power cut
     h.press(BTN_STUDY)  # held New twice: review mode
+    assert not jn._exists(games + "/study")  # a power cut now resumes no study
     said = [e[1] for e in h.events()]
     assert "review 0001.sgf: 6 moves; set the start up, then New steps forward, Pass back" \
         in said, said
