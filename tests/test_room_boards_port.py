@@ -46,6 +46,7 @@ class Port:
         self.proc = None
         self.lock = threading.Lock()
         self.restarts = 0
+        self.dead_after_reset = False  # (a test's board that does not come back)
         self.stopping = threading.Event()
         self.watch = threading.Thread(target=self._watch, daemon=True)
         self.watch.start()
@@ -94,7 +95,7 @@ class Port:
             with self.lock:
                 if self.flash is None:
                     continue
-                restart = os.path.exists(reset)
+                restart = reset_asked = os.path.exists(reset)
                 if restart:
                     os.remove(reset)
                 # The firmware's maintenance restart: the app that wrote "maint"
@@ -105,7 +106,10 @@ class Port:
                 if restart:
                     self.restarts += 1
                     self._stop()
-                    self._start()
+                    if not (reset_asked and self.dead_after_reset):
+                        self._start()
+                    else:  # a board that does not come back: its port gone
+                        self.flash = None
 
     def close(self):
         self.stopping.set()

@@ -152,33 +152,6 @@ def to_image(firmware, out, board_id, config, secrets, build=None):
     return path
 
 
-def restarted(port, wait_s):
-    """(version, board_id as JSON) of the board on port once it is back
-    from its restart, or (None, None).  Its port goes away while it
-    restarts and may still be the old one's for a moment after the reset
-    (a USB board's disappears and comes back after boot): opened again
-    until it answers."""
-    import time
-    from host_sim.serialport import LinkClosed
-    from host_sim.tools import update
-    version = got = None
-    deadline = time.monotonic() + wait_s
-    while got is None and time.monotonic() < deadline:
-        try:
-            transport = update.transport_for(port)
-        except update.UpdateError:
-            time.sleep(0.5)
-            continue
-        try:
-            version = version or update.ask(transport, "version", 30, every=10)
-            got = version and update.ask(transport, "gogadget-config board_id", 30, every=10)
-        except LinkClosed:
-            time.sleep(0.5)
-        finally:
-            transport.close()
-    return version, got
-
-
 def to_port(port, board_id, config, secrets, stream, mpremote=None):
     """The board plugged in on port: its files written beside and renamed
     over, the board restarted and asked its version."""
@@ -192,7 +165,7 @@ def to_port(port, board_id, config, secrets, stream, mpremote=None):
         flash.put(name + ".tmp", file_bytes(data))
         flash.rename(name + ".tmp", name)
     flash.run("reset")
-    version, got = restarted(port, 60)
+    version, got = update.back_after_reset(port, 60)
     if got is None:
         raise BoardsError("the board on %s did not answer after its restart" % port)
     if json.loads(got) != board_id:

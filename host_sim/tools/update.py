@@ -393,6 +393,8 @@ def add_arguments(p):
     p.add_argument("--force", action="store_true", help="go on even when the firmware cannot "
                    "read a file on the board (it sets it aside at its start)")
     p.add_argument("--mpremote", default=None, help="mpremote command (default: the venv's)")
+    p.add_argument("--wait", type=int, default=180, metavar="S", help="--port: seconds to wait "
+                   "for the board's answer after its reset (default %(default)s)")
 
 
 def ask(transport, command, timeout, every=None):
@@ -435,6 +437,32 @@ def transport_for(port):
         return SerialTransport(port)
     except (OSError, serial.SerialException) as exc:
         raise UpdateError("cannot open %s: %s" % (port, exc))
+
+
+def back_after_reset(port, wait_s):
+    """(version, board_id as JSON) of the board on port once it is back
+    from its reset, or (None, None) after wait_s.  Its port goes away while
+    it restarts and may still be the old run's for a moment after the reset
+    (a USB board's disappears and comes back after boot): opened again
+    until it answers."""
+    from host_sim.serialport import LinkClosed
+    version = got = None
+    deadline = time.monotonic() + wait_s
+    while got is None and time.monotonic() < deadline:
+        try:
+            transport = transport_for(port)
+        except UpdateError:
+            time.sleep(0.5)
+            continue
+        try:
+            left = max(1.0, deadline - time.monotonic())
+            version = version or ask(transport, "version", left, every=10)
+            got = version and ask(transport, "gogadget-config board_id", left, every=10)
+        except LinkClosed:
+            time.sleep(0.5)
+        finally:
+            transport.close()
+    return version, got
 
 
 def open_port(port, mpremote=None, stream=None, wait_s=180):
@@ -491,9 +519,21 @@ def cmd_update(args, stream=None):
                 session.release(lock)
         else:
             from host_sim.cli import DEFAULT_PORT
-            flash = open_port(args.port or DEFAULT_PORT, args.mpremote, stream)
-            update(flash, files, args.force, image_board, stream)
+            port = args.port or DEFAULT_PORT
+            flash = open_port(port, args.mpremote, stream)
+            after = update(flash, files, args.force, image_board, stream)
             flash.run("reset")
+            # The firmware written is the firmware that runs: asked once it is back.
+            version = back_after_reset(port, args.wait)[0]
+            want = (after.get("manifest") or {}).get("version", "?")
+            if version is None:
+                raise UpdateError("the files are written, but the board on %s did not answer "
+                                  "in %d s after its reset: look at it (mpremote repl)"
+                                  % (port, args.wait))
+            if not version.startswith(want):
+                raise UpdateError("the board on %s runs %s after its reset, not %s"
+                                  % (port, version, want))
+            print("%s: back, running %s" % (port, version), file=stream)
     except UpdateError as exc:
         print("gogadget update: %s" % exc, file=sys.stderr)
         return 1

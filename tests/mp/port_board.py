@@ -53,8 +53,9 @@ class Console:
 main = None
 if gadget:
     import main
-print("BOARD", "app" if main is not None and main._run else "repl")
-if main is not None and main._run:
+run = main is not None and getattr(main, "_run", True)  # (a main.py of before the switch)
+print("BOARD", "app" if run else "repl")
+if run:
     main.main(stream=Console(), watchdog=False)
 else:
     import time
