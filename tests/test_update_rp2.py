@@ -94,13 +94,15 @@ def test_update_on_the_emulated_pico_keeps_the_game(tmp_path):
             time.sleep(0.2)
         status, = gtp(url, "gogadget-status")
         assert "moves=6" in status, status
-        res = subprocess.run([sys.executable, "-m", "host_sim.cli", "update", "--port", url],
+        res = subprocess.run([sys.executable, "-m", "host_sim.cli", "update", "--port", url,
+                              "--wait", "420"],  # (the emulated Pico boots slowly)
                              cwd=str(ROOT), capture_output=True, text=True, timeout=1500)
         out = res.stdout + res.stderr
         assert res.returncode == 0, out
         assert "restarting for the update" in out, out
         assert "firmware 0.1.9" in out and "-> 0.2.0" in out, out
         assert "now runs 0.2.0" in out and "kept config.json, games/journal.bin" in out, out
+        assert "back, running 0.2.0" in out, out
         version, status = gtp(url, "version", "gogadget-status")
         assert version.startswith("0.2.0"), version
         assert "moves=6" in status, status  # the game goes on, on the new firmware
