@@ -24,7 +24,7 @@ and `remote` with --sim reach a simulator already running (`make sim`,
 one running); without one, `publish --sim` and `remote --sim` open a
 simulator of their own on that folder, with you at it.  One folder is one
 simulator's: two boards on one machine are two folders.  --auto puts a
-scripted person at the virtual board instead of you (host_sim/simboard.py).
+scripted person at the virtual board instead of you (host_sim/sim/simboard.py).
 """
 import argparse
 import errno
@@ -34,12 +34,15 @@ import time
 
 from gogadget.gtp import _clean
 from gogadget.points import BLACK, parse_colour
-from host_sim import data_dir, enginetime, launch, session
+from host_sim import data_dir
+from host_sim.base import enginetime
+from host_sim.base.serialport import (DEFAULT_PORT, GtpClient, GtpError, LinkClosed,
+                                      SerialTransport, engine)
+from host_sim.faces import launch
 from host_sim.room import publish as room_publish
 from host_sim.room import relay as room_relay
-from host_sim.serialport import GtpClient, GtpError, LinkClosed, SerialTransport, engine
+from host_sim.sim import session
 
-DEFAULT_PORT = "/dev/ttyACM0"
 LIVE_WAIT_S = 10  # a running simulator answers between its scans
 
 
@@ -116,7 +119,7 @@ class Connection:
                 self.note = "the running simulator"
                 self.timeout = LIVE_WAIT_S
             else:
-                from host_sim.simboard import SimBoard, policy_from
+                from host_sim.sim.simboard import SimBoard, policy_from
                 store = _store(args)
                 self._lock = session.claim_store(store, "gogadget %s" % args.command)
                 try:
@@ -230,7 +233,7 @@ def cmd_play(args):
             choices = dict(session.choices_from(size=args.size, preset=args.rules,
                                                 komi=args.komi, handicap=args.handicap), **timing)
             if timing:
-                from host_sim.virtual import make_config
+                from host_sim.sim.virtual import make_config
                 make_config(**choices)  # (a bad time is said here, not in the window)
     except ValueError as exc:
         print("gogadget play: %s" % exc, file=sys.stderr)
@@ -507,9 +510,9 @@ def parser():
     pu.add_argument("--dest", default="games", help="folder to download into (default games)")
     pu.add_argument("--force", action="store_true", help="overwrite games already downloaded")
     pu.set_defaults(func=cmd_pull)
-    from host_sim import study as study_host
+    from host_sim.sim import study as study_host
     study_host.add_push_parser(sub, _add_board_options, DEFAULT_PORT, _store)
-    from host_sim import hints
+    from host_sim.base import hints
     hints.add_parser(sub, _add_board_options, Connection)
     v = sub.add_parser("version", help="the board's firmware version and build",
                        description="The board's firmware version and the git commit its image "

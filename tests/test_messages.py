@@ -3,9 +3,9 @@ to do next (issue 20, item 4)."""
 import threading
 import time
 
-from host_sim import cli, rp2, session
+from host_sim import cli, rp2
 
-
+from host_sim.sim import session
 def test_no_board_says_plug_it_in_or_use_the_simulator(capsys):
     for verb in (["watch", "--count", "1"], ["pull"], ["gtp"]):
         rc = cli.main(verb + ["--port", "/dev/nonexistent-gogadget"])

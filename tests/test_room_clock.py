@@ -126,7 +126,7 @@ def test_a_usb_boards_host_carries_its_time_control_and_each_moves_time():
     host reads them from the board's own record (gogadget-sgf: TM, OT,
     BL/WL, OB/OW), so the room's archive has them too."""
     from host_sim.room.publish import HostPublisher
-    from host_sim.virtual import Simulator, make_config
+    from host_sim.sim.virtual import Simulator, make_config
     from test_clock_remote import SimLink
     from test_room_publish import FakeClient
     from gogadget.points import parse_vertex

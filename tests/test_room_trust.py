@@ -501,9 +501,9 @@ def test_board_and_relay_both_keep_a_reopened_games_two_endings(tmp_path):
 
     from gogadget.broadcast import Broadcaster
     from gogadget.points import parse_sgf_coord
-    from host_sim.replay import Person
+    from host_sim.person.replay import Person
     from host_sim.room.client import NullClient
-    from host_sim.virtual import Simulator, make_config
+    from host_sim.sim.virtual import Simulator, make_config
     room = Room(archive=str(tmp_path / "archive"))
 
     class Wire(NullClient):

@@ -47,7 +47,7 @@ Figures and targets (issues 11 and 21):
   each allocates (track: none, also under heap_lock), and save_drift's
   write of the calibration file.
 
-The cycle, latency and scan parts read host_sim.physics's sensors through
+The cycle, latency and scan parts read host_sim.sim.physics's sensors through
 the ADC (host_sim/rp2/physics_adc.py), calibrated the maker's way on the
 host (calib.bin on the flash): a board in play is calibrated, and an
 uncalibrated one skips calib.track's drift tracking in every scan.
@@ -821,7 +821,7 @@ def main(parts=PARTS, firmware=None, why=None):
         repl = rp2.flash_image(d / "repl.img", None, files, dirs=dirs, blocks=blocks)
         move = None
         # The cycle and the latency run on a calibrated board, as a board in
-        # play is (an uncalibrated one skips calib.track): host_sim.physics's
+        # play is (an uncalibrated one skips calib.track): host_sim.sim.physics's
         # parts, calibrated on the host, under the ADC.
         if "cycle" in parts:
             board, cal_files = physical_board(d, files)
@@ -898,7 +898,7 @@ def room_files(d):
 
 def report_cycle(cyc):
     how, limit = eval(parse("CAL", cyc))
-    print("(the App's scanner: %s, tracking band %d counts; host_sim.physics's nominal sensors)"
+    print("(the App's scanner: %s, tracking band %d counts; host_sim.sim.physics's nominal sensors)"
           % (how, limit))
     r, u, l, k = (float(x) for x in parse("CHANGE", cyc).split())
     ri, ui, li, ki = (float(x) for x in parse("IDLE", cyc).split())
@@ -937,7 +937,7 @@ def report_cycle(cyc):
     return moves[1]
 
 
-# The physical board the scan bench reads: host_sim.physics's nominal parts,
+# The physical board the scan bench reads: host_sim.sim.physics's nominal parts,
 # calibrated the maker's way on the host through the firmware's Calibrator.
 SCAN_SEED = 17
 LATE_STONES = 160
@@ -953,7 +953,7 @@ def scan_positions():
 
 
 def physical_board(d, files):
-    """A physics.Board of host_sim.physics's nominal parts, calibrated the
+    """A physics.Board of host_sim.sim.physics's nominal parts, calibrated the
     maker's way on the host (the firmware's Calibrator), and files plus its
     calibration as the flash's calib.bin: (board, files)."""
     from host_sim.rp2 import physics_adc
@@ -975,7 +975,7 @@ def physics_attach(board):
 
 
 def scan_on_pico(d, files, dirs, blocks, firmware, stones):
-    """SCAN's output on a Pico whose ADC reads host_sim.physics's board
+    """SCAN's output on a Pico whose ADC reads host_sim.sim.physics's board
     (host_sim/rp2/physics_adc.py) with stones on it, the board's calibration
     (made on the host) in the flash as calib.bin."""
     from host_sim import rp2
@@ -994,7 +994,7 @@ def report_scan(name, out):
     locked = eval(parse("LOCKED", out))
     save_us, save_alloc, path, dirty = eval(parse("SAVE", out))
     period = Config().scan_period_ms() * 1000
-    print("MuxScanner.read's parts, 19x19 on host_sim.physics's nominal board, %s (%s, track"
+    print("MuxScanner.read's parts, 19x19 on host_sim.sim.physics's nominal board, %s (%s, track"
           " band %d counts, %d bad places):" % (name, how, limit, bad))
     print("  per scan (us): read_raw %.0f  classify %.0f  track %.0f (worst %d)  = %.0f;"
           " MuxScanner.read as a whole %.0f" % (read_raw, classify, track, worst,

@@ -28,7 +28,7 @@ from gogadget import sgf as sgf_mod
 from gogadget.points import BLACK, WHITE, vertex
 from host_sim.ogs import proto
 from host_sim.ogs.wire import OgsError
-from host_sim.serialport import GtpError, LinkClosed, status_words
+from host_sim.base.serialport import GtpError, LinkClosed, status_words
 
 POLL_S = 0.1  # how long one wait for the server lasts before the board is looked at
 PING_S = 10.0  # net/ping's interval (ClientToServer.d.ts: "default interval is 10 seconds")

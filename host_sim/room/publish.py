@@ -40,8 +40,8 @@ from gogadget.compat import ticks_ms
 from gogadget.points import BLACK, WHITE, parse_sgf_coord, vertex
 from gogadget.rules import KO_NONE, SUICIDE_ALLOWED
 from host_sim.room.broker import default_dir
-from host_sim.serialport import status_words
-from host_sim.stopflag import StopFlag
+from host_sim.base.serialport import status_words
+from host_sim.base.stopflag import StopFlag
 
 LOOK_S = 0.1  # how often the board is asked for its status
 REOPEN_S = 1.0  # how often a lost serial port is tried again

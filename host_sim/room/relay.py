@@ -49,13 +49,13 @@ from host_sim import data_dir
 from host_sim.room.broker import default_dir, parse_url
 from host_sim.room.games import Room
 from host_sim.room.inbox import Inbox
-from host_sim.stopflag import StopFlag
+from host_sim.base.stopflag import StopFlag
 # The relay against floods and held connections (issue 36).
 from host_sim.room.guard import PerAddress, deadline_reader, gone
 from host_sim.room.inbox import board_of
 from host_sim.room.lanes import Lanes
 from host_sim.room.logs import Limited
-from host_sim.secretfile import private_file
+from host_sim.base.secretfile import private_file
 
 from host_sim.room.games import heard  # (when a message was heard: its clock's age)
 
@@ -678,7 +678,7 @@ def parse_http(text):
 def read_credentials(path, user):
     """The password of `user` in a credentials.csv (host_sim/room/broker.py);
     a file other users may read is refused, as `gogadget online` refuses its
-    own (one check: host_sim.secretfile)."""
+    own (one check: host_sim.base.secretfile)."""
     private_file(path)
     with open(path, newline="") as f:
         for row in csv.DictReader(f):

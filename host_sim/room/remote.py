@@ -24,7 +24,7 @@ from gogadget.compat import ticks_ms
 from gogadget.pairing import Follower
 from gogadget.points import colour_name, vertex
 from host_sim.room.publish import HostPublisher
-from host_sim.serialport import GtpError
+from host_sim.base.serialport import GtpError
 
 
 class LinkReferee:

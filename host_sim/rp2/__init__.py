@@ -373,7 +373,7 @@ class Pico:
         self.on_read = None
         # Called as adc_source(channel, c2, c1) -> raw 12-bit value at every
         # conversion instead of the ideal sensors above (physics_adc.py
-        # hands it host_sim.physics's analog path); None: the ideal ones.
+        # hands it host_sim.sim.physics's analog path); None: the ideal ones.
         self.adc_source = None
         self.out = bytearray()  # everything the console printed
         self._seen = 0

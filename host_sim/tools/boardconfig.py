@@ -9,7 +9,7 @@ With --sim the board is the simulator's (its store folder is the virtual
 board's flash: config.json and secrets.json are written there)."""
 import sys
 
-from host_sim.serialport import GtpError
+from host_sim.base.serialport import GtpError
 
 
 def add_arguments(p):

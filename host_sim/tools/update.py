@@ -403,7 +403,7 @@ def ask(transport, command, timeout, every=None):
     again with the same id every `every` seconds without one (the
     emulated Pico's console may hold an answer until more comes in); the
     answer's text, or None with no GTP answer in time; GtpError on '?'."""
-    from host_sim.serialport import GtpError
+    from host_sim.base.serialport import GtpError
     ident = 7300 + int(time.monotonic() * 1000) % 2000
     deadline = time.monotonic() + timeout
     while True:
@@ -427,7 +427,7 @@ def ask(transport, command, timeout, every=None):
 def transport_for(port):
     """A line transport on a serial port or a socket:// console."""
     import serial
-    from host_sim.serialport import SerialTransport
+    from host_sim.base.serialport import SerialTransport
     try:
         if "://" in port:  # the emulated Pico's console, as mpremote takes it
             transport = SerialTransport.__new__(SerialTransport)
@@ -445,7 +445,7 @@ def back_after_reset(port, wait_s):
     it restarts and may still be the old run's for a moment after the reset
     (a USB board's disappears and comes back after boot): opened again
     until it answers."""
-    from host_sim.serialport import LinkClosed
+    from host_sim.base.serialport import LinkClosed
     version = got = None
     deadline = time.monotonic() + wait_s
     while got is None and time.monotonic() < deadline:
@@ -468,7 +468,7 @@ def back_after_reset(port, wait_s):
 def open_port(port, mpremote=None, stream=None, wait_s=180):
     """The board on port with its REPL free: a running Go Gadget is asked
     to restart for maintenance (gogadget-maintenance) first."""
-    from host_sim.serialport import GtpError
+    from host_sim.base.serialport import GtpError
     transport = transport_for(port)
     try:
         name = ask(transport, "name", 5)  # None: no GTP, the REPL is free already
@@ -508,7 +508,7 @@ def cmd_update(args, stream=None):
         else:
             files, image_board = build_files(), None
         if args.sim:
-            from host_sim import session
+            from host_sim.sim import session
             store = args.sim_store or session.default_store()
             if not os.path.isdir(store):
                 raise UpdateError("no simulator store at %s" % store)
@@ -518,7 +518,7 @@ def cmd_update(args, stream=None):
             finally:
                 session.release(lock)
         else:
-            from host_sim.cli import DEFAULT_PORT
+            from host_sim.base.serialport import DEFAULT_PORT
             port = args.port or DEFAULT_PORT
             flash = open_port(port, args.mpremote, stream)
             after = update(flash, files, args.force, image_board, stream)

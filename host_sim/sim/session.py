@@ -14,7 +14,7 @@ terminal mode and the `gogadget` command line all use.
   per user, so `gogadget watch --sim`, `pull --sim` and `gtp --sim` in another
   terminal reach the live virtual board.
 * open_session() builds the simulator (and Match) the window and the
-  terminal mode run; host_sim/launch.py opens one or the other around it.
+  terminal mode run; host_sim/faces/launch.py opens one or the other around it.
 """
 import fcntl
 import glob
@@ -31,12 +31,12 @@ import time
 import tty
 
 from gogadget import sgf as sgf_mod
-from host_sim import enginetime
+from host_sim.base import enginetime
 from gogadget.gtp import _clean
 from gogadget.points import BLACK, EMPTY, WHITE, place_point
-from host_sim.serialport import (FdStream, GtpClient, GtpError, LinkClosed, engine,
+from host_sim.base.serialport import (FdStream, GtpClient, GtpError, LinkClosed, engine,
                                  status_words)
-from host_sim.virtual import Simulator
+from host_sim.sim.virtual import Simulator
 
 ENGINE_WAIT_S = 60.0  # longest the terminal waits for the engine or the board
 COUNT_POLL_S = 0.2  # how often the relay asks the board whether the count is confirmed
@@ -1098,14 +1098,14 @@ def start_gtp(config, stdin, stdout, noise=0.0, seed=None, store_dir=None, live=
 def choices_from(size=None, sensors=None, preset=None, komi=None, handicap=None):
     """The simulator's full set of choices (the window's menus need every
     one), the board's defaults filled in; ValueError when one is bad."""
-    from host_sim.virtual import make_config
+    from host_sim.sim.virtual import make_config
     cfg = make_config(size=size, sensors=sensors, preset=preset, komi=komi, handicap=handicap)
     return {"size": cfg.size, "sensors": cfg.sensors, "preset": cfg.preset, "komi": cfg.komi,
             "handicap": cfg.handicap}
 
 
 def _config(choices, engine_side):
-    from host_sim.virtual import make_config
+    from host_sim.sim.virtual import make_config
     if engine_side:
         # The relay sets handicap stones and komi over GTP, as a host does.
         return make_config(**dict(choices, handicap=0))

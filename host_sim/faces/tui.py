@@ -5,15 +5,15 @@ One action per line (a script can be piped in): HELP below lists them, and
 
 After every action the simulator scans long enough for the referee's
 stability window, then draws the stones with the light under each point
-and says what to do next (host_sim/nextstep.py).
+and says what to do next (host_sim/faces/nextstep.py).
 """
 import os
 import sys
 
 from gogadget import frame, points
 from gogadget.points import BLACK, WHITE
-from host_sim import nextstep
-from host_sim.virtual import BUTTONS, PUT_CODES, code_name
+from host_sim.faces import nextstep
+from host_sim.sim.virtual import BUTTONS, PUT_CODES, code_name
 
 # The actions, as `help` lists them: (how it is typed, what it does).
 HELP = (
@@ -213,7 +213,7 @@ class Console:
             news = resumed[-1] + 1 if resumed else len(sim.events)
         self.seen = news
         self.interactive = False
-        self.match = None  # a host_sim.session.Match when playing an engine
+        self.match = None  # a host_sim.sim.session.Match when playing an engine
         self._log_seen = 0
         self.help_width = 79  # None: help one line per action (the reader wraps)
 
@@ -302,7 +302,7 @@ class Console:
                 return True
             elif verb == "load":
                 _need(args, 1, "load FILE")
-                from host_sim.replay import load_into
+                from host_sim.person.replay import load_into
                 with open(args[0], "rb") as f:
                     load_into(sim, f.read())
             else:

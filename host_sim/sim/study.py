@@ -14,7 +14,7 @@ from pathlib import Path
 from gogadget import tsumego
 
 FOLDER = "problems"  # on the board's flash, beside games/ (study.folder)
-COMPOSED = Path(__file__).resolve().parent / "problems"  # the project's own, for demos
+COMPOSED = Path(__file__).resolve().parents[1] / "problems"  # the project's own, for demos
 
 
 class ProblemError(ValueError):

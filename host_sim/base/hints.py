@@ -254,7 +254,7 @@ def mark_drops(text, engine, n=3):
 def command(args):
     """`gogadget hint`: once, the engine's advice on the board's position
     (args.connect: the command line's way to the board, cli.Connection)."""
-    from host_sim.serialport import GtpError, engine as start_engine
+    from host_sim.base.serialport import GtpError, engine as start_engine
     if args.rated:
         print("gogadget hint: no hints in a rated game", file=sys.stderr)
         return 2

@@ -11,6 +11,7 @@ import time
 
 import serial
 
+DEFAULT_PORT = "/dev/ttyACM0"  # a Pico's USB serial under Linux (cli's --port, update)
 DEFAULT_BAUD = 115200  # USB CDC ignores it, but pyserial wants one
 
 

@@ -1,6 +1,6 @@
 """Watching a simulated game: every action, light change and event as a
 line stamped with virtual time (stress --trace, replay --trace)."""
-from host_sim.virtual import Simulator, code_name
+from host_sim.sim.virtual import Simulator, code_name
 
 
 class Tracer:

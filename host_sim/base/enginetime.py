@@ -14,7 +14,7 @@ engine without kgs-time_settings (GNU Go 3.8) gets byo-yomi as Canadian
 with one stone a period, as kgsGtp does: then time_left says 1 stone.
 """
 from gogadget.points import BLACK
-from host_sim.serialport import GtpError
+from host_sim.base.serialport import GtpError
 
 # --time's fields after the time control's name, as config settings.
 TIME_FIELDS = {"none": (), "absolute": ("main_time",),

@@ -262,7 +262,7 @@ def make_config(size=None, sensors=None, preset=None, komi=None, handicap=None, 
     return cfg
 
 
-# The physical setting (host_sim.physics) every Simulator uses when none is
+# The physical setting (host_sim.sim.physics) every Simulator uses when none is
 # given: `python -m host_sim --physics nominal` sets it for the session.
 DEFAULT_PHYSICS = None
 
@@ -275,7 +275,7 @@ class Simulator:
     With a stream (see host_sim.match.Wire) the firmware's own Link serves
     GTP on it, as the board does on its USB line.
 
-    physics (a host_sim.physics setting or its name): the sensors are the
+    physics (a host_sim.sim.physics setting or its name): the sensors are the
     physical model read by the firmware's own drivers, calibrated the
     maker's way at start (colour), instead of ideal scan codes with a
     coin-flip flicker (noise is then not used).
@@ -300,7 +300,7 @@ class Simulator:
             self.sensors = Sensors(self.stones, self.clock, self.config.sensors, noise,
                                    random.Random(self.rng.random()))
         self.buttons = Buttons()
-        from host_sim import study
+        from host_sim.sim import study
         study.attach(self)  # the problems' folder of study mode
         self.app = App(self.config, self.sensors, self.leds, self.buttons, self.store_dir,
                        stream=stream)
@@ -317,8 +317,7 @@ class Simulator:
     def _physical_sensors(self, seed):
         import os
 
-        from host_sim import physics
-
+        from host_sim.sim import physics
         board = physics.Board(self.stones, self.clock, self.leds, self.config.sensors,
                               self.physics, seed=seed)
         sensors = physics.Sensors(board, max(1, 1000 // self.config.scan_hz))

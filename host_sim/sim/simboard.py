@@ -20,8 +20,8 @@ import tty
 from gogadget import events, frame
 from gogadget.board import OK
 from gogadget.points import BLACK, EMPTY, PASS, place, place_point, vertex, parse_vertex
-from host_sim import virtual
-from host_sim.serialport import FdStream, GtpClient, PipeTransport
+from host_sim.sim import virtual
+from host_sim.base.serialport import FdStream, GtpClient, PipeTransport
 
 
 class RandomPolicy:

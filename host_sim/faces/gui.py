@@ -17,7 +17,7 @@ last move, digits as blocks above the stones.  Shape and motion, not only
 colour, tell the kinds apart.
 
 With an engine (python -m host_sim --engine CMD) the window is the board in
-a game against it (host_sim/session.py): the engine's moves light up as
+a game against it (host_sim/sim/session.py): the engine's moves light up as
 "place this stone" prompts, the person's moves go to the engine.
 """
 import json
@@ -29,9 +29,9 @@ from tkinter import filedialog, messagebox, simpledialog
 
 from gogadget import frame, points, rules as rules_mod, scan
 from gogadget.points import BLACK, EMPTY, WHITE
-from host_sim import nextstep
+from host_sim.faces import nextstep
 from host_sim.tools import geometry
-from host_sim.virtual import PUT_CODES, make_config
+from host_sim.sim.virtual import PUT_CODES, make_config
 
 WOOD = "#dcb35c"
 WOOD_RGB = (0xdc, 0xb3, 0x5c)
@@ -150,7 +150,7 @@ class BoardView:
     def __init__(self, root, choices, noise=0.0, seed=None, state_file=None, versus=None,
                  **session_opts):
         self.root = root
-        self.session_opts = session_opts  # host_sim.session.open_session: gtp, store_dir
+        self.session_opts = session_opts  # host_sim.sim.session.open_session: gtp, store_dir
         self.failed = None  # the game's controller failed: the error, and the window closes
         self.choices = dict(choices)
         self.versus = versus  # match.start() options when playing an engine
@@ -283,7 +283,7 @@ class BoardView:
     def new_board(self):
         """A fresh virtual board running the firmware with the current choices."""
         self.close()
-        from host_sim import session
+        from host_sim.sim import session
         self.sim, self.match = session.open_session(self.choices, noise=self.noise, seed=self.seed,
                                                     versus=self.versus, **self.session_opts)
         news = nextstep.resume_news(self.sim.events)
@@ -300,7 +300,7 @@ class BoardView:
             self.match.save()
             self.match = None
         if self.sim is not None:
-            from host_sim import session
+            from host_sim.sim import session
             self.unfinished = session.unfinished_note(self.sim) \
                 if self.session_opts.get("store_dir") else ""
             self.sim.close()
@@ -516,7 +516,7 @@ class BoardView:
                 f.write(self.sim.referee.sgf())
 
     def load(self, path=None):
-        from host_sim.replay import load_game, load_into
+        from host_sim.person.replay import load_game, load_into
 
         if self.match is not None:
             messagebox.showerror("Go Gadget", "a game against %s is on: no loading" % self.match.name,

@@ -12,13 +12,13 @@ implementation, reads both.
     python -m host_sim replay GAME.sgf [--sensors colour|occupancy] [--noise P]
                                        [--seed N] [--out OUT.sgf] [--json]
                                        [--physics nominal|worst] [--game K]
-    python -m host_sim.corpus --corpus DIR [--corpus DIR2] [--physics nominal|worst]
+    python -m host_sim.person.corpus --corpus DIR [--corpus DIR2] [--physics nominal|worst]
                               [--sensors colour|occupancy] [--seed N] [--jobs J]
 
-With --physics the sensors are host_sim.physics's model under the firmware's
+With --physics the sensors are host_sim.sim.physics's model under the firmware's
 own drivers, calibrated the maker's way first (the flicker is then off).
 --game K replays the K-th game of a file that holds a collection.  --corpus
-replays every game under the folders (host_sim/corpus.py; `make corpus`
+replays every game under the folders (host_sim/person/corpus.py; `make corpus`
 fetches the professional games into build/corpus).
 """
 import argparse
@@ -30,7 +30,7 @@ from sgfmill import sgf as sgfmill_sgf, sgf_grammar
 
 from gogadget import frame, points, rules as rules_mod, scan
 from gogadget.points import BLACK, EMPTY, WHITE
-from host_sim.virtual import LIFT_CODES, PUT_CODES, Simulator, make_config
+from host_sim.sim.virtual import LIFT_CODES, PUT_CODES, Simulator, make_config
 
 COLOURS = {"b": BLACK, "w": WHITE}
 NAMES = {BLACK: "Black", WHITE: "White"}
@@ -404,7 +404,7 @@ def final_count(referee):
 def replay(data, sensors=scan.SENSOR_COLOUR, noise=0.0, seed=0, preset=None, late=0.1, bump=0.03,
            physics=None, trace=None):
     """Play a game record through the firmware; returns (summary dict, firmware SGF).
-    physics: a host_sim.physics setting (or its name) for the sensors; trace:
+    physics: a host_sim.sim.physics setting (or its name) for the sensors; trace:
     a write function for one line per action, light change and event."""
     game = load_game(data, to_replay=True)
     problem = turn_problem(game)
@@ -423,7 +423,7 @@ def replay(data, sensors=scan.SENSOR_COLOUR, noise=0.0, seed=0, preset=None, lat
         sim = Simulator(cfg, noise=noise, seed=rng.random(), physics=physics)
     else:
         # The same run, watched: stress's simulator prints every light change and event.
-        from host_sim.watch import Tracer, WatchedSim
+        from host_sim.sim.watch import Tracer, WatchedSim
         tracer = Tracer(trace)
         sim = WatchedSim(cfg, noise, rng.random(), tracer, physics=physics)
         tracer.clock = sim.clock
@@ -459,7 +459,7 @@ def replay(data, sensors=scan.SENSOR_COLOUR, noise=0.0, seed=0, preset=None, lat
 
 
 def parser(prog="python -m host_sim replay"):
-    """replay's options (host_sim.corpus reads the same)."""
+    """replay's options (host_sim.person.corpus reads the same)."""
     ap = argparse.ArgumentParser(prog=prog, description=__doc__.split("\n\n")[0])
     ap.add_argument("game", nargs="?", help="SGF file to replay")
     ap.add_argument("--sensors", choices=scan.SENSOR_KINDS, default=None,
@@ -470,7 +470,7 @@ def parser(prog="python -m host_sim replay"):
     ap.add_argument("--late", type=float, default=0.1, help="chance prisoners come off after the reply")
     ap.add_argument("--bump", type=float, default=0.03, help="chance per move of bumping a stone")
     ap.add_argument("--physics", choices=("nominal", "worst"), default=None,
-                    help="sensors as physics (host_sim/physics.py), calibrated first")
+                    help="sensors as physics (host_sim/sim/physics.py), calibrated first")
     ap.add_argument("--out", help="write the firmware's SGF here")
     ap.add_argument("--json", action="store_true", help="print a JSON summary")
     ap.add_argument("--trace", action="store_true",
@@ -493,8 +493,8 @@ def main(argv=None):
     args = ap.parse_args(argv)
     if not 0.0 <= args.noise < 1.0:
         ap.error("--noise must be a probability below 1")
-    if args.corpus or args.sample is not None:  # host_sim.corpus runs the folders itself
-        ap.error("folders of games: python -m host_sim.corpus --corpus DIR [--jobs N]")
+    if args.corpus or args.sample is not None:  # host_sim.person.corpus runs the folders itself
+        ap.error("folders of games: python -m host_sim.person.corpus --corpus DIR [--jobs N]")
     if not args.game:
         ap.error("give a game file, or --corpus DIR")
     if args.sensors is None:

@@ -1,7 +1,7 @@
 """What the person at the virtual board should do next, in words.
 
-Both faces of the simulator (the Tk window, host_sim/gui.py, and the
-terminal, host_sim/tui.py) show one line saying what to do next.  It is read
+Both faces of the simulator (the Tk window, host_sim/faces/gui.py, and the
+terminal, host_sim/faces/tui.py) show one line saying what to do next.  It is read
 off the firmware's own outputs only: the referee's phase, the LED frame (the
 lights are what the board waits for) and the referee's events.  No rule of Go
 is re-implemented here, so the words cannot disagree with the lights.

@@ -3,8 +3,8 @@
 The GUI test grabs the Xvfb screen with `xwd` (x11-apps) and checks pixels
 here; the same code makes the screenshots in docs/:
 
-    .venv/bin/python -m host_sim.screenshot            # all of them
-    .venv/bin/python -m host_sim.screenshot gui-9x9.png
+    .venv/bin/python -m host_sim.faces.screenshot            # all of them
+    .venv/bin/python -m host_sim.faces.screenshot gui-9x9.png
 
 (needs Xvfb, xdotool and xwd, and xterm for the terminal mode's: a game is
 played onto the window or typed into the terminal, and the picture is saved
@@ -150,7 +150,7 @@ def window_screenshot(out, size=19, sgf_text=None, slide=None, click=None, finis
     from pathlib import Path
     from host_sim.tools import geometry
 
-    root = Path(__file__).resolve().parents[1]
+    root = Path(__file__).resolve().parents[2]
     work = Path(tempfile.mkdtemp(prefix="gogadget-shot-"))
     sgf = work / "game.sgf"
     sgf.write_text(sgf_text)
@@ -265,7 +265,7 @@ def terminal_screenshot(out, size=19, actions=(), cols=80, rows=24, timeout=60):
     xterm = shutil.which("xterm")
     if xterm is None:
         raise RuntimeError("the terminal screenshots need xterm: apt-get install xterm")
-    root = Path(__file__).resolve().parents[1]
+    root = Path(__file__).resolve().parents[2]
     with _Xvfb() as x:
         env = dict(os.environ, DISPLAY=x.display, TERM="xterm-256color", COLORTERM="truecolor")
         env.pop("NO_COLOR", None)
@@ -302,7 +302,7 @@ def terminal_screenshot(out, size=19, actions=(), cols=80, rows=24, timeout=60):
 def docs_screenshot(out="docs/screenshot.png"):
     """docs/screenshot.png: a 19x19 middle game with a stone slid off its point."""
     from pathlib import Path
-    root = Path(__file__).resolve().parents[1]
+    root = Path(__file__).resolve().parents[2]
     return window_screenshot(out, 19, first_moves((root / DOCS_GAME).read_text(), DOCS_MOVES),
                              slide=DOCS_SLIDE)
 
@@ -324,9 +324,9 @@ SHOTS = {
 
 
 def main(argv):
-    """python -m host_sim.screenshot [NAME.png ...]: (re)make docs/NAME.png, all by default."""
+    """python -m host_sim.faces.screenshot [NAME.png ...]: (re)make docs/NAME.png, all by default."""
     from pathlib import Path
-    docs = Path(__file__).resolve().parents[1] / "docs"
+    docs = Path(__file__).resolve().parents[2] / "docs"
     for name in argv or sorted(SHOTS):
         name = Path(name).name
         if name not in SHOTS:

@@ -1,8 +1,8 @@
 """A whole corpus of game records replayed through the firmware on the
-sensors as physics (host_sim/replay.py, one replay per game, sensor kind
+sensors as physics (host_sim/person/replay.py, one replay per game, sensor kind
 and physics setting), in parallel worker processes.
 
-    python -m host_sim.corpus --corpus DIR [--corpus DIR2] [--sensors colour|occupancy]
+    python -m host_sim.person.corpus --corpus DIR [--corpus DIR2] [--sensors colour|occupancy]
                               [--physics nominal|worst] [--seed N] [--jobs J] [--report FILE]
                               [--sample N]
 
@@ -23,8 +23,7 @@ import time
 from pathlib import Path
 
 from gogadget import scan
-from host_sim import replay as replay_mod
-
+from host_sim.person import replay as replay_mod
 PHYSICS = ("nominal", "worst")
 # replay.replay's defaults for the person's habits and the flicker (the CLI's too).
 HABITS = {"noise": 0.0, "late": 0.1, "bump": 0.03}
@@ -200,8 +199,8 @@ def report(results, skipped, n_games, wall_s, out=sys.stdout):
 
 
 def main(argv=None):
-    """`python -m host_sim.corpus`: replay's options, with --corpus DIR."""
-    ap = replay_mod.parser("python -m host_sim.corpus")
+    """`python -m host_sim.person.corpus`: replay's options, with --corpus DIR."""
+    ap = replay_mod.parser("python -m host_sim.person.corpus")
     args = ap.parse_args(argv)
     if not args.corpus:
         ap.error("give --corpus DIR (repeatable)")

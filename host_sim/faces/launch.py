@@ -1,5 +1,5 @@
 """Opening the simulator for a person: the window (with a display) or the
-terminal mode, around a session (host_sim/session.py) -- an engine game, a
+terminal mode, around a session (host_sim/sim/session.py) -- an engine game, a
 GTP controller, or the board alone.  `python -m host_sim` and `gogadget
 ... --sim` both come here; the window and the terminal modules only ever
 import session.py, so nothing imports back up.
@@ -9,7 +9,7 @@ import select
 import sys
 import time
 
-from host_sim.session import open_session, unfinished_note
+from host_sim.sim.session import open_session, unfinished_note
 
 
 class IdleInput:
@@ -123,7 +123,7 @@ def run(choices, noise=0.0, seed=None, tui=False, colour=None, load=None, state_
     exit code; a controller that fails is a clear error and a non-zero code."""
     if not tui and os.environ.get("DISPLAY"):
         try:
-            from host_sim import gui
+            from host_sim.faces import gui
             return gui.main(choices, noise=noise, seed=seed, state_file=state_file, load=load,
                             versus=versus, gtp=gtp, store_dir=store_dir, new=new, size=size,
                             host=host, what=what)
@@ -141,7 +141,7 @@ def run(choices, noise=0.0, seed=None, tui=False, colour=None, load=None, state_
 def run_terminal(choices, noise=0.0, seed=None, colour=None, load=None, versus=None, gtp=None,
                  store_dir=None, stdin=None, out=None, new=False, size=None, host=None,
                  what="a simulator"):
-    from host_sim import tui
+    from host_sim.faces import tui
     if gtp is not None and stdin is None:
         # stdin and stdout carry GTP: the person's side is the terminal.
         try:
@@ -157,7 +157,7 @@ def run_terminal(choices, noise=0.0, seed=None, colour=None, load=None, versus=N
                              store_dir=store_dir, new=new, size=size, host=host, what=what)
     try:
         if load:
-            from host_sim.replay import load_into
+            from host_sim.person.replay import load_into
             with open(load, "rb") as f:
                 load_into(sim, f.read())
         stream = stdin
@@ -165,7 +165,7 @@ def run_terminal(choices, noise=0.0, seed=None, colour=None, load=None, versus=N
             game.error or getattr(game, "ends_session", False) and game.done)
         if stdin.isatty() and out.isatty():
             # A person at a terminal: one screen, redrawn in place.
-            from host_sim import tuiscreen
+            from host_sim.faces import tuiscreen
             code = tuiscreen.main(sim, stdin, out, colour=colour, match=game, stop=stop)
             if game is not None and game.error:
                 print("gogadget: %s" % game.error, file=sys.stderr)

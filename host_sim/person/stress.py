@@ -4,7 +4,7 @@ Each game is drawn from its seed: board size, sensor kind, rules preset,
 flicker noise, handicap, and the person's habits (prisoners lifted late,
 bumped stones, a wrong-coloured stone first, illegal stones, extra stones,
 hands over the board, take-backs, power cuts, ...).  The person
-(host_sim/stress_player.py) plays random legal games on the virtual board
+(host_sim/person/stress_player.py) plays random legal games on the virtual board
 through the firmware's own App.  They see only what a person sees -- the
 LED frame, the referee's events -- and press buttons; they choose moves
 with their own instance of the firmware's rules core (gogadget.board.Board
@@ -21,7 +21,7 @@ Invariants, checked all along (any breach ends the game as a failure):
   already shows, or that never clear, are failures (bounded virtual time);
   quiet lights with stones that are not the game's position are one too;
 * at the end referee.sgf() and the kept NNNN.sgf hold exactly the intended
-  set-up and moves (read with sgfmill, host_sim.replay.compare), and the
+  set-up and moves (read with sgfmill, host_sim.person.replay.compare), and the
   result counts exactly the chains the person lifted as dead (New mid-game:
   the unfinished game is kept without a result).
 
@@ -29,12 +29,12 @@ Every failure names its cause, what the person was doing (a habit), and
 the command that replays the game printing every action, light change and
 event.
 
-    python -m host_sim.stress --games N [--seed S] [--sizes 9,13,19]
+    python -m host_sim.person.stress --games N [--seed S] [--sizes 9,13,19]
                               [--noise-max 0.02] [--habits a,b] [--jobs J]
                               [--report FILE]
-    python -m host_sim.stress --replay SEED --trace
+    python -m host_sim.person.stress --replay SEED --trace
 
-With --physics nominal|worst the sensors are host_sim.physics's model read
+With --physics nominal|worst the sensors are host_sim.sim.physics's model read
 by the firmware's own drivers and calibrated the maker's way at the start of
 every game; the coin-flip flicker is off (the physics is the noise), and the
 sensors warm up within the game (PHYSICS_WARM_MS).
@@ -48,9 +48,9 @@ import time
 import traceback
 
 from gogadget import points, rules as rules_mod, scan
-from host_sim.stress_player import GAME_HABITS, HABITS, MOVE_HABITS, Failure, Player, WatchedSim
-from host_sim.virtual import make_config
-from host_sim.watch import Tracer
+from host_sim.person.stress_player import GAME_HABITS, HABITS, MOVE_HABITS, Failure, Player, WatchedSim
+from host_sim.sim.virtual import make_config
+from host_sim.sim.watch import Tracer
 
 DEFAULT_SIZES = (9, 13, 19)
 DEFAULT_NOISE_MAX = 0.02
@@ -161,7 +161,7 @@ PHYSICS_WARM_MS = 0
 def stress_physics(name):
     """The physical setting a stress game runs on: the named one, warming
     up within the game."""
-    from host_sim import physics as ph
+    from host_sim.sim import physics as ph
     return ph.setting(name).but(warm_ms=PHYSICS_WARM_MS) if PHYSICS_WARM_MS else ph.setting(name)
 
 
@@ -169,7 +169,7 @@ def run_game(seed, sizes=DEFAULT_SIZES, noise_max=DEFAULT_NOISE_MAX, trace=False
              habits=None, sabotage=None, out=None, physics=None, **fixed):
     """Play the game of one seed; a result dict (ok, cause, detail, habits used ...).
     sabotage(person, moves) is called after every move (tests of the harness).
-    physics: a host_sim.physics setting name (the flicker is then off)."""
+    physics: a host_sim.sim.physics setting name (the flicker is then off)."""
     if physics is not None:
         fixed["noise"] = 0.0
     spec = Spec(seed, sizes, noise_max, habits, **fixed)
@@ -254,7 +254,7 @@ class Options:
         return run_game(seed, self.sizes, self.noise_max, habits=self.habits, **kw)
 
     def replay_command(self, seed):
-        cmd = ".venv/bin/python -m host_sim.stress --replay %d" % seed
+        cmd = ".venv/bin/python -m host_sim.person.stress --replay %d" % seed
         if self.sizes != DEFAULT_SIZES:
             cmd += " --sizes " + ",".join(str(s) for s in self.sizes)
         if self.noise is not None:
@@ -412,7 +412,7 @@ def parse_habits(text):
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(prog="python -m host_sim.stress", description=__doc__.split("\n\n")[0])
+    ap = argparse.ArgumentParser(prog="python -m host_sim.person.stress", description=__doc__.split("\n\n")[0])
     ap.add_argument("--games", type=int, default=100)
     ap.add_argument("--seed", type=int, default=1, help="run seed: game seeds are SEED*100000+i")
     ap.add_argument("--sizes", type=parse_sizes, default=DEFAULT_SIZES, help="e.g. 9,13,19")
@@ -424,7 +424,7 @@ def main(argv=None):
                     help="only these habits in every game (comma-separated, all or none); "
                          "default: drawn per game")
     ap.add_argument("--physics", choices=("nominal", "worst"), default=None,
-                    help="sensors as physics (host_sim/physics.py), calibrated at the start "
+                    help="sensors as physics (host_sim/sim/physics.py), calibrated at the start "
                          "of every game; the flicker is off")
     ap.add_argument("--jobs", type=int, default=1, help="parallel worker processes")
     ap.add_argument("--replay", type=int, metavar="SEED", help="play one game again")
@@ -455,7 +455,7 @@ def main(argv=None):
     elapsed = time.time() - started
     print(report(results, options, elapsed))
     if args.report:
-        command = "python -m host_sim.stress " + " ".join(argv if argv is not None else sys.argv[1:])
+        command = "python -m host_sim.person.stress " + " ".join(argv if argv is not None else sys.argv[1:])
         with open(args.report, "w") as f:
             f.write(findings(results, options, command))
     return 0 if all(r["ok"] for r in results) else 1

@@ -1,6 +1,6 @@
 """The terminal mode for a person at a terminal: one screen, redrawn in place.
 
-The board with its lights on the grid (host_sim/tui.py draws a point as its
+The board with its lights on the grid (host_sim/faces/tui.py draws a point as its
 stone and its light's glyph), a key to the lit glyphs, the status lights,
 the recent events and command output beside it, what to do next, and the
 prompt on the last line.  The screen is the terminal's alternate screen: it
@@ -12,7 +12,7 @@ all fit; a smaller terminal is told what it is missing.
 
 Keys are read one at a time (cbreak), so a redraw never loses what the
 person has typed: the prompt line shows it again.  A piped script (no
-terminal) keeps the plain log of host_sim/tui.py.
+terminal) keeps the plain log of host_sim/faces/tui.py.
 """
 import os
 import re
@@ -22,8 +22,8 @@ import termios
 import textwrap
 import tty
 
-from host_sim import nextstep, tui
-from host_sim.virtual import code_name
+from host_sim.faces import nextstep, tui
+from host_sim.sim.virtual import code_name
 
 ALT_ON, ALT_OFF = "\x1b[?1049h", "\x1b[?1049l"
 HOME, CLEAR_EOL, CLEAR_EOS = "\x1b[H", "\x1b[K", "\x1b[J"

@@ -1,11 +1,11 @@
-"""The simulated person of the stress harness (host_sim/stress.py).
+"""The simulated person of the stress harness (host_sim/person/stress.py).
 
 They see only what a person sees -- the LED frame, the referee's events --
 press buttons, and choose moves with their own instance of the firmware's
 rules core (gogadget.board.Board configured from the preset), so nothing
 here re-implements a rule.  Habits (MOVE_HABITS, GAME_HABITS) are drawn
 from the game's seed; every invariant is checked as the game goes (see the
-notes of host_sim/stress.py), and a breach raises Failure.
+notes of host_sim/person/stress.py), and a breach raises Failure.
 """
 import os
 
@@ -14,10 +14,10 @@ from sgfmill import sgf as sgfmill_sgf
 from gogadget import frame, points, score, signals
 from gogadget.board import KO, OK, REASONS, SUICIDE, SUPERKO, Board
 from gogadget.points import BLACK, EMPTY, PASS, WHITE
-from host_sim import replay
-from host_sim.replay import neighbours, slides
-from host_sim.virtual import LIFT_CODES, PUT_CODES, Simulator, code_name
-from host_sim.watch import WatchedSim  # noqa: F401 (stress imports it from here)
+from host_sim.person import replay
+from host_sim.person.replay import neighbours, slides
+from host_sim.sim.virtual import LIFT_CODES, PUT_CODES, Simulator, code_name
+from host_sim.sim.watch import WatchedSim  # noqa: F401 (stress imports it from here)
 
 CAPTURE_BIAS = 0.6  # chance a player takes a capture when there is one
 CONTACT_BIAS = 0.5  # chance a player plays next to an opponent's stone
@@ -212,7 +212,7 @@ class Intent:
         return out
 
     def game(self, komi=0.0):
-        """The intended game as host_sim.replay reads a record."""
+        """The intended game as host_sim.person.replay reads a record."""
         moves = [(c, None if pt == PASS else self.place(pt)) for c, pt in self.history]
         return replay.Game(self.size, komi, list(self.setup), moves, self.rules.name, {})
 
