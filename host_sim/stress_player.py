@@ -14,8 +14,8 @@ from sgfmill import sgf as sgfmill_sgf
 from gogadget import frame, points, score, signals
 from gogadget.board import KO, OK, REASONS, SUICIDE, SUPERKO, Board
 from gogadget.points import BLACK, EMPTY, PASS, WHITE
-from host_sim import replay
-from host_sim.replay import neighbours, slides
+from host_sim.gamerecord import Game, compare
+from host_sim.hand import Person, neighbours, slides
 from host_sim.virtual import LIFT_CODES, PUT_CODES, Simulator, code_name
 from host_sim.watch import WatchedSim  # noqa: F401 (stress imports it from here)
 
@@ -212,9 +212,9 @@ class Intent:
         return out
 
     def game(self, komi=0.0):
-        """The intended game as host_sim.replay reads a record."""
+        """The intended game as host_sim.gamerecord reads a record."""
         moves = [(c, None if pt == PASS else self.place(pt)) for c, pt in self.history]
-        return replay.Game(self.size, komi, list(self.setup), moves, self.rules.name, {})
+        return Game(self.size, komi, list(self.setup), moves, self.rules.name, {})
 
     def describe(self, move):
         colour, pt = move
@@ -227,7 +227,7 @@ class Intent:
 # -- the person ------------------------------------------------------------------------
 
 
-class Player(replay.Person):
+class Player(Person):
     """A person with habits who plays random legal games by the lights."""
 
     def __init__(self, sim, spec, rng, tracer=None, sabotage=None):
@@ -1018,7 +1018,7 @@ class Player(replay.Person):
     def check_records(self):
         """The game is over: the kept file and referee.sgf() hold the intended game."""
         self.check_kept(self.intent, finished=True)
-        problem = replay.compare(self.intent.game(), self.sim.referee.sgf())
+        problem = compare(self.intent.game(), self.sim.referee.sgf())
         if problem:
             raise Failure("record differs", problem)
 
@@ -1084,7 +1084,7 @@ class Player(replay.Person):
         self.kept.add(names[0])
         with open(os.path.join(self.sim.store_dir, names[0]), "rb") as f:
             data = f.read()
-        problem = replay.compare(intent.game(), data.decode("utf-8", "replace"))
+        problem = compare(intent.game(), data.decode("utf-8", "replace"))
         if problem:
             raise Failure("kept game differs", "%s: %s" % (names[0], problem))
         root = sgfmill_sgf.Sgf_game.from_bytes(data).get_root()
