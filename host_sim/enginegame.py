@@ -1,4 +1,4 @@
-"""A game relayed between a board and a GTP engine until the board's count is confirmed, and the engine command checked first."""
+"""A game relayed between a board and a GTP engine until the board's count is confirmed; the engine checked."""
 import os
 import shlex
 import shutil

@@ -1,4 +1,4 @@
-"""The physical parts a board is drawn from (magnet, Hall sensor, ADC), their settings, and a magnet's field at a sensor."""
+"""The parts a physical board is drawn from (magnet, Hall sensor, ADC), their settings, and a magnet's field."""
 import math
 
 from host_sim.tools import geometry

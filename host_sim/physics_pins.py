@@ -1,4 +1,4 @@
-"""The pins the firmware's scanners drive over a physical board: the colour board's muxes and ADC, the occupancy board's 165 chain."""
+"""The pins the firmware's scanners drive: the colour board's muxes and ADC, the occupancy board's 165 chain."""
 import math
 import random
 

@@ -1,11 +1,12 @@
-"""The controller thread beside the simulator: a Match against an engine, or a GtpRelay from a GTP controller on stdin/stdout."""
+"""The controller thread beside the simulator: a Match against an engine, a GtpRelay from a GTP controller."""
 import threading
 import time
 
 from gogadget.gtp import _clean
 from gogadget.points import BLACK
 from host_sim.enginegame import WORDS, check_engine, move_word, play_game
-from host_sim.gamerecord import PLAYER, opinion_note, plural, result_words, with_players, with_result
+from host_sim.gamerecord import (PLAYER, opinion_note, plural, result_words, with_players,
+                                 with_result)
 from host_sim.serialport import GtpClient, GtpError, LinkClosed, engine
 
 ENGINE_WAIT_S = 60.0  # longest the terminal waits for the engine or the board

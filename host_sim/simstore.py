@@ -1,4 +1,4 @@
-"""Which simulator holds which game folder: the folder's lock, and the file a running simulator announces its port in."""
+"""Which simulator holds which game folder: the folder's lock, and where a running one announces its port."""
 import fcntl
 import glob
 import hashlib

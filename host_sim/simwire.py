@@ -1,4 +1,4 @@
-"""The virtual board's links to the host: the in-process Wire, and the pty LivePort other commands reach a running simulator on."""
+"""The virtual board's links to the host: the in-process Wire, and the pty LivePort other commands reach."""
 import json
 import os
 import pty
