@@ -29,8 +29,8 @@ import os
 import re
 
 from gogadget.points import BLACK, EMPTY, WHITE, place_point
-from host_sim.virtual import Simulator
-# The names callers reach through session (session.play_game, session.Wire...).
+# The names callers reach through session (session.play_game, session.Wire...);
+# a setting such as GAMES_DIR is patched where it is read (enginegame).
 from host_sim.enginegame import (  # noqa: F401
     COUNT_POLL_S, GAMES_DIR, WORDS, GameOutcome, board_clock, check_engine, colour_word,
     engine_not_found, move_word, play_game, tell_engine_time_left, tell_engine_time_settings,
@@ -42,6 +42,7 @@ from host_sim.simstore import (  # noqa: F401
     ANNOUNCE, STORE_LOCK, SimulatorBusy, claim_running, claim_store, default_store, live_file,
     live_port, live_sim, live_sims, release)
 from host_sim.simwire import LivePort, Wire  # noqa: F401
+from host_sim.virtual import Simulator
 
 
 KEPT = re.compile(r"\b(kept as )(\d{4}\.sgf)")
