@@ -11,7 +11,7 @@ The rest lives beside it, each with one job, and is named here too:
 * enginegame.py: play_game() relays a game between the board (over GTP,
   as on USB) and a GTP engine; the result is the board's own count,
   confirmed at the board.
-* gamerecord.py: the result in words and the record with its players.
+* recordtext.py: the result in words and the record with its players.
 * simwire.py: Wire is an in-process byte pipe pair: the board end is read
   without blocking by the firmware's Link in the scan loop (on the main
   thread, driven by the window or the terminal), the host end blocks in a
@@ -35,7 +35,7 @@ from host_sim.enginegame import (  # noqa: F401
     COUNT_POLL_S, GAMES_DIR, WORDS, GameOutcome, board_clock, check_engine, colour_word,
     engine_not_found, move_word, play_game, tell_engine_time_left, tell_engine_time_settings,
     wait_for_count)
-from host_sim.gamerecord import (  # noqa: F401
+from host_sim.recordtext import (  # noqa: F401
     PLAYER, opinion_note, plural, record_moves, result_words, with_players, with_result)
 from host_sim.simmatch import ENGINE_WAIT_S, GtpRelay, Match  # noqa: F401
 from host_sim.simstore import (  # noqa: F401

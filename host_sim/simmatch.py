@@ -5,7 +5,7 @@ import time
 from gogadget.gtp import _clean
 from gogadget.points import BLACK
 from host_sim.enginegame import WORDS, check_engine, move_word, play_game
-from host_sim.gamerecord import (PLAYER, opinion_note, plural, result_words, with_players,
+from host_sim.recordtext import (PLAYER, opinion_note, plural, result_words, with_players,
                                  with_result)
 from host_sim.serialport import GtpClient, GtpError, LinkClosed, engine
 
