@@ -4,8 +4,9 @@ import threading
 import time
 
 from host_sim import cli, rp2
+from host_sim.sim import enginegame, session
 
-from host_sim.sim import session
+
 def test_no_board_says_plug_it_in_or_use_the_simulator(capsys):
     for verb in (["watch", "--count", "1"], ["pull"], ["gtp"]):
         rc = cli.main(verb + ["--port", "/dev/nonexistent-gogadget"])
@@ -52,7 +53,7 @@ def test_an_engine_not_on_path_is_found_where_debian_puts_it(tmp_path, monkeypat
     fake = games / "gnugo"
     fake.write_text("#!/bin/sh\n")
     fake.chmod(0o755)
-    monkeypatch.setattr(session, "GAMES_DIR", str(games))
+    monkeypatch.setattr(enginegame, "GAMES_DIR", str(games))
     monkeypatch.setenv("PATH", str(tmp_path / "empty"))
     try:
         session.check_engine("gnugo --mode gtp --level 1")

@@ -19,6 +19,10 @@ colour, tell the kinds apart.
 With an engine (python -m host_sim --engine CMD) the window is the board in
 a game against it (host_sim/sim/session.py): the engine's moves light up as
 "place this stone" prompts, the person's moves go to the engine.
+
+This module is the window and the person's hand in it; the board on its
+canvas is drawn by gui_board.py, each light's colours and marks come from
+gui_marks.py.
 """
 import json
 import os
@@ -30,122 +34,18 @@ from tkinter import filedialog, messagebox, simpledialog
 from gogadget import frame, points, rules as rules_mod, scan
 from gogadget.points import BLACK, EMPTY, WHITE
 from host_sim.faces import nextstep
-from host_sim.tools import geometry
+from host_sim.faces.gui_board import LED_AT, BoardCanvas
+from host_sim.faces.gui_marks import WOOD, hex_colour, mark_shape
 from host_sim.sim.virtual import PUT_CODES, make_config
 
-WOOD = "#dcb35c"
-WOOD_RGB = (0xdc, 0xb3, 0x5c)
-SHADOW = "#a8843c"  # a stone's shadow on the wood
-LINE = "#3a2a10"
-HAND = "#e8b090"  # a hand over the board (stippled: the board shows through)
 DRAW_MS = 50  # ~20 Hz: fast enough for the 125 ms flashes of "wrong" (frame.FLASH_MS)
 HAND_SHOWN_MS = 1000  # a hand held over the board (key h) stays this long
-STATUS_NAMES = ("turn", "phase", "alert")
-MARGIN = 1.3  # board edge to the first line, in cells: room for the coordinates
-STONE_R = 0.47  # stone radius, in cells
-# The LED's light pipe, up and to the right of its point, the same fraction
-# of the grid pitch as on the real board: rings fading from the LED's colour
-# to the wood (dim lights a smaller spot), in a dark rim so it shows on wood.
-LED_AT = geometry.led_offset_pitch()
-GLOW_RINGS = ((0.21, 0.35), (0.16, 0.7), (0.11, 1.0))  # (radius in cells, strength)
-DIM_RINGS = ((0.12, 0.6), (0.08, 1.0))
-# The mark on the point for each kind of light (palette index -> shape).
-LIFT = "cross"  # take this stone away: a bold cross on it, in the light's colour
-WRONG = "barred"  # this stone may not stand here: a circle with a bar (no entry)
-MARKS = {frame.LAST: "ring", frame.ILLEGAL: WRONG, frame.KO: WRONG, frame.SUPERKO: WRONG,
-         frame.REMOVE: LIFT, frame.WRONG_COLOUR: WRONG, frame.PUT_BLACK: "ghost",
-         frame.PUT_WHITE: "ghost", frame.TERRITORY_BLACK: "square",
-         frame.TERRITORY_WHITE: "square", frame.DEAD: "triangle", frame.DIGIT: "block",
-         frame.FAULT: "bang", frame.OK_GREEN: "dot", frame.INFO: "dot"}
-OUTLINE = "#1a1008"  # round every mark, so it stands out on wood and on both stones
 HAND_MODES = (("Follow the board", 0), ("Black", BLACK), ("White", WHITE))
-PATTERN_WORDS = {frame.STEADY: "steady", frame.BLINK: "blinks", frame.FAST: "flashes",
-                 frame.DIM: "dim"}
-RING_ON = {BLACK: "#ffffff", WHITE: "#d01010"}  # the last move's ring: it shows on that stone
 
 
-def _hex(rgb):
-    return "#%02x%02x%02x" % tuple(rgb)
-
-
-def _mix(rgb, k, base=WOOD_RGB):
-    """rgb seen through the wood at strength k (0: wood only, 1: the light)."""
-    return _hex(tuple(int(w + (v - w) * k) for v, w in zip(rgb, base)))
-
-
-def _bright(rgb):
-    # LEDs under a wooden board: the hue is kept and the strength shown at a
-    # readable level, so even a budget-dimmed light is seen.
-    peak = max(rgb) or 1
-    return tuple(v * 255 // peak for v in rgb)
-
-
-def mark_shape(code):
-    """The mark drawn on a point for a light code (a MARKS shape)."""
-    if code == frame.OK_GREEN | frame.BLINK:
-        return "takeback"
-    return MARKS.get(code & 0x0F)
-
-
-def draw_mark(c, x, y, cell, code, stone, tag):
-    """The mark of a light code at a point (x, y) of a canvas, scaled to cell."""
-    shape = mark_shape(code)
-    rgb = _bright(frame.PALETTE[code & 0x0F])
-    colour = _hex(rgb)
-    # Whole-pixel widths: Tk repaints a deleted item's box from them, and a
-    # fractional wide outline left slivers on the wood.
-    w = max(2, int(round(cell * 0.09)))
-    kw = dict(tags=tag) if tag else {}
-    if shape == LIFT:
-        d = cell * 0.24
-        for width, fill in ((int(w * 1.9), OUTLINE), (w, colour)):
-            c.create_line(x - d, y - d, x + d, y + d, width=width, fill=fill, capstyle="round", **kw)
-            c.create_line(x - d, y + d, x + d, y - d, width=width, fill=fill, capstyle="round", **kw)
-    elif shape == WRONG:
-        r = cell * 0.26
-        d = r * 0.7
-        for width, fill in ((int(w * 1.9), OUTLINE), (w, colour)):
-            c.create_oval(x - r, y - r, x + r, y + r, outline=fill, width=width, **kw)
-            c.create_line(x - d, y - d, x + d, y + d, width=width, fill=fill, **kw)
-    elif shape == "ring":  # the last move: a ring in the colour that shows on that stone
-        r = cell * 0.2
-        ink = RING_ON.get(stone, OUTLINE)
-        c.create_oval(x - r, y - r, x + r, y + r, outline=ink, width=w, **kw)
-    elif shape == "ghost":  # a stone of that colour belongs here: its outline, dashed
-        r = cell * STONE_R
-        ink = "#141414" if code & 0x0F == frame.PUT_BLACK else "#ffffff"
-        # Half the stone's pixels, the wood and the lines showing through.
-        c.create_oval(x - r, y - r, x + r, y + r, fill=ink, stipple="gray25", outline="", **kw)
-        c.create_oval(x - r, y - r, x + r, y + r, outline=OUTLINE, width=int(w * 1.8), **kw)
-        c.create_oval(x - r, y - r, x + r, y + r, outline=ink, width=w, dash=(6, 3), **kw)
-        c.create_oval(x - r * 0.75, y - r * 0.75, x + r * 0.75, y + r * 0.75, outline=colour,
-                      width=max(1, w // 2), **kw)
-    elif shape == "takeback":
-        r = cell * STONE_R
-        c.create_oval(x - r, y - r, x + r, y + r, outline=colour, width=w, dash=(4, 3), **kw)
-    elif shape == "square":
-        r = cell * 0.16
-        c.create_rectangle(x - r, y - r, x + r, y + r, fill=colour, outline=OUTLINE, **kw)
-    elif shape == "triangle":
-        r = cell * 0.22
-        c.create_polygon(x, y - r, x + r, y + r * 0.7, x - r, y + r * 0.7, fill=colour,
-                         outline=OUTLINE, width=max(1, w // 2), **kw)
-    elif shape == "block":  # a pixel of the result's digits, over any stone
-        r = cell * 0.46
-        c.create_rectangle(x - r, y - r, x + r, y + r, fill=colour, outline="", **kw)
-    elif shape == "bang":
-        r = cell * 0.22
-        c.create_polygon(x, y - r, x + r, y + r * 0.8, x - r, y + r * 0.8, fill=colour,
-                         outline=OUTLINE, width=max(1, w // 2), **kw)
-        c.create_text(x, y + r * 0.2, text="!", fill="#ffffff",
-                      font=("TkDefaultFont", max(7, int(cell * 0.22)), "bold"), **kw)
-    elif shape == "dot":
-        r = cell * 0.1
-        c.create_oval(x - r, y - r, x + r, y + r, fill=colour, outline=OUTLINE, **kw)
-
-
-class BoardView:
-    """The window: canvas, buttons and status line around one Simulator."""
+class BoardView(BoardCanvas):
+    """The window: canvas, buttons and status line around one Simulator
+    (the board's drawing is BoardCanvas's, host_sim/faces/gui_board.py)."""
 
     def __init__(self, root, choices, noise=0.0, seed=None, state_file=None, versus=None,
                  **session_opts):
@@ -306,140 +206,11 @@ class BoardView:
             self.sim.close()
             self.sim = None
 
-    def _layout(self):
-        """Draw the board for the canvas's size: everything scales with the window."""
-        self._relayout = None
-        size = self.sim.size
-        c = self.canvas
-        w, h = c.winfo_width(), c.winfo_height()
-        span = size - 1 + 2 * MARGIN
-        if self.cell is None or w < 100 or h < 100:
-            # The first drawing asks for the window's natural size.
-            cell = {9: 52, 13: 40}.get(size, 30)
-            w = h = int(cell * span)
-            c.config(width=w, height=h)
-        cell = min(w, h) / span
-        self.cell = cell
-        self._laid_out = (w, h, size)
-        self.ox = (w - cell * (size - 1)) / 2  # screen x of column A
-        self.oy = (h - cell * (size - 1)) / 2  # screen y of the top row
-        c.delete("all")
-        n = size * size
-        # The LEDs' light pipes: up and to the right of each point.
-        self.glows = []
-        rim = max(1, int(cell / 25))
-        for pl in range(n):
-            x, y = self.led_xy(pl)
-            wide = [self._oval(x, y, r * cell, fill="", outline="", state="hidden")
-                    for r, _ in GLOW_RINGS]
-            dim = [self._oval(x, y, r * cell, fill="", outline="", state="hidden")
-                   for r, _ in DIM_RINGS]
-            ring = self._oval(x, y, GLOW_RINGS[0][0] * cell, fill="", outline=OUTLINE,
-                              width=rim, state="hidden")
-            self.glows.append((wide, dim, ring))
-        x0, y0 = self.xy(size * (size - 1))  # top left (A at the top row)
-        x1, y1 = self.xy(size - 1)  # bottom right
-        width = max(1, int(cell / 40))
-        for i in range(size):
-            c.create_line(x0 + i * cell, y0, x0 + i * cell, y1, fill=LINE, width=width)
-            c.create_line(x0, y0 + i * cell, x1, y0 + i * cell, fill=LINE, width=width)
-        r = max(3.0, cell * 0.1)
-        for row, col in nextstep.star_points(size):
-            x, y = self.xy(row * size + col)
-            self._oval(x, y, r, fill=LINE, outline=LINE)
-        # Coordinates on all four sides, clear of a stone on the edge line.
-        self.labels = {}
-        font = ("TkDefaultFont", max(8, int(cell * 0.3)))
-        off = (MARGIN + STONE_R) / 2 * cell  # half-way between a stone's edge and the border
-        for i in range(size):
-            letter, number = points.COLUMNS[i], str(size - i)
-            for name, x, y, text in (("top", x0 + i * cell, y0 - off, letter),
-                                     ("bottom", x0 + i * cell, y1 + off, letter),
-                                     ("left", x0 - off, y0 + i * cell, number),
-                                     ("right", x1 + off, y0 + i * cell, number)):
-                c.create_text(x, y, text=text, fill=LINE, font=font)
-                self.labels["%s %s" % (name, text)] = (x, y)
-        self.stones = []
-        rs = STONE_R * cell
-        for pl in range(n):
-            x, y = self.xy(pl)
-            d = max(1.0, cell * 0.05)
-            shadow = self._oval(x + d, y + d, rs, fill=SHADOW, outline="", state="hidden")
-            body = self._oval(x, y, rs, fill="", outline="", state="hidden")
-            shine = self._oval(x - rs * 0.35, y - rs * 0.35, rs * 0.28, fill="", outline="",
-                               state="hidden")
-            self.stones.append((shadow, body, shine))
-        self._marked = [None] * n
-        self.hand_items = self._draw_hand()
-        self.status_items = []
-        sc = self.status_canvas
-        sc.delete("all")
-        for i, name in enumerate(STATUS_NAMES):
-            sc.create_text(4, 12 + i * 24, text=name, anchor="w")
-            self.status_items.append(sc.create_oval(60, 4 + i * 24, 76, 20 + i * 24,
-                                                    fill="#000000", outline="#444444"))
-        self._shown = [None] * n
-        self._stone_shown = [None] * n
-        self._hand_shown = None
-        self._legend_shown = None
-        self.draw(force=True)
-
-    def _oval(self, x, y, r, **kw):
-        return self.canvas.create_oval(x - r, y - r, x + r, y + r, **kw)
-
-    def _draw_hand(self):
-        """A hand reaching over the board from Black's side (hidden until key h)."""
-        size, cell = self.sim.size, self.cell
-        cx, cy = self.xy((size // 3) * size + size // 2)  # the palm, a third up the board
-        u = cell * {9: 1.0, 13: 0.85}.get(size, 0.7)  # a hand is about four points wide
-        kw = dict(fill=HAND, outline="#9a6040", stipple="gray50", state="hidden", tags="hand")
-        c = self.canvas
-        bottom = self.canvas.winfo_height() or cy + 6 * u
-        items = [c.create_polygon(cx - 1.2 * u, cy + 1.0 * u, cx + 1.2 * u, cy + 1.0 * u,
-                                  cx + 1.0 * u, bottom + 5, cx - 1.4 * u, bottom + 5, **kw),
-                 c.create_oval(cx - 1.9 * u, cy - 1.6 * u, cx + 1.9 * u, cy + 1.9 * u, **kw)]
-        for i, (dx, top) in enumerate(((-1.45, 3.3), (-0.5, 4.0), (0.45, 3.8), (1.35, 3.0))):
-            items.append(c.create_oval(cx + (dx - 0.42) * u, cy - top * u, cx + (dx + 0.42) * u,
-                                       cy - 0.6 * u, **kw))
-        items.append(c.create_polygon(cx + 1.5 * u, cy + 0.6 * u, cx + 3.3 * u, cy - 0.9 * u,
-                                      cx + 3.0 * u, cy - 1.4 * u, cx + 1.4 * u, cy - 0.5 * u, **kw))
-        items.append(c.create_text(cx, cy + 0.3 * u, text="hand over the board",
-                                   font=("TkDefaultFont", max(8, int(cell * 0.28)), "bold"),
-                                   fill="#5a2a10", state="hidden", tags="hand"))
-        return items
-
-    def on_resize(self, event):
-        if self.sim is None or (event.width, event.height, self.sim.size) == self._laid_out:
-            return
-        if self._relayout is not None:
-            self.root.after_cancel(self._relayout)
-        self._relayout = self.root.after(60, self._layout)  # once the resizing settles
-
     def on_window(self, event):
         if event.widget is self.root:
             wrap = max(300, event.width - 20)
             self.next_label.config(wraplength=wrap)
             self.status_label.config(wraplength=wrap)
-
-    # -- geometry -----------------------------------------------------------
-
-    def xy(self, place):
-        size = self.sim.size
-        row, col = divmod(place, size)
-        return self.ox + col * self.cell, self.oy + (size - 1 - row) * self.cell
-
-    def led_xy(self, place):
-        """Where the point's LED shines through the board: up and to the right."""
-        x, y = self.xy(place)
-        return x + LED_AT * self.cell, y - LED_AT * self.cell
-
-    def place_at(self, x, y):
-        size = self.sim.size
-        col = int(round((x - self.ox) / self.cell))
-        row = size - 1 - int(round((y - self.oy) / self.cell))
-        if 0 <= col < size and 0 <= row < size:
-            return row * size + col
-        return None
 
     # -- the hand -----------------------------------------------------------
 
@@ -559,51 +330,6 @@ class BoardView:
             self.draw()
         self.root.after(sim.period_ms, self.tick)
 
-    def _draw_stone(self, pl, stone):
-        c = self.canvas
-        shadow, body, shine = self.stones[pl]
-        if stone == EMPTY:
-            for item in (shadow, body, shine):
-                c.itemconfigure(item, state="hidden")
-            return
-        if stone == BLACK:
-            fill, edge, glint = "#141414", "#000000", "#4a4a4a"
-        else:
-            fill, edge, glint = "#f2f2ec", "#7a7a72", "#ffffff"
-        c.itemconfigure(shadow, state="normal")
-        c.itemconfigure(body, fill=fill, outline=edge, width=1, state="normal")
-        c.itemconfigure(shine, fill=glint, outline=glint, state="normal")
-
-    def _draw_light(self, pl, code, on):
-        """The LED of one point as the players see it: a lit light pipe up
-        and to the right of the point (blinking as the LED does)."""
-        c = self.canvas
-        wide, dim, ring = self.glows[pl]
-        for item in wide + dim + [ring]:
-            c.itemconfigure(item, state="hidden")
-        if not on:
-            return
-        rgb = _bright(frame.PALETTE[code & 0x0F])
-        pattern = code & 0xF0
-        rings = DIM_RINGS if pattern == frame.DIM else GLOW_RINGS
-        items = dim if pattern == frame.DIM else wide
-        for item, (_, k) in zip(items, rings):
-            c.itemconfigure(item, fill=_mix(rgb, k), state="normal")
-        if pattern != frame.DIM:
-            c.itemconfigure(ring, state="normal")
-
-    def _draw_mark(self, pl, code):
-        """What the light asks for, marked on the point itself: steady, bold,
-        above the stone (the LED beside it blinks)."""
-        c = self.canvas
-        tag = "m%d" % pl
-        c.delete(tag)
-        if code & 0x0F == frame.OFF:
-            return
-        x, y = self.xy(pl)
-        draw_mark(c, x, y, self.cell, code, self.sim.stones.cells[pl], tag)
-        c.tag_raise("hand")
-
     def draw(self, force=False):
         sim, c = self.sim, self.canvas
         now = sim.clock.now_ms
@@ -629,7 +355,8 @@ class BoardView:
             rgb = sim.leds.status_rgb(i, now)
             peak = max(rgb) or 1
             # Shown at a readable strength: the budget dims real pixels a lot.
-            self.status_canvas.itemconfigure(item, fill=_hex(tuple(v * 220 // peak for v in rgb)))
+            self.status_canvas.itemconfigure(item,
+                                             fill=hex_colour(tuple(v * 220 // peak for v in rgb)))
         self._draw_in_hand()
         self._draw_legend()
         self.next_text.set(self.next_step())
@@ -658,52 +385,6 @@ class BoardView:
             text += (" (stone in hand: %s; key a or \"Follow the board\" gives the stone the board"
                      " asks for, key c the other colour)" % nextstep.WORDS[self.colour_in_hand()])
         return text
-
-    def _draw_in_hand(self):
-        colour = self.colour_in_hand()
-        asked = not self.hand_mode.get() and self.asked_colour() == colour
-        key = (colour, self.hand_mode.get(), asked)
-        if key == getattr(self, "_in_hand_shown", None):
-            return
-        self._in_hand_shown = key
-        hc = self.hand_canvas
-        hc.delete("all")
-        fill, edge = ("#141414", "#000000") if colour == BLACK else ("#f2f2ec", "#7a7a72")
-        hc.create_oval(4, 3, 24, 23, fill=fill, outline=edge)
-        self.in_hand_text = "%s%s" % (nextstep.WORDS[colour], (
-            " (chosen)" if key[1] else " (the lights ask)" if asked else " (the turn's)"))
-        hc.create_text(32, 13, anchor="w", text=self.in_hand_text)
-
-    def _draw_legend(self):
-        """What the lit colours on the board mean, as the README's table says."""
-        lights = self.sim.leds.lit()
-        stones = self.sim.stones.cells
-        # Each kind shown on the stone it lights now (the last move's ring is
-        # white on a black stone, red on a white one): redrawn when that changes.
-        lit = sorted((code, next(stones[pl] for pl, c in lights.items() if c == code))
-                     for code in set(lights.values()))
-        lit.sort(key=lambda k: (k[0] & 0x0F, k[0]))
-        if lit == self._legend_shown:
-            return
-        self._legend_shown = lit
-        lc = self.legend_canvas
-        lc.delete("all")
-        lc.create_text(4, 8, anchor="w", text="mark on the point, LED up-right")
-        for i, (code, on) in enumerate(lit[:8]):
-            y = 34 + 24 * i
-            # The mark as it shows on this kind's stone now (a cross on a
-            # stone, a ring on the last move) on a patch of wood.
-            lc.create_rectangle(2, y - 11, 48, y + 11, fill=WOOD, outline="")
-            if on != EMPTY:
-                fill, edge = ("#141414", "#000000") if on == BLACK else ("#f2f2ec", "#7a7a72")
-                lc.create_oval(4, y - 10, 24, y + 10, fill=fill, outline=edge)
-            draw_mark(lc, 14, y, 22, code, on, "")
-            rgb = _bright(frame.PALETTE[code & 0x0F])
-            r = 4 if code & 0xF0 == frame.DIM else 6
-            lc.create_oval(38 - r, y - r, 38 + r, y + r, fill=_hex(rgb), outline=OUTLINE)
-            lc.create_text(56, y, anchor="w", text="%s (LED %s)" % (
-                nextstep.light_name(code).split("/")[0].replace("-", " "),
-                PATTERN_WORDS.get(code & 0xF0, "")))
 
     def state(self):
         sim = self.sim
@@ -746,18 +427,6 @@ class BoardView:
                                b.winfo_rooty() + b.winfo_height() // 2]
                         for name, b in self.buttons.items()},
         }
-
-    def marks_over_stones(self):
-        """Points whose light's mark is drawn above the stone standing there."""
-        c = self.canvas
-        order = {item: i for i, item in enumerate(c.find("all"))}
-        out = []
-        for pl, stone in enumerate(self.sim.stones.cells):
-            marks = c.find_withtag("m%d" % pl)
-            if stone != EMPTY and marks and \
-                    min(order[m] for m in marks) > order[self.stones[pl][1]]:
-                out.append(self.sim.vertex(pl))
-        return out
 
     def write_state(self):
         text = json.dumps(self.state(), sort_keys=True)

@@ -18,7 +18,7 @@ implementation, reads both.
 With --physics the sensors are host_sim.sim.physics's model under the firmware's
 own drivers, calibrated the maker's way first (the flicker is then off).
 --game K replays the K-th game of a file that holds a collection.  --corpus
-replays every game under the folders (host_sim/corpus.py; `make corpus`
+replays every game under the folders (host_sim/person/corpus.py; `make corpus`
 fetches the professional games into build/corpus).
 """
 import argparse
@@ -132,7 +132,7 @@ def parser(prog="python -m host_sim replay"):
     ap.add_argument("--late", type=float, default=0.1, help="chance prisoners come off after the reply")
     ap.add_argument("--bump", type=float, default=0.03, help="chance per move of bumping a stone")
     ap.add_argument("--physics", choices=("nominal", "worst"), default=None,
-                    help="sensors as physics (host_sim/physics.py), calibrated first")
+                    help="sensors as physics (host_sim/sim/physics.py), calibrated first")
     ap.add_argument("--out", help="write the firmware's SGF here")
     ap.add_argument("--json", action="store_true", help="print a JSON summary")
     ap.add_argument("--trace", action="store_true",

@@ -1,11 +1,11 @@
-"""The simulated person of the stress harness (host_sim/stress.py).
+"""The simulated person of the stress harness (host_sim/person/stress.py).
 
 They see only what a person sees -- the LED frame, the referee's events --
 press buttons, and choose moves with their own instance of the firmware's
 rules core (gogadget.board.Board configured from the preset), so nothing
 here re-implements a rule.  Habits (MOVE_HABITS, GAME_HABITS) are drawn
 from the game's seed; every invariant is checked as the game goes (see the
-notes of host_sim/stress.py), and a breach raises Failure.
+notes of host_sim/person/stress.py), and a breach raises Failure.
 
 This module plays the game: the hand's traced actions, the moves and the
 habits that go with putting a stone down.  The rest of the person sits
