@@ -90,7 +90,7 @@ def run_host(args, command, make_host, banner, runner=None, out=None):
     until SIGINT or SIGTERM (then the board is said offline), or until the
     broker refuses the login, which another try cannot mend (exit 1).
     runner(host, refused): runs the loop instead (a simulator of our own
-    on the main thread: host_sim/cli.py) until it stops or refused() is
+    on the main thread: host_sim/room/atsim.py) until it stops or refused() is
     true; out(line): where what the person hears goes (default stderr)."""
     connect = connect_from_args(args, command)
     if connect is None:
