@@ -1,1 +1,1 @@
-"""The bodies of `gogadget`'s subcommands: host_sim/cli.py parses the command line, these act."""
+"""The bodies of `gogadget`'s subcommands (cli.py parses the command line and calls them)."""

@@ -1,5 +1,4 @@
-"""The board's own commands: pull its games, say its version, make its image,
-watch it in the terminal."""
+"""The board's own commands: pull its games, say its version, make its image, watch it."""
 import os
 import sys
 import time

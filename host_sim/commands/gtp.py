@@ -1,5 +1,4 @@
-"""`gogadget gtp` and `play`: the board as a GTP engine for a controller, and
-the person at the board against a GTP engine."""
+"""`gogadget gtp` and `play`: the board as a GTP engine, and the person against an engine."""
 import sys
 
 from gogadget.gtp import _clean

@@ -1,5 +1,4 @@
-"""The board a command talks to: its serial port, the simulator running on a
-game folder, or (--sim without one) a virtual board of the command's own."""
+"""The board a command talks to: its serial port, a running simulator, or a sim of its own."""
 import errno
 import os
 

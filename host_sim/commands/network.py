@@ -1,5 +1,4 @@
-"""The commands through a network: the room's publish and remote, and OGS's
-online, each on its own link to the board (a port, or a simulator)."""
+"""The commands through a network: the room's publish and remote, OGS's online."""
 import sys
 
 from host_sim import session

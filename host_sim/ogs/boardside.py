@@ -1,5 +1,4 @@
-"""The seat's board side: the board brought to the server's game, its record
-reconciled with the server's moves, and the count's dead stones carried over."""
+"""The seat's board side: the board brought to the server's game, the count's dead stones."""
 import time
 
 from gogadget import sgf as sgf_mod

@@ -1,5 +1,4 @@
-"""The relay's archive: each finished game's SGF written once, atomically,
-never over another record, within a quota a board a day (games.py's notes)."""
+"""The relay's archive: each finished game's SGF written once, within a board's daily quota."""
 import logging
 import os
 import re

@@ -1,5 +1,4 @@
-"""What the page reads of the room: each board's card as JSON (its clocks
-from the boards that own them), the games list, a game's SGF."""
+"""What the page reads of the room: each board's card as JSON, the games list, a game's SGF."""
 import json
 
 from gogadget.points import BLACK, EMPTY, WHITE

@@ -1,5 +1,4 @@
-"""One game as the relay shows it: its header, its SGF record (by the
-firmware's writer) and its /games.json entry; games are named `<board>-<game>`."""
+"""One game as the relay shows it: its header, its SGF record and its /games.json entry."""
 import re
 import time
 

@@ -1,5 +1,4 @@
-"""What `gogadget publish` and `remote` share on the command line: the
-broker's client from the options, and the run until a signal or a refused login."""
+"""What `gogadget publish` and `remote` share: the broker's client, the run until stopped."""
 import os
 import sys
 

@@ -1,5 +1,4 @@
-"""The page's live side: each browser's event queue, bounded in bytes, and
-the room's changes pushed to every one in batches (Server-Sent Events)."""
+"""The page's live side: each browser's bounded event queue, the room's changes in batches."""
 import json
 import logging
 import socket

@@ -1,5 +1,4 @@
-"""The relay's check of a game by the firmware's rules core: each move
-against the game's own rules, a result against the position (games.py's notes)."""
+"""The relay's check of a game by the firmware's rules core: each move, and its result."""
 import re
 
 from gogadget import score

@@ -1,5 +1,4 @@
-"""The board's game as the host reads it over GTP: its own SGF parsed
-(read_record), and the stand-in referee the Broadcaster reads (Mirror)."""
+"""The board's game as the host reads it over GTP: its SGF parsed, and the referee stand-in."""
 import re
 
 from gogadget.board import Board

@@ -1,5 +1,4 @@
-"""Two boards playing one game: when their pair messages bind them, when
-the pairing ends, and which board's record the card shows (Room's part)."""
+"""Two boards playing one game: when their pair messages bind them, which card shows it."""
 
 
 def lead(a, ca, b, cb):

@@ -1,5 +1,4 @@
-"""The relay's read-only HTTP side: the page, its event stream, /games.json,
-the SGF and archive files, with connections capped per client address."""
+"""The relay's read-only HTTP side: the page, /events, /games.json, SGF and archive files."""
 import json
 import logging
 import os
