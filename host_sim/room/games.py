@@ -44,7 +44,7 @@ the ordering rules of docs/ROOM.md ("Nothing lost, nothing doubled").
   password and throws it off (one client id a user): the board's first
   snapshot when it is back is taken whatever its number.
 * Two paired boards' records show as one card only while nothing of
-  either is hidden (lead()).
+  either is hidden (pairs.lead()).
 
 Games are named `<board>-<game>` (board id, then the board's game number;
 the number is the part after the last "-", so ids with dashes are fine).
