@@ -17,8 +17,9 @@ def test_no_board_says_plug_it_in_or_use_the_simulator(capsys):
 
 
 def test_a_port_that_will_not_open_says_why_and_what_else(tmp_path):
+    from host_sim.commands.link import no_board
     exc = OSError(13, "could not open port /dev/ttyACM0: [Errno 13] Permission denied")
-    text = cli.no_board("/dev/ttyACM0", exc)
+    text = no_board("/dev/ttyACM0", exc)
     assert text.startswith("cannot open /dev/ttyACM0: Permission denied") and "dialout" in text
     assert "--sim" in text
 

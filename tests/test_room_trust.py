@@ -19,7 +19,8 @@ from gogadget.pairing import T_PAIR
 from gogadget.points import BLACK, WHITE
 from gogadget.rules import PRESETS, Rules
 from host_sim.bench.relayrules import long_game, snapshot as big_snapshot
-from host_sim.room.games import QUOTA_GAMES, Room
+from host_sim.room.archive import QUOTA_GAMES
+from host_sim.room.games import Room
 from host_sim.room.history import SUPERKO as SUPERKO_RULES, HashedBoard
 from room_boards import SpecGame, encode, status
 

@@ -10,7 +10,7 @@ How it is measured (this machine: Mosquitto, the relay and the load share it):
   host_sim.room.relay` in its own process (its CPU and RSS read from /proc).
 * The load: every board is the firmware's Broadcaster (the real message
   format, event then snapshot) on a referee-like game (host_sim.room.
-  publish.Mirror: a rules-core Board, game and seq) playing random legal
+  mirror.Mirror: a rules-core Board, game and seq) playing random legal
   moves, one per board every P seconds at random phases.  Not one MQTT
   connection per board: LOADGEN_CLIENTS paho connections carry all the
   boards, as users "loadgen-N" whose ACL entry may write every board's topic
@@ -87,7 +87,7 @@ class Shared:
 
 class LoadBoard:
     def __init__(self, board_id, shared, rng, period):
-        from host_sim.room.publish import Mirror
+        from host_sim.room.mirror import Mirror
         self.id = board_id
         self.m = Mirror()
         m = self.m

@@ -35,7 +35,7 @@ def gtp_line(args):
 
 
 def cmd_config(args, connect, out=sys.stdout, err=sys.stderr):
-    """connect(args) -> cli.Connection (send, close)."""
+    """connect(args) -> commands.link.Connection (send, close)."""
     try:
         line = gtp_line(args)
     except ValueError as exc:
