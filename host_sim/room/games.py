@@ -58,7 +58,7 @@ import time
 from collections import OrderedDict
 
 from gogadget import score, sgf
-from gogadget.broadcast import valid_board_id
+from gogadget.roomnames import valid_board_id
 from gogadget.board import OK, REASONS
 from gogadget.points import BLACK, EMPTY, PASS, WHITE, parse_sgf_coord
 from gogadget.rules import KO_NONE, PRESETS, SUICIDE_ALLOWED, Rules

@@ -35,7 +35,8 @@ import sys
 import time
 
 from gogadget.board import Board
-from gogadget.broadcast import Broadcaster, valid_board_id
+from gogadget.broadcast import Broadcaster
+from gogadget.roomnames import valid_board_id
 from gogadget.compat import ticks_ms
 from gogadget.points import BLACK, WHITE, parse_sgf_coord, vertex
 from gogadget.rules import KO_NONE, SUICIDE_ALLOWED
