@@ -13,6 +13,9 @@ set-up, replay, config) are linkops.py's, loaded for the command and let
 go (Link._run): the link a host holds keeps what runs every move.  Each
 command is answered by the method or function of its own name (gtp.py),
 so a GTP name and its handler's are one interned name on the board.
+Longer than 500 lines because what is left runs every move or is polled
+by a host (gogadget publish asks for the status every look), and the base
+engine's commands the board answers its own way must be methods here.
 
 Bytes are cleaned as GTP 2 section 3.1 says (control characters dropped,
 tabs made spaces); bytes above 127 become '?', so any noise decodes as
