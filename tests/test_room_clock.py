@@ -8,7 +8,7 @@ import json
 
 from sgfmill import sgf as msgf
 
-from gogadget.broadcast import T_GAME, T_MOVE, T_STATUS, topic
+from gogadget.roomnames import T_GAME, T_MOVE, T_STATUS, topic
 from gogadget.pairing import T_PAIR
 from host_sim.room.games import Room, heard
 from room_boards import SpecGame, encode, status

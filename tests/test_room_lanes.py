@@ -8,7 +8,7 @@ import os
 import pytest
 
 from conftest import require
-from gogadget.broadcast import T_GAME
+from gogadget.roomnames import T_GAME
 from host_sim.room.broker import Broker, find_mosquitto
 from host_sim.room.relay import ALL_TOPICS, Relay
 from room_boards import Publisher, SpecGame, wait_for

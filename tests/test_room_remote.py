@@ -16,7 +16,7 @@ import pytest
 from sgfmill import sgf as sgfmill_sgf
 
 from conftest import require
-from gogadget.broadcast import T_MOVE, topic
+from gogadget.roomnames import T_MOVE, topic
 from gogadget.pairing import T_PAIR
 from host_sim.room.broker import Broker, find_mosquitto
 from host_sim.room.relay import Relay

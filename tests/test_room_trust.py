@@ -14,7 +14,7 @@ import pytest
 
 from gogadget import board as core
 from gogadget.board import KO, OK, SUPERKO, Board
-from gogadget.broadcast import T_GAME, T_MOVE, T_STATUS, topic
+from gogadget.roomnames import T_GAME, T_MOVE, T_STATUS, topic
 from gogadget.pairing import T_PAIR
 from gogadget.points import BLACK, WHITE
 from gogadget.rules import PRESETS, Rules

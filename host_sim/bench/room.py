@@ -37,7 +37,8 @@ import tempfile
 import threading
 import time
 
-from gogadget.broadcast import Broadcaster, TOPIC_ROOT
+from gogadget.broadcast import Broadcaster
+from gogadget.roomnames import TOPIC_ROOT
 from gogadget.board import OK
 from host_sim.room.client import NullClient
 
@@ -343,7 +344,7 @@ def flood(count=2000, quiet_moves=40):
     flood.  Returns (p50, p99, max) in ms for both, and the flood's rate."""
     import paho.mqtt.client as mqtt
     from host_sim.room.broker import Broker, free_port
-    from gogadget.broadcast import T_GAME, T_MOVE, topic
+    from gogadget.roomnames import T_GAME, T_MOVE, topic
     folder = tempfile.mkdtemp(prefix="gogadget-bench-flood-")
     broker = Broker(os.path.join(folder, "broker"), boards=["loud", "quiet"]).start()
     http_port = free_port()

@@ -3,7 +3,7 @@ import re
 import time
 
 from gogadget import sgf
-from gogadget.broadcast import valid_board_id
+from gogadget.roomnames import valid_board_id
 from gogadget.points import BLACK, WHITE, parse_sgf_coord
 
 COLOUR = {"B": BLACK, "W": WHITE}

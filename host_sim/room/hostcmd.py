@@ -2,7 +2,7 @@
 import os
 import sys
 
-from gogadget.broadcast import valid_board_id
+from gogadget.roomnames import valid_board_id
 from host_sim.base.stopflag import StopFlag
 
 

@@ -41,7 +41,7 @@ import sys
 import threading
 import time
 
-from gogadget.broadcast import T_GAME, T_STATUS, TOPIC_ROOT
+from gogadget.roomnames import T_GAME, T_STATUS, TOPIC_ROOT
 from host_sim import data_dir
 from host_sim.room.broker import default_dir, parse_url
 from host_sim.room.games import Room
