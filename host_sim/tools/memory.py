@@ -33,7 +33,8 @@ CORE = (
     "gogadget.rules", "gogadget.scan", "gogadget.settle", "gogadget.signals",
     "gogadget.view", "gogadget.hw", "gogadget.hw.buttons", "gogadget.hw.calib",
     "gogadget.hw.heartbeat", "gogadget.hw.leds", "gogadget.hw.muxscan",
-    "gogadget.hw.calibfmt", "gogadget.hw.rp2viper", "gogadget.hw.ws2812pio",
+    "gogadget.hw.calibfmt", "gogadget.hw.viperscan", "gogadget.hw.viperleds",
+    "gogadget.hw.vipergame", "gogadget.hw.ws2812pio",
 )
 
 PLAY = "gogadget.play"
@@ -71,7 +72,9 @@ NAMES_LINE = 1260
 # to neopixel); and the plain loops the viper code replaces there are not
 # loaded on the board (tests/test_rp2_fast.py: with the twins installed
 # none of them is).
-ON_THE_BOARD = {"gogadget.app": "gogadget.hw.rp2viper", "neopixel": "gogadget.hw.ws2812pio"}
+ON_THE_BOARD = {"gogadget.app": ("gogadget.hw.viperscan", "gogadget.hw.viperleds",
+                                 "gogadget.hw.vipergame"),
+                "neopixel": ("gogadget.hw.ws2812pio",)}
 NOT_ON_THE_BOARD = ("neopixel", "gogadget.boardplain", "gogadget.settleplain",
                     "gogadget.refereeplain", "gogadget.viewplain", "gogadget.hw.calibplain", "gogadget.hw.muxscanplain",
                     "gogadget.hw.ledsplain")
@@ -90,7 +93,7 @@ def as_on_the_board(modules):
     out = set(modules)
     for seen, board in ON_THE_BOARD.items():
         if seen in out:
-            out.add(board)
+            out.update(board)
     for m in NOT_ON_THE_BOARD:
         out.discard(m)
     return out
