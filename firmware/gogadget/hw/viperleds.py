@@ -12,12 +12,7 @@ import micropython
 @micropython.viper
 def paint_places(frame: ptr8, prompt: ptr8, codes: ptr8, n: int):
     # signals.paint: the frame code of every place's prompt
-    _paint_from(0, n, frame, prompt, codes)
-
-
-@micropython.viper
-def _paint_from(i: int, n: int, frame: ptr8, prompt: ptr8, codes: ptr8):
-    # paint_places's pass from place i (0); i and n first: in registers (hw/viperscan.py's notes)
+    i = 0
     while i < n:
         frame[1 + i] = codes[prompt[i]]
         i += 1
@@ -26,12 +21,8 @@ def _paint_from(i: int, n: int, frame: ptr8, prompt: ptr8, codes: ptr8):
 @micropython.viper
 def uses(frame: ptr8, phase: ptr8, n: int) -> int:
     # hw/ledsplain.uses: the blink phases the frame's codes use
-    return int(_uses_from(1, 0, frame, phase, n))
-
-
-@micropython.viper
-def _uses_from(i: int, u: int, frame: ptr8, phase: ptr8, n: int) -> int:
-    # uses's pass from code i (1); i and u first: in registers
+    u = 0
+    i = 1
     while i < n:
         c = frame[i]
         if c >= 64:  # hw/leds.py's _CODES: any other pattern is steady
