@@ -40,17 +40,17 @@ CORE = (
 PLAY = "gogadget.play"
 # phase: (what it holds beyond CORE, budget: the most bytes of .mpy for all it holds)
 PHASES = {
-    "idle": ((PLAY,), 49400),
-    "playing": ((PLAY,), 49400),
-    "passing": ((PLAY,), 49400),
-    "counting": (("gogadget.counting", "gogadget.score"), 50900),
-    "saving": (("gogadget.ending", "gogadget.sgf"), 50200),
-    "over": (("gogadget.ending",), 48100),
-    "new game": ((PLAY, "gogadget.ending", "gogadget.position"), 52700),
-    "resume": ((PLAY, "gogadget.position"), 51400),
-    "host": ((PLAY, "gogadget.link", "gogadget.gtp", "gogadget.ruleopts", "gogadget.score"), 68700),
-    "room": ((PLAY, "gogadget.broadcast", "gogadget.hw.net", "gogadget.mqtt"), 56500),
-    "clocked": ((PLAY, "gogadget.clock"), 52500),
+    "idle": ((PLAY,), 50000),
+    "playing": ((PLAY,), 50000),
+    "passing": ((PLAY,), 50000),
+    "counting": (("gogadget.counting", "gogadget.score"), 51500),
+    "saving": (("gogadget.ending", "gogadget.sgf"), 50800),
+    "over": (("gogadget.ending",), 48700),
+    "new game": ((PLAY, "gogadget.ending", "gogadget.position"), 53300),
+    "resume": ((PLAY, "gogadget.position"), 52000),
+    "host": ((PLAY, "gogadget.link", "gogadget.gtp", "gogadget.ruleopts", "gogadget.score"), 69300),
+    "room": ((PLAY, "gogadget.broadcast", "gogadget.hw.net", "gogadget.mqtt"), 57100),
+    "clocked": ((PLAY, "gogadget.clock"), 53100),
 }
 # The most names (qstrs) the firmware interns at the board's start, as the
 # unix port counts them on the .mpy files (tests/mp/boot_names.py; the

@@ -24,11 +24,12 @@ loads.
 import sys
 
 # The viper modules and their functions, by name (what load() returns).
-MODULES = (("viperscan", ("scan", "classify", "track_look")),
-           ("viperleds", ("uses", "render", "paint_places")),
-           ("vipergame", ("settle_places", "settle_mark", "diff_places", "sync_want", "crc8",
-                          "liberty", "remove", "superko_find")))
-NAMES = tuple(name for _, names in MODULES for name in names)
+# (Whole module names: a string over 10 characters is no name the board
+# interns, and importing by it interns no other.)
+MODULES = (("gogadget.hw.viperscan", ("scan", "classify", "track_look")),
+           ("gogadget.hw.viperleds", ("uses", "render", "paint_places")),
+           ("gogadget.hw.vipergame", ("settle_places", "settle_mark", "diff_places", "sync_want",
+                                      "crc8", "liberty", "remove", "superko_find")))
 
 _loaded = []
 
@@ -74,7 +75,7 @@ def twins():
     the rp2 port; tests under the unix port, which compiles the sources)."""
     fast = {}
     for module, names in MODULES:
-        m = __import__("gogadget.hw." + module, None, None, names)
+        m = __import__(module, None, None, names)
         for name in names:
             fast[name] = getattr(m, name)
     return fast
