@@ -30,7 +30,7 @@ from gogadget.events import BTN_PASS, BTN_CONFIRM, BTN_NEW, BTN_RESIGN, BTN_STUD
 from gogadget.frame import new_frame
 from gogadget.gamelog import GameLog, komi_code
 from gogadget.points import (EMPTY, BLACK, WHITE, PASS, check_size, colour_name,
-                             handicap_points, max_handicap, point)
+                             handicap_points, max_handicap, point, vertex)
 from gogadget.rules import Rules
 from gogadget.scan import S_EMPTY
 from gogadget.settle import Settler
@@ -525,7 +525,11 @@ class Referee:
     def poll_event(self):
         """The oldest event not yet collected, as (kind, text), or None."""
         if self._events:
-            return self._events.pop(0)
+            ev = self._events.pop(0)
+            if type(ev[1]) is int:  # a move's, as play.accept keeps it: pt, size, colour
+                code = ev[1]
+                ev = (ev[0], colour_name(code & 3) + " " + vertex((code >> 2) & 31, code >> 7))
+            return ev
         return None
 
     def to_move(self):
