@@ -78,7 +78,7 @@ def test_an_event_sent_to_the_main_connection_before_the_lane_subscribed_is_read
                   broker.creds["relay"]).start()
     pub = None
     try:
-        assert relay.connected.wait(20)
+        assert relay.connected.wait(20) and relay.subscribed.wait(20)
         # The lane opens when the test says, and the main connection's
         # thread reads its messages once the lane is up: the order the
         # flaky run took, made certain.
@@ -107,7 +107,7 @@ def test_an_event_sent_to_the_main_connection_before_the_lane_subscribed_is_read
         wait_for(lambda: relay.lanes.live("b1"), what="b1's lane")
         lane_up.set()
         wait_for(lambda: shown_seq(relay, "b1") == 1 and filed.count(T_MOVE) == 1,
-                 what="the move read from the main connection (filed: %s)" % filed)
+                 what="the move read from the main connection")
         assert relay.room.counts["dropped"] == 0
     finally:
         if pub is not None:

@@ -495,6 +495,10 @@ class Relay:
         self.main_lock = threading.Lock()
         self.httpd = None
         self.connected = threading.Event()
+        # Set once the broker acknowledged the main connection's subscription
+        # (connected is set before): what a board publishes from then on
+        # reaches the relay.  (Tests wait for it before a board publishes.)
+        self.subscribed = threading.Event()
         self.connects = 0
         self.stopping = False
         self.refused = None  # why the broker refused our login: retrying cannot help
@@ -552,8 +556,13 @@ class Relay:
         self.hub.broker.update(connected=True, since=time.time())
         self.hub.push_relay_status()
 
+    def _on_subscribe(self, client, userdata, mid, reason_codes, properties=None):
+        if all(not rc.is_failure for rc in reason_codes):
+            self.subscribed.set()
+
     def _on_disconnect(self, client, userdata, flags, reason_code, properties=None):
         self.connected.clear()
+        self.subscribed.clear()
         if self.hub.broker["connected"] and not self.stopping:
             log.warning("lost the broker (%s); reconnecting", reason_code)
         self.hub.broker.update(connected=False, since=time.time())
@@ -620,6 +629,7 @@ class Relay:
             c.username_pw_set(self.user, self.password)
         c.on_connect = self._on_connect
         c.on_disconnect = self._on_disconnect
+        c.on_subscribe = self._on_subscribe
         c.on_connect_fail = self._on_connect_fail
         c.on_message = self._on_message
         c.reconnect_delay_set(min_delay=0.25, max_delay=4)
