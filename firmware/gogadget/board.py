@@ -47,7 +47,7 @@ _ROT_LOW = const(0x7FFFFF)
 
 
 def key(keys, pt, colour):
-    """The key of a colour's stone on pt (hw/rp2viper.py's remove does the same)."""
+    """The key of a colour's stone on pt (hw/vipergame.py's remove does the same)."""
     k = keys[pt]
     if colour == WHITE:
         k = (k & _ROT_LOW) << 7 | k >> 23

@@ -1,6 +1,6 @@
 """The rules core's flood fill, capture and history search as plain loops:
 what every board but the Pico runs (the Pico runs their viper twins,
-hw/rp2viper.liberty, remove and superko_find, line for line the same), so
+hw/vipergame.liberty, remove and superko_find, line for line the same), so
 a Pico never holds this module's bytecode.  board.py loads it when a Board
 is made and no twin was installed (hw/rp2fast.install)."""
 from gogadget.compat import const

@@ -33,7 +33,7 @@ from gogadget import signals as sg
 from gogadget.compat import const, forget, ticks_diff, zeros
 from gogadget.events import BTN_PASS, BTN_CONFIRM, BTN_NEW, BTN_RESIGN, BTN_STUDY
 from gogadget.gamelog import GameLog, komi_code
-from gogadget.points import EMPTY, WHITE, PASS, colour_name
+from gogadget.points import EMPTY, WHITE, PASS, colour_name, vertex
 from gogadget.scan import S_EMPTY
 
 _EVENT_SLOTS = const(16)  # events nobody collects are dropped, oldest first
@@ -466,7 +466,11 @@ class Referee:
     def poll_event(self):
         """The oldest event not yet collected, as (kind, text), or None."""
         if self._events:
-            return self._events.pop(0)
+            ev = self._events.pop(0)
+            if type(ev[1]) is int:  # a move's, as play.accept keeps it: pt, size, colour
+                code = ev[1]
+                ev = (ev[0], colour_name(code & 3) + " " + vertex((code >> 2) & 31, code >> 7))
+            return ev
         return None
 
     def to_move(self):

@@ -1,5 +1,5 @@
 """Referee.sync_want's pass as a plain loop: what every board but the Pico
-runs (the Pico runs its viper twin, hw/rp2viper.sync_want, line for line
+runs (the Pico runs its viper twin, hw/vipergame.sync_want, line for line
 the same), so a Pico never holds this module's bytecode.  referee.py loads
 it when a Referee is made and no twin was installed (hw/rp2fast.install)."""
 from gogadget.points import EMPTY

@@ -1,6 +1,6 @@
 """The settler's per-place pass and its adoption as plain loops: what every
 board but the Pico runs (the Pico runs their viper twins,
-hw/rp2viper.settle_places and settle_mark, line for line the same), so a
+hw/vipergame.settle_places and settle_mark, line for line the same), so a
 Pico never holds this module's bytecode.  settle.py loads it when a
 Settler is made and no twin was installed (hw/rp2fast.install)."""
 from gogadget.compat import const

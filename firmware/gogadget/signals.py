@@ -115,7 +115,7 @@ _FAST = [None, None]  # type: list
 
 def use_fast(fast):
     _FAST[1] = bytes(CODES)
-    _FAST[0] = fast  # hw/rp2viper.paint_places
+    _FAST[0] = fast  # hw/viperleds.paint_places
 
 
 def paint(frame, prompt, colour, phase, alert, brightness):

@@ -38,7 +38,7 @@ _F_DRIVER = const(2)  # the driver reads the sensor as faulty (scan.S_FAULT)
 
 _TICK_SHIFT = const(7)  # Referee.since keeps time in 128 ms units, 16 bits (2 h range)
 # (Private: no other module reads them by name, so they are no names the
-# board interns; viewplain.py and hw/rp2viper.py hold copies.)
+# board interns; viewplain.py and hw/vipergame.py hold copies.)
 
 
 

@@ -1,4 +1,4 @@
-"""diff()'s pass over every place, plain: hw/rp2viper.py's diff_places is
+"""diff()'s pass over every place, plain: hw/vipergame.py's diff_places is
 its viper twin (tests/test_rp2_fast.py), and hands this pass the rare
 places (a sensor fault that came or went, a blind place beside a stone
 that went); where no viper code runs, this is the pass.  The notes on

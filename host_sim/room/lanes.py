@@ -24,8 +24,12 @@ for one message a busy board in the relay's inbox (inbox.py).
   any duplicate or gap.
 * Until its lane is subscribed (and again whenever it is lost) a board's
   messages come from the main connection (which keeps the relay's
-  persistent session); after that, the main connection's copies are
-  dropped unread.  Once a lane is up, the relay's main connection takes
+  persistent session); after that, the main connection's copies of its
+  status and snapshots are dropped unread (the lane's subscription brought
+  the newest of each).  Its events there are still read: the broker may
+  have sent one to the main connection before the lane subscribed, and the
+  lane never gets it (a copy both bring is a duplicate the ordering rules
+  drop).  Once a lane is subscribed, the relay's main connection takes
   only the boards' status and snapshots (relay.FIND_TOPICS: enough to find
   a new board), no copy of their events; a lane refused widens it again.
 * A broker that refuses the lane users (a config written before lanes, or
@@ -87,14 +91,18 @@ class Lanes:
                 self._refused(board, client, reason_code)
                 return
             client.subscribe(prefix + "#", qos=1)
-            if not self.ever_up:
-                self.ever_up = True
-                if self.on_change is not None:
-                    self.on_change(True, self.refused > 0)
 
         def on_subscribe(client, userdata, mid, reason_codes, properties=None):
             if all(not rc.is_failure for rc in reason_codes):
                 self.subscribed.add(board)
+                # Up once subscribed, not once connected: the main
+                # connection narrows then, so the broker takes its
+                # unsubscribe after this subscription, and no event of
+                # this board's is sent to neither connection.
+                if not self.ever_up:
+                    self.ever_up = True
+                    if self.on_change is not None:
+                        self.on_change(True, self.refused > 0)
 
         def on_disconnect(client, userdata, flags, reason_code, properties=None):
             self.subscribed.discard(board)

@@ -41,7 +41,7 @@ import sys
 import threading
 import time
 
-from gogadget.roomnames import T_GAME, T_STATUS, TOPIC_ROOT
+from gogadget.roomnames import T_GAME, T_MOVE, T_STATUS, TOPIC_ROOT
 from host_sim import data_dir
 from host_sim.room.broker import default_dir, parse_url
 from host_sim.room.games import Room
@@ -68,6 +68,7 @@ ALL_TOPICS = TOPIC_ROOT + "/#"
 # status and snapshot, one of which every board sends first (and keeps
 # retained), so a new board is found and its lane opened.
 FIND_TOPICS = [(TOPIC_ROOT + "/+/" + T_STATUS, 1), (TOPIC_ROOT + "/+/" + T_GAME, 1)]
+_EVENTS = "/" + T_MOVE  # a board's events: not retained, never sent again
 
 
 class Relay:
@@ -108,6 +109,10 @@ class Relay:
         self.main_lock = threading.Lock()
         self.httpd = None
         self.connected = threading.Event()
+        # Set once the broker acknowledged the main connection's subscription
+        # (connected is set before): what a board publishes from then on
+        # reaches the relay.  (Tests wait for it before a board publishes.)
+        self.subscribed = threading.Event()
         self.connects = 0
         self.stopping = False
         self.refused = None  # why the broker refused our login: retrying cannot help
@@ -165,8 +170,13 @@ class Relay:
         self.hub.broker.update(connected=True, since=time.time())
         self.hub.push_relay_status()
 
+    def _on_subscribe(self, client, userdata, mid, reason_codes, properties=None):
+        if all(not rc.is_failure for rc in reason_codes):
+            self.subscribed.set()
+
     def _on_disconnect(self, client, userdata, flags, reason_code, properties=None):
         self.connected.clear()
+        self.subscribed.clear()
         if self.hub.broker["connected"] and not self.stopping:
             log.warning("lost the broker (%s); reconnecting", reason_code)
         self.hub.broker.update(connected=False, since=time.time())
@@ -201,15 +211,21 @@ class Relay:
                     self.broker_host, self.broker_port)
 
     def _on_message(self, client, userdata, msg):
-        # A board with its own lane (lanes.py) is read there: this copy is
-        # dropped unread.  Else filed under its board and taken in turn
-        # (inbox.py).
+        # A board with its own lane (lanes.py) is read there: this copy of
+        # its status or snapshot is dropped unread (the lane's subscription
+        # brought the newest of each, and brings every later one).  An event
+        # is read all the same: the broker may have sent it here before the
+        # lane subscribed, and then the lane never gets it; a copy both
+        # bring is a duplicate the ordering rules drop.  Else filed under
+        # its board and taken in turn (inbox.py).
         lanes = self.lanes
         if lanes is not None:
             board = board_of(msg.topic)
             if lanes.live(board):
-                return
-            lanes.wanted(board)
+                if not msg.topic.endswith(_EVENTS):
+                    return
+            else:
+                lanes.wanted(board)
         self._file(msg.topic, msg.payload, msg.retain)
 
     def _file(self, topic, payload, retained):
@@ -227,6 +243,7 @@ class Relay:
             c.username_pw_set(self.user, self.password)
         c.on_connect = self._on_connect
         c.on_disconnect = self._on_disconnect
+        c.on_subscribe = self._on_subscribe
         c.on_connect_fail = self._on_connect_fail
         c.on_message = self._on_message
         c.reconnect_delay_set(min_delay=0.25, max_delay=4)

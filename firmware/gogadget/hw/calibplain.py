@@ -1,11 +1,11 @@
 """calib.track's look at the places as a plain loop: what every board but
-the Pico runs (the Pico runs its viper twin, hw/rp2viper.track_look, line
+the Pico runs (the Pico runs its viper twin, hw/viperscan.track_look, line
 for line the same), so a Pico never holds this module's bytecode."""
 from gogadget.compat import const
 from gogadget.scan import S_BLACK, S_EMPTY, S_FAULT, S_WHITE
 
 # A baseline moves by 1/2**_TRACK_SHIFT of its drift a look (calib.py;
-# rp2viper.track_look's >> 4: tests/test_hw_track.py checks they agree).
+# viperscan.track_look's >> 4: tests/test_hw_track.py checks they agree).
 _TRACK_SHIFT = const(4)
 
 

@@ -1,5 +1,5 @@
 """The LED chain's passes over a frame as plain loops: what every board but
-the Pico runs (the Pico runs their viper twins, hw/rp2viper.uses and
+the Pico runs (the Pico runs their viper twins, hw/viperleds.uses and
 render, line for line the same), so a Pico never holds this module's
 bytecode.  hw/leds.py loads it when a chain is made without them."""
 from gogadget.compat import const

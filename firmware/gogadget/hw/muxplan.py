@@ -17,7 +17,7 @@ NO_READ = const(255)
 # reads when _STEP_READ.  The places read are kept apart, one a read in
 # order (the tile plan, pins.mux_place, is no arithmetic of the select state).
 # Private (no names on the board): hw/muxscanplain.py keeps a copy and
-# hw/rp2viper.scan their values (tests/test_hw_scan.py checks they agree).
+# hw/viperscan.scan their values (tests/test_hw_scan.py checks they agree).
 _STEP_LINE = const(7)
 _STEP_VALUE = const(8)
 _STEP_SET = const(16)

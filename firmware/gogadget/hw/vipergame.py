@@ -1,274 +1,27 @@
-"""RP2040 viper loops (hw/rp2fast.py's table of them): scan, classify, the
-LED render, the settler's pass, the referee's diff and want, the frame's
-paint, the journal's CRC and the rules core's flood fill, capture and history
-search.
+"""RP2040 viper loops of the game: settler, referee, rules core, journal CRC.
 
-Only the rp2 port imports this module (rp2fast.load).  `make mpy` compiles
-it alone with `mpy-cross -march=armv6m`, so its .mpy holds Thumb machine
-code that the stock firmware loads without running its compiler; nothing
-else can import that .mpy, and CPython never imports the source (the
-decorator and the ptr types exist only in MicroPython).  tests/test_rp2_fast.py
-imports the source under the unix port, which compiles it for x64, to check
-every twin against its plain loop.
+The settler's per-place pass and adoption, the referee's diff and want,
+the rules core's flood fill, capture and history search, and the
+journal's CRC.
+
+Only the rp2 port imports this module (hw/rp2fast.load, with the other
+viper modules: hw/viperscan.py says how they are built and checked).
 """
 # pyright: reportUndefinedVariable=false, reportAttributeAccessIssue=false
 import micropython
 
-@micropython.viper
-def scan(steps: int, plan: ptr8, raw: ptr16, regs: ptr32, settle: int, where: ptr16):
-    # hw/muxscanplain.read_raw: a step byte is muxplan's _STEP_*; where: the
-    # place of each read in turn; regs: SIO set, SIO clear, ADC CS addresses
-    # and the select state the plan starts in, then each select line's GPIO mask (4..11) and each bank's ADC
-    # input (12..)
-    setr = ptr32(regs[0])
-    clrr = ptr32(regs[1])
-    adc = ptr32(regs[2])
-    i = 0
-    n = 0
-    while i < steps:
-        s = plan[i]
-        if s & 16:  # STEP_SET
-            p = s & 7  # STEP_LINE
-            if s & 8:  # STEP_VALUE
-                setr[0] = regs[4 + p]
-            else:
-                clrr[0] = regs[4 + p]
-        if s & 128:  # STEP_READ
-            b = (s >> 5) & 3  # STEP_BANK_SHIFT
-            cs = 5 | (regs[12 + b] << 12)
-            k = 0
-            v = 0
-            while k <= settle:
-                adc[0] = cs
-                while not (adc[0] & 0x100):
-                    pass
-                v = adc[1]
-                k += 1
-            raw[where[n]] = (v << 4) | (v >> 8)
-            n += 1
-        i += 1
-
-@micropython.viper
-def classify(n: int, raw: ptr16, fault: ptr8, lo: ptr16, hi: ptr16, loc: ptr8,
-             scan: ptr8, rails: ptr16, changed: ptr16, most: int) -> int:
-    # hw/muxscanplain.classify (the colour above hi is the other one: loc ^ 3;
-    # a change is against what scan held, the last call's codes)
-    rail_lo = rails[0]
-    rail_hi = rails[1]
-    fault_code = rails[2]
-    empty = rails[3]
-    count = 0
-    i = 0
-    while i < n:
-        v = raw[i]
-        if (fault[i >> 3] >> (i & 7)) & 1 or v < rail_lo or v > rail_hi:
-            c = fault_code
-        elif v >= hi[i]:
-            c = loc[i] ^ 3
-        elif v <= lo[i]:
-            c = loc[i]
-        else:
-            c = empty
-        if c != scan[i]:
-            if count < most:
-                changed[count] = i
-            count += 1
-        scan[i] = c
-        i += 1
-    return count
-
-@micropython.viper
-def track_look(cal, raw: ptr16, scan: ptr8, todo: ptr16, count: int, fresh: int) -> int:
-    # hw/calibplain.look, line for line (xt is signed: ptr16 reads it as 0..65535)
-    lim = int(cal.track_limit)
-    size = int(cal.size)
-    xb = int(cal.xb)
-    xw = int(cal.xw)
-    reach = int(cal.xreach)
-    base = ptr16(cal.base)
-    lo = ptr16(cal.lo)
-    hi = ptr16(cal.hi)
-    held = ptr16(cal.held)
-    ctx = ptr16(cal.ctx)
-    xt = ptr16(cal.xt)
-    saved = ptr16(cal.saved)
-    loc = ptr8(cal.loc)
-    n = size * size
-    top = 65535 - lim
-    dirty = 0
-    k = 0
-    while k < count:
-        if fresh:
-            i = k
-        else:
-            i = int(todo[k])
-        k += 1
-        v = int(raw[i])
-        s = int(scan[i])
-        if int(lo[i]) <= lim or int(hi[i]) >= top or s == 4:
-            continue
-        col = i % size
-        near = 0
-        if col:
-            near = int(scan[i - 1]) & 3
-        if col < size - 1:
-            near |= (int(scan[i + 1]) & 3) << 2
-        if i >= size:
-            near |= (int(scan[i - size]) & 3) << 4
-        if i + size < n:
-            near |= (int(scan[i + size]) & 3) << 6
-        near |= s << 8
-        was = int(ctx[i])
-        x = int(xt[i])
-        if x > 32767:
-            x -= 65536
-        if near != was:
-            ctx[i] = near
-            d = v - int(held[i])
-            held[i] = v
-            own = (was >> 8) & 0xF
-            if was != 0xFFFF and own == 0 and not ((near ^ was) & 0xFF):
-                continue
-            p = 0
-            c = lim >> 1
-            m = near
-            j = 0
-            while j < 4:
-                if m & 3 == 1:
-                    p += xb
-                    c += reach
-                elif m & 3 == 2:
-                    p += xw
-                    c += reach
-                m >>= 2
-                j += 1
-            if was != 0xFFFF and own == 0:
-                if not (0 - 2 * lim < d and d < 2 * lim):
-                    continue
-                d = v - int(base[i])
-                if d > p + c:
-                    d = p + c
-                elif d < p - c:
-                    d = p - c
-            elif was != 0xFFFF and s == own and 0 - 2 * lim < d and d < 2 * lim:
-                d += x
-                if d > p + c:
-                    d = p + c
-                elif d < p - c:
-                    d = p - c
-            else:
-                d = p
-                if was == 0xFFFF or s != own:
-                    own = 0xFF
-            d -= x
-            l = int(lo[i]) + d
-            h = int(hi[i]) + d
-            if l < 0 or h > 65535:
-                continue
-            xt[i] = (x + d) & 0xFFFF
-            lo[i] = l
-            hi[i] = h
-            if s != own:
-                if v >= h:
-                    s = int(loc[i]) ^ 3
-                elif v <= l:
-                    s = int(loc[i])
-                else:
-                    s = 0
-                scan[i] = s
-                ctx[i] = (near & 0xFF) | (s << 8)
-            continue
-        band = lim
-        if near == 0:
-            band = 2 * lim
-            d = v - int(base[i])
-            if x:
-                lo[i] = int(lo[i]) - x
-                hi[i] = int(hi[i]) - x
-                xt[i] = 0
-        elif s == 0:
-            band = 2 * lim
-            d = v - int(base[i]) - x
-        else:
-            d = v - int(held[i])
-            if not (0 - lim < d and d < lim):
-                held[i] = v
-                d = 0
-        if 0 - band < d and d < band and d != 0:
-            if d > 0:
-                step = d >> 4
-                if step == 0:
-                    step = 1
-            else:
-                step = 0 - ((0 - d) >> 4)
-                if step == 0:
-                    step = -1
-            base[i] = int(base[i]) + step
-            lo[i] = int(lo[i]) + step
-            hi[i] = int(hi[i]) + step
-            if held[i]:
-                held[i] = int(held[i]) + step
-            dd = int(base[i]) - int(saved[i])
-            if dd > lim or dd < 0 - lim:
-                dirty = 1
-    return dirty
-
-@micropython.viper
-def uses(frame: ptr8, phase: ptr8, n: int) -> int:
-    u = 0
-    i = 1
-    while i < n:
-        c = frame[i]
-        if c >= 64:  # hw/leds.py's _CODES: any other pattern is steady
-            c &= 0x0F
-        u |= phase[c]
-        i += 1
-    return u
-
-@micropython.viper
-def render(count: int, frame: ptr8, table: ptr8, key: int, phase: ptr8, state: ptr16,
-           buf: ptr8) -> int:
-    # hw/ledsplain.render: a row at a time (serpentine), then the status pixels
-    size = state[0]
-    bpp = state[1]
-    lo = state[2]
-    n = size * size
-    total = 0
-    i = 1
-    row = 0
-    while i <= count:
-        if i <= n and row & 1:
-            o = (i + size - 2) * bpp + lo
-            step = 0 - bpp
-        else:
-            o = (i - 1) * bpp + lo
-            step = bpp
-        end = i + size
-        if end > count + 1:
-            end = count + 1
-        while i < end:
-            c = frame[i]
-            if c >= 64:  # hw/leds.py's _CODES
-                c &= 0x0F
-            if key:
-                if phase[c] & key:
-                    c = 0  # frame.OFF: dark in this blink phase
-            t = c * 3
-            a = table[t]
-            b = table[t + 1]
-            c = table[t + 2]
-            buf[o] = a
-            buf[o + 1] = b
-            buf[o + 2] = c
-            total += a + b + c
-            o += step
-            i += 1
-        row += 1
-    return total
 
 @micropython.viper
 def settle_places(st, scan: ptr8):
     # settleplain.places: runs, flickers and holds per place; counts in st._out
+    _settle_pass(0, 0, st, scan)
+
+
+@micropython.viper
+def _settle_pass(pl: int, c: int, st, scan: ptr8):
+    # settle_places's pass from place pl (0); pl and c come first: in
+    # registers (hw/viperscan.py's notes), where st and scan held them and
+    # every look at a place loaded pl from the stack
     cand = ptr8(st.last)
     run = ptr8(st._run)
     dev = ptr8(st._dev)
@@ -293,7 +46,6 @@ def settle_places(st, scan: ptr8):
     lo = 0
     hi = 0
     col = 0
-    pl = 0
     while pl < n:
         s = scan[pl]
         c = cand[pl]
@@ -381,6 +133,7 @@ def settle_places(st, scan: ptr8):
     out[7] = lo
     out[8] = hi
 
+
 @micropython.viper
 def settle_mark(st, lo: int, hi: int):
     # settleplain.mark: the ready places in lo..hi adopted into stable
@@ -428,11 +181,13 @@ def settle_mark(st, lo: int, hi: int):
             fresh[pl] = 1
         pl += 1
 
+
 @micropython.viper
 def diff_places(ref) -> int:
     # viewplain.places: prompts and counts per place; -1 when a sensor fault
     # appears or clears, which the plain pass reports (it then runs from the
     # start: the places done here come out the same when done twice)
+    pl = 0  # first: in a register (hw/viperscan.py's notes)
     scan = ptr8(ref.stable)
     want = ptr8(ref.want)
     prompt = ptr8(ref.prompt)
@@ -451,7 +206,6 @@ def diff_places(ref) -> int:
     faulty = 0
     extra = -1
     miss = -1
-    pl = 0
     while pl < n:
         s = scan[pl]
         f = fault[pl]
@@ -544,9 +298,11 @@ def diff_places(ref) -> int:
     ref.unresolved = extras + missing + wrong + pending
     return 0
 
+
 @micropython.viper
 def sync_want(ref):
     # refereeplain.sync_want: want <- the board; places that lost their stone: M_REMOVE
+    pl = 0  # first: in a register (diff_places)
     cells = ptr8(ref.board.cells)
     want = ptr8(ref.want)
     mark = ptr8(ref.mark)
@@ -554,7 +310,6 @@ def sync_want(ref):
     n = int(ref.n)
     pt = size + 1
     col = 0
-    pl = 0
     while pl < n:
         c = cells[pt]
         if c == 0:
@@ -570,13 +325,6 @@ def sync_want(ref):
             col = 0
             pt += 1
 
-@micropython.viper
-def paint_places(frame: ptr8, prompt: ptr8, codes: ptr8, n: int):
-    # signals.paint: the frame code of every place's prompt
-    i = 0
-    while i < n:
-        frame[1 + i] = codes[prompt[i]]
-        i += 1
 
 @micropython.viper
 def crc8(data: ptr8, n: int) -> int:
@@ -594,6 +342,7 @@ def crc8(data: ptr8, n: int) -> int:
             b += 1
         i += 1
     return crc
+
 
 @micropython.viper
 def liberty(board, start: int, gen: int) -> int:
@@ -644,6 +393,7 @@ def liberty(board, start: int, gen: int) -> int:
             n += 1
     return 0 - n
 
+
 @micropython.viper
 def remove(board, n: int, top: int) -> int:
     # boardplain.remove: the filled chain off the board; returns the new hash
@@ -663,6 +413,7 @@ def remove(board, n: int, top: int) -> int:
         captured[top + k] = p
         k += 1
     return h
+
 
 @micropython.viper
 def superko_find(history, k: int, h: int) -> int:
