@@ -128,10 +128,20 @@ def main(argv=None):
     if not 0.0 <= args.noise < 1.0:
         print("host_sim: --noise must be a probability below 1", file=sys.stderr)
         return 2
+    store = args.store or session.default_store()
+    try:
+        # The settings saved on the virtual board's flash (gogadget config
+        # --sim), as a board reads its config.json at its start; the
+        # command line's own choices win.
+        stored = session.stored_settings(store)
+    except ValueError as exc:
+        print("host_sim: %s: the simulator starts with its defaults" % exc, file=sys.stderr)
+        stored = {}
     try:
         timing = time_settings(args.time) if args.time else {}
-        cfg = make_config(size=args.size, sensors=args.sensors, preset=args.rules,
-                          komi=args.komi, handicap=args.handicap, **timing)
+        cfg = make_config(**dict(session.chosen(stored, size=args.size, sensors=args.sensors,
+                                                preset=args.rules, komi=args.komi,
+                                                handicap=args.handicap), **timing))
     except ValueError as exc:
         print("host_sim: %s" % exc, file=sys.stderr)
         return 2
@@ -157,7 +167,7 @@ def main(argv=None):
         return launch.run(choices, noise=args.noise, seed=args.seed, tui=args.tui,
                           colour=False if args.no_color else None, load=args.load,
                           state_file=args.state_file, versus=versus,
-                          store_dir=args.store or session.default_store(),
+                          store_dir=store,
                           new=args.new or bool(args.load), size=args.size,
                           what="make sim (python -m host_sim)")
     except session.SimulatorBusy as exc:

@@ -64,6 +64,10 @@ class BoardSim(Simulator):
         except BaseException:
             release(self._lock)
             raise
+        # The virtual board's flash: gogadget-config writes its config.json
+        # here (firmware/gogadget/configgtp.py), not where the simulator was
+        # started from.
+        setattr(self.config, "file", os.path.join(self.store_dir, "config.json"))
         self.live = None
         if live:
             try:
@@ -189,12 +193,53 @@ def choices_from(size=None, sensors=None, preset=None, komi=None, handicap=None)
             "handicap": cfg.handicap}
 
 
-def _config(choices, engine_side):
+CHOICES = ("size", "sensors", "preset", "komi", "handicap")  # the simulator's own menus
+
+
+def stored_settings(store_dir):
+    """{key: value} of the settings the folder's config.json holds (what
+    `gogadget config --sim` saved: the virtual board's flash), read by the
+    firmware's own loader as a board reads its file at its start; {}
+    without one.  ValueError, with the reason, for a file that does not
+    load (it is left as it is)."""
+    path = os.path.join(store_dir, "config.json")
+    if not os.path.exists(path):
+        return {}
+    import json
+    from gogadget import configfile
+    from gogadget.config import Config
+    try:
+        config = configfile.load(Config, path)
+        with open(path) as f:
+            named = json.load(f)  # (the keys the file sets: the rest are defaults)
+    except TypeError as exc:  # a key Config does not know
+        raise ValueError("%s: %s" % (path, exc))
+    except (OSError, ValueError) as exc:
+        raise ValueError("%s: %s" % (path, exc))
+    return {k: getattr(config, k) for k in named if k != "format"}
+
+
+def chosen(stored, **given):
+    """The simulator's choices (CHOICES) from the command line's (given,
+    None where not given) over the folder's stored settings."""
+    return {k: given[k] if given.get(k) is not None else stored.get(k)
+            for k in CHOICES if given.get(k) is not None or k in stored}
+
+
+def _config(choices, engine_side, store_dir=None):
+    """The firmware Config of a session: its folder's stored settings
+    (stored_settings) under the choices."""
     from host_sim.sim.virtual import make_config
+    stored = {}
+    if store_dir:
+        try:
+            stored = {k: v for k, v in stored_settings(store_dir).items() if k not in CHOICES}
+        except ValueError:
+            stored = {}  # (said at the start by the command: the defaults)
     if engine_side:
         # The relay sets handicap stones and komi over GTP, as a host does.
-        return make_config(**dict(choices, handicap=0))
-    return make_config(**choices)
+        return make_config(**dict(stored, **dict(choices, handicap=0)))
+    return make_config(**dict(stored, **choices))
 
 
 def open_session(choices, noise=0.0, seed=None, versus=None, gtp=None, store_dir=None, new=False,
@@ -211,17 +256,20 @@ def open_session(choices, noise=0.0, seed=None, versus=None, gtp=None, store_dir
         os.makedirs(store_dir, exist_ok=True)
     if host is not None:
         wire = Wire()
-        sim = BoardSim(_config(choices, False), noise=noise, seed=seed, stream=wire.board,
+        sim = BoardSim(_config(choices, False, store_dir), noise=noise, seed=seed,
+                       stream=wire.board,
                        store_dir=store_dir, what=what)
         return sim, host(sim, wire)
     if versus is not None:
-        return start(_config(choices, True), komi=choices.get("komi"),
+        return start(_config(choices, True, store_dir), komi=choices.get("komi"),
                      handicap=choices.get("handicap") or 0, noise=noise, seed=seed,
                      store_dir=store_dir, what=what, **versus)
     if gtp is not None:
-        return start_gtp(_config(choices, False), gtp[0], gtp[1], noise=noise, seed=seed,
+        return start_gtp(_config(choices, False, store_dir), gtp[0], gtp[1], noise=noise,
+                         seed=seed,
                          store_dir=store_dir, what=what)
-    sim = BoardSim(_config(choices, False), noise=noise, seed=seed, store_dir=store_dir, what=what)
+    sim = BoardSim(_config(choices, False, store_dir), noise=noise, seed=seed,
+                   store_dir=store_dir, what=what)
     if new or (size and sim.referee.size != size):
         sim.start_over(size)
     return sim, None
