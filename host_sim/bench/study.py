@@ -304,8 +304,9 @@ def main(argv=()):
                 files[rel] = p.read_bytes()
         # `problem`: the problem part alone (the review's game has no moves)
         files.update(bench_files(d, 0 if "problem" in parts else REVIEW_MOVES))
+        made = rp2.folders(files)  # gogadget/ and every package of it, problems/
         img = rp2.flash_image(d / "study.img", None, files,
-                              dirs=["gogadget", "gogadget/hw", "games", "problems"],
+                              dirs=made + [x for x in ("games", "problems") if x not in made],
                               blocks=blocks)
         out = asyncio.run(bench.on_pico(img, "import studybench\n", firmware=firmware,
                                         before=bench.REPL_FREE))
