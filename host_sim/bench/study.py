@@ -1,7 +1,7 @@
 """Study mode's heap on the emulated Pico (issue 37): `make bench BENCH=study`
 (or `python -m host_sim.bench.study [--image UF2]`).
 
-The whole App, as the heap part of host_sim/bench/rp2.py builds it, with a
+The whole App, as the heap part of the rp2 bench (host_sim/bench/rp2/heap.py) builds it, with a
 19x19 problem of a 200-move tree on the flash (problems/bench.sgf, made
 here and checked by the firmware's reader on the host): study mode turned
 on (New held), the problem's stones set up through the scan, a wrong try
