@@ -41,3 +41,11 @@ def test_every_package_of_the_firmware_gets_its_folder_on_the_flash(tmp_path):
     assert dirs == ["gogadget", "gogadget/clock", "gogadget/hw"]
     img = rp2.flash_image(tmp_path / "flash.img", None, files, dirs=dirs + ["games"])
     assert rp2.read_image(img) == files
+
+
+def test_each_part_has_its_runner():
+    # (the package's `latency` is the part's timing function, as before the
+    # split: the runner is found by module)
+    for name in bench.RUNNERS:
+        assert callable(bench.part_module(name).run), name
+    assert callable(bench.latency)
