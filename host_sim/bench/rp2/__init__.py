@@ -124,6 +124,7 @@ def image_arg(argv):
         raise SystemExit(why)
     return tuple(argv) or PARTS, firmware, why
 
+
 def results_arg(argv):
     """(the arguments without `--results FILE`, FILE or None)."""
     argv = list(argv)
