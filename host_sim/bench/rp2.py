@@ -436,15 +436,19 @@ def main():
             # (lit here to be placed), Black's it has once they are made.  #P
             from gogadget.points import place_point, sgf_coord  #P
             them = b"gogadget/board/board02/"  #P
-            def hello():  #P
-                # (in a function of its own: a call's arguments left in main's  #P
-                # frame would keep board02's 2.5 KB snapshot alive, the  #P
-                # bench's, not the board's: on the board it is a message  #P
-                # read, parsed and let go)  #P
-                peer.message(them + b"pair", b'{"v":1,"pair":"g1","colour":"W","opponent":"board01"}')  #P
-                peer.message(them + b"game", bytes(b.snapshot()))  #P
-            hello()  #P
-            hello = None  #P
+            peer.message(them + b"pair", b'{"v":1,"pair":"g1","colour":"W","opponent":"board01"}')  #P
+            # board02's snapshot (its game is this one: the Broadcaster's own,  #P
+            # ~4 KB) comes as a broker sends it: the client reads it from the  #P
+            # socket into its buffer (the stand-in writes it straight there),  #P
+            # as it does after each of board02's events.  #P
+            inbox = b._client.sock.inbox  #P
+            def snapshot(what):  #P
+                b._client.sock.incoming(them + b"game", b)  #P
+                for _ in range(40):  #P
+                    steps(1, what)  #P
+                    if not inbox:  #P
+                        break  #P
+            snapshot(2)  #P
             steps(5, 2)  #P
             def told(c, pl):  #P
                 k = 1 if c == 2 else 0  # (White's: there before it is here)  #P
@@ -470,6 +474,7 @@ def main():
                     break
             if paired and tail[i] == 1:  #P
                 told(1, tail[i + 1] * 256 + tail[i + 2])  # board02 has Black's move  #P
+                snapshot(3)  # and its snapshot after it  #P
         moves = ref.board.moves
         if paired:  #P
             s.next = BTN_PASS  # Black's pass here, White's there  #P
@@ -498,6 +503,7 @@ def main():
             print("CLOCKED", repr(None if clock is None else (clock.word, clock.main[1], clock.main[2])))
         if paired:  #P
             print("PAIRED", repr((peer.agreed, peer.count, peer.outcome, peer.note, peer.done)))  #P
+            print("INBOX", repr((mqtt_socket.received[0], mqtt_socket.received[1], len(inbox), peer.dropped)))  #P
         print("HEAP", repr((low[0], low[1], resumed, moves, phase_count, ref.phase, ref.result, saved)))
     except MemoryError as exc:
         gc.collect()
@@ -1121,6 +1127,11 @@ def report_heap(heap_out, wireless=False, share=None):
             "agreed" if agreed else "NOT AGREED", count,
             "over at both boards" if done else "NOT OVER at both boards (outcome %d)" % outcome,
             ", stopped: " + note if note else ""))
+        if "INBOX " in heap_out:
+            got, nbytes, left, dropped = eval(parse("INBOX", heap_out))
+            print("  board02's snapshots read by the client from the socket (gogadget.mqttsub's"
+                  " buffer): %d, %d bytes (%d not read); the Follower's duplicates and gaps %d"
+                  % (got, nbytes, left, dropped))
         print("  verdict: the game kept (%s) and no MemoryError: %s" % (
             ", ".join(saved) or "none", verdict(bool(saved) and agreed and not note)))
     print("  with the bench's part on the heap (as measured):")
