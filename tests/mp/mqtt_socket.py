@@ -2,12 +2,7 @@
 network (the unix port, the emulated Pico W, whose radio the emulator
 cannot bring up): an MQTT broker that acknowledges everything.  It answers
 CONNECT with CONNACK, a QoS 1 PUBLISH with its PUBACK, SUBSCRIBE with
-SUBACK and PINGREQ with PINGRESP, and counts what was published.  A
-message for the board (Sock.incoming: the heap bench's board02 snapshot)
-is read by the client after the answers waiting, as a broker sends it
-(QoS 0); a message that writes itself (len(m), m.write_to(out): a
-Broadcaster) is written straight into the client's buffer, never held
-here.
+SUBACK and PINGREQ with PINGRESP, and counts what was published.
 
     from gogadget import mqtt
     import mqtt_socket
@@ -20,7 +15,6 @@ bytes of answers waiting to be read.  On the emulated Pico it is part of
 the heap bench's own part, so it is kept small: its state is one list."""
 
 published = [0, 0]  # publishes, their bytes (topic and message)
-received = [0, 0]  # messages read by the board (Sock.incoming), their payloads' bytes
 
 
 _RX = 16
@@ -34,10 +28,6 @@ class Sock:
         # answers' first byte in rx, their length
         self.s = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0]
         self.blocking = True
-        self.inbox = []  # [topic, message, its header (made when first read), read of it]
-
-    def incoming(self, topic, msg):
-        self.inbox.append([topic, msg, None, 0])
 
     def settimeout(self, t):
         self.blocking = True
@@ -113,8 +103,6 @@ class Sock:
         s = self.s
         if n < 0:
             n = len(buf)
-        if not s[9] and self.inbox:
-            return self._incoming(buf, n)
         if not s[9]:
             if not self.blocking:
                 return None
@@ -126,59 +114,12 @@ class Sock:
         s[9] -= n
         return n
 
-    def _incoming(self, buf, n):
-        m = self.inbox[0]
-        if m[2] is None:  # the PUBLISH's header, its length taken now (a Broadcaster's changes)
-            k = len(m[0])
-            m.append(len(m[1]))
-            size = 2 + k + m[4]
-            head = bytearray((0x30,))
-            while size > 0x7F:
-                head.append(size & 0x7F | 0x80)
-                size >>= 7
-            head.append(size)
-            head.append(k >> 8)
-            head.append(k & 255)
-            m[2] = head + m[0]
-        head = m[2]
-        at = m[3]
-        if at < len(head):
-            n = min(n, len(head) - at)
-            for i in range(n):
-                buf[i] = head[at + i]
-            m[3] = at + n
-            return n
-        size = m[4]
-        if n < size:
-            raise ValueError("the stand-in gives a payload whole")
-        msg = m[1]
-        if isinstance(msg, bytes):
-            buf[:size] = msg
-        else:
-            msg.write_to(_Into(buf))
-        del self.inbox[0]
-        received[0] += 1
-        received[1] += size
-        return size
-
     def read(self, n):
         out = bytearray(n)
         got = self.readinto(out, n)
         if got is None:
             return None
         return bytes(out[:got])
-
-
-class _Into:
-    """A write(buf, n) into the reader's buffer, at its end."""
-
-    def __init__(self, buf):
-        self.buf = buf
-        self.n = 0
-
-    def write(self, data, n):
-        self.buf[self.n:self.n + n] = memoryview(data)[:n]
-        self.n += n
 
 
 def socket(*args):
