@@ -65,6 +65,13 @@ def test_a_message_cut_off_by_the_broker_is_an_oserror_and_reaches_no_one():
         c.wait_msg()
 
 
+def test_a_publish_shorter_than_its_topic_is_an_oserror():
+    c = client(b"\x30\x04\x00\x05abcde")  # remaining length 4: topic length 5
+    c.set_callback(lambda topic, msg: pytest.fail("handed on"))
+    with pytest.raises(OSError):
+        c.wait_msg()
+
+
 def paired():
     """A Follower (Black of g1 against b2) and a client with its callback."""
     f = Follower("b1", "b2", BLACK, "g1")

@@ -71,10 +71,12 @@ class Client(_Client):
             size -= 2
             pid = self._read(2)
             pid = pid[0] << 8 | pid[1]
+        if size < 0:
+            raise OSError(-1)  # not MQTT
         if size > MESSAGE_MAX:
             Client.too_big += 1
             Client.why = "a message of %d bytes on %s: over the board's %d, dropped" % (
-                size, topic.decode(), MESSAGE_MAX)
+                size, topic, MESSAGE_MAX)
             while size > 0:  # read off in bufferfuls: the next message is read as ever
                 size -= self._fill(size if size < MESSAGE_MAX else MESSAGE_MAX)
         else:
