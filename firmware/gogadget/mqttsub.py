@@ -9,7 +9,7 @@ A message's payload is read, in pieces as the socket gives them, into one
 buffer of MESSAGE_MAX bytes made when this module is loaded (hw/net.py's
 factory, at boot, while the heap is in one piece), never into a new block:
 the opponent's snapshot is ~4 KB late in a game, and mid-game the heap may
-have no free block that size (issue 35: a MemoryError "allocating 4187
+have no free block that size (issue 35: a MemoryError "allocating 4188
 bytes" with 68 KB free).  The callback, f(topic, msg), gets msg as a
 memoryview of that buffer, valid until it returns (it parses it there and
 keeps none of it: pairing.Follower.message).  A payload longer than the
