@@ -78,6 +78,10 @@ def test_the_paired_part_plays_a_paired_game_on_byoyomi_publishing_to_the_room(t
     assert saved, "the game is kept: " + out[-2000:]
     agreed, count, outcome, note, done = eval(bench.parse("PAIRED", out))
     assert agreed and note == "" and count == 32 and done, out[-2000:]
+    # board02's snapshot came through the client's socket: at the start and
+    # after each of the three Black moves played through the scan.
+    got, nbytes, left, dropped = eval(bench.parse("INBOX", out))
+    assert got == 4 and nbytes > 4 * 190 and left == 0, out[-2000:]
     sent, nbytes, error = eval(bench.parse("ROOM", out))
     assert sent > 10 and not error, out[-2000:]
     word, black, white = eval(bench.parse("CLOCKED", out))
@@ -89,4 +93,5 @@ def test_the_paired_part_plays_a_paired_game_on_byoyomi_publishing_to_the_room(t
     assert "paired with board02 (pairing.Follower): agreed, its record 32 moves, over at both" \
         in text, text
     assert "the game kept (%s) and no MemoryError: met" % saved[0] in text, text
+    assert "board02's snapshots read by the client from the socket" in text, text
     assert "never below 35% of the heap free at boot" in text, text

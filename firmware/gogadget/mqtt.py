@@ -9,7 +9,8 @@ it a socket timeout and close() another few hundred bytes).
     c.publish(topic, data, retain, 1)          # returns once the broker sent its PUBACK; data:
                                                # bytes, or len() and write_to(sock) (streams)
     # gogadget.mqttsub.Client, for a board paired with another (pairing.Follower):
-    c.set_callback(f)                          # f(topic, msg): subscribed messages
+    c.set_callback(f)                          # f(topic, msg): subscribed messages (msg a view
+                                               # of its buffer, valid during the call: mqttsub)
     c.subscribe(topic, 1)                      # returns on its SUBACK
     c.check_msg()                              # one waiting message, if any (never waits)
     c.ping(); c.disconnect(); c.close()        # close: no DISCONNECT, so the will goes out

@@ -223,16 +223,23 @@ class Follower:
         client.check_msg()
 
     def message(self, topic_, msg):
-        """One message from the opponent's topics (the client's callback)."""
+        """One message from the opponent's topics (the client's callback).
+        msg: bytes, or a view of the client's buffer (gogadget.mqttsub),
+        valid during the call: parsed here, none of it kept."""
         try:
-            m = json.loads(msg)
             leaf = topic_[topic_.rfind(b"/") + 1:]
+            if leaf == b"game":
+                if self.agreed:
+                    _job("snapshot", self, msg)  # (parsed where it lies: ~4 KB late in a game)
+                return
+            try:
+                m = json.loads(msg)
+            except TypeError:  # CPython's json takes no memoryview (MicroPython's any buffer)
+                m = json.loads(bytes(msg))
             if leaf == b"pair":
                 _job("pair", self, m)
             elif not self.agreed:
                 return
-            elif leaf == b"game":
-                _job("snapshot", self, m)
             elif leaf == b"move":
                 self._event(m)
             elif not m.get("online"):

@@ -7,8 +7,10 @@ what runs on every move (an event, the sync, the clock): on the official
 firmware a module's bytecode is heap, and a board paired in the room is
 the heaviest there is (issue 35).  boot.learn_names learns this module's
 names at the start, so loading it mid-game interns none."""
+import json
+
 from gogadget.compat import const
-from gogadget.points import BLACK, PASS, WHITE, parse_sgf_coord
+from gogadget.points import BLACK, PASS, WHITE, point
 
 # pairing's, not imported (pairing imports this module; tests/test_pairing.py
 # holds the copies to pairing's own)
@@ -17,6 +19,7 @@ _ASKED = const(3)
 _ENDED = const(4)
 _COLOURS = "?BW"
 _T_PAIR = "pair"
+_WINDOW = const(256)  # _find's: bytes looked at a time
 
 
 def init(f, board_id, opponent, pair_id, colour, remote, pair_message):
@@ -104,20 +107,43 @@ def gone(f):
         clock.theirs(ref, clock.left(c), clock.overtime(c), False)
 
 
-def snapshot(f, m):
+def snapshot(f, msg):
+    """Their snapshot (Follower.message), parsed where it lies: msg is
+    bytes, or a view of the MQTT client's buffer (gogadget.mqttsub), ~4 KB
+    late in a game.  The moves are read in place into their record; only
+    the rest, without the moves and their times (~300 bytes), becomes a
+    JSON object: no block of the message's size is allocated (the heap may
+    have none mid-game: issue 35).  The snapshot as the boards write it
+    (gogadget.broadcast: compact, "moves":"...", then "times":[...] when
+    on a clock); anything else is a ValueError, and nothing of it is
+    applied (Follower.message counts it)."""
+    h = _find(msg, b'"moves":"', 0) + 9
+    e = _find(msg, b'"', h)  # the moves' end (SGF nodes: no quote in them)
+    if h < 9 or e < 0:
+        raise ValueError("not a snapshot")
+    t = _find(msg, b',"times":[', e)
+    if t < 0:
+        doc = bytes(msg[:h]) + bytes(msg[e:])
+    else:
+        z = _find(msg, b"]", t)
+        if z < 0:
+            raise ValueError("not a snapshot")
+        doc = bytes(msg[:h]) + bytes(msg[e:t]) + bytes(msg[z + 1:])
+    m = json.loads(doc)
+    doc = None
     game = m["game"]
     seq = m["seq"]
     if game == f.game and seq < f.seq:
         f.dropped += 1
         return
+    size = m["size"]
+    n = _moves(msg, h, e, size, None)  # each node checked before anything is taken
     if f.game >= 0 and game != f.game:
         f.remote.stop("the opponent's board started another game")
     if m["setup"]:
         f.remote.stop("set-up stones are not played remotely")
-    size = m["size"]
     f.komi = m["komi"]
     f.rules = m["rules"]
-    text = m["moves"]
     # The record, with room for 64 moves more (Follower._put grows it, the
     # old one let go: a copy every few dozen moves, never per move).  A
     # board's worth more was 722 bytes on 19x19 kept for the whole game.
@@ -125,24 +151,63 @@ def snapshot(f, m):
     f.size = size
     f.count = 0
     f.result = ""
-    need = 2 * (text.count(";") + 64)
+    need = 2 * (n + 64)
     if len(f.moves) < need:
         f.moves = None  # (the old one freed before the new one is made)
         f.moves = bytearray(need)
-    i = 0
-    while i < len(text):
-        c = BLACK if text[i + 1] == "B" else WHITE
-        if text[i + 3] == "]":
-            pt = PASS
-            i += 4
-        else:
-            pt = parse_sgf_coord(size, text[i + 3:i + 5])
-            i += 6
-        f._put(c, pt)
+    _moves(msg, h, e, size, f._put)
     f.result = m["result"]
     f.seq = seq
     f.clock = m.get("clock")
     f._changed = True
+
+
+def _find(msg, pat, i):
+    """Where pat is in msg from i on (-1: nowhere), looked for a window at
+    a time: a memoryview has no find, and a copy of it all is the block
+    not to allocate."""
+    k = len(pat)
+    n = len(msg)
+    while i + k <= n:
+        j = bytes(msg[i:i + _WINDOW]).find(pat)
+        if j >= 0:
+            return i + j
+        i += _WINDOW - k + 1
+    return -1
+
+
+def _moves(msg, i, end, size, put):
+    """The snapshot's moves, msg[i:end] (;B[pd] ;W[] ...): counted, each
+    checked; with put, each given to it (colour, point)."""
+    n = 0
+    while i < end:
+        if msg[i] != 59 or i + 4 > end or msg[i + 2] != 91:  # ; [
+            raise ValueError("bad move")
+        c = msg[i + 1]
+        c = BLACK if c == 66 else WHITE if c == 87 else 0  # B W
+        if msg[i + 3] == 93:  # ]
+            pt = PASS
+            i += 4
+        else:
+            if i + 6 > end or msg[i + 5] != 93:
+                raise ValueError("bad move")
+            x = msg[i + 3]
+            y = msg[i + 4]
+            if x == y == 116 and size <= 19:
+                pt = PASS  # tt: a pass (points.parse_sgf_coord)
+            else:
+                x -= 97  # a..s
+                y = size - 1 - (y - 97)
+                if not (0 <= x < size and 0 <= y < size):
+                    raise ValueError("bad move")
+                pt = point(size, y, x)
+            i += 6
+        if not c:
+            raise ValueError("bad move")
+        if put is not None:
+            put(c, pt)
+        n += 1
+    return n
 
 
 def differ(f):

