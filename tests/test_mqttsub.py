@@ -46,7 +46,8 @@ def test_a_payload_in_small_pieces_reaches_the_callback_as_a_stream_through_the_
     assert 4000 < len(payload) <= MESSAGE_MAX
     c = client(publish(THEM + b"game", payload, 0x1234), piece=7)
     got = []
-    c.set_callback(lambda topic, msg: got.append((topic, read_all(msg), msg.window is mqttsub._window)))
+    c.set_callback(lambda topic, msg: got.append(
+        (topic, read_all(msg), msg.window is mqttsub._window)))
     assert c.wait_msg() == 0x30
     assert got == [(THEM + b"game", payload, True)]
     assert bytes(c.sock.out) == b"\x40\x02\x12\x34"  # its PUBACK
