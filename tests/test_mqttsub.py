@@ -184,6 +184,15 @@ def test_a_snapshot_it_cannot_read_changes_nothing(bad):
     assert not f.remote.note  # (another game would have stopped the pairing)
 
 
+def test_a_small_kind_of_message_longer_than_the_window_is_dropped_and_counted():
+    f = paired()
+    long_pair = pair_message("g1", WHITE, "b1")[:-1] + b',"pad":"%s"}' % (b"x" * WINDOW)
+    receive(f, (b"pair", long_pair), (b"game", snapshot(30, seq=30)))
+    assert f.dropped == 1 and not f.agreed and f.game == -1  # (not agreed: no snapshot taken)
+    receive(f, (b"pair", pair_message("g1", WHITE, "b1")), (b"game", snapshot(30, seq=30)))
+    assert f.agreed and record(f) == expected(30)
+
+
 def test_a_snapshot_without_a_clock_and_of_another_key_order():
     f = paired()
     head = b'{"v":1,"seq":7,"game":2,"moves":";B[aa];W[];B[ss];W[tt]","size":19,"komi":0.5,'
