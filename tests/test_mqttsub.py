@@ -1,18 +1,19 @@
 """gogadget.mqttsub: a PUBLISH's payload is read, in the pieces the socket
-gives, into the one buffer the module made at boot (never a block of the
-payload's size: issue 35's MemoryError "allocating 4187 bytes" with 68 KB
-free), and the callback parses it there; a payload over the buffer is read
-off and dropped whole, counted, and the next message is read as ever.
-pairing.Follower takes the opponent's snapshot from that buffer without a
-copy of it (its moves read in place), and a snapshot it cannot read
-changes nothing."""
+gives, into the one small window the module made at boot (never a block of
+the payload's size, nor a buffer of it held all game: issue 35's
+MemoryError "allocating 4187 bytes" with 68 KB free, then a paired board
+short of heap): a small message reaches the callback whole from the window,
+a longer one as a stream read through it; a payload over MESSAGE_MAX is
+read off and dropped whole, counted, and the next message is read as ever.
+pairing.Follower parses the opponent's snapshot as it streams (no copy of
+it anywhere), and a snapshot it cannot read, or cut short, changes nothing."""
 import sys
 from pathlib import Path
 
 import pytest
 
 from gogadget import mqttsub
-from gogadget.mqttsub import MESSAGE_MAX, Client
+from gogadget.mqttsub import MESSAGE_MAX, WINDOW, Client
 from gogadget.pairing import Follower, pair_message
 from gogadget.points import BLACK, PASS, WHITE, parse_sgf_coord
 
@@ -28,17 +29,54 @@ def client(data, piece=7):
     return c
 
 
-def test_a_payload_in_small_pieces_reaches_the_callback_whole_from_the_buffer():
+def read_all(msg, into=None):
+    """A streamed payload (the client), read as pairops reads it: through
+    its window, in what pieces the socket gives."""
+    out = bytearray()
+    w = msg.window if into is None else into
+    while True:
+        n = msg.readinto(w[3:])  # (not at the window's start: any part of it)
+        if not n:
+            return bytes(out)
+        out += w[3:3 + n]
+
+
+def test_a_payload_in_small_pieces_reaches_the_callback_as_a_stream_through_the_window():
     payload = snapshot(400)
     assert 4000 < len(payload) <= MESSAGE_MAX
     c = client(publish(THEM + b"game", payload, 0x1234), piece=7)
     got = []
-    c.set_callback(lambda topic, msg: got.append((topic, bytes(msg), isinstance(msg, memoryview))))
+    c.set_callback(lambda topic, msg: got.append(
+        (topic, read_all(msg), msg.window is mqttsub._window)))
     assert c.wait_msg() == 0x30
     assert got == [(THEM + b"game", payload, True)]
     assert bytes(c.sock.out) == b"\x40\x02\x12\x34"  # its PUBACK
-    # Only the topic was read in one block: the payload went into the buffer.
+    # Only the topic was read in one block: the payload went through the window.
     assert c.sock.largest_read == len(THEM + b"game")
+
+
+def test_a_small_payload_reaches_the_callback_whole_from_the_window():
+    payload = pair_message("g1", WHITE, "b1")
+    c = client(publish(THEM + b"pair", payload, 3), piece=7)
+    got = []
+    c.set_callback(lambda topic, msg: got.append((bytes(msg), isinstance(msg, memoryview))))
+    assert c.wait_msg() == 0x30
+    assert got == [(payload, True)]
+
+
+def test_what_the_callback_leaves_of_a_stream_is_read_off_and_the_next_is_read():
+    data = publish(THEM + b"game", snapshot(200), 1) + publish(THEM + b"move", b'{"v":1}', 2)
+    c = client(data, piece=100)
+    got = []
+
+    def cb(topic, msg):
+        got.append(topic)
+        if not isinstance(msg, memoryview):
+            msg.readinto(msg.window)  # one piece, the rest left
+    c.set_callback(cb)
+    assert c.wait_msg() == 0x30 and c.wait_msg() == 0x30
+    assert got == [THEM + b"game", THEM + b"move"]
+    assert c.sock.at == len(data) and bytes(c.sock.out) == b"\x40\x02\x00\x01\x40\x02\x00\x02"
 
 
 def test_a_payload_over_the_buffer_is_drained_and_dropped_and_the_next_is_read():
@@ -57,12 +95,17 @@ def test_a_payload_over_the_buffer_is_drained_and_dropped_and_the_next_is_read()
     assert c.sock.at == len(data)
 
 
-def test_a_message_cut_off_by_the_broker_is_an_oserror_and_reaches_no_one():
-    data = publish(THEM + b"game", snapshot(100), 1)
-    c = client(data[:-10])
-    c.set_callback(lambda topic, msg: pytest.fail("handed on"))
-    with pytest.raises(OSError):
-        c.wait_msg()
+def test_a_message_cut_off_by_the_broker_is_an_oserror_and_changes_nothing():
+    f = paired()
+    receive(f, (b"pair", pair_message("g1", WHITE, "b1")), (b"game", snapshot(30, seq=30)))
+    data = publish(THEM + b"game", snapshot(100, game=4, seq=100), 1)
+    for cut in (10, 400, len(data) // 2):  # in the times, in the moves, in the head
+        c = client(data[:-cut])
+        c.set_callback(f.message)
+        with pytest.raises(OSError):
+            c.wait_msg()
+        assert (f.game, f.seq) == (3, 30) and record(f) == expected(30)
+        assert not c.sock.out  # not acknowledged
 
 
 def test_a_publish_shorter_than_its_topic_is_an_oserror():
@@ -113,6 +156,16 @@ def test_the_follower_takes_a_snapshot_from_the_client_buffer():
     assert f.seq == 402 and record(f) == expected(401) and f.dropped == 0
 
 
+@pytest.mark.parametrize("piece", [2, 5, 9, 509, 4096])  # (the header wants 2 a read)
+def test_a_snapshot_is_parsed_the_same_however_the_socket_cuts_it(piece):
+    """Every node, pattern and the tail cut across the window's reads."""
+    f = paired()
+    receive(f, (b"pair", pair_message("g1", WHITE, "b1")), (b"game", snapshot(333, seq=340)),
+            piece=piece)
+    assert f.dropped == 0 and (f.game, f.seq, f.count) == (3, 340, 333)
+    assert record(f) == expected(333) and f.clock == ["byoyomi", "B", 0, 5, 30000, 3]
+
+
 @pytest.mark.parametrize("bad", [
     b';B[pd];W[zz]',  # off the board
     b';B[pd];X[dd]',  # no colour
@@ -131,6 +184,15 @@ def test_a_snapshot_it_cannot_read_changes_nothing(bad):
     assert not f.remote.note  # (another game would have stopped the pairing)
 
 
+def test_a_small_kind_of_message_longer_than_the_window_is_dropped_and_counted():
+    f = paired()
+    long_pair = pair_message("g1", WHITE, "b1")[:-1] + b',"pad":"%s"}' % (b"x" * WINDOW)
+    receive(f, (b"pair", long_pair), (b"game", snapshot(30, seq=30)))
+    assert f.dropped == 1 and not f.agreed and f.game == -1  # (not agreed: no snapshot taken)
+    receive(f, (b"pair", pair_message("g1", WHITE, "b1")), (b"game", snapshot(30, seq=30)))
+    assert f.agreed and record(f) == expected(30)
+
+
 def test_a_snapshot_without_a_clock_and_of_another_key_order():
     f = paired()
     head = b'{"v":1,"seq":7,"game":2,"moves":";B[aa];W[];B[ss];W[tt]","size":19,"komi":0.5,'
@@ -142,11 +204,12 @@ def test_a_snapshot_without_a_clock_and_of_another_key_order():
     assert f.clock is None
 
 
-def test_the_buffer_is_made_once_at_the_module_s_load():
-    assert isinstance(mqttsub._payload, memoryview) and len(mqttsub._payload) == MESSAGE_MAX
+def test_the_window_is_made_once_at_the_module_s_load():
+    assert isinstance(mqttsub._window, memoryview) and len(mqttsub._window) == WINDOW
+    assert WINDOW < len(snapshot(100)) and WINDOW <= 512  # a snapshot streams through it
     a = client(b"")
     b = client(b"")
-    assert not hasattr(a, "_payload") and not hasattr(b, "_payload")  # none a connection
+    assert a.window is b.window is mqttsub._window  # none a connection
 
 
 # The board's case on the unix port: the heap in holes of 1 KB (plenty

@@ -6,15 +6,18 @@ factory makes this client only when the config names an opponent: a board
 that only publishes holds none of this code.
 
 A message's payload is read, in pieces as the socket gives them, into one
-buffer of MESSAGE_MAX bytes made when this module is loaded (hw/net.py's
-factory, at boot, while the heap is in one piece), never into a new block:
-the opponent's snapshot is ~4 KB late in a game, and mid-game the heap may
-have no free block that size (issue 35: a MemoryError "allocating 4188
-bytes" with 68 KB free).  The callback, f(topic, msg), gets msg as a
-memoryview of that buffer, valid until it returns (it parses it there and
-keeps none of it: pairing.Follower.message).  A payload longer than the
-buffer is read off the socket and dropped whole, acknowledged, never
-handed on in part: Client.too_big counts them (over all connections) and
+window of WINDOW bytes made when this module is loaded (hw/net.py's
+factory, at boot), never into a new block nor into a buffer of the whole
+payload: the opponent's snapshot is ~5 KB late in a game, and a buffer
+that size held all game was most of what a paired board lacked of its
+heap (issue 35).  The callback, f(topic, msg), gets a payload that fits
+the window as a memoryview of it, valid until it returns; a longer one
+(up to MESSAGE_MAX) as this client, a stream: msg.readinto(buf) gives
+the payload's next bytes (0 at its end), msg.window is the window to read
+them into (pairops.snapshot parses the snapshot as it streams through).
+What the callback leaves of it is read off after.  A payload over
+MESSAGE_MAX is read off and dropped whole, acknowledged, never handed on
+in part: Client.too_big counts them (over all connections) and
 Client.why says the last one."""
 from gogadget.compat import const
 from gogadget.mqtt import Client as _Client
@@ -26,13 +29,18 @@ from gogadget.mqtt import MQTTException
 # tail (~400 bytes).  (The relay's limit, host_sim/room/messages.py, is
 # 8 KB: the room's page reads games longer than a board pairs.)
 MESSAGE_MAX = const(6144)
-_payload = memoryview(bytearray(MESSAGE_MAX))
+# The window: the small messages (pair, move, status: ~100 bytes) whole,
+# a snapshot a piece at a time.
+WINDOW = const(512)
+_window = memoryview(bytearray(WINDOW))
 
 
 class Client(_Client):
     cb = None
     too_big = 0  # payloads over MESSAGE_MAX, dropped (kept on the class: a client a connection)
     why = ""
+    window = _window  # (a stream's: see the module notes)
+    left = 0  # of the payload handed on as a stream, the bytes not yet read
 
     def set_callback(self, f):
         self.cb = f
@@ -77,23 +85,38 @@ class Client(_Client):
             Client.too_big += 1
             Client.why = "a message of %d bytes on %s: over the board's %d, dropped" % (
                 size, topic, MESSAGE_MAX)
-            while size > 0:  # read off in bufferfuls: the next message is read as ever
-                size -= self._fill(size if size < MESSAGE_MAX else MESSAGE_MAX)
-        else:
-            self._fill(size)
+            self.left = size
+        elif size > WINDOW:
+            self.left = size
             if self.cb is not None:
-                self.cb(topic, _payload[:size])
+                self.cb(topic, self)  # (a stream: the snapshot parsed as it comes)
+        else:
+            got = 0
+            while got < size:
+                got += self._piece(_window[got:size])
+            if self.cb is not None:
+                self.cb(topic, _window[:size])
+        while self.left:  # what is left of a stream, or all of one dropped: read off
+            self.readinto(_window)
         if kind & 6:
             self._head(0x40, 2, pid)  # PUBACK (QoS 1: nothing of QoS 2 is subscribed)
         return 0x30
 
-    def _fill(self, size):
-        """The payload buffer's first size bytes from the socket, read in
-        the pieces it gives; the broker gone or silent is an OSError."""
-        got = 0
-        while got < size:
-            k = self.sock.readinto(_payload[got:size])
-            if not k:
-                raise OSError(-1)
-            got += k
-        return size
+    def readinto(self, buf):
+        """The streamed payload's next bytes into buf, as many as the
+        socket gives (up to len(buf)); 0 at the payload's end."""
+        n = self.left
+        if n > len(buf):
+            n = len(buf)
+        if n:
+            n = self._piece(buf[:n])
+            self.left -= n
+        return n
+
+    def _piece(self, buf):
+        """What the socket gives into buf (1 byte or more); the broker
+        gone or silent is an OSError."""
+        k = self.sock.readinto(buf)
+        if not k:
+            raise OSError(-1)
+        return k

@@ -224,13 +224,14 @@ class Follower:
 
     def message(self, topic_, msg):
         """One message from the opponent's topics (the client's callback).
-        msg: bytes, or a view of the client's buffer (gogadget.mqttsub),
-        valid during the call: parsed here, none of it kept."""
+        msg: bytes, or a view of the client's window, or (a snapshot
+        longer than it) the client, a stream (gogadget.mqttsub), valid
+        during the call: parsed here, none of it kept."""
         try:
             leaf = topic_[topic_.rfind(b"/") + 1:]
             if leaf == b"game":
                 if self.agreed:
-                    _job("snapshot", self, msg)  # (parsed where it lies: ~4 KB late in a game)
+                    _job("snapshot", self, msg)  # (parsed as it streams: ~5 KB late in a game)
                 return
             try:
                 m = json.loads(msg)

@@ -19,7 +19,7 @@ _ASKED = const(3)
 _ENDED = const(4)
 _COLOURS = "?BW"
 _T_PAIR = "pair"
-_WINDOW = const(256)  # _find's: bytes looked at a time
+_DOC_MAX = const(1024)  # a snapshot without its moves and times: ~300 bytes
 
 
 def init(f, board_id, opponent, pair_id, colour, remote, pair_message):
@@ -108,27 +108,73 @@ def gone(f):
 
 
 def snapshot(f, msg):
-    """Their snapshot (Follower.message), parsed where it lies: msg is
-    bytes, or a view of the MQTT client's buffer (gogadget.mqttsub), ~4 KB
-    late in a game.  The moves are read in place into their record; only
-    the rest, without the moves and their times (~300 bytes), becomes a
-    JSON object: no block of the message's size is allocated (the heap may
-    have none mid-game: issue 35).  The snapshot as the boards write it
-    (gogadget.broadcast: compact, "moves":"...", then "times":[...] when
-    on a clock); anything else is a ValueError, and nothing of it is
-    applied (Follower.message counts it)."""
-    h = _find(msg, b'"moves":"', 0) + 9
-    e = _find(msg, b'"', h)  # the moves' end (SGF nodes: no quote in them)
-    if h < 9 or e < 0:
+    """Their snapshot (Follower.message), parsed as it streams: msg is
+    bytes, a view of the MQTT client's window, or (longer than that: ~5 KB
+    late in a game) the client itself, read a window at a time
+    (gogadget.mqttsub): no buffer of the whole message is ever held (the
+    heap may have no block that size mid-game, and one held all game is
+    what a paired board lacks: issue 35).  The moves go, checked as they
+    come, into a new record (2 bytes a move); the rest, without the moves
+    and their times (~300 bytes), becomes a JSON object once all is in.
+    The snapshot as the boards write it (gogadget.broadcast: compact,
+    "moves":"...", then "times":[...] when on a clock); anything else, or
+    a message cut short, is a ValueError (or the socket's OSError) and
+    nothing of it is applied (Follower.message counts it): their record is
+    replaced by the new one only when all of it is in and checked."""
+    s = _Scan(msg)
+    doc = bytearray()
+    if not s.to(b'"moves":"', doc):
         raise ValueError("not a snapshot")
-    t = _find(msg, b',"times":[', e)
-    if t < 0:
-        doc = bytes(msg[:h]) + bytes(msg[e:])
-    else:
-        z = _find(msg, b"]", t)
-        if z < 0:
+    doc.extend(b'"moves":""')
+    # The moves, size unknown yet (it may come after them): each node
+    # checked and kept as its SGF letters, colour << 12 | x << 5 | y, 31, 31
+    # a pass ;B[]; made points once the size is known.
+    new = bytearray(len(f.moves) or 128)
+    n = 0
+    while True:
+        if s.e - s.i < 6:
+            s.need(6)
+        w = s.w
+        i = s.i
+        e = s.e
+        if i >= e:
+            raise ValueError("cut short")
+        if w[i] == 34:  # ": the moves' end
+            s.i = i + 1
+            break
+        if w[i] != 59 or i + 4 > e or w[i + 2] != 91:  # ; [
+            raise ValueError("bad move")
+        c = w[i + 1]
+        c = BLACK if c == 66 else WHITE if c == 87 else 0  # B W
+        if not c:
+            raise ValueError("bad move")
+        if w[i + 3] == 93:  # ]
+            v = 1023
+            i += 4
+        else:
+            if i + 6 > e or w[i + 5] != 93:
+                raise ValueError("bad move")
+            x = w[i + 3] - 97  # a..z
+            y = w[i + 4] - 97
+            if not (0 <= x < 26 and 0 <= y < 26):
+                raise ValueError("bad move")
+            v = x << 5 | y
+            i += 6
+        s.i = i
+        k = 2 * n
+        if k + 2 > len(new):
+            grown = bytearray(k + 256)  # (128 moves more: a copy seldom, never per move)
+            grown[:k] = new
+            new = grown
+            grown = None
+        v |= c << 12
+        new[k] = v & 0xFF
+        new[k + 1] = v >> 8
+        n += 1
+    while s.to(b',"times":[', doc):  # (the tail, without each move's time)
+        if not s.to(b"]", None):
             raise ValueError("not a snapshot")
-        doc = bytes(msg[:h]) + bytes(msg[e:t]) + bytes(msg[z + 1:])
+    s = None
     m = json.loads(doc)
     doc = None
     game = m["game"]
@@ -137,77 +183,103 @@ def snapshot(f, msg):
         f.dropped += 1
         return
     size = m["size"]
-    n = _moves(msg, h, e, size, None)  # each node checked before anything is taken
+    for k in range(0, 2 * n, 2):  # the letters made points, each checked
+        v = new[k] | new[k + 1] << 8
+        x = v >> 5 & 31
+        y = v & 31
+        if x == 31 or x == y == 19 and size <= 19:
+            pt = PASS  # ;B[] or tt (points.parse_sgf_coord)
+        else:
+            y = size - 1 - y
+            if not (x < size and 0 <= y < size):
+                raise ValueError("bad move")
+            pt = point(size, y, x)
+        v = v & 0x3000 | pt
+        new[k] = v & 0xFF
+        new[k + 1] = v >> 8
     if f.game >= 0 and game != f.game:
         f.remote.stop("the opponent's board started another game")
     if m["setup"]:
         f.remote.stop("set-up stones are not played remotely")
     f.komi = m["komi"]
     f.rules = m["rules"]
-    # The record, with room for 64 moves more (Follower._put grows it, the
-    # old one let go: a copy every few dozen moves, never per move).  A
-    # board's worth more was 722 bytes on 19x19 kept for the whole game.
+    # The record, with room for 64 moves more (Follower._put grows it: a
+    # copy every few dozen moves, never per move).
+    need = 2 * (n + 64)
+    if len(new) < need:
+        grown = bytearray(need)
+        grown[:2 * n] = new[:2 * n]
+        new = grown
+    f.moves = new
     f.game = game
     f.size = size
-    f.count = 0
-    f.result = ""
-    need = 2 * (n + 64)
-    if len(f.moves) < need:
-        f.moves = None  # (the old one freed before the new one is made)
-        f.moves = bytearray(need)
-    _moves(msg, h, e, size, f._put)
+    f.count = n
     f.result = m["result"]
     f.seq = seq
     f.clock = m.get("clock")
     f._changed = True
 
 
-def _find(msg, pat, i):
-    """Where pat is in msg from i on (-1: nowhere), looked for a window at
-    a time: a memoryview has no find, and a copy of it all is the block
-    not to allocate."""
-    k = len(pat)
-    n = len(msg)
-    while i + k <= n:
-        j = bytes(msg[i:i + _WINDOW]).find(pat)
-        if j >= 0:
-            return i + j
-        i += _WINDOW - k + 1
-    return -1
+class _Scan:
+    """A message read through a window (snapshot): w[i:e] the bytes at
+    hand; need() moves what is left to the front and reads more."""
 
-
-def _moves(msg, i, end, size, put):
-    """The snapshot's moves, msg[i:end] (;B[pd] ;W[] ...): counted, each
-    checked; with put, each given to it (colour, point)."""
-    n = 0
-    while i < end:
-        if msg[i] != 59 or i + 4 > end or msg[i + 2] != 91:  # ; [
-            raise ValueError("bad move")
-        c = msg[i + 1]
-        c = BLACK if c == 66 else WHITE if c == 87 else 0  # B W
-        if msg[i + 3] == 93:  # ]
-            pt = PASS
-            i += 4
+    def __init__(s, msg):
+        s.i = 0
+        s.src = getattr(msg, "readinto", None)  # a stream (mqttsub.Client)
+        if s.src is None:
+            s.w = msg
+            s.e = len(msg)
         else:
-            if i + 6 > end or msg[i + 5] != 93:
-                raise ValueError("bad move")
-            x = msg[i + 3]
-            y = msg[i + 4]
-            if x == y == 116 and size <= 19:
-                pt = PASS  # tt: a pass (points.parse_sgf_coord)
-            else:
-                x -= 97  # a..s
-                y = size - 1 - (y - 97)
-                if not (0 <= x < size and 0 <= y < size):
-                    raise ValueError("bad move")
-                pt = point(size, y, x)
-            i += 6
-        if not c:
-            raise ValueError("bad move")
-        if put is not None:
-            put(c, pt)
-        n += 1
-    return n
+            s.w = msg.window
+            s.e = 0
+
+    def need(s, k):
+        """At least k bytes at hand?  (False: the message ends first.)"""
+        w = s.w
+        i = s.i
+        e = s.e
+        if e - i >= k:
+            return True
+        if s.src is None:
+            return False
+        for j in range(e - i):
+            w[j] = w[i + j]
+        e -= i
+        s.i = 0
+        while e < k:
+            got = s.src(w[e:])
+            if not got:
+                break
+            e += got
+        s.e = e
+        return e >= k
+
+    def to(s, pat, doc):
+        """On to just after pat; the bytes passed over (not pat) added to
+        doc if not None.  False: the message ended first (all of it added)."""
+        k = len(pat)
+        c = pat[0]
+        while True:
+            more = s.need(k)
+            w = s.w
+            i = s.i
+            j = i if more else s.e  # (at the end: no room for pat, all passed over)
+            stop = s.e - k + 1
+            while j < stop:
+                if w[j] == c and bytes(w[j:j + k]) == pat:
+                    break
+                j += 1
+            if doc is not None:
+                doc.extend(w[i:j])
+                if len(doc) > _DOC_MAX:
+                    raise ValueError("not a snapshot")
+            if more and j < stop:
+                s.i = j + k
+                return True
+            s.i = j
+            if not more:
+                return False
 
 
 def differ(f):

@@ -185,8 +185,9 @@ def report_heap(heap_out, wireless=False, share=None):
             ", stopped: " + note if note else ""))
         if "INBOX " in heap_out:
             got, nbytes, left, dropped = eval(parse("INBOX", heap_out))
-            print("  board02's snapshots read by the client from the socket (gogadget.mqttsub's"
-                  " buffer): %d, %d bytes (%d not read); the Follower's duplicates and gaps %d"
+            print("  board02's snapshots read by the client from the socket (through"
+                  " gogadget.mqttsub's window): %d, %d bytes (%d not read); the Follower's"
+                  " duplicates and gaps %d"
                   % (got, nbytes, left, dropped))
         print("  verdict: the game kept (%s) and no MemoryError: %s" % (
             ", ".join(saved) or "none", verdict(bool(saved) and agreed and not note)))
