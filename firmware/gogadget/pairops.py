@@ -175,7 +175,7 @@ def snapshot(f, msg):
         if not s.to(b"]", None):
             raise ValueError("not a snapshot")
     s = None
-    m = json.loads(doc)
+    m = json.loads(doc)  # pyright: ignore[reportArgumentType]  (both read a bytearray)
     doc = None
     game = m["game"]
     seq = m["seq"]
