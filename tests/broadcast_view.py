@@ -3,7 +3,7 @@ messages, for the Broadcaster's tests (CPython side): events applied only
 in seq order, duplicates dropped, a gap waiting for the snapshot."""
 import json
 
-from gogadget.broadcast import T_GAME, T_MOVE, T_STATUS
+from gogadget.roomnames import T_GAME, T_MOVE, T_STATUS
 
 
 class View:

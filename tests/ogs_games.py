@@ -12,8 +12,8 @@ from host_sim.ogs import proto
 from host_sim.ogs.seat import Seat
 from host_sim.ogs.server import Game, Server
 from host_sim.ogs.wire import Account, Socket, Trace
-from host_sim.serialport import GtpClient, SerialTransport, status_words
-from host_sim.simboard import ScriptPolicy, SimBoard
+from host_sim.base.serialport import GtpClient, SerialTransport, status_words
+from host_sim.sim.simboard import ScriptPolicy, SimBoard
 
 from conftest import ROOT
 

@@ -2,7 +2,7 @@
 harness shared by tests/test_room_remote.py and `gogadget remote --sim`'s
 test.  Each board is the simulator's App with the firmware's Broadcaster
 and pairing.Follower on paho (host_sim.room.client), its own MQTT user
-under the generated ACL; each person (host_sim.replay.Person) plays their
+under the generated ACL; each person (host_sim.person.replay.Person) plays their
 own colour and does what their board's lights ask, the opponent's moves
 included."""
 import random
@@ -12,8 +12,8 @@ from gogadget.board import OK
 from gogadget.broadcast import Broadcaster
 from gogadget.pairing import Follower
 from gogadget.points import BLACK, PASS, WHITE
-from host_sim.replay import Person
-from host_sim.virtual import Simulator, make_config
+from host_sim.person.replay import Person
+from host_sim.sim.virtual import Simulator, make_config
 
 
 class Side:
@@ -77,7 +77,7 @@ class Side:
             and pub._st[_GAME] == log.game
 
     def habit(self, name):
-        """One of the person's habits (host_sim/stress_player.py names
+        """One of the person's habits (host_sim/person/stress_player.py names
         them) between moves; the record must not change, and the lights
         must lead back to the position.  Returns whether it was done."""
         sim, person, ref = self.sim, self.person, self.ref
@@ -222,11 +222,11 @@ STRESS_HABITS = ("one_motion", "under_hand", "prisoners_first", "bump", "bump_la
 
 
 def stress_persons(sides, seed, habits=STRESS_HABITS):
-    """host_sim/stress_player.py's Player at each board (its own rules core
+    """host_sim/person/stress_player.py's Player at each board (its own rules core
     for what it intends, its habits when it puts a stone down)."""
     from gogadget.rules import DEFAULT_PRESET
-    from host_sim.stress import Spec
-    from host_sim.stress_player import Player
+    from host_sim.person.stress import Spec
+    from host_sim.person.stress_player import Player
     for i, s in enumerate(sides):
         spec = Spec(seed + i, sizes=(s.sim.size,), habits=set(habits), size=s.sim.size,
                     preset=DEFAULT_PRESET, handicap=0, noise=0.0, sensors="colour",

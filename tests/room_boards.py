@@ -9,7 +9,7 @@ import threading
 import time
 
 from gogadget.board import OK, Board
-from gogadget.broadcast import T_GAME, T_MOVE, T_STATUS, topic
+from gogadget.roomnames import T_GAME, T_MOVE, T_STATUS, topic
 from gogadget.points import BLACK, PASS, WHITE, parse_sgf_coord, sgf_coord
 
 

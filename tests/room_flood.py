@@ -19,7 +19,7 @@ import random
 import threading
 import time
 
-from gogadget.broadcast import T_GAME, T_MOVE, T_STATUS, topic
+from gogadget.roomnames import T_GAME, T_MOVE, T_STATUS, topic
 from room_boards import Publisher, SpecGame, wait_for
 
 QUIET, LOUD = "table-2", "table-1"

@@ -8,7 +8,7 @@ import json
 from conftest import ROOT
 
 from host_sim import cli
-from host_sim.simboard import SimBoard
+from host_sim.sim.simboard import SimBoard
 
 
 def sim(tmp_path):

@@ -10,6 +10,7 @@ from gogadget import broadcast as bc
 from gogadget import journal as jn
 from gogadget import journalread as jr
 from gogadget import roomjoin
+from gogadget import roomnames
 from gogadget.board import OK
 from gogadget.broadcast import Broadcaster
 from gogadget.config import Config
@@ -566,7 +567,7 @@ def test_roomjoin_uses_the_broadcasters_state_indices():
     mine = dict(re.findall(r"^_S_(\w+) = const\((\d+)\)", (src / "roomjoin.py").read_text(), re.M))
     theirs = dict(re.findall(r"^_(\w+) = const\((\d+)\)", (src / "broadcast.py").read_text(), re.M))
     assert mine and all(theirs.get(k) == v for k, v in mine.items()), (mine, theirs)
-    assert roomjoin._KEEPALIVE_S == bc.KEEPALIVE_S
+    assert roomjoin._KEEPALIVE_S == roomnames.KEEPALIVE_S
     b = Broadcaster(FakeNet().factory, "b1")
     assert len(b._st) == bc._TOPICS + 1
     assert isinstance(b._st[bc._RING], bytearray) and isinstance(b._st[bc._TOPICS], tuple)

@@ -10,9 +10,8 @@ import pytest
 from sgfmill import sgf as sgfmill_sgf
 
 from conftest import ROOT
-from host_sim import cli, session
-
-
+from host_sim import cli
+from host_sim.sim import session
 def run_cli(*args, input=None, timeout=180, env=None):
     return subprocess.run([sys.executable, "-m", "host_sim.cli", *args], cwd=ROOT, input=input,
                           capture_output=True, text=True, timeout=timeout,
@@ -90,7 +89,7 @@ def test_results_read_as_what_happened():
 
 
 def test_a_dead_simulator_thread_is_a_clear_error_not_a_hang(tmp_path, monkeypatch, capsys):
-    from host_sim import simboard
+    from host_sim.sim import simboard
     real = simboard.SimBoard.step
 
     def broken(self):
@@ -134,7 +133,7 @@ class Running:
     stepped by a thread; the test's hand acts under its lock."""
 
     def __init__(self, store):
-        from host_sim.virtual import make_config
+        from host_sim.sim.virtual import make_config
         self.sim = session.BoardSim(make_config(size=9), store_dir=store)
         self.lock = threading.Lock()
         self.stop = threading.Event()
@@ -206,7 +205,7 @@ def test_gtp_sim_a_person_answers_genmove():
     """`gogadget gtp --sim`: the controller's genmove waits for the person at
     the virtual board (here a hand acting on the session's simulator)."""
     import io
-    from host_sim.virtual import make_config
+    from host_sim.sim.virtual import make_config
     r_fd, w_fd = os.pipe()
     stdin = os.fdopen(r_fd, "rb")
     feed = os.fdopen(w_fd, "wb", buffering=0)

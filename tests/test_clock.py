@@ -225,8 +225,8 @@ def test_gnugo_plays_on_the_boards_clock(gnugo_path, tmp_path):
     told the board's time control and, before each genmove, its time left
     as the board counts it."""
     import time
-    from host_sim import session
-    from host_sim.virtual import PUT_CODES, make_config
+    from host_sim.sim import session
+    from host_sim.sim.virtual import PUT_CODES, make_config
     log = tmp_path / "gtp.log"
     cmd = "sh -c 'tee %s | %s --mode gtp --level 0'" % (log, gnugo_path)
     config = make_config(size=9)

@@ -17,8 +17,8 @@ import time
 from conftest import require
 from gogadget.points import BLACK, WHITE, parse_vertex
 from host_sim.room.broker import Broker, find_mosquitto
-from host_sim.serialport import GtpError
-from host_sim.virtual import PUT_CODES, Simulator, make_config
+from host_sim.base.serialport import GtpError
+from host_sim.sim.virtual import PUT_CODES, Simulator, make_config
 
 TIMED = dict(time_control="absolute", main_time=600)
 

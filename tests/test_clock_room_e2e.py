@@ -163,7 +163,7 @@ def test_two_usb_boards_through_their_hosts_end_on_time_the_same_everywhere(tmp_
     (it had none)."""
     from host_sim.room.client import factory
     from host_sim.room.remote import HostRemote
-    from host_sim.virtual import PUT_CODES, Simulator, make_config
+    from host_sim.sim.virtual import PUT_CODES, Simulator, make_config
     from gogadget.points import parse_vertex
     from test_clock_remote import SimLink
     require(find_mosquitto() or "mosquitto", "(apt-get install mosquitto; .ci/run does)")

@@ -1,5 +1,5 @@
 """The game corpus (host_sim/tools/corpus.py fetches it, pinned)
-and its replay on the sensors as physics (host_sim/corpus.py, `python -m host_sim.corpus`).
+and its replay on the sensors as physics (host_sim/person/corpus.py, `python -m host_sim.person.corpus`).
 
 Only two short corpus games run here (both sensor kinds, both physics
 settings, two worker processes); `make replay-corpus` replays them all."""
@@ -13,7 +13,7 @@ import tarfile
 import pytest
 
 from conftest import CI, ROOT
-from host_sim import corpus, replay
+from host_sim.person import corpus, replay
 from host_sim.tools import corpus as corpus_tool
 
 KOMBILO = corpus_tool.SOURCES[0]
@@ -236,7 +236,7 @@ def corpus_games(tmp_path_factory):
 
 
 def test_corpus_games_replay_on_both_kinds_at_nominal_and_worst(corpus_games):
-    r = subprocess.run([sys.executable, "-m", "host_sim.corpus", "--corpus", str(corpus_games),
+    r = subprocess.run([sys.executable, "-m", "host_sim.person.corpus", "--corpus", str(corpus_games),
                         "--jobs", "2", "--seed", "3"],
                        cwd=ROOT, capture_output=True, text=True, timeout=600)
     assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]

@@ -60,7 +60,7 @@ def test_readme_names_the_test_tools():
 
 def test_readme_links_every_screenshot_the_tooling_makes():
     import re
-    from host_sim import screenshot
+    from host_sim.faces import screenshot
     text = docgen.README.read_text()
     linked = set(re.findall(r"\(docs/([\w.-]+\.png)\)", text))
     assert set(screenshot.SHOTS) <= linked, set(screenshot.SHOTS) - linked

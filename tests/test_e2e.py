@@ -11,9 +11,9 @@ import pytest
 from sgfmill import sgf as sgfmill_sgf, sgf_moves
 
 from gogadget.points import BLACK, EMPTY, WHITE, parse_vertex, place, place_point
-from host_sim.session import play_game
-from host_sim.serialport import board as board_client, engine
-from host_sim.simboard import EnginePolicy, SimBoard
+from host_sim.sim.session import play_game
+from host_sim.base.serialport import board as board_client, engine
+from host_sim.sim.simboard import EnginePolicy, SimBoard
 from oracle_gtp import margin
 
 pytestmark = pytest.mark.oracle

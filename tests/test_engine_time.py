@@ -14,8 +14,9 @@ from sgfmill import sgf as msgf
 
 from conftest import ROOT
 from gogadget.points import BLACK, WHITE
-from host_sim import cli, session
-from host_sim.serialport import GtpError
+from host_sim import cli
+from host_sim.sim import session
+from host_sim.base.serialport import GtpError
 
 RECORDER = "%s %s" % (sys.executable, ROOT / "tests" / "recording_engine.py")
 
@@ -160,12 +161,12 @@ def test_gnugo_plays_on_the_boards_clock_through_gogadget_play(gnugo_path, tmp_p
 
 class Running:
     """A simulator running in this process, as `make sim` runs one, with a
-    scripted person at it (host_sim/simboard.Person) doing what the LEDs
+    scripted person at it (host_sim/sim/simboard.py's Person) doing what the LEDs
     ask and moving when the host's genmove asks."""
 
     def __init__(self, store):
-        from host_sim.simboard import Person, RandomPolicy
-        from host_sim.virtual import make_config
+        from host_sim.sim.simboard import Person, RandomPolicy
+        from host_sim.sim.virtual import make_config
         self.sim = session.BoardSim(make_config(size=9), store_dir=store)
         sim = self.sim
         view = types.SimpleNamespace(app=sim.app, stones=sim.stones, sensors=sim.sensors,

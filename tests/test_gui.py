@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from conftest import require, xvfb_display
-from host_sim.screenshot import grab
+from host_sim.faces.screenshot import grab
 
 ROOT = Path(__file__).resolve().parent.parent
 pytestmark = pytest.mark.gui

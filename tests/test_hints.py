@@ -6,10 +6,10 @@ import pytest
 
 from conftest import GNUGO, ROOT
 from gogadget import frame as fr
-from host_sim import hints
-from host_sim.serialport import engine
-from host_sim.session import Wire
-from host_sim.virtual import Simulator
+from host_sim.base import hints
+from host_sim.base.serialport import engine
+from host_sim.sim.session import Wire
+from host_sim.sim.virtual import Simulator
 
 SAMPLES = ROOT / "tests" / "study"
 

@@ -10,8 +10,8 @@ sys.path.insert(0, str(Path(__file__).parent / "mp"))
 from fake_referee import FakeStream  # noqa: E402
 
 from conftest import run_micropython  # noqa: E402
-from host_sim.serialport import board as board_client  # noqa: E402
-from host_sim.simboard import SimBoard  # noqa: E402
+from host_sim.base.serialport import board as board_client  # noqa: E402
+from host_sim.sim.simboard import SimBoard  # noqa: E402
 from test_link import fuzz_line, unread  # noqa: E402
 
 

@@ -10,7 +10,7 @@ sys.path.insert(0, str(Path(__file__).parent / "mp"))
 from fake_referee import FakeStream  # noqa: E402
 
 from gogadget import events  # noqa: E402
-from host_sim.simboard import SimBoard  # noqa: E402
+from host_sim.sim.simboard import SimBoard  # noqa: E402
 from test_link_app import drive  # noqa: E402
 
 

@@ -3,7 +3,8 @@ to do next (issue 20, item 4)."""
 import threading
 import time
 
-from host_sim import cli, rp2, session
+from host_sim import cli, rp2
+from host_sim.sim import enginegame, session
 
 
 def test_no_board_says_plug_it_in_or_use_the_simulator(capsys):
@@ -16,8 +17,9 @@ def test_no_board_says_plug_it_in_or_use_the_simulator(capsys):
 
 
 def test_a_port_that_will_not_open_says_why_and_what_else(tmp_path):
+    from host_sim.commands.link import no_board
     exc = OSError(13, "could not open port /dev/ttyACM0: [Errno 13] Permission denied")
-    text = cli.no_board("/dev/ttyACM0", exc)
+    text = no_board("/dev/ttyACM0", exc)
     assert text.startswith("cannot open /dev/ttyACM0: Permission denied") and "dialout" in text
     assert "--sim" in text
 
@@ -52,7 +54,7 @@ def test_an_engine_not_on_path_is_found_where_debian_puts_it(tmp_path, monkeypat
     fake = games / "gnugo"
     fake.write_text("#!/bin/sh\n")
     fake.chmod(0o755)
-    monkeypatch.setattr(session, "GAMES_DIR", str(games))
+    monkeypatch.setattr(enginegame, "GAMES_DIR", str(games))
     monkeypatch.setenv("PATH", str(tmp_path / "empty"))
     try:
         session.check_engine("gnugo --mode gtp --level 1")

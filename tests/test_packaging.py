@@ -34,7 +34,8 @@ def test_the_build_warns_of_nothing_and_the_wheel_holds_every_package(tmp_path):
     assert noise == []
     (wheel,) = (tmp_path / "out").glob("gogadget-*.whl")
     names = set(zipfile.ZipFile(wheel).namelist())
-    for folder in ("gogadget", "gogadget/hw", "host_sim", "host_sim/bench", "host_sim/room",
+    for folder in ("gogadget", "gogadget/hw", "host_sim", "host_sim/base", "host_sim/bench",
+                   "host_sim/faces", "host_sim/person", "host_sim/room", "host_sim/sim",
                    "host_sim/rp2", "host_sim/tools"):
         assert folder + "/__init__.py" in names, folder
     assert "host_sim/room/static/index.html" in names and "host_sim/room/static/room.js" in names

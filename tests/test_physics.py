@@ -1,4 +1,4 @@
-"""The sensors as physics (host_sim/physics.py) under the firmware's own
+"""The sensors as physics (host_sim/sim/physics.py) under the firmware's own
 drivers and calibration, and the bugs the physical stress found, each as a
 seeded regression test."""
 import math
@@ -10,10 +10,10 @@ from gogadget import scan
 from gogadget.hw import pins
 from gogadget.hw import calibderive
 from gogadget.points import BLACK, WHITE
-from host_sim import physics as ph
-from host_sim import replay, stress
+from host_sim.sim import physics as ph
+from host_sim.person import replay, stress
 from host_sim.bench import sensors as bench
-from host_sim.virtual import Clock, Simulator, Stones, make_config
+from host_sim.sim.virtual import Clock, Simulator, Stones, make_config
 
 GAMES = os.path.join(os.path.dirname(__file__), "..", "host_sim", "games")
 

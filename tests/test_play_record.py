@@ -10,9 +10,8 @@ import sys
 from sgfmill import sgf as sgfmill_sgf
 
 from conftest import ROOT
-from host_sim import cli, session
-
-
+from host_sim import cli
+from host_sim.sim import session
 def gogadget(*args, input=None, env=None, timeout=180):
     return subprocess.run([sys.executable, "-m", "host_sim.cli", *args], cwd=ROOT, input=input,
                           capture_output=True, text=True, timeout=timeout,

@@ -1,6 +1,6 @@
 """The room with the unmodified firmware: App on virtual boards (the
 simulator's Simulator), a simulated person putting the stones down and
-lifting the prisoners the lights ask for (host_sim.replay.Person), the
+lifting the prisoners the lights ask for (host_sim.person.replay.Person), the
 firmware's Broadcaster on paho, Mosquitto restarted mid-game, and the
 relay: every board's archived SGF equals the record the board itself kept."""
 import copy
@@ -13,10 +13,10 @@ from conftest import require
 from gogadget import sgf
 from gogadget.broadcast import Broadcaster
 from gogadget.points import BLACK, WHITE, parse_sgf_coord
-from host_sim.replay import Person, load_game
+from host_sim.person.replay import Person, load_game
 from host_sim.room.broker import Broker, find_mosquitto
 from host_sim.room.relay import Relay
-from host_sim.virtual import Simulator, make_config
+from host_sim.sim.virtual import Simulator, make_config
 from room_boards import SpecGame, wait_for
 
 SIZES = {"b1": 9, "b2": 9, "table-3": 13}

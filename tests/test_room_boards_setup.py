@@ -63,7 +63,7 @@ def test_each_board_set_up_publishes(room, tmp_path, capsys):
     sub.loop_start()
     from gogadget.broadcast import Broadcaster
     from host_sim.room import client
-    from host_sim.simboard import SimBoard
+    from host_sim.sim.simboard import SimBoard
     sims = []
     try:
         for board in BOARDS:

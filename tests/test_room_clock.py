@@ -8,7 +8,7 @@ import json
 
 from sgfmill import sgf as msgf
 
-from gogadget.broadcast import T_GAME, T_MOVE, T_STATUS, topic
+from gogadget.roomnames import T_GAME, T_MOVE, T_STATUS, topic
 from gogadget.pairing import T_PAIR
 from host_sim.room.games import Room, heard
 from room_boards import SpecGame, encode, status
@@ -126,7 +126,7 @@ def test_a_usb_boards_host_carries_its_time_control_and_each_moves_time():
     host reads them from the board's own record (gogadget-sgf: TM, OT,
     BL/WL, OB/OW), so the room's archive has them too."""
     from host_sim.room.publish import HostPublisher
-    from host_sim.virtual import Simulator, make_config
+    from host_sim.sim.virtual import Simulator, make_config
     from test_clock_remote import SimLink
     from test_room_publish import FakeClient
     from gogadget.points import parse_vertex

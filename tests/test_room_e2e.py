@@ -140,16 +140,16 @@ GAMES = {  # board id -> a real game (host_sim/games), replayed at the board by 
 
 
 class AppBoard:
-    """The firmware's App on the virtual board (host_sim.virtual.Simulator:
+    """The firmware's App on the virtual board (host_sim.sim.virtual.Simulator:
     its scan path reads the stones a hand puts down) with a Broadcaster, as
     main.py gives it one (App(broadcast=b) is what App.__init__ does with
-    it), and host_sim.replay's person playing a recorded game at it, with
+    it), and host_sim.person.replay's person playing a recorded game at it, with
     human habits (prisoners lifted late, stones bumped and put right)."""
 
     def __init__(self, broker, board_id, folder, seed):
-        from host_sim.replay import Person, load_game, preset_for
+        from host_sim.person.replay import Person, load_game, preset_for
         from host_sim.room.client import factory
-        from host_sim.virtual import Simulator, make_config
+        from host_sim.sim.virtual import Simulator, make_config
         self.id = board_id
         self.game = load_game((ROOT / "host_sim" / "games" / GAMES[board_id]).read_bytes())
         moves = list(self.game.moves)

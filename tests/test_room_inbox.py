@@ -5,7 +5,7 @@ what a message costs is the bench's business (make bench)."""
 import json
 import random
 
-from gogadget.broadcast import T_GAME, T_MOVE, T_STATUS, topic
+from gogadget.roomnames import T_GAME, T_MOVE, T_STATUS, topic
 from host_sim.room.games import Room
 from host_sim.room.inbox import BOARD_QUEUE_BYTES, Inbox
 from host_sim.room.messages import MAX_MESSAGE

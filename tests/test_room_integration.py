@@ -19,7 +19,8 @@ from sgfmill import sgf as sgfmill_sgf
 from conftest import ROOT, require
 from host_sim.room.broker import find_mosquitto, free_port
 from host_sim.room.games import Room
-from host_sim.room.relay import Hub, Relay
+from host_sim.room.hub import Hub
+from host_sim.room.relay import Relay
 from room_boards import Publisher, SpecGame, encode, status, wait_for
 
 

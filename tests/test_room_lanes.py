@@ -9,7 +9,7 @@ import threading
 import pytest
 
 from conftest import require
-from gogadget.broadcast import T_GAME, T_MOVE
+from gogadget.roomnames import T_GAME, T_MOVE
 from host_sim.room.broker import Broker, find_mosquitto, free_port
 from host_sim.room.lanes import Lanes
 from host_sim.room.relay import ALL_TOPICS, Relay

@@ -2,7 +2,7 @@
 finding 6): one line a key every 10 s, the others counted and said."""
 import logging
 
-from gogadget.broadcast import T_MOVE, topic
+from gogadget.roomnames import T_MOVE, topic
 from host_sim.room.games import Room
 from host_sim.room.logs import Limited
 

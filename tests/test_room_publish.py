@@ -22,8 +22,8 @@ import pytest
 from sgfmill import sgf as sgfmill_sgf
 
 from conftest import ROOT, require
-from host_sim import session
-from host_sim.replay import Person, load_game
+from host_sim.sim import session
+from host_sim.person.replay import Person, load_game
 from host_sim.room.broker import Broker, find_mosquitto
 from host_sim.room.client import NullClient
 from host_sim.room.publish import Mirror, read_record, status_words
@@ -38,7 +38,7 @@ class Board:
     about 7x real time; tasks run in that thread between its scans."""
 
     def __init__(self, store, pace_s=0.003):
-        from host_sim.virtual import make_config
+        from host_sim.sim.virtual import make_config
         self.sim = session.BoardSim(make_config(size=9, preset="japanese", komi=6.5),
                                     store_dir=store)
         self.pace_s = pace_s
@@ -254,7 +254,7 @@ class FakeLink:
     def send(self, command):
         st = self.state
         if st.get("gone"):
-            from host_sim.serialport import LinkClosed
+            from host_sim.base.serialport import LinkClosed
             raise LinkClosed("unplugged")
         if command == "gogadget-status":
             return "phase=%s turn=B moves=%d outstanding=0 size=9 game=%d seq=%d%s" % (

@@ -11,8 +11,9 @@ from hypothesis import strategies as st
 from sgfmill import boards as sgfmill_boards
 from sgfmill import sgf as sgfmill_sgf
 
-from gogadget.broadcast import T_GAME, T_MOVE, T_STATUS, topic
-from host_sim.room.games import Room, split_game_id
+from gogadget.roomnames import T_GAME, T_MOVE, T_STATUS, topic
+from host_sim.room.game import split_game_id
+from host_sim.room.games import Room
 from host_sim.room.messages import MAX_MESSAGE, parse, parse_moves
 from room_boards import SpecGame, encode, random_game, status
 

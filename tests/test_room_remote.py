@@ -16,7 +16,7 @@ import pytest
 from sgfmill import sgf as sgfmill_sgf
 
 from conftest import require
-from gogadget.broadcast import T_MOVE, topic
+from gogadget.roomnames import T_MOVE, topic
 from gogadget.pairing import T_PAIR
 from host_sim.room.broker import Broker, find_mosquitto
 from host_sim.room.relay import Relay
@@ -230,8 +230,8 @@ def test_gogadget_remote_sim_plays_through_the_host(tmp_path, monkeypatch):
     import subprocess
     import sys
     from conftest import ROOT
-    from host_sim import session
-    from host_sim.replay import Person
+    from host_sim.sim import session
+    from host_sim.person.replay import Person
     from remote_boards import Side
     from test_room_publish import Board
     require(find_mosquitto() or "mosquitto", "(apt-get install mosquitto; .ci/run does)")
@@ -439,7 +439,7 @@ def test_main_pairs_when_the_config_names_an_opponent(tmp_path):
 
 
 def test_two_boards_with_the_stress_persons_habits(tmp_path):
-    """host_sim/stress_player.py's person at each board (captures in one
+    """host_sim/person/stress_player.py's person at each board (captures in one
     motion, under a hand, prisoners first, bumps, a sleeve, knock-offs, a
     wrong colour first, illegal stones (some left 31 s), an extra stone,
     drops, nudges, hands): every move reaches the other board once and

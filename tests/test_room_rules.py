@@ -7,7 +7,7 @@ import json
 import logging
 import os
 
-from gogadget.broadcast import T_GAME, T_MOVE, topic
+from gogadget.roomnames import T_GAME, T_MOVE, topic
 from gogadget.pairing import T_PAIR
 from host_sim.room.games import MAX_GAME_JUMP, Room
 from room_boards import SpecGame, encode

@@ -14,12 +14,13 @@ import pytest
 
 from gogadget import board as core
 from gogadget.board import KO, OK, SUPERKO, Board
-from gogadget.broadcast import T_GAME, T_MOVE, T_STATUS, topic
+from gogadget.roomnames import T_GAME, T_MOVE, T_STATUS, topic
 from gogadget.pairing import T_PAIR
 from gogadget.points import BLACK, WHITE
 from gogadget.rules import PRESETS, Rules
 from host_sim.bench.relayrules import long_game, snapshot as big_snapshot
-from host_sim.room.games import QUOTA_GAMES, Room
+from host_sim.room.archive import QUOTA_GAMES
+from host_sim.room.games import Room
 from host_sim.room.history import SUPERKO as SUPERKO_RULES, HashedBoard
 from room_boards import SpecGame, encode, status
 
@@ -501,9 +502,9 @@ def test_board_and_relay_both_keep_a_reopened_games_two_endings(tmp_path):
 
     from gogadget.broadcast import Broadcaster
     from gogadget.points import parse_sgf_coord
-    from host_sim.replay import Person
+    from host_sim.person.replay import Person
     from host_sim.room.client import NullClient
-    from host_sim.virtual import Simulator, make_config
+    from host_sim.sim.virtual import Simulator, make_config
     room = Room(archive=str(tmp_path / "archive"))
 
     class Wire(NullClient):

@@ -1,6 +1,6 @@
 """The firmware on the emulated Pico against the physical sensor model (issue 17).
 
-host_sim.physics's magnets, Hall parts and analog path feed the emulated
+host_sim.sim.physics's magnets, Hall parts and analog path feed the emulated
 Pico's ADC (host_sim/rp2/physics_adc.py): the select GPIOs the firmware
 drives decide which sensor's voltage the conversion sees, the LED chain's
 decoded frames set the ground shift.  The firmware's own MuxScanner (viper
@@ -47,7 +47,7 @@ def calibrate_and_play(firmware, build, tmp_path, physics_setting, seed):
     from gogadget.hw.calibderive import checkerboard
     from gogadget.points import BLACK, WHITE
     from gogadget.scan import S_BLACK, S_EMPTY, S_WHITE
-    from host_sim import physics, virtual
+    from host_sim.sim import physics, virtual
     from host_sim.rp2.physics_adc import PhysicsAdc
 
     image = rp2.flash_image(tmp_path / "game.img", build, {"config.json": b'{"size": %d}' % SIZE})

@@ -11,8 +11,7 @@ from pathlib import Path
 import pytest
 from sgfmill import sgf as sgfmill_sgf
 
-from host_sim import replay
-
+from host_sim.person import replay
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = sorted((ROOT / "host_sim" / "games").glob("*.sgf"))
 

@@ -74,8 +74,8 @@ def test_a_kept_game_is_found_again_after_quitting_and_an_unfinished_one_resumed
 
 
 def test_a_second_simulator_on_the_same_folder_is_a_clear_error(tmp_path):
-    from host_sim import session
-    from host_sim.virtual import make_config
+    from host_sim.sim import session
+    from host_sim.sim.virtual import make_config
     first = session.BoardSim(make_config(size=9), store_dir=store(), live=False)
     try:
         r = make_sim("put b E5\nquit\n")
@@ -97,8 +97,8 @@ def test_a_command_reaches_the_simulator_on_its_folder_and_never_another(tmp_pat
     --sim-store DIR reaches the one on DIR only (with none there, the
     command's own board, never another's); without --sim-store, the one
     running, the default folder's among several, else a clear error."""
-    from host_sim import session
-    from host_sim.virtual import make_config
+    from host_sim.sim import session
+    from host_sim.sim.virtual import make_config
     a, b = str(tmp_path / "a"), str(tmp_path / "b")
     sims = [session.BoardSim(make_config(size=9), store_dir=a)]
     try:

@@ -187,7 +187,7 @@ def test_interactive_terminal_prompts_and_helps():
 
 
 def test_star_points_five_on_9_and_13_nine_on_19():
-    from host_sim.nextstep import star_points
+    from host_sim.faces.nextstep import star_points
     from gogadget.points import COLUMNS
 
     def named(size):
@@ -202,8 +202,8 @@ def test_star_points_five_on_9_and_13_nine_on_19():
 
 
 def test_what_next_through_a_free_handicap():
-    from host_sim import nextstep
-    from host_sim.virtual import Simulator, make_config
+    from host_sim.faces import nextstep
+    from host_sim.sim.virtual import Simulator, make_config
     sim = Simulator(make_config(size=9, preset="tromp-taylor", handicap=3))
     try:
         steps = []
@@ -278,7 +278,7 @@ def grid(text, size):
 def test_80x24_terminal_shows_the_whole_19x19_board_and_lights_without_scrolling():
     import os
     import time
-    from host_sim import tui
+    from host_sim.faces import tui
     term = Tmux("gg-looks-%d" % os.getpid(), 80, 24, "--size 19")
     try:
         term.wait(lambda t: t.rstrip().endswith(tui.PROMPT.rstrip()), "the prompt")
@@ -322,7 +322,7 @@ def test_80x24_help_reads_whole_show_redraws_and_the_board_keeps_its_coordinates
     the top; after `show` the prompt comes back (no "(working: show)")."""
     import os
     import time
-    from host_sim import tui
+    from host_sim.faces import tui
     term = Tmux("gg-help-%d" % os.getpid(), 80, 24, "--size 19")
     try:
         text = term.wait(lambda t: t.rstrip().endswith(tui.PROMPT.rstrip()), "the prompt")
@@ -353,7 +353,7 @@ def test_digits_are_readable_on_the_grid():
     own font (gogadget.font), column for column."""
     import os
     from gogadget import font
-    from host_sim import tui
+    from host_sim.faces import tui
     term = Tmux("gg-looks-d-%d" % os.getpid(), 80, 24, "--size 9 --rules chinese")
     try:
         term.wait(lambda t: t.rstrip().endswith(tui.PROMPT.rstrip()), "the prompt")

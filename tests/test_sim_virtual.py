@@ -5,7 +5,7 @@ import pytest
 
 from gogadget import events, frame, scan
 from gogadget.points import BLACK, WHITE
-from host_sim.virtual import Buttons, Clock, Leds, Sensors, Simulator, Stones
+from host_sim.sim.virtual import Buttons, Clock, Leds, Sensors, Simulator, Stones
 
 
 def test_stones_and_sensor_kinds():

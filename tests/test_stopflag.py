@@ -1,9 +1,9 @@
-"""host_sim/stopflag.py: SIGTERM/SIGINT as a flag while a command runs."""
+"""host_sim/base/stopflag.py: SIGTERM/SIGINT as a flag while a command runs."""
 import multiprocessing
 import os
 import signal
 
-from host_sim.stopflag import StopFlag
+from host_sim.base.stopflag import StopFlag
 
 
 def test_the_handlers_are_given_back():

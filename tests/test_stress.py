@@ -1,4 +1,4 @@
-"""The randomized physical-play stress (host_sim/stress.py) in CI.
+"""The randomized physical-play stress (host_sim/person/stress.py) in CI.
 
 A seeded simulated person plays random legal games through the unmodified
 firmware with every habit of issue 10 (late prisoners, bumps, wrong colours,
@@ -10,8 +10,7 @@ replays them traced."""
 import pytest
 
 from gogadget import rules as rules_mod, scan
-from host_sim import stress, stress_player
-
+from host_sim.person import stress, stress_player
 CHUNKS = 6
 GAMES_PER_CHUNK = 50  # 300 games in all, a few seconds each chunk on two cores
 
@@ -134,7 +133,7 @@ def test_cli_replay_and_report(tmp_path, capsys):
 
 
 def test_reboot_keeps_the_stones_and_resumes_the_journalled_game():
-    from host_sim.virtual import Simulator
+    from host_sim.sim.virtual import Simulator
 
     sim = Simulator(size=9, sensors="colour", seed=1)
     try:
@@ -163,9 +162,9 @@ def test_reboot_keeps_the_stones_and_resumes_the_journalled_game():
 def test_replay_command_carries_the_run_options():
     opts = stress.Options(sizes=(9,), noise_max=0.03, habits={"bump", "late"})
     cmd = opts.replay_command(42)
-    assert cmd == (".venv/bin/python -m host_sim.stress --replay 42 --sizes 9 --noise-max 0.03"
+    assert cmd == (".venv/bin/python -m host_sim.person.stress --replay 42 --sizes 9 --noise-max 0.03"
                    " --habits bump,late --trace")
-    assert stress.replay_command(42) == ".venv/bin/python -m host_sim.stress --replay 42 --trace"
+    assert stress.replay_command(42) == ".venv/bin/python -m host_sim.person.stress --replay 42 --trace"
     assert stress.parse_habits("none") == set()
     assert stress.parse_habits("all") == set(stress.HABITS)
     assert stress.Options(habits=stress.HABITS).replay_command(1).endswith("--habits all --trace")

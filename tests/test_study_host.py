@@ -1,5 +1,5 @@
 """Problems onto the board (issue 37): `gogadget push` and `make image
-PROBLEMS=folder` (host_sim/study.py, host_sim/tools/uf2.py) check a folder
+PROBLEMS=folder` (host_sim/sim/study.py, host_sim/tools/uf2.py) check a folder
 with the board's own reader and refuse it whole when one file is bad."""
 import io
 import subprocess
@@ -8,7 +8,7 @@ import sys
 import pytest
 
 from conftest import ROOT
-from host_sim import study
+from host_sim.sim import study
 from host_sim.tools import uf2
 from test_uf2 import fake_firmware, parse, read_fs
 

@@ -216,7 +216,7 @@ def test_an_image_for_the_other_board_is_refused(tmp_path, new_files):
 
 
 def test_update_on_the_simulators_store(tmp_path, capsys):
-    from host_sim.simboard import SimBoard
+    from host_sim.sim.simboard import SimBoard
     store = tmp_path / "store"
     sim = SimBoard(size=9, store_dir=str(store))
     sim.app.referee.external_move(1, 10)

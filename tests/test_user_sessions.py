@@ -85,7 +85,7 @@ def grid(text, size=9):
 def lights(text):
     """{vertex: light kind} as the grid shows them (a glyph beside each point)."""
     from gogadget import frame
-    from host_sim import tui
+    from host_sim.faces import tui
     kinds = {tui.glyph(code): frame.NAMES[code] for code in range(1, 16)}
     return {v: kinds[g] for v, (_, g) in grid(text).items() if g != " "}
 
@@ -237,7 +237,7 @@ def gnugo_dead(gnugo, stones):
 
 @pytest.mark.gui
 def test_a_whole_game_against_gnugo_in_the_window(display, gnugo_path, tmp_path):
-    from host_sim.screenshot import grab
+    from host_sim.faces.screenshot import grab
     xdotool = require("xdotool", "(apt-get install xdotool; .ci/run does)")
     require("xwd", "(apt-get install x11-apps; .ci/run does)")
     state_file = tmp_path / "state.json"

@@ -8,8 +8,8 @@ import subprocess
 import sys
 
 from conftest import ROOT
-from host_sim import launch, nextstep, tuiscreen
-from host_sim.virtual import Simulator, make_config
+from host_sim.faces import launch, nextstep, tuiscreen
+from host_sim.sim.virtual import Simulator, make_config
 
 
 def _resigned(sim):

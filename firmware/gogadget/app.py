@@ -87,7 +87,7 @@ class App:
     def poll_host(self, now_ms):
         """One slice of the host link's work; until a host has spoken, one
         look for a byte on the line (allocating nothing).  (A method of its
-        own: host_sim/bench/rp2.py times it apart.)"""
+        own: host_sim/bench/rp2/cycle.py times it apart.)"""
         link = self.link
         if link is None:
             if not self.stream.readinto(self._knock):

@@ -8,6 +8,12 @@ History is kept as a move log (point, colour, captured stones) plus one
 30-bit Zobrist key per position.  A key match is only a hint: superko is
 decided by rebuilding the earlier position from the log and comparing it
 point by point, so a key collision can never forbid a legal move.
+
+Longer than 500 lines because play, capture, superko and undo are one job
+on one move log and one set of work buffers, and every phase of the board
+holds this module (host_sim/tools/memory.py's CORE): split, it would cost
+every phase a second module object, its globals and its names, for no
+phase that could do without either half.
 """
 from array import array
 

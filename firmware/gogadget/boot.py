@@ -81,14 +81,15 @@ def learn_names(config):
     # save, a new game's position; the clock's words for a game on the
     # clock), what a game loads now and then (a take-back, a sensor's fault,
     # the calibration's drift written back); with the room, what a host's
-    # first word loads (the GTP link) and the room's start of a connection
-    # (each connection's and each game's start); a paired board's pairing
+    # first word loads (the GTP link; linkops and guide for its rare
+    # commands) and the room's start of a connection (each connection's
+    # and each game's start); a paired board's pairing
     # and what it does seldom (pairops: the start, the opponent's snapshot,
     # the end taken from there), pairing loaded again with the room's.
     late = ("counting", "score", "font", "sgf", "position", "ending", "gameops", "takeback",
             "viewplain", "hw.calibfile") + (
         ("clockio",) if config.time_control != "none" else ()) + (
-        ("link", "gtp", "ruleopts", "roomjoin") if config.broker else ()) + (
+        ("link", "linkops", "guide", "gtp", "ruleopts", "roomjoin") if config.broker else ()) + (
         ("pairing", "pairops") if config.broker and config.opponent else ())
     for name in late:
         if "gogadget." + name not in sys.modules:  # (one in use stays)

@@ -1,8 +1,15 @@
-"""The board's game on MQTT (docs/ROOM.md): topic names, the message format,
-and the Broadcaster that publishes the referee's game.
+"""The board's game on MQTT (docs/ROOM.md): the message format, and the
+Broadcaster that publishes the referee's game.
 
-The names and the format are defined once here; the relay and the host
-tools import them.
+The format is defined once here, the topics' names in roomnames.py; the
+relay and the host tools import them.
+
+Longer than 500 lines because what is left here is one job, done on every
+move in the room: looking at the referee, the backlog, the snapshot
+streamed into the socket and the publishing share one state list and its
+buffers, so a second module for any of them would be held by the room's
+phase beside this one (a module object, its globals and names more); what
+is done once a connection or once a game is roomjoin.py's already.
 
 Broadcaster(connect, board_id), attached to a referee (App does it:
 App(..., broadcast=b) calls b.attach(app.referee)), publishes, QoS 1, under
@@ -35,7 +42,7 @@ connect(clean_session), publish(topic, msg, retain, qos) returning once
 the broker acknowledged it (QoS 1: PUBACK) and raising OSError when the
 connection fails, ping(), disconnect(), and close() (drop the socket
 without DISCONNECT, so the broker sends the will).  The client must be made with
-keepalive=KEEPALIVE_S.  A new client is made for every connection.
+keepalive=roomnames.KEEPALIVE_S.  A new client is made for every connection.
 
     On the board (main.py):   gogadget.hw.net.mqtt_factory(config)
     On CPython:               host_sim.room.client.factory(url, user, password)
@@ -85,15 +92,6 @@ calls p.poll().  The client then needs umqtt.simple's set_callback,
 subscribe and check_msg too.
 """
 from gogadget.compat import const, forget, ticks_add, ticks_diff
-
-# The room's names, read by the relay and the host tools too (the message
-# format's version and size limit are the host's: host_sim/room/messages.py).
-TOPIC_ROOT = "gogadget/board"
-T_STATUS = "status"  # retained: online, faults; the last will says offline
-T_GAME = "game"  # retained: the snapshot of the whole current game
-T_MOVE = "move"  # events: move, pass, take-back, end; each with its seq
-KEEPALIVE_S = 60  # the MQTT keepalive the client is made with
-_MAX_ID = const(32)
 
 _PING_MS = const(30000)  # idle this long: ping (half the keepalive)
 _RETRY_MIN = const(1000)
@@ -162,20 +160,6 @@ _TAIL = const(34)
 _TOPICS = const(35)  # (status, game, move), bytes
 
 
-def valid_board_id(name):
-    """1-32 characters of a-z A-Z 0-9 - _ (a board's id is its MQTT user)."""
-    if not name or len(name) > _MAX_ID:
-        return False
-    for ch in name:
-        if not (ch.isalpha() or ch.isdigit() or ch == "_" or ord(ch) == 45) or ord(ch) > 127:
-            return False
-    return True
-
-
-def topic(board_id, name):
-    return TOPIC_ROOT + "/" + board_id + "/" + name
-
-
 # -- writing into a bytearray (no strings built) -------------------------------
 
 
@@ -224,8 +208,6 @@ class Broadcaster:
         of a game out of reach; the snapshot covers more); black, white: the
         players' names in the snapshot (None: "Black", "White"); peer: see
         the module notes."""
-        if not valid_board_id(board_id):
-            raise ValueError("bad board id %r (1-32 of a-z A-Z 0-9 - _)" % (board_id,))
         self.ref = referee
         self.factory = connect
         self.board_id = board_id
@@ -234,11 +216,9 @@ class Broadcaster:
         self.peer = peer
         self._client = None
         from gogadget import roomjoin
-        roomjoin.init(self, backlog * _ENTRY, black, white, peer, referee)
+        roomjoin.init(self, backlog * _ENTRY, black, white, peer, referee)  # (the id checked)
         forget("roomjoin")
         self._st[_BACKOFF] = _RETRY_MIN
-        self._st[_TOPICS] = (topic(board_id, T_STATUS).encode(), topic(board_id, T_GAME).encode(),
-                             topic(board_id, T_MOVE).encode())
 
     def attach(self, referee):
         """Publish this referee's game (from the next poll on)."""

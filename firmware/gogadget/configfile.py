@@ -11,7 +11,7 @@ control), the host's gogadget-setup.
 """
 import json
 
-from gogadget.compat import const
+from gogadget.compat import const, forget
 from gogadget.points import check_size, max_handicap
 from gogadget.rules import PRESETS, DEFAULT_PRESET
 from gogadget.scan import SENSOR_KINDS, SENSOR_COLOUR
@@ -188,8 +188,7 @@ def validate(config):
         if not isinstance(getattr(config, name), str):
             raise ValueError("%s must be a string" % name)
     if config.broker:
-        # (only then: the publisher's module is imported for nothing otherwise)
-        from gogadget.broadcast import valid_board_id
+        # (only then: roomnames is loaded for nothing otherwise)
         if not config.board_id:
             raise ValueError("a broker needs a board_id")
         if not valid_board_id(config.board_id):
@@ -197,7 +196,6 @@ def validate(config):
                              % config.board_id)
     _int_range("broker_port", config.broker_port, 1, 65535)
     if config.opponent:
-        from gogadget.broadcast import valid_board_id
         if not config.broker:
             raise ValueError("an opponent needs a broker")
         if not valid_board_id(config.opponent) or config.opponent == config.board_id:
@@ -278,6 +276,16 @@ def save(config, path):
     data["format"] = FORMAT
     with open(path, "w") as f:
         f.write(json.dumps(data))
+
+
+def valid_board_id(name):
+    """roomnames.valid_board_id, its module loaded for the check and let go."""
+    from gogadget import roomnames
+    try:
+        return roomnames.valid_board_id(name)
+    finally:
+        roomnames = None
+        forget("roomnames")
 
 
 def _int_range(name, value, lo, hi):

@@ -2,6 +2,7 @@
 (referee._rare): on MicroPython a module's bytecode is heap, and a game in
 progress needs none of this between a new game and its end.
 
+    start          a fresh game in memory (Referee.start: the board's start too)
     new_game       a new game from the buttons, the host or the count
     keep_unsaved   the last game that could not be kept, before a new one
     undo           a take-back the host or the remote opponent asked for
@@ -12,14 +13,92 @@ progress needs none of this between a new game and its end.
 """
 from gogadget import journal as jn
 from gogadget import signals as sg
-from gogadget.compat import const, forget
+from gogadget.board import Board
+from gogadget.compat import const, forget, zeros
+from gogadget.frame import new_frame
 from gogadget.gamelog import pack_rules, unpack_rules
-from gogadget.points import BLACK, WHITE, colour_name, vertex
-from gogadget.rules import PRESETS, format_points
+from gogadget.points import (EMPTY, BLACK, WHITE, check_size, colour_name, handicap_points,
+                             max_handicap, point, vertex)
+from gogadget.rules import PRESETS, Rules, format_points
+from gogadget.settle import Settler
 from gogadget.view import F_IGNORED, M_CONTRA, age_ms
 
 _TB_NONE = const(0)  # play._TB_NONE
 _TB_CONFIRMED = const(9)  # a slot of Referee._state (referee.py's)
+
+
+def start(ref, size, komi, handicap, preset, free=False):
+    """Referee.start's fresh game in memory (no journal, no events), but
+    for the referee's small numbers: True when the buffers were made anew
+    (a new size), so the referee sets the LED frame's brightness cap."""
+    check_size(size)
+    if ref.unsaved:
+        keep_unsaved(ref)
+    rules = Rules(preset)  # ValueError for an unknown preset
+    if handicap and not 2 <= handicap <= max_handicap(size):
+        raise ValueError("invalid handicap")
+    # Before the game's big buffers: the clock's module and arrays are
+    # small pieces that would otherwise split the heap they leave.
+    ref.set_clock(size)
+    n = size * size
+    made = ref.size != size
+    if made:
+        ref.size = size
+        ref.n = n
+        ref.want = bytearray(n)  # EMPTY/BLACK/WHITE: what belongs on each place
+        ref.prompt = bytearray(n)  # signals.P_* per place
+        ref.mark = bytearray(n)  # view.M_* bits per place
+        ref.fault = bytearray(n)  # view.F_*: ignored places
+        ref.since = zeros("H", n)  # see view.M_CONTRA
+        ref.settler = Settler(size, ref.config)
+        ref.stable = ref.settler.stable  # the settled reading of every place
+        ref.frame = new_frame(size)
+    ref.rules = rules
+    ref.komi = rules.komi if komi is None else float(komi)
+    # Room for a long game in one allocation: growing the move log
+    # later would need the old and the new log at once.
+    ref.board = None  # the old game's board may go before the new one is built
+    ref.board = Board(size, rules.ko, rules.suicide, n + n // 8)
+    ref.starts += 1
+    ref.handicap = handicap
+    ref.setups = []
+    # Free handicap stones arrive later (placed and confirmed, or as
+    # set-up records); fixed ones are known now.
+    ref.free = bool(handicap) and (free or bool(rules.free_placement))
+    if handicap and not ref.free:
+        for r, c in handicap_points(size, handicap):
+            ref.board.setup(BLACK, point(size, r, c))
+        ref.handicap_done()
+    ref.result = ""
+    ref.phase = "setup"
+    ref.resume_phase = "play"
+    ref.log.restart()
+    for i in range(ref.n):
+        ref.want[i] = ref.mark[i] = ref.fault[i] = 0
+    ref.settler.restart()
+    ref.ncontra = ref.oldest = 0
+    ref.ask_stuck = -1  # place the board asks about (is its sensor stuck?)
+    ref._ask_new = False  # New pressed: waiting for Confirm (_ASK_NEW_MS)
+    ref.takeback = _TB_NONE
+    ref.tb_ready = False
+    ref.ask_undo = 0  # the remote opponent took back move N: Confirm takes it back here
+    ref.counted = None
+    ref.text = None
+    ref.scroll = -1
+    # Text the host asked to show (gogadget-show: a clock) in place of
+    # the prompts until shown_until, or until anything happens.
+    ref.shown = None
+    ref.shown_until = 0
+    ref.has_fault = False
+    ref.extras = ref.missings = ref.wrong = ref.pending = ref.unresolved = 0
+    ref.extra = ref.missing = -1
+    ref.placed = 0
+    ref.winner = EMPTY
+    ref.last_seen = True  # the last move has been on the board (take-back allowed)
+    ref.sync_want()
+    ref.log.seen(rules)
+    ref.dirty = True
+    return made
 
 
 def new_game(ref, size=None, komi=None, handicap=None, preset=None, free=False):

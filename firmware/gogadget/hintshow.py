@@ -1,5 +1,5 @@
 """An engine's hints and territory shown on the board (issue 37): GTP
-`gogadget-lights`, sent by the host (host_sim/hints.py) after it asked a
+`gogadget-lights`, sent by the host (host_sim/base/hints.py) after it asked a
 GTP engine; loaded by link.py for the command and let go of after it.
 
     gogadget-lights hint V1 [V2 ...]     V1, the engine's best, steady; the

@@ -9,9 +9,13 @@ most one command, so a slow command or a flood of noise never stalls the
 scan loop.
 
 The commands a controller sends once a game or less (SGF, stored games,
-set-up, replay) are at the end of the class.  Each command is answered by
-the method of its own name (gtp.py), so a GTP name and its handler's are
-one interned name on the board.
+set-up, replay, config) are linkops.py's, loaded for the command and let
+go (Link._run): the link a host holds keeps what runs every move.  Each
+command is answered by the method or function of its own name (gtp.py),
+so a GTP name and its handler's are one interned name on the board.
+Longer than 500 lines because what is left runs every move or is polled
+by a host (gogadget publish asks for the status every look), and the base
+engine's commands the board answers its own way must be methods here.
 
 Bytes are cleaned as GTP 2 section 3.1 says (control characters dropped,
 tabs made spaces); bytes above 127 become '?', so any noise decodes as
@@ -19,11 +23,10 @@ ASCII and fails as an unknown command instead of raising.
 """
 import gc
 
-from gogadget import journal
-from gogadget.compat import const, forget, ticks_add
+from gogadget.compat import const, forget
 from gogadget.board import REASONS
 from gogadget.gtp import Engine, GtpError, _clean, _int
-from gogadget.points import BLACK, WHITE, PASS, MIN_SIZE, MAX_SIZE, colour_name, vertex
+from gogadget.points import BLACK, WHITE, MIN_SIZE, MAX_SIZE, colour_name, vertex
 
 # Longest accepted command: the longest line anything sends the board.
 # Controllers send short commands but for set_free_handicap, which GoGui
@@ -455,7 +458,7 @@ class Link(Engine):
         import binascii
         return binascii.hexlify(self.referee.frame).decode()
 
-    # -- the commands a controller sends once a game or less -------------------
+    # -- the base engine's answers the board cannot give ----------------------
 
     def loadsgf(self, args):
         raise GtpError("the board cannot jump to a position: use gogadget-replay or gogadget-setup")
@@ -466,160 +469,19 @@ class Link(Engine):
             raise GtpError("cannot save file: the board keeps its own records (gogadget-games)")
         return self.referee.sgf()
 
-    def sgf(self, args):
-        return _no_blank_lines(self.referee.sgf())
-
-    def games(self, args):
-        if not self.store:
-            return ""
-        return "\n".join(journal.game_names(self.store))
-
-    def _read_game(self, args):
-        self._args(args, 1)
-        name = args[0]
-        # Stored games are NNNN.sgf (journal.save_game): the only names the
-        # link serves, so no path can reach outside the game folder.
-        if not (len(name) == 8 and name.endswith(".sgf") and name[:4].isdigit()
-                and "/" not in name and "\\" not in name):
-            raise GtpError("bad game name (expected NNNN.sgf)")
-        if not self.store:
-            raise GtpError("no game folder")
-        try:
-            with open(self.store + "/" + name) as f:
-                return f.read()
-        except OSError:
-            raise GtpError("no such game " + name)
-
-    def fetch(self, args):
-        return _no_blank_lines(self._read_game(args))
-
-    def new(self, args):
-        """gogadget-new [size=N] [komi=K] [handicap=H] [rules=PRESET]
-        [placement=free|fixed] (free: Black places the handicap where it likes,
-        whatever the preset says, as an online game's free handicap)."""
-        opts = {}
-        for a in args:
-            key, sep, value = a.partition("=")
-            if not sep or key not in ("size", "komi", "handicap", "rules", "placement"):
-                raise GtpError("expected size=N komi=K handicap=H rules=PRESET placement=free, got "
-                               + a)
-            if key == "placement" and value not in ("free", "fixed"):
-                raise GtpError("placement is free or fixed")
-            try:
-                opts[key] = value if key in ("rules", "placement") else (
-                    float(value) if key == "komi" else int(value))
-            except ValueError:
-                raise GtpError("bad value for " + key)
-        self._new_game(size=opts.get("size"), komi=opts.get("komi"),
-                       handicap=opts.get("handicap"), preset=opts.get("rules"),
-                       free=opts.get("placement") == "free")
-        return ""
-
-    def setup(self, args):
-        """gogadget-setup [b V V ...] [w V V ...]: a position for the person to
-        set up by LED prompts (no arguments: the empty board)."""
-        colour = 0
-        stones = []
-        seen = set()
-        for a in args:
-            if a.lower() in ("b", "black", "w", "white"):
-                colour = self._colour(a)
-                continue
-            if not colour:
-                raise GtpError("colour expected before " + a)
-            pt = self._vertex(a)
-            if pt == PASS or pt in seen:
-                raise GtpError("bad vertex " + a)
-            seen.add(pt)
-            stones.append((colour, pt))
-        self._new_game(stones)
-        return ""
-
-    def guide(self, args):
-        """gogadget-replay NAME | stop: guide the person through a stored game."""
-        if args and args[0] == "stop":
-            self.replay = None
-            return ""
-        text = self._read_game(args)
-        from gogadget import sgf
-        try:
-            game = sgf.parse(text)
-        except ValueError as e:
-            raise GtpError("cannot load %s: %s" % (args[0], e))
-        finally:
-            text = sgf = None
-            forget("sgf", "sgfread")  # rare: on the .mpy path its bytecode need not stay on the heap
-        self._new_game(size=game.size, komi=game.komi)
-        if game.setup:
-            self._new_game(game.setup)
-        self.replay = Replay(self, game)
-        return str(len(game.moves))
-
-
     def remote(self, args):
-        """gogadget-remote colour B|W|none | ask-undo N | resign B|W | count |
-        confirm-count | clock MS N RUNNING [TOOK_MS]: a remote opponent played
-        through the host (`gogadget remote`, gogadget.pairing.Remote on the
-        host): its moves come as `play`; `clock` is their clock as their
-        board says it (clock.Clock.theirs)."""
-        self._args(args, 1, 5)
-        ref = self.referee
-        what = args[0]
-        if what == "clock":
+        """gogadget-remote clock MS N RUNNING [TOOK_MS]: the remote opponent's
+        clock as their board says it (clock.Clock.theirs), sent every move of
+        theirs; its other words (linkops.remote) come once a game or less."""
+        if args and args[0] == "clock":
+            self._args(args, 1, 5)
             from gogadget.clockio import told
-            told(ref, args)
+            told(self.referee, args)
             return ""
-        if len(args) > 2:
-            raise GtpError("syntax error")
-        if what == "colour":
-            self._args(args, 2)
-            ref.remote = 0 if args[1] == "none" else self._colour(args[1])
-            return ""
-        if what == "ask-undo":
-            self._args(args, 2)
-            n = _int(args[1])
-            if n and n == ref.board.moves and ref.ask_undo != n:
-                ref.event("prompt", "opponent takes back move %d: press Confirm" % n)
-            ref.ask_undo = n
-            return ""
-        if what == "resign":
-            self._args(args, 2)
-            if ref.phase not in ("play", "count"):
-                raise GtpError("no game to resign")
-            ref.resign(self._colour(args[1]))
-            return ""
-        if what == "count":
-            if ref.phase != "count":
-                raise GtpError("not counting")
-            return ref.count_result()
-        if what == "confirm-count":
-            if ref.phase != "count":
-                raise GtpError("not counting")
-            ref.confirm_count()
-            return ref.result
-        raise GtpError("expected colour, ask-undo, resign, count or confirm-count")
+        return _ops("remote", self, args)
 
-    def marked(self, args):
-        """gogadget-marked: the stones marked dead by lifting them while
-        counting (kept once the count is confirmed), so a host can propose them
-        as an online game's removed stones."""
-        self._args(args, 0)
-        from gogadget.view import M_DEAD
-        ref = self.referee
-        if ref.phase != "count" and ref.phase != "over":
-            return ""
-        mark = ref.mark
-        return self.vertices([ref.pt(pl) for pl in range(ref.n) if mark[pl] & M_DEAD])
-
-    # -- the game clock (clockgtp.py, loaded for one command) ------------------
-
-    def time_settings(self, args):
-        self._clock_call("gtp_settings", "time_settings", args)
-        return ""
-
-    def kgs_time_settings(self, args):
-        self._clock_call("gtp_settings", "kgs-time_settings", args)
-        return ""
+    # -- the game clock (clockgtp.py, loaded for one command; time_settings
+    # and kgs-time_settings are linkops's) --------------------------------------
 
     def time_left(self, args):
         self._args(args, 3)
@@ -643,168 +505,21 @@ class Link(Engine):
             if self.referee.clock is None:
                 forget("clock")  # loaded for nothing: no time control
 
-    def config(self, args):
-        """gogadget-config [KEY [VALUE]] (configgtp.command)."""
-        return self._config_call("command", args)
-
-    def maintenance(self, args):
-        """gogadget-maintenance: restart with the REPL free (gogadget update)."""
-        return self._config_call("maintenance", args)
-
-    def _config_call(self, fn, args):
-        from gogadget import configgtp
-        try:
-            return getattr(configgtp, fn)(self.referee, args)
-        except ValueError as e:
-            raise GtpError(str(e))
-        finally:
-            configgtp = None
-            forget("configgtp", "configfile")
-
-    def result(self, args):
-        """gogadget-result RESULT: the game ended off the board -- the opponent
-        resigned or a clock ran out on an online server, or the server's agreed
-        count differs from the board's.  RESULT is B+R, W+T, B+F, B+3.5 or 0.
-        Journalled first, so a power cut keeps it; a game already over gets the
-        new result in its kept record."""
-        self._args(args, 1)
-        from gogadget import counting
-        from gogadget import journal as jn
-        from gogadget.gamelog import RESULT_WORDS
-        text = args[0].upper()
-        ref = self.referee
-        if ref.phase not in ("play", "count", "over"):
-            raise GtpError("no game to end")
-        if text == "0":
-            winner = 0
-            value = 0
-        else:
-            if len(text) < 3 or text[0] not in "BW" or text[1] != "+":
-                raise GtpError("expected B+R, W+T, B+F, B+3.5 or 0, got " + args[0])
-            winner = BLACK if text[0] == "B" else 3 - BLACK
-            word = text[2:]
-            value = -1
-            for code in RESULT_WORDS:
-                if RESULT_WORDS[code] == word:
-                    value = code
-            if word == "R":
-                value = 0
-            elif value < 0:
-                try:
-                    value = int(float(word) * 2 + 0.5)
-                except ValueError:
-                    raise GtpError("bad margin " + word)
-                if not 0 < value < 0xFF00:
-                    raise GtpError("bad margin " + word)
-        if ref.result == text:
-            return ""
-        if text[2:] == "R":
-            ref.log.append(ref, jn.K_RESIGN, 3 - winner)
-        else:
-            ref.log.append(ref, jn.K_RESULT, winner, value)
-        if ref.phase != "over":
-            ref.event("result", text + " (told by the host)")
-            counting.finish(ref, winner, text)
-            return ""
-        # Already counted at the board: the told result replaces the board's
-        # own, on the LEDs and in the game's kept record.
-        ref.result = text
-        counting.over(ref, winner)
-        ref.event("result", text + " (told by the host)")
-        path = "%s/%04d.sgf" % (self.store, ref.log.game)
-        if self.store and journal._exists(path):
-            from gogadget import sgf
-            try:
-                with open(self.store + "/game.tmp", "w") as f:
-                    sgf.write_record(f, ref.board, ref.rules, ref.komi, text, ref.date(),
-                                     ref.clock)
-                journal._replace(self.store + "/game.tmp", path)
-                journal._sync()
-            finally:
-                sgf = None
-                forget("sgf")
-        ref.refresh()
-        return ""
-
-    def show(self, args):
-        """gogadget-show TEXT [MS]: TEXT (digits, B W R + - . ; a clock, a
-        count) drawn across the board in the result's font for MS ms (default
-        3000) in place of the prompts; a stone or a button ends it at once.
-        Refused while a stone is waiting to be placed or lifted: the board never
-        hides what it asks for."""
-        self._args(args, 1, 2)
-        ref = self.referee
-        ms = _int(args[1]) if len(args) > 1 else 3000
-        if not 0 < ms <= 60000:
-            raise GtpError("MS must be 1..60000")
-        if ref.phase != "play" or ref.outstanding():
-            raise GtpError("the board is showing what to do")
-        from gogadget import font
-        from gogadget.signals import draw_text
-        cols = font.render(args[0].upper())
-        font = None
-        forget("font")
-        size = ref.size
-        if len(cols) > size:
-            raise GtpError("too wide for a %dx%d board" % (size, size))
-        grid = bytearray(ref.n)
-        draw_text(grid, size, cols, -((size - len(cols)) // 2))
-        ref.shown = grid
-        ref.shown_until = ticks_add(ref.now, ms)
-        ref.paint()
-        return ""
-
-    def lights(self, args):
-        """gogadget-lights hint ... | territory ...: an engine's advice lit
-        (hintshow.py, loaded for the command)."""
-        from gogadget import hintshow
-        try:
-            return hintshow.show(self.referee, args)
-        finally:
-            hintshow = None
-            forget("hintshow")
+    def _run(self, handler, args):
+        # A handler not among the link's methods is one of the commands a
+        # controller sends once a game or less: linkops.py's function of
+        # its name, the module loaded for the command.
+        fn = getattr(self, handler, None)
+        if fn is None:
+            return _ops(handler, self, args)
+        return fn(args)
 
 
-class Replay:
-    """Guides the person through a recorded game: each recorded move is
-    prompted on the LEDs (as an external move) once the previous one has
-    been placed, and a warning event is raised when the board departs."""
-
-    def __init__(self, link, game):
-        self.link = link
-        self.moves = game.moves
-        self.next = 0
-        self.base = link.referee.board.moves
-        self.warned = False
-
-    def step(self):
-        referee = self.link.referee
-        if self.next >= len(self.moves) or referee.outstanding():
-            return
-        board = referee.board
-        if board.moves != self.base + self.next:
-            if not self.warned:
-                self.warned = True
-                self.link.note("replay", "board departs from the record at move " + str(self.next + 1))
-            return
-        colour, pt = self.moves[self.next]
-        code = referee.external_move(colour, pt)
-        if code:
-            self.link.note("replay", "recorded move " + str(self.next + 1) + " is illegal here")
-            self.next = len(self.moves)
-            return
-        self.next += 1
-        self.warned = False
-        if self.next == len(self.moves):
-            self.link.note("replay", "end of the record")
-
-    def event(self, event):
-        if event[0] in ("illegal", "fault", "error") and not self.warned:
-            self.warned = True
-            self.link.note("replay", "board departs from the record at move %d: %s" % (
-                self.next, event[1]))
-
-
-def _no_blank_lines(text):
-    # A GTP response ends at the first empty line.
-    return "\n".join(line for line in text.strip().split("\n") if line.strip())
+def _ops(name, link, args):
+    """linkops.py's `name`(link, args), its module let go of after it."""
+    from gogadget import linkops
+    try:
+        return getattr(linkops, name)(link, args)
+    finally:
+        linkops = None
+        forget("linkops")

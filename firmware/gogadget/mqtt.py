@@ -15,7 +15,7 @@ it a socket timeout and close() another few hundred bytes).
     c.check_msg()                              # one waiting message, if any (never waits)
     c.ping(); c.disconnect(); c.close()        # close: no DISCONNECT, so the will goes out
 
-The keepalive is the Broadcaster's (broadcast.KEEPALIVE_S).  The
+The keepalive is the room's (roomnames.KEEPALIVE_S).  The
 connection's code (the socket, CONNECT) is gogadget.roomjoin's, with the
 Broadcaster's (it joins the room; it is let go between connections).  Every
 wait for the broker is bounded by timeout_s (the socket's timeout,

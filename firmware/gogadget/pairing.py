@@ -74,7 +74,7 @@ def _job(name, *args):
     try:
         return getattr(pairops, name)(*args)
     finally:
-        forget("pairops")
+        forget("pairops roomnames")  # (roomnames: the topics pairops names)
 
 
 class Remote:

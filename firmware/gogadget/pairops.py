@@ -26,7 +26,7 @@ def init(f, board_id, opponent, pair_id, colour, remote, pair_message):
     """Follower.__init__'s work (see there): the ids checked, the state;
     remote and pair_message are pairing's Remote and pair_message."""
     # (imported here: boot.learn_names loads this module before the room's)
-    from gogadget.broadcast import topic, valid_board_id
+    from gogadget.roomnames import topic, valid_board_id
     for name in (board_id, opponent, pair_id):
         if not valid_board_id(name):
             raise ValueError("bad id %r (1-32 of a-z A-Z 0-9 - _)" % (name,))
@@ -66,7 +66,7 @@ def init(f, board_id, opponent, pair_id, colour, remote, pair_message):
 def connected(f, client):
     """A new connection: the Follower's callback and subscriptions on it
     (the opponent's topics made here, not held between connections)."""
-    from gogadget.broadcast import T_GAME, T_MOVE, T_STATUS, topic
+    from gogadget.roomnames import T_GAME, T_MOVE, T_STATUS, topic
     client.set_callback(f.message)
     for leaf in (_T_PAIR, T_GAME, T_MOVE, T_STATUS):
         client.subscribe(topic(f.opponent, leaf).encode(), 1)
@@ -175,7 +175,7 @@ def snapshot(f, msg):
         if not s.to(b"]", None):
             raise ValueError("not a snapshot")
     s = None
-    m = json.loads(doc)
+    m = json.loads(doc)  # pyright: ignore[reportArgumentType]  (both read a bytearray)
     doc = None
     game = m["game"]
     seq = m["seq"]

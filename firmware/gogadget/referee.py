@@ -10,6 +10,7 @@ board (`want`, by place), and the phase decides what the differences mean:
     counting.py   "count": dead stones marked by lifting them
     ending.py     the result journalled, shown and kept; "over"
     view.py       the comparison itself (gameops.py: the stuck-sensor question)
+    gameops.py    the rare jobs: a game's start in memory, a new game, ...
     gamelog.py    the game's journal records, written and replayed
 
 This module holds the state they share, the buttons, the events and the
@@ -21,19 +22,19 @@ the board is asking, most pressing first: a new game (New, then Confirm:
 the unfinished game is kept), a take-back, whether a sensor is stuck, the
 count, the free handicap.  New with no move played starts over at once.
 """
+# A game's state is set up in gameops.start (loaded for a game's start and
+# let go), where pyright cannot follow it.
+# pyright: reportAttributeAccessIssue=false
+
 from gogadget import board as core
 from gogadget import view
 from gogadget import journal as jn
 from gogadget import signals as sg
 from gogadget.compat import const, forget, ticks_diff, zeros
 from gogadget.events import BTN_PASS, BTN_CONFIRM, BTN_NEW, BTN_RESIGN, BTN_STUDY
-from gogadget.frame import new_frame
 from gogadget.gamelog import GameLog, komi_code
-from gogadget.points import (EMPTY, BLACK, WHITE, PASS, check_size, colour_name,
-                             handicap_points, max_handicap, point, vertex)
-from gogadget.rules import Rules
+from gogadget.points import EMPTY, WHITE, PASS, colour_name, vertex
 from gogadget.scan import S_EMPTY
-from gogadget.settle import Settler
 
 _EVENT_SLOTS = const(16)  # events nobody collects are dropped, oldest first
 _STUCK_RETRY_MS = const(1000)  # a contradiction that may not be asked about: look again later
@@ -65,7 +66,7 @@ def _plain():
     use_fast(__import__("gogadget.refereeplain", None, None, ("sync_want",)).sync_want)
 
 
-_TB_NONE = const(0)  # play._TB_NONE: no take-back under way
+_TB_NONE = const(0)  # play._TB_NONE: no take-back under way (gameops.start sets it)
 # Referee._state: the small numbers the referee and its phase modules
 # keep, one preallocated array (an attribute is a name the board interns
 # and a slot in the instance).  The phase modules hold copies of the slots
@@ -118,6 +119,10 @@ class Referee:
     """See the module notes; the public API is in docs/ARCHITECTURE.md.
     Attributes without an underscore are shared with the phase modules."""
 
+    # Set by gameops.start, as the rest of a game's state:
+    n: int  # places (size * size)
+    frame: bytearray  # the LED frame (frame.new_frame)
+
     def __init__(self, config, journal=None):
         if _FAST[0] is None:
             _plain()
@@ -148,80 +153,16 @@ class Referee:
     # -- games -------------------------------------------------------------
 
     def start(self, size, komi, handicap, preset, free=False):
-        """A fresh game in memory (no journal, no events)."""
-        check_size(size)
-        if self.unsaved:
-            _rare("keep_unsaved", self)
-        rules = Rules(preset)  # ValueError for an unknown preset
-        if handicap and not 2 <= handicap <= max_handicap(size):
-            raise ValueError("invalid handicap")
-        # Before the game's big buffers: the clock's module and arrays are
-        # small pieces that would otherwise split the heap they leave.
-        self.set_clock(size)
-        n = size * size
-        if self.size != size:
-            self.size = size
-            self.n = n
-            self.want = bytearray(n)  # EMPTY/BLACK/WHITE: what belongs on each place
-            self.prompt = bytearray(n)  # signals.P_* per place
-            self.mark = bytearray(n)  # view.M_* bits per place
-            self.fault = bytearray(n)  # view.F_*: ignored places
-            self.since = zeros("H", n)  # see view.M_CONTRA
-            self.settler = Settler(size, self.config)
-            self.stable = self.settler.stable  # the settled reading of every place
-            self.frame = new_frame(size)
+        """A fresh game in memory (no journal, no events): gameops.start,
+        loaded for it; the referee's small numbers are reset here."""
+        if _rare("start", self, size, komi, handicap, preset, free):
+            # New buffers for a new size: the LED frame's brightness cap.
             self._state[_BRIGHTNESS] = sg.brightness_cap(
                 len(self.frame) - 1, self.config.budget_ma, self.config.max_brightness)
-        self.rules = rules
-        self.komi = rules.komi if komi is None else float(komi)
-        # Room for a long game in one allocation: growing the move log
-        # later would need the old and the new log at once.
-        self.board = None  # the old game's board may go before the new one is built
-        self.board = core.Board(size, rules.ko, rules.suicide, n + n // 8)
-        self.starts += 1
-        self.handicap = handicap
-        self.setups = []
-        # Free handicap stones arrive later (placed and confirmed, or as
-        # set-up records); fixed ones are known now.
-        self.free = bool(handicap) and (free or bool(rules.free_placement))
-        if handicap and not self.free:
-            for r, c in handicap_points(size, handicap):
-                self.board.setup(BLACK, point(size, r, c))
-            self.handicap_done()
-        self.result = ""
-        self.phase = "setup"
-        self.resume_phase = "play"
-        self.log.restart()
-        for i in range(self.n):
-            self.want[i] = self.mark[i] = self.fault[i] = 0
-        self.settler.restart()
-        self.ncontra = self.oldest = 0
-        self.ask_stuck = -1  # place the board asks about (is its sensor stuck?)
-        self._state[_STUCK_NEXT] = 0
-        self._ask_new = False  # New pressed: waiting for Confirm (_ASK_NEW_MS)
-        self._state[_ASK_NEW_MS] = 0
-        self.takeback = _TB_NONE
-        self.tb_ready = False
-        self.ask_undo = 0  # the remote opponent took back move N: Confirm takes it back here
         st = self._state
+        st[_STUCK_NEXT] = st[_ASK_NEW_MS] = 0
         st[_RESUMED] = st[_REPORTED] = st[_CLEARED] = -1
         st[_TB_CONFIRMED] = st[_TB_CONFIRMED_MS] = st[_MULTI] = st[_OVER_MS] = 0
-        self.counted = None
-        self.text = None
-        self.scroll = -1
-        # Text the host asked to show (gogadget-show: a clock) in place of
-        # the prompts until shown_until, or until anything happens.
-        self.shown = None
-        self.shown_until = 0
-        self.has_fault = False
-        self.extras = self.missings = self.wrong = self.pending = self.unresolved = 0
-        self.extra = self.missing = -1
-        self.placed = 0
-        self.winner = EMPTY
-        self.last_seen = True  # the last move has been on the board (take-back allowed)
-        self.sync_want()
-        self.log.seen(rules)
-        self.dirty = True
 
     def set_clock(self, size=0):
         """The config's time control, full and stopped (a new game, GTP

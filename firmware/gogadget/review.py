@@ -40,7 +40,7 @@ class Review:
         self.root = ""  # the record's first node, as SGF text (properties kept)
         self.at = 0  # moves of the main line on the board
         self.branch = -1  # the move the variation starts from (-1: none)
-        self.state = 5  # (host_sim/nextstep.py reads study.state: 5 is review)
+        self.state = 5  # (host_sim/faces/nextstep.py reads study.state: 5 is review)
 
     def say(self, text):
         self.ref.event("review", text)
@@ -166,7 +166,7 @@ class Review:
 
     def jump(self):
         """Confirm with no variation: on to the position before the next
-        move an engine marked (host_sim/hints.py, mark_drops)."""
+        move an engine marked (host_sim/base/hints.py, mark_drops)."""
         ref = self.ref
         for k in self.drops:
             if k - 1 > self.at:

@@ -14,7 +14,7 @@ handed, never by importing gogadget.broadcast (which imports this module:
 no circle).  The
 Broadcaster's state is one list (b._st); the indices below are
 broadcast.py's, the same numbers (tests/test_broadcast.py checks)."""
-from gogadget.compat import const
+from gogadget.compat import const, forget
 
 # The event message (at most ~80 bytes: an end with its result); the moves
 # go through it on their way to the socket, 20 a write.
@@ -23,7 +23,7 @@ _EV = const(128)
 # "clock":["canadian","B",65000000,255,65000000,255,65000000,65000000,255,65000000],
 # "seq":65535 (the times and the brace follow from the event message's buffer)
 _TAIL = const(200)
-_KEEPALIVE_S = const(60)  # broadcast.KEEPALIVE_S (the same: tests/test_broadcast.py checks)
+_KEEPALIVE_S = const(60)  # roomnames.KEEPALIVE_S (the same: tests/test_broadcast.py checks)
 
 # broadcast.py's indices into b._st (the same numbers):
 _S_GAME = const(0)
@@ -47,8 +47,20 @@ _S_TOPICS = const(35)
 
 
 def init(b, size, black, white, peer, referee):
-    """The Broadcaster's state (Broadcaster.__init__ checked the id, and
-    sets the backoff and the topics); size: the backlog's bytes."""
+    """The Broadcaster's state, its id checked and its topics named (as
+    bytes: the publishing holds no names of roomnames.py's, loaded for
+    this and let go); Broadcaster.__init__ sets the backoff; size: the
+    backlog's bytes."""
+    from gogadget.roomnames import T_GAME, T_MOVE, T_STATUS, topic, valid_board_id
+    board_id = b.board_id
+    try:
+        if not valid_board_id(board_id):
+            raise ValueError("bad board id %r (1-32 of a-z A-Z 0-9 - _)" % (board_id,))
+        topics = (topic(board_id, T_STATUS).encode(), topic(board_id, T_GAME).encode(),
+                  topic(board_id, T_MOVE).encode())
+    finally:
+        topic = valid_board_id = None
+        forget("roomnames")
     names = (b'"Black"' if black is None else json_string(black)) + b',"white":' + (
         b'"White"' if white is None else json_string(white))
     # Figures for the host, the tests and the bench.
@@ -78,8 +90,8 @@ def init(b, size, black, white, peer, referee):
         # The backlog ring, the ends' results; one event message (also the
         # snapshot's moves on their way to the socket); the snapshot's tail:
         bytearray(size), [], bytearray(_EV), bytearray(_TAIL),
-        # The topics (set by the Broadcaster):
-        None]
+        # The topics (status, game, move):
+        topics]
 
 
 def close(b):

@@ -55,7 +55,7 @@ _WHO = ("", "Black", "White")  # by colour: what the person is told
 
 def folder(ref):
     """The problems' folder: config.problems, else problems/ beside the
-    games' folder (on the board: /problems; host_sim/study.py's sim_folder)."""
+    games' folder (on the board: /problems; host_sim/sim/study.py's sim_folder)."""
     f = getattr(ref.config, "problems", None)
     if f:
         return f

@@ -12,7 +12,7 @@
 Host figures are for the unix port on this machine.  No factor turns them
 into RP2040 times (the one used before, x30, had no source and was 3-5x too
 optimistic): the RP2040 figures are measured on the emulated chip in the
-rp2 section (host_sim/bench/rp2.py).
+rp2 section (host_sim/bench/rp2/).
 """
 import io
 import os

@@ -61,7 +61,7 @@ def snapshot(game, seq, rules, moves):
 def measure(moves, rules, runs=RUNS):
     """(new game ms, next snapshot ms): the best of `runs` fresh relays (the
     cost itself: on a shared machine the others only add what else ran)."""
-    from gogadget.broadcast import T_GAME, topic
+    from gogadget.roomnames import T_GAME, topic
     from host_sim.room.games import Room
     t = topic("b1", T_GAME)
     nodes = moves.split(";")[1:]

@@ -10,7 +10,7 @@ How it is measured (this machine: Mosquitto, the relay and the load share it):
   host_sim.room.relay` in its own process (its CPU and RSS read from /proc).
 * The load: every board is the firmware's Broadcaster (the real message
   format, event then snapshot) on a referee-like game (host_sim.room.
-  publish.Mirror: a rules-core Board, game and seq) playing random legal
+  mirror.Mirror: a rules-core Board, game and seq) playing random legal
   moves, one per board every P seconds at random phases.  Not one MQTT
   connection per board: LOADGEN_CLIENTS paho connections carry all the
   boards, as users "loadgen-N" whose ACL entry may write every board's topic
@@ -37,7 +37,8 @@ import tempfile
 import threading
 import time
 
-from gogadget.broadcast import Broadcaster, TOPIC_ROOT
+from gogadget.broadcast import Broadcaster
+from gogadget.roomnames import TOPIC_ROOT
 from gogadget.board import OK
 from host_sim.room.client import NullClient
 
@@ -87,7 +88,7 @@ class Shared:
 
 class LoadBoard:
     def __init__(self, board_id, shared, rng, period):
-        from host_sim.room.publish import Mirror
+        from host_sim.room.mirror import Mirror
         self.id = board_id
         self.m = Mirror()
         m = self.m
@@ -343,7 +344,7 @@ def flood(count=2000, quiet_moves=40):
     flood.  Returns (p50, p99, max) in ms for both, and the flood's rate."""
     import paho.mqtt.client as mqtt
     from host_sim.room.broker import Broker, free_port
-    from gogadget.broadcast import T_GAME, T_MOVE, topic
+    from gogadget.roomnames import T_GAME, T_MOVE, topic
     folder = tempfile.mkdtemp(prefix="gogadget-bench-flood-")
     broker = Broker(os.path.join(folder, "broker"), boards=["loud", "quiet"]).start()
     http_port = free_port()

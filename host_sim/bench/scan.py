@@ -7,7 +7,7 @@ unix port running the real scanner and LED driver, once against the wiring
 model and once against do-nothing pins that isolate the firmware's own
 interpreter cost.  For the RP2040 this section gives only what the hardware
 itself takes (ADC conversions, the WS2812 bitstream, from the datasheets);
-the whole cycle is measured on the emulated chip (host_sim/bench/rp2.py).
+the whole cycle is measured on the emulated chip (host_sim/bench/rp2/).
 
 On the RP2040 the LED chain is written by PIO + DMA (gogadget/hw/ws2812pio.py):
 write() only starts the transfer, so a cycle costs scan + render + DMA

@@ -1,4 +1,4 @@
-"""Sensor margins and design limits on the physical model (host_sim/physics.py).
+"""Sensor margins and design limits on the physical model (host_sim/sim/physics.py).
 
     python -m host_sim.bench sensors        (make bench BENCH=sensors)
 
@@ -30,8 +30,8 @@ import time
 from gogadget import scan
 from gogadget.hw import pins
 from gogadget.points import BLACK, EMPTY, WHITE
-from host_sim import physics as ph
-from host_sim.virtual import Clock, Stones
+from host_sim.sim import physics as ph
+from host_sim.sim.virtual import Clock, Stones
 
 MAX_REPEAT = 500  # scans one measured pass stands for, at most
 TARGET = 1e-7  # misreads per read at nominal: fewer than 1 per 10 million
@@ -227,7 +227,7 @@ def main(argv=()):
     seeds = (1,) if quick else (1, 2, 3)
     started = time.time()
     s = ph.NOMINAL
-    out("physical model (host_sim/physics.py): 6x2 mm N35 magnets %.2f mm above the sensor "
+    out("physical model (host_sim/sim/physics.py): 6x2 mm N35 magnets %.2f mm above the sensor "
         "element, SS49E %.2f mV/mT at %.1f V, %d-bit ADC, %d settle read(s), scan every 20 ms"
         % (s.height_mm, ph.HALL_SENS_MV_MT, ph.VCC, ph.ADC_BITS, pins.SETTLE_READS))
     out("stack-up (host_sim/tools/geometry.py): %.1f mm PCB, sensor and LED on top, a %.1f mm surface "

@@ -1,7 +1,7 @@
 """Study mode's heap on the emulated Pico (issue 37): `make bench BENCH=study`
 (or `python -m host_sim.bench.study [--image UF2]`).
 
-The whole App, as the heap part of host_sim/bench/rp2.py builds it, with a
+The whole App, as the heap part of the rp2 bench (host_sim/bench/rp2/heap.py) builds it, with a
 19x19 problem of a 200-move tree on the flash (problems/bench.sgf, made
 here and checked by the firmware's reader on the host): study mode turned
 on (New held), the problem's stones set up through the scan, a wrong try
@@ -304,8 +304,9 @@ def main(argv=()):
                 files[rel] = p.read_bytes()
         # `problem`: the problem part alone (the review's game has no moves)
         files.update(bench_files(d, 0 if "problem" in parts else REVIEW_MOVES))
+        made = rp2.folders(files)  # gogadget/ and every package of it, problems/
         img = rp2.flash_image(d / "study.img", None, files,
-                              dirs=["gogadget", "gogadget/hw", "games", "problems"],
+                              dirs=made + [x for x in ("games", "problems") if x not in made],
                               blocks=blocks)
         out = asyncio.run(bench.on_pico(img, "import studybench\n", firmware=firmware,
                                         before=bench.REPL_FREE))

@@ -4,9 +4,10 @@ import sys
 import urllib.parse
 
 from host_sim.ogs import proto
-from host_sim.ogs.seat import Seat, SeatError, board_record
+from host_sim.ogs.boardside import SeatError, board_record
+from host_sim.ogs.seat import Seat
 from host_sim.ogs.wire import Account, OgsError, Socket, Trace, credentials, ws_url_for
-from host_sim.serialport import GtpError, LinkClosed
+from host_sim.base.serialport import GtpError, LinkClosed
 
 OGS = "https://online-go.com"
 BETA = "https://beta.online-go.com"  # where OGS asks developers to try things

@@ -15,7 +15,7 @@ import urllib.request
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 from websockets.sync.client import connect
 
-from host_sim.secretfile import private_file
+from host_sim.base.secretfile import private_file
 
 CLIENT = "gogadget"
 CLIENT_VERSION = "0.1.0"

@@ -1,7 +1,7 @@
 """`gogadget remote --sim` and `publish --sim` with no simulator running on
 the game folder: a simulator of the command's own with the person at it.
 
-The person is at the window (or the terminal mode, host_sim/launch.py) on
+The person is at the window (or the terminal mode, host_sim/faces/launch.py) on
 the main thread, which steps the board; the command's host loop
 (host_sim/room/publish.py's HostPublisher, remote.py's HostRemote) runs in
 a thread on the board's GTP link, the session's Wire, as it would on a USB
@@ -18,9 +18,10 @@ import sys
 import threading
 
 from gogadget.points import BLACK, WHITE, vertex
-from host_sim import launch, session
-from host_sim.serialport import GtpClient, LinkClosed
-from host_sim.stopflag import StopFlag
+from host_sim.faces import launch
+from host_sim.sim import session
+from host_sim.base.serialport import GtpClient, LinkClosed
+from host_sim.base.stopflag import StopFlag
 
 WORDS = {BLACK: "black", WHITE: "white"}
 

@@ -28,7 +28,7 @@ import subprocess
 import sys
 import time
 
-from gogadget.broadcast import T_GAME, T_MOVE, T_STATUS, TOPIC_ROOT, valid_board_id
+from gogadget.roomnames import T_GAME, T_MOVE, T_STATUS, TOPIC_ROOT, valid_board_id
 from gogadget.pairing import T_PAIR
 from host_sim import data_dir
 

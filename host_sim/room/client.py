@@ -29,7 +29,7 @@ import time
 
 import paho.mqtt.client as mqtt
 
-from gogadget.broadcast import KEEPALIVE_S
+from gogadget.roomnames import KEEPALIVE_S
 from host_sim.room.broker import parse_url
 
 

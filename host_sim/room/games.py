@@ -44,142 +44,30 @@ the ordering rules of docs/ROOM.md ("Nothing lost, nothing doubled").
   password and throws it off (one client id a user): the board's first
   snapshot when it is back is taken whatever its number.
 * Two paired boards' records show as one card only while nothing of
-  either is hidden (lead()).
+  either is hidden (pairs.lead()).
 
 Games are named `<board>-<game>` (board id, then the board's game number;
 the number is the part after the last "-", so ids with dashes are fine).
 """
-import json
 import logging
 import os
-import re
 import threading
 import time
 from collections import OrderedDict
 
-from gogadget import score, sgf
-from gogadget.broadcast import valid_board_id
-from gogadget.board import OK, REASONS
-from gogadget.points import BLACK, EMPTY, PASS, WHITE, parse_sgf_coord
-from gogadget.rules import KO_NONE, PRESETS, SUICIDE_ALLOWED, Rules
 from gogadget.pairing import T_PAIR
-from host_sim.room.history import board_for
-from host_sim.room.messages import parse, parse_topic
+from host_sim.room.archive import QUOTA_BYTES, QUOTA_GAMES, Archive
+from host_sim.room.cards import Cards
+from host_sim.room.game import Game
+from host_sim.room.judge import build_board, check_result, play_move
 from host_sim.room.logs import Limited
+from host_sim.room.messages import parse, parse_topic
+from host_sim.room.pairs import Pairs
 
 log = logging.getLogger("gogadget.relay")
 
 KEEP_PAST = 20  # finished or abandoned games kept in memory per board
-# What one board may add to the archive in a day (UTC): a tournament board
-# plays a few dozen games a day, each record a few KB (8 KB of moves at most).
-QUOTA_GAMES = 100
-QUOTA_BYTES = 4 << 20
 MAX_GAME_JUMP = 1000  # how far a board's game number may move on at once
-_COUNTED = re.compile(r"([BW])\+(\d+(?:\.\d+)?)|0|Draw")
-_COLOUR = {"B": BLACK, "W": WHITE}
-_STONES = bytes.maketrans(bytes([EMPTY, BLACK, WHITE]), b".bw")
-_GAME_ID = re.compile(r"(.+)-(\d{1,10})")
-_FILE = re.compile(r"(.+-\d{1,10})(?:\.\d{1,2})?\.sgf")  # an archive file: <board>-<game>[.k].sgf
-
-
-def game_id(board, game):
-    return "%s-%d" % (board, game)
-
-
-def split_game_id(name):
-    """'table-3-7' -> ('table-3', 7), or None."""
-    m = _GAME_ID.fullmatch(name or "")
-    if not m or not valid_board_id(m.group(1)):
-        return None
-    return m.group(1), int(m.group(2))
-
-
-class Game:
-    """One board's game as the relay shows it."""
-
-    __slots__ = ("board", "game", "seq", "size", "komi", "rules", "handicap", "black", "white",
-                 "setup", "moves", "phase", "result", "bd", "waiting", "archived", "changed",
-                 "verdict", "archive_name", "clock", "clock_at", "times")
-
-    def __init__(self, board, m):
-        self.board = board
-        self.bd = None
-        self.archived = False
-        self.archive_name = None
-        self.verdict = ""  # the result: "" (none yet), "checked" or "claim"
-        self.waiting = False  # a gap or an event that did not fit: the snapshot will say
-        self.moves = []
-        self.clock = self.clock_at = None
-        self.header(m)
-        self.changed = time.time()
-
-    def header(self, m):
-        for key in ("game", "seq", "size", "komi", "rules", "handicap", "black", "white", "setup",
-                    "phase", "result"):
-            setattr(self, key, m[key])
-        # The clock as it stood in the snapshot, and when that was true: when
-        # the relay had it live; None for a retained copy (a relay restarted:
-        # its age is not known until the board speaks again), unless it is
-        # the figure the relay already had live (docs/CLOCK.md, the owners).
-        clock = m.get("clock")
-        at = m["at"] if "at" in m else time.time()
-        if at is not None or clock != self.clock or not self.clock_at:
-            self.clock_at = at
-        self.clock = clock
-        self.times = m.get("times")  # each move's (s, n) left, as the board's record has it
-
-    @property
-    def name(self):
-        return game_id(self.board, self.game)
-
-    def sgf(self):
-        """The game as SGF, by the firmware's writer."""
-        size = self.size
-        setup = [(_COLOUR[c], parse_sgf_coord(size, p)) for c, p in self.setup]
-        handicap = ()
-        if self.handicap and len(setup) == self.handicap and all(c == BLACK for c, _ in setup):
-            handicap, setup = [pt for _, pt in setup], ()
-        moves = [(_COLOUR[c], parse_sgf_coord(size, p)) for c, p in self.moves]
-        note = VERDICTS.get(self.verdict, "") if self.result else ""
-        out = []
-        sgf.emit(out.append, size, moves, self.komi, handicap, sgf.rules_to_ru(self.rules),
-                 self.result, "", self.black, self.white, note, setup, self._record_clock())
-        return "".join(out)
-
-    def _record_clock(self):
-        """The board's time control and each move's time as the firmware's
-        SGF writer reads a clock (TM/OT, BL/WL, OB/OW); None without them
-        (no clock, or a host's mirror of a USB board, which does not say its
-        settings)."""
-        c = self.clock
-        if c is None or len(c) < 10:
-            return None
-        times = self.times or []
-        return RecordClock(c[0], c[6], c[7], c[8], c[9], [s for s, _ in times],
-                           [n for _, n in times])
-
-    def info(self, status):
-        """The /games.json entry."""
-        return {"id": self.name, "board": self.board, "game": self.game, "black": self.black,
-                "white": self.white, "size": self.size, "komi": self.komi, "rules": self.rules,
-                "handicap": self.handicap, "moves": len(self.moves), "seq": self.seq,
-                "phase": self.phase, "result": self.result, "claim": self.verdict == "claim",
-                "online": bool(status["online"]) if status else False,
-                "current": self.bd is not None, "archived": self.archived,
-                "file": self.archive_name,
-                "sgf": "/game/%s.sgf" % self.name}
-
-
-class RecordClock:
-    """What gogadget.clockio's SGF writer reads of a clock.Clock."""
-
-    unknown = 0xFFFF  # (messages.UNKNOWN_TIME, gogadget.clock's)
-
-    def __init__(self, system, main_ms, period_ms, periods, inc_ms, secs, counts):
-        self.word = system.encode()
-        self.main_ms, self.period_ms, self.periods, self.inc_ms = main_ms, period_ms, periods, \
-            inc_ms
-        self.secs, self.counts = secs, counts
 
 
 class Heard(bytes):
@@ -194,107 +82,6 @@ def heard(payload, retained):
     h = Heard(payload)
     h.at = None if retained else time.time()
     return h
-
-
-VERDICTS = {"checked": "Result checked by the room's relay: its own count of this position.",
-            "claim": "Result as the board claimed it: the room's relay could not check it "
-                     "(a resignation, time, dead stones it cannot see, or rules it cannot name)."}
-
-
-def game_rules(name):
-    """The firmware's Rules for a snapshot's `rules` (a preset's name), or
-    None when the relay cannot name them ("custom", unknown)."""
-    return Rules(name) if name in PRESETS else None
-
-
-def build_board(size, setup, moves, rules="", handicap=0):
-    """A rules-core Board after setup and moves, with the game's own ko and
-    suicide rules (anything goes under rules it cannot name); ValueError
-    naming the first move it refuses.  (Under superko a HashedBoard: the
-    firmware's Board with its positions indexed, so superko is O(1) a move.)"""
-    r = game_rules(rules)
-    ko = r.ko if r else KO_NONE
-    bd = board_for(ko)(size, ko=ko, suicide=r.suicide if r else SUICIDE_ALLOWED,
-                       capacity=max(64, 2 * len(moves)))
-    for c, p in setup:
-        bd.setup(_COLOUR[c], parse_sgf_coord(size, p))
-    if handicap and len(setup) == handicap and all(c == "B" for c, _ in setup):
-        bd.handicap = handicap
-        bd.first = WHITE
-    elif setup:
-        bd.first = EMPTY  # a set-up position: either side may begin
-    for i, (c, p) in enumerate(moves):
-        _play(bd, c, p, i + 1)
-    return bd
-
-
-def _play(bd, c, p, n):
-    pt = parse_sgf_coord(bd.size, p)  # ValueError if off this board
-    colour = _COLOUR[c]
-    turn = bd.to_move()
-    if turn == EMPTY and bd.moves == 0:
-        bd.first = colour  # a set-up position: the first move says who began
-    elif colour != turn:
-        raise ValueError("move %d %s[%s] is out of turn (%s to play)" % (n, c, p, "?BW"[turn]))
-    if pt == PASS:
-        bd.pass_move(colour)
-        return
-    why = bd.play(colour, pt)
-    if why != OK:
-        raise ValueError("move %d %s[%s] is %s" % (n, c, p, REASONS[why]))
-
-
-def check_result(g):
-    """The verdict on g's result: "checked" or "claim"; ValueError when no
-    position and rules could give it (see the module notes)."""
-    m = _COUNTED.fullmatch(g.result)
-    if m is None:
-        return "claim"  # R, T, F, Void, ?: nothing on the board says
-    rules = game_rules(g.rules)
-    if rules is None:
-        return "claim"
-    bd = g.bd
-    if not score.game_over(bd, rules):
-        raise ValueError("a count (%s) before the game is over by its rules (two passes)"
-                         % g.result)
-    claimed = 0.0 if m.group(1) is None else float(m.group(2)) * (1 if m.group(1) == "B" else -1)
-    own = score.count(bd, rules, None, g.komi)
-    if own.result == g.result or (claimed == 0 and own.black == own.white):
-        return "checked"
-    # Dead stones (the players') move the margin between these two ends.
-    stones = [[], [], []]
-    for pt in bd.points():
-        if bd.cells[pt] in (BLACK, WHITE):
-            stones[bd.cells[pt]].append(pt)
-    best = score.count(bd, rules, stones[WHITE], g.komi)
-    worst = score.count(bd, rules, stones[BLACK], g.komi)
-    lo, hi = worst.black - worst.white, best.black - best.white
-    frac = (own.black - own.white) % 1
-    if not lo - 1e-9 <= claimed <= hi + 1e-9 or abs((claimed - frac) % 1) > 1e-9:
-        raise ValueError("%s is not a count of this position with komi %s (between %s and %s)"
-                         % (g.result, g.komi, _margin(lo), _margin(hi)))
-    return "claim"
-
-
-def _margin(v):
-    return "B+%g" % v if v > 0 else "W+%g" % -v if v < 0 else "0"
-
-
-def lead(a, ca, b, cb):
-    """Of two boards' records of one paired game (a played as colour ca, b
-    as cb), the one whose card shows it: the same moves (Black's), or the
-    one a move ahead with its own player's move (the move its board just
-    took, which the other board has still to place).  None when they are not
-    one game so: a board can then neither hide another's moves behind its
-    own record nor show moves on its behalf (docs/ROOM.md, Threat model)."""
-    x, y = a.moves, b.moves
-    if len(x) == len(y):
-        return (a if ca == "B" else b) if x == y else None
-    if len(x) == len(y) + 1 and x[-1][0] == ca and x[:-1] == y:
-        return a
-    if len(y) == len(x) + 1 and y[-1][0] == cb and y[:-1] == x:
-        return b
-    return None
 
 
 class BoardState:
@@ -313,7 +100,7 @@ class BoardState:
         self.fresh = False
 
 
-class Room:
+class Room(Archive, Pairs, Cards):
     def __init__(self, archive=None, keep_past=KEEP_PAST, quota_games=QUOTA_GAMES,
                  quota_bytes=QUOTA_BYTES):
         self.archive = archive
@@ -405,68 +192,6 @@ class Room:
             return "applied"
         return self._event(st, m)
 
-    def _unpair(self, board_id):
-        st = self.boards.get(board_id)
-        if st is None or st.pair is None:
-            return "duplicate"
-        other = self.boards.get(st.pair["opponent"])
-        st.pair = None
-        self._touch(st)
-        if other is not None:
-            self._touch(other)
-        return "applied"
-
-    def paired(self, st):
-        """The opponent's BoardState while the two boards play one game: both
-        pair messages agree (the same game id, each naming the other, the
-        two colours) and both boards show the same game (size, komi, rules,
-        set-up, and the same moves, or one board a move ahead with its own
-        player's move: lead()).  The pairing belongs to the two games it
-        was first seen on (neither of them over), and ends with either (see
-        _end_pair); else None.  So no board can hide another's card by
-        naming it, and a pair message left from an earlier game counts for
-        nothing."""
-        p = st.pair
-        if p is None or st.game is None:
-            return None
-        other = self.boards.get(p["opponent"])
-        q = other.pair if other is not None else None
-        if q is None or q["pair"] != p["pair"] or q["opponent"] != st.id \
-                or q["colour"] == p["colour"] or other.game is None:
-            return None
-        a, b = st.game, other.game
-        if p["game"] is not None or q["game"] is not None:
-            if p["game"] != a.game or q["game"] != b.game:
-                return None  # bound to two other games
-        elif a.phase == "over" or b.phase == "over":
-            return None  # a finished game takes up no pairing
-        if (a.size, a.komi, a.rules, a.setup, a.handicap) \
-                != (b.size, b.komi, b.rules, b.setup, b.handicap) \
-                or (a.phase == "over" and b.phase == "over"):
-            return None  # two games, or one game over (its pairing with it)
-        if lead(a, p["colour"], b, q["colour"]) is None:
-            return None
-        if p["game"] is None:
-            p["game"], q["game"] = a.game, b.game  # bound to these two games
-        return other
-
-    def _end_pair(self, st, g):
-        """st's game g is over or replaced: the pairing bound to it is spent,
-        and so is the opponent's pair message if it named st for the same
-        game; neither id is taken from them again.  (A pair message not yet
-        bound to a game -- one that came before its game's first snapshot --
-        is the next game's, and stays.)"""
-        p = st.pair
-        if p is None or p["game"] != g.game:
-            return
-        other = self.boards.get(p["opponent"])
-        for b in (st, other):
-            if b is not None and b.pair is not None and b.pair["pair"] == p["pair"] \
-                    and (b is st or b.pair["opponent"] == st.id):
-                b.ended_pairs.add(b.pair["pair"])
-                b.pair = None
-                self._touch(b)
-
     def _event(self, st, m):
         g = st.game
         if g is None or m["game"] > g.game:
@@ -482,7 +207,7 @@ class Room:
                 g.waiting = True
                 raise ValueError("move number %d after %d moves" % (m["n"], len(g.moves)))
             try:
-                _play(g.bd, m["c"], m["p"], m["n"])
+                play_move(g.bd, m["c"], m["p"], m["n"])
             except ValueError:
                 g.waiting = True
                 raise
@@ -597,7 +322,7 @@ class Room:
             try:
                 for i in range(k, len(new)):
                     c, p = new[i]
-                    _play(bd, c, p, i + 1)
+                    play_move(bd, c, p, i + 1)
             except ValueError:
                 g.bd = build_board(g.size, g.setup, g.moves[:k], g.rules, g.handicap)
                 g.moves = g.moves[:k]
@@ -618,269 +343,3 @@ class Room:
         st.past[g.game] = g
         while len(st.past) > self.keep_past:
             st.past.popitem(last=False)
-
-    # -- archive --------------------------------------------------------------
-
-    def _maybe_archive(self, g):
-        if g.phase != "over" or not g.result:
-            return
-        st = self.boards.get(g.board)
-        if st is not None and st.game is g:
-            self._end_pair(st, g)  # the paired game is over: so is the pairing
-        if g.archived or not self.archive:
-            return
-        if not g.moves:
-            # A game not started (a resignation before any move, or a board
-            # announcing results ahead): shown, never written to the archive.
-            return
-        if self._spent(g.board):
-            return  # over its quota today: not even its record is made
-        text = g.sgf()
-        base = os.path.join(self.archive, g.name)
-        try:
-            # (A game reopened by a take-back after its end and ended again
-            # gets a file of its own: no file is replaced by another record.)
-            path = self._write_new(base, text, g.board)
-        except OSError as e:
-            log.error("cannot archive %s: %s", base + ".sgf", e)
-            return  # the game's next message tries again
-        if path is None:
-            return  # over the board's quota: shown, not archived
-        g.archived = True  # said only now: the file is there
-        g.archive_name = os.path.basename(path)
-        self.files[g.archive_name] = g.board
-        if st is not None:
-            self._touch(st)
-
-    def _write_new(self, base, text, board=None):
-        """base.sgf holding text: written atomically, unless it holds it
-        already (a relay restarted).  No file is replaced by another record:
-        a base.sgf with another record (a record published ahead for that
-        game number, or the game's own before a take-back after its end) is
-        kept, and text goes beside it (base.2.sgf, ...), so a
-        fake game cannot take a real one's place, and every file is listed
-        in /games.json.  None when the board's quota for the day is spent."""
-        data = text.encode("utf-8")
-        for k in range(1, 100):
-            path = base + (".sgf" if k == 1 else ".%d.sgf" % k)
-            try:
-                with open(path, "rb") as f:
-                    if f.read() == data:
-                        return path
-                continue
-            except FileNotFoundError:
-                pass
-            if board is not None and not self._quota(board, len(data)):
-                return None
-            if k > 1:
-                log.warning("%s.sgf holds another record: this one is %s", base, path)
-            tmp = path + ".tmp"
-            try:
-                with open(tmp, "wb") as f:
-                    f.write(data)
-                    f.flush()
-                    os.fsync(f.fileno())
-                os.replace(tmp, path)
-            except OSError:
-                try:
-                    os.remove(tmp)
-                except OSError:
-                    pass
-                raise
-            self.counts["archived"] += 1
-            log.info("archived %s", path)
-            return path
-        raise OSError("%s.sgf: too many different records" % base)
-
-    def _quota(self, board, nbytes):
-        """May the board have one more file of nbytes archived
-        today (UTC)?  Counted when yes; when no, one log line a board a day
-        says so (issue 36: one board filled the archive with 300 one-move
-        games in 6 s)."""
-        day = time.strftime("%Y-%m-%d", time.gmtime(self.now()))
-        q = self._quota_of(board, day)
-        if q[1] + 1 > self.quota_games or q[2] + nbytes > self.quota_bytes:
-            self.counts["over_quota"] += 1
-            if q[3] != day:
-                q[3] = day  # said once a board a day
-                line = ("%s: archive quota reached (%d games, %d bytes a board a day): its "
-                        "further games today are shown, not archived" % (
-                            board, self.quota_games, self.quota_bytes))
-                log.warning(line)
-                if self.on_log:
-                    self.on_log(line)
-            return False
-        q[1] += 1
-        q[2] += nbytes
-        return True
-
-    def _spent(self, board):
-        """Was the board's quota reached today (and said)?  Then nothing more
-        of it is archived today.  (Cheap: every message of a finished game
-        tries to archive it until it is.)"""
-        q = self.quotas.get(board)
-        return q is not None and q[3] == time.strftime("%Y-%m-%d", time.gmtime(self.now()))
-
-    def _quota_of(self, board, day):
-        """[day, files, bytes, the day it was said] for the board, today's."""
-        q = self.quotas.get(board)
-        if q is None:
-            q = self.quotas[board] = [day, 0, 0, None]
-        elif q[0] != day:
-            q[:3] = [day, 0, 0]
-        return q
-
-    def _scan_archive(self):
-        """The files already in the archive (earlier runs): listed in
-        /games.json and served, and today's counted against their boards'
-        quotas."""
-        today = time.strftime("%Y-%m-%d", time.gmtime(self.now()))
-        for name in sorted(os.listdir(self.archive)):
-            m = _FILE.fullmatch(name)
-            parts = split_game_id(m.group(1)) if m else None
-            if parts is None:
-                continue
-            path = os.path.join(self.archive, name)
-            try:
-                info = os.lstat(path)
-            except OSError:
-                continue
-            if not os.path.isfile(path) or os.path.islink(path):
-                continue
-            self.files[name] = parts[0]
-            if time.strftime("%Y-%m-%d", time.gmtime(info.st_mtime)) == today:
-                q = self._quota_of(parts[0], today)
-                q[1] += 1
-                q[2] += info.st_size
-
-    def archive_files(self):
-        """Every file in the archive, this run's and earlier ones', by name:
-        each is served as /archive/<name> (archive_file)."""
-        with self.lock:
-            return sorted(self.files)
-
-    # -- what the web side reads -----------------------------------------------
-
-    def summary(self, st):
-        """A board's card for the page, as JSON text (cached until it changes)."""
-        if st.json is not None:
-            return st.json
-        s = st.status or {"online": False, "faults": 0, "note": ""}
-        d = {"id": st.id, "online": s["online"], "faults": s["faults"], "note": s["note"]}
-        other = self.paired(st)
-        if other is not None:
-            # One game on two boards: the page shows it once, on Black's card.
-            d["pair"] = st.pair["pair"]
-            d["opponent"] = other.id
-            d["mirror"] = lead(st.game, st.pair["colour"], other.game,
-                               other.pair["colour"]) is not st.game
-        g = st.game
-        if g is not None:
-            bd = g.bd
-            size = g.size
-            w = size + 1
-            cells = bd.cells
-            stones = b"".join(cells[(r + 1) * w:(r + 1) * w + size]
-                              for r in range(size - 1, -1, -1)).translate(_STONES)
-            last = g.moves[-1] if g.moves else None
-            d.update(game=g.game, seq=g.seq, size=size, komi=g.komi, rules=g.rules,
-                     handicap=g.handicap, black=g.black, white=g.white, phase=g.phase,
-                     result=g.result, claim=g.verdict == "claim", n=len(g.moves),
-                     moves=",".join(c + p for c, p in g.moves),
-                     stones=stones.decode("ascii"),
-                     last=(last[0] + last[1]) if last else "",
-                     lastcap=len(bd.captured_stones()) if bd.moves else 0,
-                     captures=[bd.prisoners[BLACK], bd.prisoners[WHITE]],
-                     waiting=g.waiting, sgf="/game/%s.sgf" % g.name,
-                     at=int(g.changed * 1000))
-            if g.clock is not None:
-                d.update(self._clocks(st, g, other))
-        st.json = json.dumps(d, separators=(",", ":"))
-        return st.json
-
-    def _clocks(self, st, g, other):
-        """The card's clocks, each player's from the board that owns it
-        (docs/CLOCK.md): a board alone owns both; of two paired boards, each
-        its own player's.  clock: [system, running, B ms, B n, W ms, W n] as
-        the snapshot's, running only if its owner says so; clock_at: when
-        each figure was true (ms since the epoch; None: not known, a retained
-        copy after a relay restart); clock_online: is each owner online.
-        The page counts a figure down only while it is known and its owner
-        online, and marks it stale otherwise."""
-        owners = [st, st]
-        if other is not None and other.game is not None and other.game.clock is not None:
-            owners = [st, other] if st.pair["colour"] == "B" else [other, st]
-        clock = list(g.clock[:6])
-        clock[1] = ""
-        at, online = [], []
-        for i, b in enumerate(owners):
-            c = b.game.clock
-            colour = "BW"[i]
-            clock[2 + 2 * i:4 + 2 * i] = c[2 + 2 * i:4 + 2 * i]
-            if c[1] == colour:
-                clock[1] = colour
-            at.append(int(b.game.clock_at * 1000) if b.game.clock_at else None)
-            online.append(bool(b.status and b.status["online"]))
-        return {"clock": clock, "clock_at": at, "clock_online": online}
-
-    def take_dirty(self):
-        """The summaries of the boards changed since the last call."""
-        with self.lock:
-            ids, self.dirty = self.dirty, set()
-            return [self.summary(self.boards[i]) for i in sorted(ids)]
-
-    def full_state(self):
-        with self.lock:
-            return [self.summary(self.boards[i]) for i in sorted(self.boards)]
-
-    def games(self):
-        with self.lock:
-            out = []
-            for i in sorted(self.boards):
-                st = self.boards[i]
-                for g in st.past.values():
-                    out.append(g.info(st.status))
-                if st.game is not None:
-                    out.append(st.game.info(st.status))
-            return out
-
-    def find(self, name):
-        """The Game called `<board>-<game>`, current or kept; None if unknown."""
-        parts = split_game_id(name)
-        if parts is None:
-            return None
-        with self.lock:
-            st = self.boards.get(parts[0])
-            if st is None:
-                return None
-            if st.game is not None and st.game.game == parts[1]:
-                return st.game
-            return st.past.get(parts[1])
-
-    def sgf(self, name):
-        """SGF text of a game, live or final (an archived game from an earlier
-        run is read from the archive); None if unknown, or if the archive
-        holds several records under that name (a record published ahead of
-        the board's): the relay does not choose one, /games.json lists them
-        all (archive_files)."""
-        with self.lock:
-            g = self.find(name)
-            if g is not None:
-                return g.sgf()
-            if not split_game_id(name) or name + ".2.sgf" in self.files:
-                return None
-        return self.archive_file(name + ".sgf")
-
-    def archive_file(self, name):
-        """The text of an archive file by its name (one archive_files()
-        lists, this run's or earlier ones'), as written; None for any other
-        name: nothing else of the disk is read."""
-        with self.lock:
-            known = self.archive and name in self.files
-        if not known:
-            return None
-        try:
-            with open(os.path.join(self.archive, name), encoding="utf-8") as f:
-                return f.read()
-        except OSError:
-            return None

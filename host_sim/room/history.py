@@ -32,7 +32,7 @@ def board_for(ko):
 class HashedBoard(Board):
     """gogadget.board.Board with an exact index of its history's positions,
     for a game under superko (positional or situational: the ko rules that
-    look further back than the last two moves; games.build_board makes a
+    look further back than the last two moves; judge.build_board makes a
     plain Board for the others)."""
 
     def clear(self):

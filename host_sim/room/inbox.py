@@ -34,7 +34,7 @@ import logging
 import threading
 import time
 
-from gogadget.broadcast import TOPIC_ROOT
+from gogadget.roomnames import TOPIC_ROOT
 from host_sim.room.logs import Limited
 
 log = logging.getLogger("gogadget.relay")

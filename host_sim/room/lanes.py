@@ -40,7 +40,7 @@ for one message a busy board in the relay's inbox (inbox.py).
 import logging
 import threading
 
-from gogadget.broadcast import TOPIC_ROOT, valid_board_id
+from gogadget.roomnames import TOPIC_ROOT, valid_board_id
 from host_sim.room.broker import lane_user
 
 log = logging.getLogger("gogadget.relay")

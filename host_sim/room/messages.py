@@ -20,7 +20,7 @@ import json
 import math
 import re
 
-from gogadget.broadcast import T_GAME, T_MOVE, T_STATUS, TOPIC_ROOT, valid_board_id
+from gogadget.roomnames import T_GAME, T_MOVE, T_STATUS, TOPIC_ROOT, valid_board_id
 from gogadget.pairing import T_PAIR
 from gogadget.points import MAX_SIZE, MIN_SIZE, SGF_LETTERS
 

@@ -24,7 +24,7 @@ from gogadget.compat import ticks_ms
 from gogadget.pairing import Follower
 from gogadget.points import colour_name, vertex
 from host_sim.room.publish import HostPublisher
-from host_sim.serialport import GtpError
+from host_sim.base.serialport import GtpError
 
 
 class LinkReferee:
@@ -70,7 +70,7 @@ class LinkReferee:
 
     @property
     def clock(self):
-        """The board's clock as its status says it (publish.MirrorClock),
+        """The board's clock as its status says it (mirror.MirrorClock),
         with whose turn it is here; the Follower gives it their figure
         (theirs), which goes to the board as `gogadget-remote clock`."""
         clock = self.host.mirror.clock
@@ -219,7 +219,7 @@ def add_arguments(p):
 
 def cmd_remote(args, open_link, **run):
     """open_link(): a new link to the board (the CLI's Connection); run:
-    publish.run_host's runner and out (host_sim/room/atsim.py)."""
+    hostcmd.run_host's runner and out (host_sim/room/atsim.py)."""
     from host_sim.room import publish
     colour = 1 if args.colour.upper() == "B" else 2
 

@@ -23,9 +23,7 @@ No package registry ships a MicroPython firmware for the RP2040, so none
 comes with the project: find_firmware looks where the person put one.
 """
 import asyncio
-import hashlib
 import os
-import re
 import sys
 from pathlib import Path
 
@@ -34,18 +32,15 @@ FIRMWARE = ROOT / "firmware"
 sys.path.insert(0, str(FIRMWARE)) if str(FIRMWARE) not in sys.path else None
 
 from gogadget.hw import pins  # noqa: E402
-from host_sim.tools import uf2  # noqa: E402
-
-# littlefs as the official rp2 firmware formats the Pico's flash (1408 KiB
-# at 4 KB; host_sim/tools/uf2.py's LAYOUTS has both boards).
-FS_BLOCK = uf2.FS_BLOCK
-FS_BLOCKS = uf2.LAYOUTS["pico"].fs_blocks
-FS_VERSION = uf2.FS_VERSION
-
-# Where the emulated Pico's firmware comes from: --image PATH where a tool
-# takes one, else this variable (a UF2 file or a folder of them), else the
-# user's cache folder (cache_dir()).
-ENV = "GOGADGET_UF2"
+from host_sim.tools import uf2  # noqa: E402,F401
+# Each job in a module of its own (firmware: the UF2; flash: the littlefs
+# image; ledtap: the LED chain), named here as before they were split.
+from host_sim.rp2.firmware import (  # noqa: E402,F401
+    ENV, _layout, _newest_first, cache_dir, describe_firmware, find_firmware, firmware_path,
+    firmware_source, missing_packages, uf2_board, uf2_payload, unavailable)
+from host_sim.rp2.flash import (  # noqa: E402,F401
+    FS_BLOCK, FS_BLOCKS, FS_VERSION, build_mpy, flash_image, folders, fs_blocks, read_image)
+from host_sim.rp2.ledtap import WS2812_LATCH_NS, WS2812_ONE_NS, LedTap  # noqa: E402,F401
 
 # Raw 12-bit ADC values of the virtual sensors (read_u16 gives v << 4 | v >> 8):
 # mid-rail when empty, +-500 counts (about 0.4 V) under a stone, which the
@@ -53,182 +48,6 @@ ENV = "GOGADGET_UF2"
 ADC_EMPTY = 2048
 ADC_BLACK = 2548
 ADC_WHITE = 1548
-
-WS2812_ONE_NS = 560  # a high pulse longer than this is a 1 (T0H 250-400 ns, T1H 700-875 ns)
-WS2812_LATCH_NS = 50000
-
-
-def cache_dir():
-    """${XDG_CACHE_HOME:-~/.cache}/gogadget/firmware: where a person keeps
-    the official UF2s (a relative XDG_CACHE_HOME is ignored, as the XDG
-    spec says)."""
-    base = os.environ.get("XDG_CACHE_HOME", "")
-    if not os.path.isabs(base):
-        base = os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "gogadget" / "firmware"
-
-
-def firmware_source(image=None):
-    """(what to look in, how it was named): image when given, else
-    $GOGADGET_UF2, else the cache folder."""
-    if image:
-        return Path(image).expanduser(), "--image %s" % image
-    given = os.environ.get(ENV, "")
-    if given:
-        return Path(given).expanduser(), "%s=%s" % (ENV, given)
-    return cache_dir(), "the cache folder %s" % cache_dir()
-
-
-def _layout(board):
-    """uf2.LAYOUTS' entry for a board named either way ("pico_w" is rp2040py's)."""
-    return uf2.LAYOUTS[board.replace("_", "-")]
-
-
-def _newest_first(path):
-    # RPI_PICO-20260101-v1.29.0.uf2: the date, then the version, by number
-    return [int(t) if t.isdigit() else t for t in re.split(r"(\d+)", path.name)]
-
-
-def find_firmware(board="pico", image=None, source=None):
-    """(UF2 path, None) for the board ("pico" or "pico_w"), or (None, why
-    not).  Looks in one place (firmware_source): a file is taken when it is
-    MicroPython for that board; in a folder the newest RPI_PICO-*.uf2 (the
-    Pico) or RPI_PICO_W-*.uf2 (the Pico W) that is, by its name's date and
-    version.  Either way the board is told by content too (a Pico W build
-    names its board).  source: firmware_source()'s answer taken earlier
-    (the tests take it before they change XDG_*)."""
-    layout = _layout(board)
-    where, named = source or firmware_source(image)
-    if where.is_dir():
-        candidates = sorted(where.glob(layout.micropython + "-*.uf2"), key=_newest_first,
-                            reverse=True)
-    elif where.is_file():
-        candidates = [where]
-    else:
-        candidates = []
-    refused = []
-    for path in candidates:
-        try:
-            if uf2.board_of(uf2.read_blocks(path)) == layout.board:
-                return path, None
-            refused.append("%s is not for the %s" % (path.name, layout.micropython))
-        except uf2.ImageError as exc:
-            refused.append(str(exc))
-    if where.is_file() or where.is_dir():
-        what = "%s holds no %s firmware" % (named, layout.micropython) if not refused \
-            else "%s: %s" % (named, "; ".join(refused))
-    else:
-        what = "%s does not exist" % named if not named.startswith("the cache") \
-            else "nothing in %s" % where
-    return None, (
-        "no MicroPython UF2 for the %s (%s-*.uf2) at hand (%s): download the official one from "
-        "https://micropython.org/download/%s/ (or with mpflash, PyPI) into %s, or name it "
-        "(a file or its folder) with %s=PATH; no package registry ships one, so the emulated "
-        "Pico's tests skip without it, CI included"
-        % ("Pico W" if layout.board == "pico-w" else "Pico", layout.micropython, what,
-           layout.micropython, cache_dir(), ENV))
-
-
-def firmware_path(board="pico", image=None):
-    """The UF2 find_firmware finds, or None."""
-    return find_firmware(board, image)[0]
-
-
-def uf2_payload(path):
-    """The bytes a UF2 file puts in flash, in block order."""
-    return uf2.payload(uf2.read_blocks(path))
-
-
-def uf2_board(path):
-    """rp2040py's board for a MicroPython UF2: "pico_w" when the build names
-    the Pico W (its radio needs that board's model to boot), else "pico"."""
-    return uf2.LAYOUTS[uf2.board_of(uf2.read_blocks(path))].emulated if path else "pico"
-
-
-def describe_firmware(path):
-    """The firmware's banner (what its REPL prints first), file name and
-    sha256: what a figure measured on it names."""
-    data = Path(path).read_bytes()
-    name = uf2.banner(uf2.read_blocks(path)) or "MicroPython of unknown version"
-    return "%s (%s, sha256 %s)" % (name, Path(path).name, hashlib.sha256(data).hexdigest())
-
-
-def missing_packages():
-    """None when the emulator's packages are installed, else what to do."""
-    for mod, pkg in (("rp2040py", "rp2040py"), ("littlefs", "littlefs-python")):
-        try:
-            __import__(mod)
-        except ImportError:
-            return "%s is not installed (make venv)" % pkg
-    return None
-
-
-def unavailable(board="pico", image=None):
-    """None when the emulated Pico can run here, else why not (a skip reason)."""
-    return missing_packages() or find_firmware(board, image)[1]
-
-
-def build_mpy(out):
-    """`make mpy` into out (a Path); returns out."""
-    import io
-
-    from host_sim.tools.mpy import build
-    build(out=Path(out), stream=io.StringIO())
-    return Path(out)
-
-
-def fs_blocks(firmware):
-    """The littlefs blocks the official firmware of a UF2's board gives its
-    file system: 352 on a Pico, 212 on a Pico W, whose radio firmware takes
-    flash (uf2.LAYOUTS)."""
-    return _layout(uf2_board(firmware)).fs_blocks
-
-
-def flash_image(dest, build_dir=None, files=None, dirs=(), blocks=FS_BLOCKS):
-    """A littlefs image of the Pico's flash: everything under build_dir
-    (main.py, gogadget/...) plus files {name: bytes} in dirs (made first).
-    blocks: the file system's size (fs_blocks(board)).  Returns dest."""
-    from littlefs import LittleFS, UserContext
-    ctx = UserContext(buffsize=FS_BLOCK * blocks)
-    fs = LittleFS(context=ctx, block_size=FS_BLOCK, block_count=blocks, prog_size=256,
-                  disk_version=FS_VERSION)
-    if build_dir is not None:
-        build_dir = Path(build_dir)
-        for p in sorted(build_dir.rglob("*")):
-            rel = p.relative_to(build_dir).as_posix()
-            if rel.startswith("."):
-                continue
-            if p.is_dir():
-                fs.mkdir(rel)
-            elif p.suffix in (".py", ".mpy"):
-                with fs.open(rel, "wb") as f:
-                    f.write(p.read_bytes())
-    for d in dirs:
-        fs.mkdir(d)
-    for name, data in (files or {}).items():
-        with fs.open(name, "wb") as f:
-            f.write(data)
-    fs.unmount()
-    Path(dest).write_bytes(bytes(ctx.buffer))
-    return Path(dest)
-
-
-def read_image(path):
-    """{name: bytes} of every file in a littlefs image (a dumped flash)."""
-    from littlefs import LittleFS, UserContext
-    data = Path(path).read_bytes()
-    ctx = UserContext(buffsize=len(data))
-    ctx.buffer[:] = data
-    # No disk_version: the board formats with its own littlefs version.
-    fs = LittleFS(context=ctx, block_size=FS_BLOCK, block_count=len(data) // FS_BLOCK, mount=True)
-    out = {}
-    for root, _dirs, names in fs.walk("/"):
-        for n in names:
-            p = (root.rstrip("/") + "/" + n).lstrip("/")
-            with fs.open(p, "rb") as f:
-                out[p] = f.read()
-    fs.unmount()
-    return out
 
 
 def patch_usb(dev):
@@ -258,77 +77,6 @@ def patch_usb(dev):
 
     usb.on_endpoint_read = on_read
     cdc.send_serial_byte = send
-
-
-class LedTap:
-    """Decodes the WS2812 bitstream the PIO program drives on a GPIO into
-    frames of (r, g, b) per LED.
-
-    Bits are told apart by where the state machine is when the line rises
-    (hw/ws2812pio.py's program: `jmp not_x` sends a 1 on to `jmp bitloop`,
-    a 0 to `nop`), not by pulse widths: rp2040py steps PIO one instruction
-    per CPU instruction or idle jump, so while the core sleeps the emulated
-    pulses stretch and shrink in ways the real chip's do not (its PIO runs
-    on its own clock; hardware/README.md).  A frame is `count` LEDs of 24
-    bits; frames follow each other bit-exactly from the first rising edge.
-    `started_ns` is when a frame's first bit went out and `ended_ns` when it
-    ends on a real chain: that plus count x 24 x 1.25 us (800 kHz)."""
-
-    BIT_NS = 1250
-
-    def __init__(self, dev, gpio, count, sm=0):
-        self.clock = dev.simulator.clock
-        self.sm = dev.mcu.pio[sm // 4].machines[sm % 4]
-        self.count = count
-        self.bits = []
-        self.frames = 0  # complete frames seen
-        self.last = None  # the last complete frame: list of (r, g, b)
-        self.started_ns = 0  # first bit of the frame being received
-        self.last_started_ns = 0  # ... of the last complete frame
-        self.ended_ns = 0  # when the last complete frame ends on a real chain
-        self.glitches = 0
-        self.bad = 0
-        dev.mcu.gpio[gpio].add_listener(self._edge)
-
-    def _edge(self, value, last_value):
-        try:
-            high = int(value) == 1
-        except (TypeError, ValueError):
-            high = str(value) in ("1", "High", "GPIOPinState.High")
-        if not high:
-            return
-        sm = self.sm
-        # after `jmp not_x` the pc is at bitloop's `jmp` (a 1) or at `nop` (a 0)
-        step = sm.pc - sm.wrap_bottom
-        if step != 2 and step != 3:
-            self.glitches += 1  # a rise not from the bit loop
-            return
-        bit = 1 if step == 2 else 0
-        bits = self.bits
-        if not bits:
-            self.started_ns = self.clock.nanos
-        bits.append(bit)
-        if len(bits) == 24 * self.count:
-            self._close()
-
-    def _close(self):
-        bits = self.bits
-        self.bits = []
-        leds = []
-        for k in range(0, len(bits), 24):
-            v = 0
-            for b in bits[k:k + 24]:
-                v = v << 1 | b
-            g, r, b = v >> 16, (v >> 8) & 255, v & 255
-            leds.append((r, g, b))
-        self.last = leds
-        self.last_started_ns = self.started_ns
-        self.ended_ns = self.started_ns + 24 * self.count * self.BIT_NS
-        self.frames += 1
-
-    def poll(self):
-        """The last complete frame (None before the first)."""
-        return self.last
 
 
 class Pico:
@@ -373,7 +121,7 @@ class Pico:
         self.on_read = None
         # Called as adc_source(channel, c2, c1) -> raw 12-bit value at every
         # conversion instead of the ideal sensors above (physics_adc.py
-        # hands it host_sim.physics's analog path); None: the ideal ones.
+        # hands it host_sim.sim.physics's analog path); None: the ideal ones.
         self.adc_source = None
         self.out = bytearray()  # everything the console printed
         self._seen = 0

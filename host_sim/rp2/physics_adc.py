@@ -1,4 +1,4 @@
-"""host_sim.physics's sensors on the emulated Pico's ADC inputs.
+"""host_sim.sim.physics's sensors on the emulated Pico's ADC inputs.
 
 The firmware's own scan path (hw/muxscan.py running hw/muxplan.py's plan,
 driven through the SIO and ADC registers, the classifier, calib.py's Calibration and its drift
@@ -25,11 +25,9 @@ read_raw does first on every pass (scan, calibration and self-test alike).
 """
 from gogadget import frame as F
 from gogadget.hw import muxplan, pins
-from host_sim import physics, virtual
-
-
+from host_sim.sim import physics, virtual
 class EmulatedClock:
-    """The emulated Pico's time, as host_sim.physics reads a clock."""
+    """The emulated Pico's time, as host_sim.sim.physics reads a clock."""
 
     def __init__(self, pico):
         self.pico = pico

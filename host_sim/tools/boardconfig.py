@@ -9,7 +9,7 @@ With --sim the board is the simulator's (its store folder is the virtual
 board's flash: config.json and secrets.json are written there)."""
 import sys
 
-from host_sim.serialport import GtpError
+from host_sim.base.serialport import GtpError
 
 
 def add_arguments(p):
@@ -35,7 +35,7 @@ def gtp_line(args):
 
 
 def cmd_config(args, connect, out=sys.stdout, err=sys.stderr):
-    """connect(args) -> cli.Connection (send, close)."""
+    """connect(args) -> commands.link.Connection (send, close)."""
     try:
         line = gtp_line(args)
     except ValueError as exc:

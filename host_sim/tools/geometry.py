@@ -42,7 +42,7 @@ ROD_MM = 1000
 # bottom to top: the 1.6 mm board, the sensor and LED soldered on its top,
 # the playing surface resting on the LEDs (the tallest parts), the stone on
 # it with its magnet glued flush into a recess in its underside.  The
-# generator (host_sim/tools/pcb) and the physics model (host_sim/physics.py)
+# generator (host_sim/tools/pcb) and the physics model (host_sim/sim/physics.py)
 # both take their figures from here.
 PCB_THICKNESS_MM = 1.6  # the fab class's (host_sim/tools/fab/fabrules.py)
 LED_HEIGHT_MM = 1.6  # WS2812B-5050 body (Worldsemi WS2812B datasheet: 5.0 x 5.0 x 1.6 mm)

@@ -297,7 +297,7 @@ def make_image(firmware, board=None, build=BUILD, out=None, config=None, commit=
     all is well; returns its path."""
     blocks, layout = check_firmware(firmware, board)
     files = board_files(build, layout.board, config, commit)
-    files.update(extra or {})  # problems/ (host_sim/study.py)
+    files.update(extra or {})  # problems/ (host_sim/sim/study.py)
     fs = filesystem(files, layout)
     data = merge(blocks, layout, fs)
     out = Path(out) if out else image_path(layout.board, build)
@@ -356,7 +356,7 @@ def cmd_image(args, stream=sys.stdout):
         check_firmware(args.firmware, args.board)  # refused before anything is built
         extra = None
         if getattr(args, "problems", None):
-            from host_sim import study
+            from host_sim.sim import study
             extra = study.image_files(args.problems, json.loads(default_config())["size"])
         if not args.no_build:
             build_mpy(BUILD)

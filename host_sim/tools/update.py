@@ -38,6 +38,8 @@ import time
 from pathlib import Path
 
 from host_sim.tools import formats as fm
+# A board's console (and the names tests and room boards take from here).
+from host_sim.tools.console import ConsoleError, ask, back_after_reset, transport_for  # noqa: F401
 
 STEPS = ("clear", "package", "marker", "lib", "main", "switch", "clean")
 KEPT = ("config.json", "secrets.json")  # the board's own, never written by an update
@@ -397,79 +399,14 @@ def add_arguments(p):
                    "for the board's answer after its reset (default %(default)s)")
 
 
-def ask(transport, command, timeout, every=None):
-    """One GTP command with an id (a console may still hold an older
-    answer, or boot text: only the answer with this id counts), sent
-    again with the same id every `every` seconds without one (the
-    emulated Pico's console may hold an answer until more comes in); the
-    answer's text, or None with no GTP answer in time; GtpError on '?'."""
-    from host_sim.serialport import GtpError
-    ident = 7300 + int(time.monotonic() * 1000) % 2000
-    deadline = time.monotonic() + timeout
-    while True:
-        transport.write(b"%d %s\n" % (ident, command.encode()))
-        again = time.monotonic() + (every or timeout)
-        while time.monotonic() < again:
-            line = transport.read_line(max(0.0, min(again, deadline) - time.monotonic()))
-            if line is None:
-                break
-            text = line.decode("utf-8", "replace").strip()
-            for mark in ("=", "?"):
-                if text.startswith("%s%d" % (mark, ident)):
-                    body = text[len(mark) + len(str(ident)):].strip()
-                    if mark == "?":
-                        raise GtpError(body)
-                    return body
-        if time.monotonic() >= deadline:
-            return None
-
-
-def transport_for(port):
-    """A line transport on a serial port or a socket:// console."""
-    import serial
-    from host_sim.serialport import SerialTransport
-    try:
-        if "://" in port:  # the emulated Pico's console, as mpremote takes it
-            transport = SerialTransport.__new__(SerialTransport)
-            transport.port, transport._buf, transport.check = port, bytearray(), None
-            transport.ser = serial.serial_for_url(port, timeout=0.05)
-            return transport
-        return SerialTransport(port)
-    except (OSError, serial.SerialException) as exc:
-        raise UpdateError("cannot open %s: %s" % (port, exc))
-
-
-def back_after_reset(port, wait_s):
-    """(version, board_id as JSON) of the board on port once it is back
-    from its reset, or (None, None) after wait_s.  Its port goes away while
-    it restarts and may still be the old run's for a moment after the reset
-    (a USB board's disappears and comes back after boot): opened again
-    until it answers."""
-    from host_sim.serialport import LinkClosed
-    version = got = None
-    deadline = time.monotonic() + wait_s
-    while got is None and time.monotonic() < deadline:
-        try:
-            transport = transport_for(port)
-        except UpdateError:
-            time.sleep(0.5)
-            continue
-        try:
-            left = max(1.0, deadline - time.monotonic())
-            version = version or ask(transport, "version", left, every=10)
-            got = version and ask(transport, "gogadget-config board_id", left, every=10)
-        except LinkClosed:
-            time.sleep(0.5)
-        finally:
-            transport.close()
-    return version, got
-
-
 def open_port(port, mpremote=None, stream=None, wait_s=180):
     """The board on port with its REPL free: a running Go Gadget is asked
     to restart for maintenance (gogadget-maintenance) first."""
-    from host_sim.serialport import GtpError
-    transport = transport_for(port)
+    from host_sim.base.serialport import GtpError
+    try:
+        transport = transport_for(port)
+    except ConsoleError as exc:
+        raise UpdateError(str(exc))
     try:
         name = ask(transport, "name", 5)  # None: no GTP, the REPL is free already
         if name is not None:
@@ -508,7 +445,7 @@ def cmd_update(args, stream=None):
         else:
             files, image_board = build_files(), None
         if args.sim:
-            from host_sim import session
+            from host_sim.sim import session
             store = args.sim_store or session.default_store()
             if not os.path.isdir(store):
                 raise UpdateError("no simulator store at %s" % store)
@@ -518,7 +455,7 @@ def cmd_update(args, stream=None):
             finally:
                 session.release(lock)
         else:
-            from host_sim.cli import DEFAULT_PORT
+            from host_sim.base.serialport import DEFAULT_PORT
             port = args.port or DEFAULT_PORT
             flash = open_port(port, args.mpremote, stream)
             after = update(flash, files, args.force, image_board, stream)

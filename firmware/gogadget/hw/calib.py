@@ -9,7 +9,7 @@ centre, which halves the field at the reference height), so it can be 4x
 the weakest stone that place will see.  The distance is THRESHOLD_SHARE of
 the board-wide median step of that colour (the median averages the magnets
 and offsets out), on the side the place's own sample says (a sensor mounted
-backwards reads the other way).  host_sim/physics.py and
+backwards reads the other way).  host_sim/sim/physics.py and
 `make bench BENCH=sensors` measure the margins this leaves.  A place may
 have been sampled with only one colour (the checkerboard procedure needs just
 one set of stones); the other colour's step is then its own step mirrored

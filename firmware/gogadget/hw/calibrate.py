@@ -11,7 +11,7 @@ the previous calibration.  The LEDs say what to do at every step, and
 while a step's scans are averaged every point shows the same steady light:
 the LEDs' current shifts the ADC's ground, so all three steps are measured
 under one current (else the shift between the steps' frames hides the
-neighbours' fields the threshold is set from: host_sim/physics.py).
+neighbours' fields the threshold is set from: host_sim/sim/physics.py).
 """
 from array import array
 

@@ -1,0 +1,1 @@
+"""The simulator's faces: the Tk window, the terminal, their launcher and screenshots."""

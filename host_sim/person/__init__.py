@@ -1,0 +1,1 @@
+"""The seeded person at the virtual board: replays of recorded games, the stress games and the corpus runs."""
