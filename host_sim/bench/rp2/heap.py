@@ -105,7 +105,10 @@ def main():
         beat = pico.make_heartbeat()
     real = (pico.make_sensors(cfg), pico.make_buttons(cfg), beat)
     pico = rp2fast = None
-    forget("hw.pico", "hw.rp2fast")  # as boot.py lets the factories and the loader go
+    # As boot.py lets the factories and the loader go, and after its
+    # self-test (not run here) the wiring: hw.pins held all game was the
+    # bench's, not the board's.
+    forget("hw.pico", "hw.rp2fast", "hw.pins")
     b = None
     if room:
         # As boot.py's make_broadcast builds it (hw/net.py's gogadget.mqtt
