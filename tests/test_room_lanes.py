@@ -135,3 +135,30 @@ def test_the_main_connection_narrows_once_a_lane_is_subscribed_not_connected():
         assert changes == [(True, False)] and lanes.live("b1")
     finally:
         lanes.stop()
+
+
+def test_a_retained_status_sent_again_to_a_lane_does_not_undo_events_taken():
+    """A lane coming up gets the board's retained status and snapshot again,
+    while the main connection has already taken a newer move: the retained
+    status is not the board's new word (it was heard before), so the older
+    snapshot after it is stale and the move is not applied twice."""
+    from gogadget.roomnames import T_STATUS, topic
+    from host_sim.room.games import Room, heard
+    from room_boards import SpecGame, encode, status
+
+    room = Room()
+    g = SpecGame("b1")
+    assert room.handle(topic("b1", T_STATUS), encode(status())) == "applied"
+    old_snapshot = encode(g.snapshot())
+    assert room.handle(topic("b1", T_GAME), old_snapshot) == "applied"
+    move = encode(g.play("cc", "B"))
+    assert room.handle(topic("b1", T_MOVE), move) == "applied"
+    # The lane's subscription: the retained status and snapshot, sent again.
+    assert room.handle(topic("b1", T_STATUS), heard(encode(status()), True)) == "applied"
+    assert room.handle(topic("b1", T_GAME), heard(old_snapshot, True)) == "stale"
+    assert room.handle(topic("b1", T_MOVE), move) == "duplicate"  # the lane's copy of the move
+    assert room.boards["b1"].game.seq == g.seq and len(room.boards["b1"].game.moves) == 1
+    # A status the board publishes now still makes its next snapshot its word.
+    assert room.handle(topic("b1", T_STATUS), encode(status())) == "applied"
+    assert room.handle(topic("b1", T_GAME), old_snapshot) == "applied"
+    assert room.boards["b1"].game.seq == g.seq - 1

@@ -173,8 +173,15 @@ class Room(Archive, Pairs, Cards):
         st = self._state(m["board"])
         kind = m["kind"]
         if kind == "status":
+            # A status the board publishes now (a new connection of its own)
+            # makes its next snapshot its word on its game; a retained one
+            # sent again on a new subscription (a lane coming up) is not news
+            # once the board's status is known: the snapshot that follows it
+            # may be older than the events already taken (m["at"] is None
+            # for a retained message: games.heard).
+            if m.get("at") is not None or st.status is None:
+                st.fresh = True
             st.status = {"online": m["online"], "faults": m["faults"], "note": m["note"]}
-            st.fresh = True
             self._touch(st)
             return "applied"
         if kind == "game":
