@@ -25,7 +25,8 @@ def test_the_heap_script_plays_the_game_and_measures_its_own_part(tmp_path, cloc
     (flash / "games").mkdir(parents=True)
     (flash / "games" / JOURNAL).write_bytes((store / JOURNAL).read_bytes())
     files = bench.bench_files(tmp_path, tail, final, False, clock)
-    assert sorted(files) == ["heapbench.bin", "heapbench.mpy"]
+    assert sorted(files) == ["heapbench.bin", "heapbench.mpy", "heapbuild.mpy", "heapend.mpy",
+                            "heapreport.mpy", "heaptail.mpy"]
     for name, data in files.items():
         (flash / name).write_bytes(data)
     res = run_micropython(code=bench.REPL_FREE + "import heapbench\n", cwd=str(flash),

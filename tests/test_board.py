@@ -41,7 +41,7 @@ def recomputed_hash(b):
     for p in b.points():
         c = b.cells[p]
         if c in (BLACK, WHITE):
-            h ^= key(b._keys, p, c)
+            h ^= key(p, c)
     return h
 
 
@@ -185,3 +185,35 @@ def test_setup_after_moves_is_refused():
     except ValueError:
         return
     raise AssertionError("setup after moves accepted")
+
+
+def test_point_keys_are_distinct_small_and_as_independent_as_random_ones():
+    """The position keys are computed, not a table (board.point_key): on
+    every point of the largest board they are distinct, non-zero small ints
+    (below 2**30), white's differ from black's, and sets of 25 of them are
+    linearly dependent (a Zobrist collision) about as rarely as 25 random
+    30-bit keys are; a collision only costs a point-by-point comparison."""
+    from gogadget.board import point_key
+    b = Board(19)
+    pts = list(range(len(b.cells)))
+    black = [point_key(p) for p in pts]
+    white = [key(p, WHITE) for p in pts]
+    assert len(set(black + white)) == 2 * len(pts)
+    assert all(0 < k < 2 ** 30 for k in black + white)
+
+    def independent(keys):
+        pivots = {}
+        for v in keys:
+            for bit in sorted(pivots, reverse=True):
+                if v >> bit & 1:
+                    v ^= pivots[bit]
+            if not v:
+                return False
+            pivots[v.bit_length() - 1] = v
+        return True
+
+    rnd = random.Random(1)
+    ours = sum(not independent(rnd.sample(black, 25)) for _ in range(2000))
+    chance = sum(not independent([rnd.getrandbits(30) for _ in range(25)]) for _ in range(2000))
+    # 25 random 30-bit vectors: dependent with probability ~3%.
+    assert ours < 2 * chance + 20, (ours, chance)

@@ -116,7 +116,7 @@ for v in ("D4", "E5", "C3", "F6"):
 ref.press(BTN_PASS, 0)
 print("after one pass", "gogadget.score" in sys.modules)
 ref.press(BTN_PASS, 0)
-print("counting", ref.phase, "gogadget.score" in sys.modules)
+print("counting", ref.phase, "gogadget.score" in sys.modules, repr(ref.counted))
 ref.press(BTN_CONFIRM, 0)
 print("over", ref.phase, jn.game_names(%r))
 print("loaded", [m for m in ("gogadget.sgf", "gogadget.font",
@@ -131,7 +131,9 @@ def test_rare_modules_leave_the_heap_on_micropython(tmp_path):
     out = res.stdout
     assert res.returncode == 0, out + res.stderr
     assert "after one pass False" in out
-    assert "counting count True" in out
+    # score is loaded for each count and let go after it (counting.count):
+    # the count is made, its module not held through the counting.
+    assert "counting count False 'B+" in out or "counting count False 'W+" in out, out
     assert "over over ['0001.sgf']" in out
     assert "loaded []" in out
     assert "sgf True False" in out

@@ -36,19 +36,37 @@ _SELF_CAPTURE = const(4)  # flag in the move log: the move removed its own chain
 # A counting filter over the keys of the positions in the history: a zero
 # bucket proves a position is new, so superko skips its scan of the history
 # in most moves.  Counts saturate (stay 255), which only costs a scan.
-_SEEN_BUCKETS = const(1024)
-_SEEN_MASK = const(1023)
+_SEEN_BUCKETS = const(512)  # (1024 saved a scan in a few moves of a 400-move game, for 512 bytes)
+_SEEN_MASK = const(511)
 
 
 # Position keys (Zobrist): one 30-bit key per point for black; white's is
-# the same key rotated by 7 bits within 30 (key()), so the table is half the
-# size (1.7 KB less heap on 19x19) and every value stays a small int.
+# the same key rotated by 7 bits within 30 (key()).  Black's key is
+# computed from the point, not kept in a table (a table was 1.7 KB of heap
+# on 19x19): two 15-bit halves, each the middle bits of the square of an
+# affine map of the point, so the keys are unrelated bit patterns, as
+# random ones would be (tests/test_board.py: all distinct, and as often
+# linearly dependent as random keys).  Every product stays below 2**30, a
+# small int; hw/vipergame.py's remove computes the same in machine words.
+# A key only speeds up the search: a match is confirmed point by point
+# (_same_position), so no key decides a move.
 _ROT_LOW = const(0x7FFFFF)
+_KA = const(7907)
+_KB = const(1031)
+_KC = const(4099)
+_KD = const(2719)
 
 
-def key(keys, pt, colour):
+def point_key(pt):
+    """Black's key on pt."""
+    x = (pt * _KA + _KB) & 0x7FFF
+    y = (pt * _KC + _KD) & 0x7FFF
+    return ((x * x) >> 7 & 0x7FFF) << 15 | ((y * y) >> 11 & 0x7FFF)
+
+
+def key(pt, colour):
     """The key of a colour's stone on pt (hw/vipergame.py's remove does the same)."""
-    k = keys[pt]
+    k = point_key(pt)
     if colour == WHITE:
         k = (k & _ROT_LOW) << 7 | k >> 23
     return k
@@ -97,13 +115,7 @@ class Board:
         self._gen = 0
         self._nfill = 0
         self._stack = zeros("H", size * size)
-        self._keys = zeros("i", n)  # black's key per point; white's is key() of it
         self._seen = bytearray(_SEEN_BUCKETS)
-        seed = 0x2545F491
-        for i in range(n):
-            # A fixed sequence, identical on every interpreter; built once.
-            seed = (seed * 1103515245 + 12345) & 0x7FFFFFFF
-            self._keys[i] = seed >> 1
         self._capacity = 0
         self._grow(capacity)
         self.clear()
@@ -116,7 +128,9 @@ class Board:
             self._log_info = bytearray(capacity)
             self._log_ncap = zeros("H", capacity)
             self._history = zeros("i", capacity + 1)
-            self._captured = zeros("H", capacity)
+            # Captured stones, a quarter of the moves (random games
+            # capture about that, real ones less); more when they come.
+            self._captured = zeros("H", capacity // 4)
         else:
             self._log_pt.extend(array("H", bytes(2 * extra)))
             self._log_info.extend(bytearray(extra))
@@ -165,7 +179,7 @@ class Board:
         h = self.hash & _SEEN_MASK  # the empty board's key, uncounted
         if seen[h] < 255:
             seen[h] -= 1
-        self.hash ^= key(self._keys, pt, colour)
+        self.hash ^= key(pt, colour)
         self._history[0] = self.hash
         self._see(self.hash)
 
@@ -318,7 +332,7 @@ class Board:
     def _more_captured(self, n):
         # (A call of its own: inline, its stack would put _remove_filled's
         # frame on the heap on every capture.)
-        self._captured.extend(array("H", bytes(2 * (n + len(self._captured)))))
+        self._captured.extend(array("H", bytes(2 * (n + len(self._captured) // 2))))
 
     # -- moves --------------------------------------------------------------
     #
@@ -362,10 +376,7 @@ class Board:
         return ncap
 
     def _flip(self, pt, colour):
-        k = self._keys[pt]
-        if colour == WHITE:
-            k = (k & _ROT_LOW) << 7 | k >> 23  # key(): white's key
-        self.hash ^= k
+        self.hash ^= key(pt, colour)
 
     def _capture(self, pt, colour):
         if self.cells[pt] == colour and not self._has_liberty(pt):

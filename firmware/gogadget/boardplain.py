@@ -7,6 +7,10 @@ from gogadget.compat import const
 from gogadget.points import EMPTY, WHITE
 
 _ROT_LOW = const(0x7FFFFF)  # board.key()'s rotation of black's key into white's
+_KA = const(7907)  # board.point_key()'s affine maps
+_KB = const(1031)
+_KC = const(4099)
+_KD = const(2719)
 
 
 def liberty(board, start, gen):
@@ -65,13 +69,14 @@ def remove(board, n, top):
     """The n stones of the last fill off the board onto the capture log
     from index top: -> the position key without them."""
     cells = board.cells
-    keys = board._keys
     stack = board._stack
     captured = board._captured
     h = board.hash
     for k in range(n):
         p = stack[k]
-        c = keys[p]
+        x = (p * _KA + _KB) & 0x7FFF  # board.point_key(p)
+        y = (p * _KC + _KD) & 0x7FFF
+        c = ((x * x) >> 7 & 0x7FFF) << 15 | ((y * y) >> 11 & 0x7FFF)
         if cells[p] == WHITE:
             c = (c & _ROT_LOW) << 7 | c >> 23  # board.key(): white's key
         h ^= c

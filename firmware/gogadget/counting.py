@@ -36,13 +36,21 @@ def start(ref):
 
 
 def count(ref):
-    """The count of the position now, the dead stones marked (score.count)."""
+    """The count of the position now, the dead stones marked (score.count).
+
+    score is loaded for each count (a stone lifted or put back, Confirm)
+    and let go after it: counting is the game's lowest point of heap on a
+    paired Pico W (docs/CLOCK.md), and a count is a few a minute, not one
+    a scan.  The Count returned holds score's class only until the caller
+    drops it (ref.counted keeps the result's text)."""
     from gogadget import score
     dead = []
     for pl in range(ref.n):
         if ref.mark[pl] & M_DEAD:
             dead.append(ref.pt(pl))
-    return score.count(ref.board, ref.rules, dead, ref.komi)
+    c = score.count(ref.board, ref.rules, dead, ref.komi)
+    forget("score")
+    return c
 
 
 def refresh(ref):

@@ -398,14 +398,15 @@ def liberty(board, start: int, gen: int) -> int:
 def remove(board, n: int, top: int) -> int:
     # boardplain.remove: the filled chain off the board; returns the new hash
     cells = ptr8(board.cells)
-    keys = ptr32(board._keys)
     stack = ptr16(board._stack)
     captured = ptr16(board._captured)
     h = int(board.hash)
     k = 0
     while k < n:
         p = stack[k]
-        kk = keys[p]
+        x = (p * 7907 + 1031) & 0x7FFF  # board.point_key(p), in machine words
+        y = (p * 4099 + 2719) & 0x7FFF
+        kk = (((x * x) >> 7) & 0x7FFF) << 15 | (((y * y) >> 11) & 0x7FFF)
         if cells[p] == 2:  # white: board.key()'s rotation by 7 within 30 bits
             kk = ((kk & 0x7FFFFF) << 7) | (kk >> 23)
         h ^= kk
