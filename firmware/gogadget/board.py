@@ -31,13 +31,11 @@ SUPERKO = const(4)
 OFF_BOARD = const(5)
 REASONS = ("ok", "occupied", "suicide", "ko", "superko", "off board")
 
-_KEY_MASK = const(0x3FFFFFFF)
 _SELF_CAPTURE = const(4)  # flag in the move log: the move removed its own chain
-# A counting filter over the keys of the positions in the history: a zero
-# bucket proves a position is new, so superko skips its scan of the history
-# in most moves.  Counts saturate (stay 255), which only costs a scan.
-_SEEN_BUCKETS = const(512)  # (1024 saved a scan in a few moves of a 400-move game, for 512 bytes)
-_SEEN_MASK = const(511)
+# (Superko scans the whole history of keys: on the Pico a viper loop, ~30
+# us over 400 moves.  A counting filter in front of it, which proved most
+# positions new without the scan, held 512-1,024 bytes of heap on a board
+# whose lowest point is the paired Pico W's, for a few percent of a move.)
 
 
 # Position keys (Zobrist): one 30-bit key per point for black; white's is
@@ -115,7 +113,6 @@ class Board:
         self._gen = 0
         self._nfill = 0
         self._stack = zeros("H", size * size)
-        self._seen = bytearray(_SEEN_BUCKETS)
         self._capacity = 0
         self._grow(capacity)
         self.clear()
@@ -152,10 +149,6 @@ class Board:
         self.moves = 0
         self.hash = 0
         self._history[0] = 0
-        seen = self._seen
-        for i in range(_SEEN_BUCKETS):
-            seen[i] = 0
-        seen[0] = 1
         self._ncaptured = 0
         self.prisoners = [0, 0, 0]  # indexed by colour: stones that colour captured
         self.passes = [0, 0, 0]  # indexed by colour
@@ -175,13 +168,8 @@ class Board:
             raise ValueError("occupied")
         self.cells[pt] = colour
         self.setup_stones.append((colour, pt))
-        seen = self._seen
-        h = self.hash & _SEEN_MASK  # the empty board's key, uncounted
-        if seen[h] < 255:
-            seen[h] -= 1
         self.hash ^= key(pt, colour)
         self._history[0] = self.hash
-        self._see(self.hash)
 
     # -- queries ------------------------------------------------------------
 
@@ -400,7 +388,6 @@ class Board:
         self.moves = i + 1
         self._history[i + 1] = self.hash
         reason = self._repetition(i, colour, n)
-        self._see(self.hash)  # counted now; _unmake uncounts it
         if reason != OK:
             self._unmake()
             return reason
@@ -434,8 +421,6 @@ class Board:
             if i >= 2 and self._history[i - 1] == self.hash and self._same_position(i - 1):
                 return KO
             return OK
-        if self._seen[self.hash & _SEEN_MASK] == 0:
-            return OK  # no earlier position has this key
         return self._superko(i, colour, n)
 
     def _superko(self, i, colour, n):
@@ -451,12 +436,6 @@ class Board:
                 return KO if k == i - 1 and n == 1 else SUPERKO
             k = _FAST[2](self._history, k - 1, h)
         return OK
-
-    def _see(self, h):
-        seen = self._seen
-        h &= _SEEN_MASK
-        if seen[h] < 255:
-            seen[h] += 1
 
     def _same_position(self, k):
         """Exactly compare the current position with position k, rebuilt from
@@ -495,7 +474,6 @@ class Board:
         self._log_ncap[i] = 0
         self.moves = i + 1
         self._history[i + 1] = self.hash
-        self._see(self.hash)
         self.passes[colour] += 1
         self.last_captures = 0
 
@@ -523,10 +501,6 @@ class Board:
         info = self._log_info[i]
         n = self._log_ncap[i]
         self.moves = i
-        seen = self._seen  # the position's key uncounted (as _see counted it)
-        h = self._history[i + 1] & _SEEN_MASK
-        if seen[h] < 255:
-            seen[h] -= 1
         self.hash = self._history[i]
         if pt != PASS:
             cells = self.cells
