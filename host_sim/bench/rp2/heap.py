@@ -20,7 +20,9 @@ from host_sim.bench.rp2.target import REPL_FREE, on_pico
 # module and lets it go: heapbench (the virtual board, the sampling, the
 # steps, board02's voice) stays; each part of the game (HEAP_SCRIPTS:
 # build and resume, the tail, the end, the report) is its own module,
-# imported for its part and let go after it.
+# imported for its part and let go after it.  (A part's bytecode is on
+# the heap after HARNESS_FREE: the figure without the bench's part counts
+# it as the board's, so that figure is if anything low.)
 HEAP_DATA = "heapbench.bin"  # ROOM (1 byte), FINAL (361 bytes), TAIL
 # The stages the lowest free heap is kept for (the scripts number them).
 STAGES = ("app built", "resumed from the journal", "position read back", "playing", "passing",
