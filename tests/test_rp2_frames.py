@@ -38,7 +38,7 @@ def watch(board, name):
         return orig(a, b, c)
     return (p0, p1, p2, p3)
 
-SIGS = {"_next_gen": 0, "_flip": 2, "_see": 1,
+SIGS = {"_next_gen": 0, "_flip": 2,
         "_same_position": 1, "_count": 2, "_suicide": 2, "_unmake": 0}
 
 # The capture (board._FAST[1]: boardplain.remove here, its viper twin on
@@ -50,17 +50,33 @@ def _remove_probe(orig):
         return orig(board, n, top)
     return remove_probed
 
+# The position keys are module functions (board.key, board.point_key):
+# probed where _flip looks them up, in board's globals.  (A probe sees the
+# frames above it: point_key's checks key's and _flip's; point_key itself
+# is a leaf, its frame an argument, a local and three words of stack.)
+def _key_probes():
+    key, point_key = core.key, core.point_key
+    def key_probed(pt, colour):
+        held["key"] = max(held.get("key", 0), gc.mem_alloc() - base[0])
+        return key(pt, colour)
+    def point_key_probed(pt):
+        held["point_key"] = max(held.get("point_key", 0), gc.mem_alloc() - base[0])
+        return point_key(pt)
+    core.key = key_probed
+    core.point_key = point_key_probed
+
 def probed(ko):
     b = Board(9, ko, 0)  # the first Board puts the plain loops in place
     if not core._FAST[1].__name__ == "remove_probed":
         core._FAST[1] = _remove_probe(core._FAST[1])
+        _key_probes()
     for name, n in SIGS.items():
         setattr(b, name, watch(b, name)[n])
     return b
 
 def run(ko, moves):
     b = probed(ko)
-    for name in tuple(SIGS) + ("_remove",):
+    for name in tuple(SIGS) + ("_remove", "key", "point_key"):
         held[name] = -1  # every key in place first: storing into held then allocates nothing
     results = []
     for colour, pt in moves:
@@ -97,7 +113,7 @@ def test_play_takes_no_heap_frames():
         held = eval(line.split(" ", 2)[2].split("] ", 1)[1])
         probes = {k: v for k, v in held if v >= 0}
         # every probe on the path was reached ...
-        for name in ("_next_gen", "_flip", "_see", "_remove", "_count"):
+        for name in ("_next_gen", "_flip", "key", "point_key", "_remove", "_count"):
             assert name in probes, (line, name)
         # ... and found nothing on the heap above the move's caller
         assert all(v == 0 for v in probes.values()), line
