@@ -32,10 +32,11 @@ OFF_BOARD = const(5)
 REASONS = ("ok", "occupied", "suicide", "ko", "superko", "off board")
 
 _SELF_CAPTURE = const(4)  # flag in the move log: the move removed its own chain
-# (Superko scans the whole history of keys: on the Pico a viper loop, ~30
-# us over 400 moves.  A counting filter in front of it, which proved most
-# positions new without the scan, held 512-1,024 bytes of heap on a board
-# whose lowest point is the paired Pico W's, for a few percent of a move.)
+# (Superko scans the whole history of keys, a viper loop on the Pico: with
+# it Board.play under positional superko takes 0.52 ms there on average,
+# hardware/README.md.  A counting filter in front of it, which proved most
+# positions new without the scan, held 512-1,024 bytes of heap at the paired
+# Pico W's lowest point for less than a tenth of that.)
 
 
 # Position keys (Zobrist): one 30-bit key per point for black; white's is
