@@ -6,6 +6,7 @@ it imports the firmware, and its report gives the lowest free heap with and
 without that part."""
 import contextlib
 import io
+import re
 
 import pytest
 
@@ -96,3 +97,5 @@ def test_the_paired_part_plays_a_paired_game_on_byoyomi_publishing_to_the_room(t
     assert "the game kept (%s) and no MemoryError: met" % saved[0] in text, text
     assert "board02's snapshots read by the client from the socket" in text, text
     assert "never below 35% of the heap free at boot" in text, text
+    # the names interned (the table of names that grows by doubling), from the unix port here
+    assert re.search(r"names interned at the end, the firmware's and the bench's: \d+ in \d+ pools", text), text

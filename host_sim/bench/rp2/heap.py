@@ -289,6 +289,9 @@ def run(h):
         print("PAIRED", repr((peer.agreed, peer.count, peer.outcome, peer.note, peer.done)))  #P
         print("INBOX", repr((h.mqtt_inbox.received[0], h.mqtt_inbox.received[1], len(live[7]), peer.dropped)))  #P
     print("HEAP", repr((live[0], live[1], live[8], live[10], h.counting, ref.phase, ref.result, live[9])))
+    import micropython
+    if hasattr(micropython, "qstr_info"):
+        micropython.qstr_info()  # "qstr pool: n_pool=.., n_qstr=..": the names interned, for good
 """,
 }
 

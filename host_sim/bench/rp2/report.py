@@ -1,4 +1,6 @@
 """Each part's figures from its script's output, printed with their targets and verdicts."""
+import re
+
 from host_sim.bench.rp2 import SIZE, STOCK_FREE
 from host_sim.bench.rp2.heap import STAGES
 from host_sim.bench.rp2.target import parse
@@ -177,6 +179,14 @@ def report_heap(heap_out, wireless=False, share=None):
     if lows:
         print("  lowest free by stage: " + ", ".join(
             "%s %d" % (k, v) for k, v in sorted(lows.items(), key=lambda kv: kv[1])))
+    names = re.search(r"qstr pool: n_pool=(\d+), n_qstr=(\d+), n_str_data_bytes=\d+, "
+                      r"n_total_bytes=(\d+)", heap_out)
+    if names:
+        from host_sim.tools.memory import NAMES_LINE
+        pools, count, size = (int(x) for x in names.groups())
+        print("  names interned at the end, the firmware's and the bench's: %d in %d pools, %d"
+              " bytes (never freed; on the RP2040 the pools hold %d, and the next one would"
+              " take 7.7 KB: host_sim/tools/memory.py)" % (count, pools, size, NAMES_LINE))
     if "PAIRED " in heap_out:
         agreed, count, outcome, note, done = eval(parse("PAIRED", heap_out))
         print("paired with board02 (pairing.Follower): %s, its record %d moves, %s%s" % (
