@@ -105,7 +105,6 @@ def refresh(ref):
         # lifted dead stones are prompted back.
         ref.phase = "play"
         ref.counted = None
-        forget("score")  # back when counting starts again
         ref._state[_RESUMED] = new
         ref.event("count", "new stone at %s: counting ends, play resumes"
                   % vertex(ref.size, ref.pt(new)))
