@@ -69,8 +69,11 @@ def test_a_paired_cards_clocks_follow_their_owners(tmp_path):
             br.goto(relay.url + "/")
             br.wait("document.querySelectorAll('.card[data-board=\"t1\"] .clock').length === 2",
                     what="the paired card's clocks")
-            assert br.eval("document.querySelector('.card[data-board=\"t2\"]').hidden"), \
-                "White's card is the mirror"
+            # The relay pairs the two boards once it has both pair messages and
+            # their games: on a loaded machine the page may first show two
+            # cards, then the pair (White's card hidden, its mirror).
+            br.wait("(document.querySelector('.card[data-board=\"t2\"]') || {}).hidden === true",
+                    what="White's card hidden: it is the paired card's mirror")
             assert clock("B") == "4:57" and "running" not in classes("B")
             assert "running" in classes("W"), classes("W")
             br.wait("document.querySelector('.card[data-board=\"t1\"] "
