@@ -291,6 +291,28 @@ def test_a_real_pairing_holds_for_its_game_and_ends_with_it(tmp_path):
     assert not card(room, "b2").get("mirror")
 
 
+def test_the_same_pair_message_again_keeps_the_pairing_bound():
+    """A board's retained pair message comes again whenever the relay
+    subscribes anew (a lane coming up, a reconnection): it is the same
+    word, not a new pairing, and the pairing stays bound to its two games.
+    (It once unbound one side only, and the two cards never paired again:
+    found by test_room_clock_browser on a loaded machine.)"""
+    room = Room()
+    b, w = SpecGame("b1", game=5), SpecGame("b2", game=9)
+    for g in (b, w):
+        feed(room, g.id, T_GAME, g.snapshot())
+    pair(room, "b1", "g4", "B", "b2")
+    pair(room, "b2", "g4", "W", "b1")
+    for p in ("ee", "cg", "gc"):
+        play(room, b, p)
+        play(room, w, p)
+    assert card(room, "b2")["mirror"] and card(room, "b1")["opponent"] == "b2"
+    assert pair(room, "b1", "g4", "B", "b2") == "duplicate"
+    assert card(room, "b2")["mirror"] and card(room, "b1")["opponent"] == "b2"
+    play(room, w, "cc")  # White's move, on White's board first: its card shows the game
+    assert card(room, "b1")["mirror"] and card(room, "b2")["opponent"] == "b1"
+
+
 def test_a_cleared_pair_message_ends_the_pairing():
     room = Room()
     b, w = SpecGame("b1", game=4), SpecGame("b2", game=11)

@@ -189,6 +189,12 @@ class Room(Archive, Pairs, Cards):
         if kind == "pair":
             if m["pair"] in st.ended_pairs:
                 return "stale"  # that paired game is over: its retained message stays behind
+            if st.pair is not None and (st.pair["pair"], st.pair["opponent"], st.pair["colour"]) \
+                    == (m["pair"], m["opponent"], m["colour"]):
+                # The same word again (retained, on a new subscription: a lane
+                # coming up): the pairing stays bound to its two games.
+                # Taken as new, it unbound this side only, for good.
+                return "duplicate"
             old = self.boards.get(st.pair["opponent"]) if st.pair else None
             st.pair = {"pair": m["pair"], "opponent": m["opponent"], "colour": m["colour"],
                        "game": None}
