@@ -37,6 +37,11 @@ def test_a_paired_cards_clocks_follow_their_owners(tmp_path):
             p = pubs[b] = Publisher(broker, b, broker.creds[b])
             p.online()
             p.send(T_PAIR, {"v": 1, "pair": "g4", "colour": colour, "opponent": other})
+        # Each board's lane up before its snapshots (lanes.py): a snapshot the
+        # lane's subscription brings retained is "as last kept" on the page
+        # until the board speaks again, as after a relay restart.
+        wait_for(lambda: relay.lanes is not None and relay.lanes.live("t1")
+                 and relay.lanes.live("t2"), what="the boards' lanes")
         for b, g in games.items():
             for pt in ("ee", "cg", "gc"):
                 g.play(pt)
@@ -51,10 +56,14 @@ def test_a_paired_cards_clocks_follow_their_owners(tmp_path):
         # board's), White's board says White's runs, 4:03 left.
         snap("t1", ["byoyomi", "", 297000, 0, 300000, 0])
         snap("t2", ["byoyomi", "W", 297000, 0, 243000, 0])
-        wait_for(lambda: relay.room.boards.get("t2") and relay.room.boards["t2"].game
-                 and relay.room.boards["t2"].game.clock
-                 and relay.room.boards["t2"].game.clock[4] == 243000
-                 and relay.room.boards["t1"].game and relay.room.boards["t1"].game.clock)
+        def heard(b):
+            # the board's game with its clock, and the board online (its
+            # status: each clock's owner), both in the relay
+            st = relay.room.boards.get(b)
+            return bool(st and st.game and st.game.clock and st.status and st.status["online"])
+
+        wait_for(lambda: heard("t1") and heard("t2")
+                 and relay.room.boards["t2"].game.clock[4] == 243000)
 
         def clock(colour, what="textContent"):
             return br.eval("(document.querySelector('.card[data-board=\"t1\"] "
